@@ -1,0 +1,73 @@
+//! Events: what the watcher hands to a printer. Borrowed from the decoder's line buffer, so a
+//! printer that needs something later must copy it.
+
+use serde_json::value::RawValue;
+
+use crate::wire::{EventType, TableColumnDefinition};
+
+/// What a resource type is, as discovery described it. Enough to build request paths and to
+/// print `-o name` (`pod/nginx`, `deployment.apps/web`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceInfo {
+    /// Plural, lower case: `pods`, `deployments`, `widgets`.
+    pub plural: String,
+    /// Singular, lower case: `pod`.
+    pub singular: String,
+    /// `Pod`.
+    pub kind: String,
+    /// `""` for the core group, `apps`, `example.com`.
+    pub group: String,
+    /// `v1`.
+    pub version: String,
+    pub namespaced: bool,
+}
+
+impl ResourceInfo {
+    /// `v1` or `apps/v1`: the `apiVersion` of objects of this type.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+}
+
+/// Where an event came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// An item of the initial list, printed as ADDED.
+    List,
+    /// An event the server sent on a watch.
+    Watch,
+    /// Synthesised by kw after a re-list, to bring the reader up to the server's state.
+    Relist,
+}
+
+/// One server-side-printed row (table mode only).
+#[derive(Debug, Clone, Copy)]
+pub struct TableRow<'a> {
+    /// The column definitions in force: the server sends them once per watch, kw remembers them.
+    pub columns: &'a [TableColumnDefinition],
+    pub cells: &'a [serde_json::Value],
+}
+
+/// One thing to print.
+#[derive(Debug, Clone, Copy)]
+pub struct Event<'a> {
+    /// `Added`, `Modified` or `Deleted`; bookmarks and errors never reach a printer.
+    pub kind: EventType,
+    pub origin: Origin,
+    pub resource: &'a ResourceInfo,
+    /// JSON modes: the whole object, bytes as the server sent them. Table mode: the row's
+    /// `object` (a `PartialObjectMetadata`), or `null` when the server sent none.
+    pub object: &'a RawValue,
+    /// True when `object` lacks `apiVersion`/`kind` (items of a LIST): printers that emit whole
+    /// objects add them, as kubectl does.
+    pub object_lacks_type: bool,
+    pub name: &'a str,
+    /// Empty for cluster-scoped objects.
+    pub namespace: &'a str,
+    /// Table mode only.
+    pub row: Option<TableRow<'a>>,
+}
