@@ -44,9 +44,17 @@ impl fmt::Display for ServerUrl {
             Scheme::Https => "https",
         };
         if self.host.contains(':') {
-            write!(f, "{scheme}://[{}]:{}{}", self.host, self.port, self.base_path)
+            write!(
+                f,
+                "{scheme}://[{}]:{}{}",
+                self.host, self.port, self.base_path
+            )
         } else {
-            write!(f, "{scheme}://{}:{}{}", self.host, self.port, self.base_path)
+            write!(
+                f,
+                "{scheme}://{}:{}{}",
+                self.host, self.port, self.base_path
+            )
         }
     }
 }
