@@ -1,0 +1,118 @@
+//! Backoff between reconnects: client-go's numbers (0.8 s doubling to 30 s, full jitter on top,
+//! reset after 2 minutes of health), so a fleet of kw processes does not hammer a recovering
+//! API server in step.
+
+use std::time::{Duration, Instant};
+
+const INITIAL: Duration = Duration::from_millis(800);
+const CAP: Duration = Duration::from_secs(30);
+const RESET_AFTER: Duration = Duration::from_secs(120);
+
+pub struct Backoff {
+    next: Duration,
+    healthy_since: Option<Instant>,
+    rng: u64,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff::new(seed_from_clock())
+    }
+}
+
+impl Backoff {
+    pub fn new(seed: u64) -> Backoff {
+        Backoff {
+            next: INITIAL,
+            healthy_since: None,
+            rng: seed | 1,
+        }
+    }
+
+    /// The connection works again; after two minutes of it the backoff starts over.
+    pub fn healthy(&mut self, now: Instant) {
+        match self.healthy_since {
+            Some(since) if now.duration_since(since) >= RESET_AFTER => {
+                self.next = INITIAL;
+            }
+            Some(_) => {}
+            None => self.healthy_since = Some(now),
+        }
+    }
+
+    /// Something failed: how long to wait before the next attempt.
+    pub fn failed(&mut self, now: Instant) -> Duration {
+        if let Some(since) = self.healthy_since.take() {
+            if now.duration_since(since) >= RESET_AFTER {
+                self.next = INITIAL;
+            }
+        }
+        let base = self.next;
+        self.next = (self.next * 2).min(CAP);
+        // Jitter factor 1.0 as client-go: wait between base and 2 × base.
+        let jitter = base.mul_f64(self.random_unit());
+        base + jitter
+    }
+
+    /// A uniformly distributed number in [0, 1) (xorshift64*).
+    pub fn random_unit(&mut self) -> f64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        let x = self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A seed that differs between processes and runs, without a crate for it.
+pub fn seed_from_clock() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    nanos ^ ((std::process::id() as u64) << 32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubles_to_the_cap_with_jitter() {
+        let mut backoff = Backoff::new(7);
+        let now = Instant::now();
+        let mut base = INITIAL;
+        for _ in 0..10 {
+            let wait = backoff.failed(now);
+            assert!(
+                wait >= base && wait <= base * 2,
+                "{wait:?} for base {base:?}"
+            );
+            base = (base * 2).min(CAP);
+        }
+        assert_eq!(backoff.next, CAP);
+    }
+
+    #[test]
+    fn resets_after_two_minutes_of_health() {
+        let mut backoff = Backoff::new(7);
+        let start = Instant::now();
+        for _ in 0..6 {
+            backoff.failed(start);
+        }
+        backoff.healthy(start);
+        backoff.healthy(start + Duration::from_secs(60));
+        assert!(backoff.next > INITIAL, "a minute is not enough");
+        backoff.healthy(start + RESET_AFTER);
+        assert_eq!(backoff.next, INITIAL);
+    }
+
+    #[test]
+    fn random_unit_stays_in_range() {
+        let mut backoff = Backoff::new(42);
+        for _ in 0..10_000 {
+            let x = backoff.random_unit();
+            assert!((0.0..1.0).contains(&x));
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Discovery: turn what the user typed (`pods`, `po`, `pod`, `Pod`, `deploy`, `deployments.apps`,
+//! `deployments.v1.apps`, `widgets.example.com`) into a `ResourceInfo`, by asking the server's
+//! `/api` and `/apis` endpoints as kubectl does. The core group is asked first, so the common case
+//! costs one request.
+
+use crate::client::{Client, ClientError};
+use crate::events::ResourceInfo;
+use crate::wire::{ApiGroupList, ApiResource, ApiResourceList};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoveryError {
+    #[error("the server doesn't have a resource type \"{0}\"")]
+    UnknownType(String),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("the server's discovery document {path} is not valid: {reason}")]
+    BadDocument { path: String, reason: String },
+}
+
+/// What the user typed, split into its parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct TypeQuery {
+    name: String,
+    version: Option<String>,
+    group: Option<String>,
+}
+
+fn parse_query(typed: &str) -> TypeQuery {
+    let lower = typed.to_ascii_lowercase();
+    let Some((name, rest)) = lower.split_once('.') else {
+        return TypeQuery {
+            name: lower,
+            version: None,
+            group: None,
+        };
+    };
+    // `deployments.v1.apps`: a version segment before the group.
+    if let Some((first, group)) = rest.split_once('.') {
+        if looks_like_version(first) {
+            return TypeQuery {
+                name: name.to_string(),
+                version: Some(first.to_string()),
+                group: Some(group.to_string()),
+            };
+        }
+    }
+    TypeQuery {
+        name: name.to_string(),
+        version: None,
+        group: Some(rest.to_string()),
+    }
+}
+
+/// `v1`, `v2beta1`, `v1alpha3`.
+fn looks_like_version(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return false;
+    }
+    let tail = &rest[digits..];
+    tail.is_empty()
+        || ["alpha", "beta"].iter().any(|p| {
+            tail.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+fn matches(resource: &ApiResource, name: &str) -> bool {
+    if resource.name.contains('/') {
+        return false; // a subresource such as pods/log
+    }
+    resource.name == name
+        || resource.singular_name == name
+        || resource.kind.to_ascii_lowercase() == name
+        || resource.short_names.iter().any(|s| s == name)
+}
+
+fn info(resource: &ApiResource, group: &str, version: &str) -> ResourceInfo {
+    ResourceInfo {
+        plural: resource.name.clone(),
+        singular: if resource.singular_name.is_empty() {
+            resource.kind.to_ascii_lowercase()
+        } else {
+            resource.singular_name.clone()
+        },
+        kind: resource.kind.clone(),
+        group: group.to_string(),
+        version: version.to_string(),
+        namespaced: resource.namespaced,
+    }
+}
+
+fn fetch<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<T, DiscoveryError> {
+    let body = client.get(path, "application/json")?;
+    serde_json::from_slice(&body).map_err(|e| DiscoveryError::BadDocument {
+        path: path.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+fn find_in(
+    client: &Client,
+    path: &str,
+    query: &TypeQuery,
+    group: &str,
+    version: &str,
+) -> Result<Option<ResourceInfo>, DiscoveryError> {
+    let list: ApiResourceList = match fetch(client, path) {
+        Ok(list) => list,
+        // A group version that an aggregated API server fails to serve should not hide the rest.
+        Err(DiscoveryError::Client(ClientError::Status { code, .. }))
+            if code >= 500 || code == 404 =>
+        {
+            return Ok(None)
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(list
+        .resources
+        .iter()
+        .find(|r| matches(r, &query.name))
+        .map(|r| info(r, group, version)))
+}
+
+/// Resolve a typed resource type against the server.
+pub fn resolve(client: &Client, typed: &str) -> Result<ResourceInfo, DiscoveryError> {
+    let query = parse_query(typed);
+    let core_allowed = matches!(query.group.as_deref(), None | Some(""))
+        && matches!(query.version.as_deref(), None | Some("v1"));
+    if core_allowed {
+        if let Some(found) = find_in(client, "/api/v1", &query, "", "v1")? {
+            return Ok(found);
+        }
+    }
+    let groups: ApiGroupList = fetch(client, "/apis")?;
+    for group in &groups.groups {
+        if let Some(wanted) = &query.group {
+            if &group.name != wanted {
+                continue;
+            }
+        }
+        let version = match &query.version {
+            Some(v) => match group.versions.iter().find(|gv| &gv.version == v) {
+                Some(gv) => gv.version.clone(),
+                None => continue,
+            },
+            None => group.preferred_version.version.clone(),
+        };
+        if version.is_empty() {
+            continue;
+        }
+        let path = format!("/apis/{}/{}", group.name, version);
+        if let Some(found) = find_in(client, &path, &query, &group.name, &version)? {
+            return Ok(found);
+        }
+    }
+    Err(DiscoveryError::UnknownType(typed.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_type_queries() {
+        assert_eq!(
+            parse_query("Pods"),
+            TypeQuery {
+                name: "pods".into(),
+                version: None,
+                group: None
+            }
+        );
+        assert_eq!(
+            parse_query("deployments.apps"),
+            TypeQuery {
+                name: "deployments".into(),
+                version: None,
+                group: Some("apps".into())
+            }
+        );
+        assert_eq!(
+            parse_query("deployments.v1.apps"),
+            TypeQuery {
+                name: "deployments".into(),
+                version: Some("v1".into()),
+                group: Some("apps".into())
+            }
+        );
+        assert_eq!(
+            parse_query("widgets.example.com"),
+            TypeQuery {
+                name: "widgets".into(),
+                version: None,
+                group: Some("example.com".into())
+            }
+        );
+        assert_eq!(
+            parse_query("widgets.v1beta2.example.com")
+                .version
+                .as_deref(),
+            Some("v1beta2")
+        );
+    }
+
+    #[test]
+    fn recognises_versions() {
+        for v in ["v1", "v2", "v1beta1", "v1alpha3", "v10"] {
+            assert!(looks_like_version(v), "{v}");
+        }
+        for v in ["example", "v", "vx", "v1beta", "v1gamma1", "apps"] {
+            assert!(!looks_like_version(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn matches_every_name_kubectl_accepts() {
+        let pods = ApiResource {
+            name: "pods".into(),
+            singular_name: "pod".into(),
+            namespaced: true,
+            kind: "Pod".into(),
+            short_names: vec!["po".into()],
+            ..Default::default()
+        };
+        for n in ["pods", "pod", "po"] {
+            assert!(matches(&pods, n), "{n}");
+        }
+        let log = ApiResource {
+            name: "pods/log".into(),
+            kind: "Pod".into(),
+            ..Default::default()
+        };
+        assert!(!matches(&log, "pod"));
+        assert!(!matches(&pods, "deploy"));
+    }
+}

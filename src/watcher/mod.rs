@@ -1,0 +1,762 @@
+//! The watcher: list, then watch from the list's resourceVersion, resume after every clean end or
+//! broken connection from the last resourceVersion seen (events and bookmarks), and re-list after
+//! 410 Gone/Expired, printing exactly the changes that were missed. A small explicit state machine
+//! (as client-go's reflector and kube-rs's watcher are), with backoff kept apart in `backoff`.
+//!
+//! It hands events to a `Sink` and knows nothing of formats or stdout.
+
+pub mod known;
+mod request;
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use serde_json::value::RawValue;
+
+use crate::backoff::Backoff;
+use crate::client::{Client, ClientError};
+use crate::decode::{DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
+use crate::events::{Event, Origin, ResourceInfo, TableRow};
+use crate::log;
+use crate::vlog;
+use crate::wire::{EventType, Status, TableColumnDefinition, TABLE_ACCEPT};
+
+pub use known::Known;
+use known::{KnownObject, Listed, Seen};
+pub use request::Target;
+
+/// Where events go: a printer and stdout, in `main`.
+pub trait Sink {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()>;
+    /// The end of a group of events (the initial list, one watch event). `more_ready` says more
+    /// events are already buffered: a sink may wait with flushing until they are out too.
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()>;
+}
+
+/// How to watch.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Ask the server for Tables (human output) rather than objects.
+    pub table: bool,
+    /// Page size of lists; 0 means one request.
+    pub chunk_size: u64,
+    /// Keep watching after the list.
+    pub watch: bool,
+    /// Print the initial list (false with `--watch-only`).
+    pub print_list: bool,
+    /// Stop quietly at this moment (`--request-timeout` while watching, as kubectl).
+    pub deadline: Option<Instant>,
+    /// Refuse any single value larger than this.
+    pub max_object_size: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// Writing the output failed (a closed pipe is the common case).
+    #[error("writing output: {0}")]
+    Output(#[source] io::Error),
+    #[error("the server sent a response kw cannot read for {path}: {reason}")]
+    BadResponse { path: String, reason: String },
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
+    TooManyNames(usize),
+    /// Some named objects do not exist (the ones that do were printed).
+    #[error("{} objects not found", .0.len())]
+    NotFound(Vec<ClientError>),
+}
+
+/// How a watch request ended.
+enum WatchEnd {
+    /// The server closed the stream cleanly (timeoutSeconds, or its own timeout).
+    Clean,
+    /// 410: the resourceVersion is too old; the history is gone.
+    Expired,
+    /// The connection broke, went silent or carried garbage; resume after a pause.
+    Broken { pause: Duration },
+    /// The deadline passed.
+    Deadline,
+}
+
+/// What a run printed, for messages such as "No resources found".
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Summary {
+    pub printed: u64,
+}
+
+pub struct Watcher<'c> {
+    client: &'c Client,
+    target: Target,
+    options: Options,
+    known: Known,
+    columns: Vec<TableColumnDefinition>,
+    /// The last resourceVersion seen: the list's, then every event's and bookmark's.
+    resource_version: String,
+    backoff: Backoff,
+    printed: u64,
+}
+
+impl<'c> Watcher<'c> {
+    pub fn new(client: &'c Client, target: Target, options: Options) -> Watcher<'c> {
+        let keep_cells = options.table;
+        Watcher {
+            client,
+            target,
+            options,
+            known: Known::new(keep_cells),
+            columns: Vec::new(),
+            resource_version: String::new(),
+            backoff: Backoff::default(),
+            printed: 0,
+        }
+    }
+
+    fn accept(&self) -> &'static str {
+        if self.options.table {
+            TABLE_ACCEPT
+        } else {
+            "application/json"
+        }
+    }
+
+    /// List (and with `watch`, watch until the deadline or forever).
+    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+        if !self.options.watch && !self.target.names.is_empty() {
+            return self.get_named(sink);
+        }
+        if self.target.names.len() > 1 {
+            return Err(WatchError::TooManyNames(self.target.names.len()));
+        }
+        let print_list = self.options.print_list;
+        match self.sync(sink, Origin::List, print_list, true) {
+            Ok(()) => {}
+            Err(SyncError::Deadline) => return Ok(self.summary()),
+            Err(SyncError::Fatal(e)) => return Err(e),
+        }
+        sink.checkpoint(false).map_err(WatchError::Output)?;
+        if !self.options.watch {
+            return Ok(self.summary());
+        }
+        self.watch_forever(sink)?;
+        Ok(self.summary())
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            printed: self.printed,
+        }
+    }
+
+    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), WatchError> {
+        let mut disconnected_at: Option<Instant> = None;
+        loop {
+            let started = Instant::now();
+            let (end, events) = self.watch_once(sink)?;
+            match end {
+                WatchEnd::Deadline => return Ok(()),
+                WatchEnd::Clean => {
+                    if events == 0 && started.elapsed() < Duration::from_secs(1) {
+                        // A server that ends every watch at once must not be hammered.
+                        let pause = self.backoff.failed(Instant::now());
+                        vlog!(
+                            log::REQUESTS,
+                            "watch closed after {} ms without events; waiting {} ms",
+                            started.elapsed().as_millis(),
+                            pause.as_millis()
+                        );
+                        if self.sleep(pause) {
+                            return Ok(());
+                        }
+                    } else {
+                        vlog!(
+                            log::REQUESTS,
+                            "watch ended; resuming from resourceVersion {}",
+                            self.resource_version
+                        );
+                    }
+                    disconnected_at = None;
+                }
+                WatchEnd::Broken { pause } => {
+                    disconnected_at.get_or_insert(started);
+                    vlog!(
+                        log::REQUESTS,
+                        "waiting {} ms before resuming from resourceVersion {}",
+                        pause.as_millis(),
+                        self.resource_version
+                    );
+                    if self.sleep(pause) {
+                        return Ok(());
+                    }
+                }
+                WatchEnd::Expired => {
+                    let since = disconnected_at.take().unwrap_or(started);
+                    let before = self.printed;
+                    match self.sync(sink, Origin::Relist, true, false) {
+                        Ok(()) => {}
+                        Err(SyncError::Deadline) => return Ok(()),
+                        Err(SyncError::Fatal(e)) => return Err(e),
+                    }
+                    sink.checkpoint(false).map_err(WatchError::Output)?;
+                    log::notice(&format!(
+                        "the watch of {} expired (410): re-listed after {} away and printed {} missed change{}",
+                        self.target.resource.plural,
+                        humantime::format_duration(Duration::from_secs(since.elapsed().as_secs())),
+                        self.printed - before,
+                        if self.printed - before == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Sleep unless the deadline comes first; true if it did.
+    fn sleep(&self, pause: Duration) -> bool {
+        match self.options.deadline {
+            Some(deadline) => {
+                let now = Instant::now();
+                if now + pause >= deadline {
+                    std::thread::sleep(deadline.saturating_duration_since(now));
+                    return true;
+                }
+                std::thread::sleep(pause);
+                false
+            }
+            None => {
+                std::thread::sleep(pause);
+                false
+            }
+        }
+    }
+
+    fn deadline_passed(&self) -> bool {
+        self.options.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    // ---- listing -------------------------------------------------------------------------
+
+    /// Read a complete list and print how it differs from what was printed before (everything is
+    /// new the first time). Restarts if a continue token expires half-way.
+    fn sync(
+        &mut self,
+        sink: &mut dyn Sink,
+        origin: Origin,
+        print: bool,
+        first: bool,
+    ) -> Result<(), SyncError> {
+        'restart: loop {
+            self.known.begin_sync();
+            let mut continue_token: Option<String> = None;
+            loop {
+                let path = self
+                    .target
+                    .list_path(self.options.chunk_size, continue_token.as_deref());
+                let body = match self.get_with_retry(&path, first) {
+                    Ok(body) => body,
+                    Err(SyncError::Fatal(WatchError::Client(ClientError::Status {
+                        code: 410,
+                        ..
+                    }))) if continue_token.is_some() => {
+                        vlog!(
+                            log::REQUESTS,
+                            "continue token expired; listing again from the start"
+                        );
+                        continue 'restart;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let next = self
+                    .read_list_page(&body, &path, sink, origin, print)
+                    .map_err(SyncError::Fatal)?;
+                match next {
+                    Some(token) => continue_token = Some(token),
+                    None => break,
+                }
+            }
+            for gone in self.known.end_sync() {
+                if print {
+                    self.emit_gone(sink, &gone, origin)
+                        .map_err(SyncError::Fatal)?;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Print one page; returns the continue token if there are more pages.
+    fn read_list_page(
+        &mut self,
+        body: &[u8],
+        path: &str,
+        sink: &mut dyn Sink,
+        origin: Origin,
+        print: bool,
+    ) -> Result<Option<String>, WatchError> {
+        let bad = |reason: String| WatchError::BadResponse {
+            path: path.to_string(),
+            reason,
+        };
+        if self.options.table {
+            let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+            if table.kind != "Table" {
+                return Err(bad(format!("expected a Table, got {:?}", table.kind)));
+            }
+            if let Some(columns) = table.column_definitions {
+                if !columns.is_empty() {
+                    self.columns = columns;
+                }
+            }
+            self.resource_version = table.metadata.resource_version.into_owned();
+            for row in &table.rows {
+                let object = row.object.unwrap_or(RawValue::NULL);
+                let head: ObjectHead = serde_json::from_str(object.get()).unwrap_or_default();
+                let seen = seen_of(&head, Some(&row.cells));
+                let change = self.known.listed(&seen);
+                if print {
+                    if let Some(kind) = listed_event(change) {
+                        self.emit(sink, kind, origin, object, &head, Some(&row.cells), false)?;
+                    }
+                }
+            }
+            Ok(table
+                .metadata
+                .continue_token
+                .map(|c| c.into_owned())
+                .filter(|c| !c.is_empty()))
+        } else {
+            let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+            self.resource_version = list.metadata.resource_version.into_owned();
+            for item in &list.items {
+                let head: ObjectHead =
+                    serde_json::from_str(item.get()).map_err(|e| bad(e.to_string()))?;
+                let seen = seen_of(&head, None);
+                let change = self.known.listed(&seen);
+                if print {
+                    if let Some(kind) = listed_event(change) {
+                        let lacks_type = head.kind.is_empty() || head.api_version.is_empty();
+                        self.emit(sink, kind, origin, item, &head, None, lacks_type)?;
+                    }
+                }
+            }
+            Ok(list
+                .metadata
+                .continue_token
+                .map(|c| c.into_owned())
+                .filter(|c| !c.is_empty()))
+        }
+    }
+
+    /// GET with retries for what is worth retrying. The first list of a run fails fast when the
+    /// server cannot be reached at all (a typo in the server address should not hang).
+    fn get_with_retry(&mut self, path: &str, first: bool) -> Result<Vec<u8>, SyncError> {
+        let mut attempts = 0u32;
+        loop {
+            if self.deadline_passed() {
+                return Err(SyncError::Deadline);
+            }
+            attempts += 1;
+            let error = match self.client.get(path, self.accept()) {
+                Ok(body) => {
+                    self.backoff.healthy(Instant::now());
+                    return Ok(body);
+                }
+                Err(e) => e,
+            };
+            let pause = match retry_pause(&error, &mut self.backoff) {
+                Some(pause) if !(first && attempts >= 5) => pause,
+                _ => return Err(SyncError::Fatal(error.into())),
+            };
+            if first
+                && matches!(
+                    error,
+                    ClientError::Unreachable { .. } | ClientError::Tls { .. }
+                )
+            {
+                return Err(SyncError::Fatal(error.into()));
+            }
+            log::notice(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+            if self.sleep(pause) {
+                return Err(SyncError::Deadline);
+            }
+        }
+    }
+
+    /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
+    fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+        let mut missing: Vec<ClientError> = Vec::new();
+        let names = self.target.names.clone();
+        for name in &names {
+            let path = self.target.object_path(name);
+            let body = match self.client.get(&path, self.accept()) {
+                Ok(body) => body,
+                Err(e @ ClientError::Status { code: 404, .. }) => {
+                    // kubectl prints the objects it found and reports the missing ones after.
+                    missing.push(e);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if self.options.table {
+                self.read_list_page(&body, &path, sink, Origin::List, true)?;
+            } else {
+                let object: &RawValue =
+                    serde_json::from_slice(&body).map_err(|e| WatchError::BadResponse {
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    })?;
+                let head: ObjectHead =
+                    serde_json::from_str(object.get()).map_err(|e| WatchError::BadResponse {
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    })?;
+                self.emit(
+                    sink,
+                    EventType::Added,
+                    Origin::List,
+                    object,
+                    &head,
+                    None,
+                    false,
+                )?;
+            }
+        }
+        sink.checkpoint(false).map_err(WatchError::Output)?;
+        if missing.is_empty() {
+            Ok(self.summary())
+        } else {
+            Err(WatchError::NotFound(missing))
+        }
+    }
+
+    // ---- watching ------------------------------------------------------------------------
+
+    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<(WatchEnd, u64), WatchError> {
+        if self.deadline_passed() {
+            return Ok((WatchEnd::Deadline, 0));
+        }
+        // Spread reconnects of many clients over time, as client-go does; kube-rs stays under 295.
+        let mut timeout_secs = 290 + (self.backoff.random_unit() * 310.0) as u64;
+        if let Some(deadline) = self.options.deadline {
+            let left = deadline.saturating_duration_since(Instant::now()).as_secs() + 1;
+            timeout_secs = timeout_secs.min(left);
+        }
+        let path = self.target.watch_path(&self.resource_version, timeout_secs);
+        let reader = match self
+            .client
+            .stream(&path, self.accept(), self.options.deadline)
+        {
+            Ok(reader) => reader,
+            Err(error) => return self.watch_request_failed(error).map(|end| (end, 0)),
+        };
+        let mut framer = Framer::new(reader, self.options.max_object_size);
+        let mut events = 0u64;
+        loop {
+            let (offset, frame) = match framer.next_frame_at() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return Ok((WatchEnd::Clean, events)),
+                Err(DecodeError::Io(e)) => {
+                    if self.deadline_passed() {
+                        return Ok((WatchEnd::Deadline, events));
+                    }
+                    let error = self.client.broken(&e);
+                    log::notice(&format!("{error}; resuming"));
+                    let pause = self.backoff.failed(Instant::now());
+                    return Ok((WatchEnd::Broken { pause }, events));
+                }
+                Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
+                Err(e) => {
+                    log::notice(&format!("{e}; resuming"));
+                    let pause = self.backoff.failed(Instant::now());
+                    return Ok((WatchEnd::Broken { pause }, events));
+                }
+            };
+            let event: WireEvent = match serde_json::from_slice(frame) {
+                Ok(event) => event,
+                Err(e) => {
+                    let error = DecodeError::InvalidJson {
+                        offset,
+                        reason: e.to_string(),
+                    };
+                    log::notice(&format!("{error}; resuming"));
+                    let pause = self.backoff.failed(Instant::now());
+                    return Ok((WatchEnd::Broken { pause }, events));
+                }
+            };
+            events += 1;
+            self.backoff.healthy(Instant::now());
+            if let Some(end) = self.handle_event(&event, offset, sink)? {
+                return Ok((end, events));
+            }
+            sink.checkpoint(framer.has_buffered_frame())
+                .map_err(WatchError::Output)?;
+        }
+    }
+
+    fn watch_request_failed(&mut self, error: ClientError) -> Result<WatchEnd, WatchError> {
+        if self.deadline_passed() {
+            return Ok(WatchEnd::Deadline);
+        }
+        if let ClientError::Status { code, status, .. } = &error {
+            if *code == 410 || status.as_ref().is_some_and(Status::is_expired) {
+                return Ok(WatchEnd::Expired);
+            }
+        }
+        match retry_pause(&error, &mut self.backoff) {
+            Some(pause) => {
+                log::notice(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+                Ok(WatchEnd::Broken { pause })
+            }
+            None => Err(error.into()),
+        }
+    }
+
+    /// One decoded watch event. Returns how the watch ends, if this event ends it.
+    fn handle_event(
+        &mut self,
+        event: &WireEvent<'_>,
+        offset: u64,
+        sink: &mut dyn Sink,
+    ) -> Result<Option<WatchEnd>, WatchError> {
+        let Some(kind) = EventType::parse(&event.kind) else {
+            log::notice(&format!(
+                "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
+                event.kind
+            ));
+            let pause = self.backoff.failed(Instant::now());
+            return Ok(Some(WatchEnd::Broken { pause }));
+        };
+        match kind {
+            EventType::Error => {
+                let status: Status = serde_json::from_str(event.object.get()).unwrap_or_default();
+                if status.is_expired() {
+                    vlog!(log::REQUESTS, "watch expired: {}", status.message);
+                    return Ok(Some(WatchEnd::Expired));
+                }
+                log::notice(&format!(
+                    "the server reported an error on the watch: {}; resuming",
+                    if status.message.is_empty() {
+                        event.object.get()
+                    } else {
+                        &status.message
+                    }
+                ));
+                let pause = self.backoff.failed(Instant::now());
+                Ok(Some(WatchEnd::Broken { pause }))
+            }
+            EventType::Bookmark => {
+                let rv = self.event_resource_version(event.object)?;
+                if !rv.is_empty() {
+                    self.resource_version = rv;
+                }
+                Ok(None)
+            }
+            EventType::Added | EventType::Modified | EventType::Deleted => {
+                if self.options.table {
+                    let table: TableBody = serde_json::from_str(event.object.get())
+                        .map_err(|e| self.bad_event(offset, e))?;
+                    if let Some(columns) = table.column_definitions {
+                        if !columns.is_empty() {
+                            self.columns = columns;
+                        }
+                    }
+                    for row in &table.rows {
+                        let object = row.object.unwrap_or(RawValue::NULL);
+                        let head: ObjectHead =
+                            serde_json::from_str(object.get()).unwrap_or_default();
+                        let seen = seen_of(&head, Some(&row.cells));
+                        if self.known.watched(kind, &seen) {
+                            self.emit(
+                                sink,
+                                kind,
+                                Origin::Watch,
+                                object,
+                                &head,
+                                Some(&row.cells),
+                                false,
+                            )?;
+                        }
+                        if !head.metadata.resource_version.is_empty() {
+                            self.resource_version.clear();
+                            self.resource_version
+                                .push_str(&head.metadata.resource_version);
+                        }
+                    }
+                    if !table.metadata.resource_version.is_empty() {
+                        self.resource_version = table.metadata.resource_version.into_owned();
+                    }
+                } else {
+                    let head: ObjectHead = serde_json::from_str(event.object.get())
+                        .map_err(|e| self.bad_event(offset, e))?;
+                    let seen = seen_of(&head, None);
+                    if self.known.watched(kind, &seen) {
+                        self.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
+                    }
+                    if !head.metadata.resource_version.is_empty() {
+                        self.resource_version.clear();
+                        self.resource_version
+                            .push_str(&head.metadata.resource_version);
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn bad_event(&self, offset: u64, e: serde_json::Error) -> WatchError {
+        WatchError::Decode(DecodeError::InvalidJson {
+            offset,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
+    fn event_resource_version(&self, object: &RawValue) -> Result<String, WatchError> {
+        if self.options.table {
+            if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
+                if !table.metadata.resource_version.is_empty() {
+                    return Ok(table.metadata.resource_version.into_owned());
+                }
+                if let Some(row_object) = table.rows.first().and_then(|r| r.object) {
+                    let head: ObjectHead =
+                        serde_json::from_str(row_object.get()).unwrap_or_default();
+                    return Ok(head.metadata.resource_version.into_owned());
+                }
+            }
+        }
+        let head: ObjectHead = serde_json::from_str(object.get()).unwrap_or_default();
+        Ok(head.metadata.resource_version.into_owned())
+    }
+
+    // ---- printing ------------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &mut self,
+        sink: &mut dyn Sink,
+        kind: EventType,
+        origin: Origin,
+        object: &RawValue,
+        head: &ObjectHead<'_>,
+        cells: Option<&[serde_json::Value]>,
+        object_lacks_type: bool,
+    ) -> Result<(), WatchError> {
+        let resource: &ResourceInfo = &self.target.resource;
+        let event = Event {
+            kind,
+            origin,
+            resource,
+            object,
+            object_lacks_type,
+            name: &head.metadata.name,
+            namespace: &head.metadata.namespace,
+            row: cells.map(|cells| TableRow {
+                columns: &self.columns,
+                cells,
+            }),
+        };
+        sink.event(&event).map_err(WatchError::Output)?;
+        self.printed += 1;
+        Ok(())
+    }
+
+    /// A DELETED event for an object a re-list no longer contains. kw keeps only identity (and the
+    /// last row in table mode), so JSON modes get the object's identity, not its last state.
+    fn emit_gone(
+        &mut self,
+        sink: &mut dyn Sink,
+        gone: &KnownObject,
+        origin: Origin,
+    ) -> Result<(), WatchError> {
+        let resource = &self.target.resource;
+        let mut metadata = serde_json::Map::new();
+        metadata.insert("name".into(), gone.name.clone().into());
+        if !gone.namespace.is_empty() {
+            metadata.insert("namespace".into(), gone.namespace.clone().into());
+        }
+        metadata.insert(
+            "resourceVersion".into(),
+            gone.resource_version.clone().into(),
+        );
+        if !gone.uid.is_empty() {
+            metadata.insert("uid".into(), gone.uid.clone().into());
+        }
+        let stub = serde_json::json!({
+            "apiVersion": resource.api_version(),
+            "kind": resource.kind,
+            "metadata": metadata,
+        });
+        let object =
+            RawValue::from_string(stub.to_string()).map_err(|e| WatchError::BadResponse {
+                path: String::new(),
+                reason: e.to_string(),
+            })?;
+        let event = Event {
+            kind: EventType::Deleted,
+            origin,
+            resource,
+            object: &object,
+            object_lacks_type: false,
+            name: &gone.name,
+            namespace: &gone.namespace,
+            row: if self.options.table {
+                Some(TableRow {
+                    columns: &self.columns,
+                    cells: &gone.cells,
+                })
+            } else {
+                None
+            },
+        };
+        sink.event(&event).map_err(WatchError::Output)?;
+        self.printed += 1;
+        Ok(())
+    }
+}
+
+enum SyncError {
+    Deadline,
+    Fatal(WatchError),
+}
+
+/// How long to wait before retrying after this error, or `None` if retrying cannot help.
+fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {
+    match error {
+        ClientError::Status {
+            code: 429,
+            retry_after,
+            ..
+        } => Some(retry_after.unwrap_or_else(|| backoff.failed(Instant::now()))),
+        ClientError::Status {
+            code: 500 | 502 | 503 | 504,
+            retry_after,
+            ..
+        } => Some(
+            retry_after
+                .unwrap_or_default()
+                .max(backoff.failed(Instant::now())),
+        ),
+        ClientError::Status { .. } | ClientError::Setup(_) | ClientError::TooLarge { .. } => None,
+        ClientError::Unreachable { .. } | ClientError::Tls { .. } | ClientError::Broken { .. } => {
+            Some(backoff.failed(Instant::now()))
+        }
+    }
+}
+
+fn listed_event(change: Listed) -> Option<EventType> {
+    match change {
+        Listed::New => Some(EventType::Added),
+        Listed::Changed => Some(EventType::Modified),
+        Listed::Unchanged => None,
+    }
+}
+
+fn seen_of<'a>(head: &'a ObjectHead<'a>, cells: Option<&'a [serde_json::Value]>) -> Seen<'a> {
+    Seen {
+        name: &head.metadata.name,
+        namespace: &head.metadata.namespace,
+        uid: &head.metadata.uid,
+        resource_version: &head.metadata.resource_version,
+        cells,
+    }
+}
