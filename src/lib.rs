@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod events;
 pub mod exit;
+pub mod kubeconfig;
 pub mod printer;
 pub mod settings;
 pub mod sim;

@@ -9,7 +9,8 @@ use std::time::Duration;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 /// A credential: printed as `<redacted>` by `Debug`, so it never leaks into logs.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Secret(pub String);
 
 impl fmt::Debug for Secret {
@@ -44,9 +45,17 @@ impl fmt::Display for ServerUrl {
             Scheme::Https => "https",
         };
         if self.host.contains(':') {
-            write!(f, "{scheme}://[{}]:{}{}", self.host, self.port, self.base_path)
+            write!(
+                f,
+                "{scheme}://[{}]:{}{}",
+                self.host, self.port, self.base_path
+            )
         } else {
-            write!(f, "{scheme}://{}:{}{}", self.host, self.port, self.base_path)
+            write!(
+                f,
+                "{scheme}://{}:{}{}",
+                self.host, self.port, self.base_path
+            )
         }
     }
 }
