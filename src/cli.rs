@@ -19,7 +19,13 @@ pub struct Cli {
 
     /// Log level for diagnostics on stderr (kubectl's -v): 4 logs requests, reconnects and
     /// re-lists; 6 and up adds response statuses. Tokens are always redacted.
-    #[arg(short = 'v', long = "v", global = true, value_name = "N", default_value_t = 0)]
+    #[arg(
+        short = 'v',
+        long = "v",
+        global = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
     pub verbosity: u8,
 }
 
@@ -147,6 +153,10 @@ pub struct DemoArgs {
     pub seed: u64,
 
     /// Arguments for `kw get` (default: `pods -A --watch --output-watch-events`).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "GET ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "GET ARGS"
+    )]
     pub get_args: Vec<String>,
 }
