@@ -429,3 +429,405 @@ where
 {
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn env_list(paths: &[&Path]) -> String {
+        std::env::join_paths(paths).unwrap().into_string().unwrap()
+    }
+
+    const FIRST: &str = "\
+apiVersion: v1
+kind: Config
+current-context: one
+clusters:
+- name: shared
+  cluster:
+    server: https://first.example:6443
+    certificate-authority: ca.pem
+contexts:
+- name: one
+  context: {cluster: shared, user: alice, namespace: team-a}
+users:
+- name: alice
+  user:
+    client-certificate: certs/alice.crt
+    client-key: /abs/alice.key
+    tokenFile: token
+";
+
+    const SECOND: &str = "\
+current-context: two
+clusters:
+- name: shared
+  cluster:
+    server: https://second.example
+    insecure-skip-tls-verify: true
+- name: only-second
+  cluster: {server: https://only.example}
+contexts:
+- name: two
+  context: {cluster: only-second, user: bob}
+users:
+- name: alice
+  user: {token: second-token}
+- name: bob
+  user: {token: bob-token}
+";
+
+    #[test]
+    fn kubeconfig_list_merges_first_wins_and_skips_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = write(dir.path(), "a/config", FIRST);
+        let second = write(dir.path(), "b/config", SECOND);
+        let missing = dir.path().join("missing");
+        let list = format!("{}::{}", env_list(&[&missing, &first]), second.display());
+        let config = load(&LoadSources {
+            kubeconfig_env: Some(&list),
+            ..LoadSources::default()
+        })
+        .unwrap();
+
+        assert_eq!(config.current_context.as_deref(), Some("one"));
+        let shared = config.cluster("shared").unwrap();
+        assert_eq!(shared.server.as_deref(), Some("https://first.example:6443"));
+        // Whole-entry wins: the second file's insecure flag must not leak into the first's entry.
+        assert!(!shared.insecure_skip_tls_verify);
+        assert_eq!(
+            config.cluster("only-second").unwrap().server.as_deref(),
+            Some("https://only.example")
+        );
+        let alice = config.user("alice").unwrap();
+        assert!(
+            alice.token.is_none(),
+            "alice comes whole from the first file"
+        );
+        assert_eq!(
+            config.user("bob").unwrap().token.as_ref().unwrap().0,
+            "bob-token"
+        );
+        assert_eq!(config.contexts.len(), 2);
+        assert_eq!(config.sources, vec![first, second]);
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_the_defining_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = write(dir.path(), "a/config", FIRST);
+        let config = load(&LoadSources {
+            explicit: Some(&first),
+            ..LoadSources::default()
+        })
+        .unwrap();
+        let base = dir.path().join("a");
+        let cluster = config.cluster("shared").unwrap();
+        assert_eq!(
+            cluster.certificate_authority.as_deref(),
+            Some(&*base.join("ca.pem"))
+        );
+        let alice = config.user("alice").unwrap();
+        assert_eq!(
+            alice.client_certificate.as_deref(),
+            Some(&*base.join("certs/alice.crt"))
+        );
+        assert_eq!(
+            alice.client_key.as_deref(),
+            Some(Path::new("/abs/alice.key"))
+        );
+        assert_eq!(alice.token_file.as_deref(), Some(&*base.join("token")));
+    }
+
+    #[test]
+    fn exec_command_is_resolved_only_when_it_is_a_path() {
+        let text = "\
+users:
+- name: bare
+  user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: null, env: null}}
+- name: relative
+  user: {exec: {command: ./bin/plugin}}
+- name: absolute
+  user: {exec: {command: /usr/bin/plugin}}
+";
+        let config = parse(text, Path::new("/home/me/.kube/config")).unwrap();
+        let command = |name: &str| {
+            config
+                .user(name)
+                .unwrap()
+                .exec
+                .as_ref()
+                .unwrap()
+                .command
+                .clone()
+        };
+        assert_eq!(command("bare"), "aws");
+        assert_eq!(command("relative"), "/home/me/.kube/./bin/plugin");
+        assert_eq!(command("absolute"), "/usr/bin/plugin");
+        let bare = config.user("bare").unwrap().exec.as_ref().unwrap();
+        assert!(bare.args.is_empty() && bare.env.is_empty());
+    }
+
+    #[test]
+    fn explicit_path_is_that_file_only_and_must_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let second = write(dir.path(), "second", SECOND);
+        let missing = dir.path().join("nope.yaml");
+        let list = env_list(&[&second]);
+        let error = load(&LoadSources {
+            explicit: Some(&missing),
+            kubeconfig_env: Some(&list),
+            home: None,
+        })
+        .unwrap_err();
+        assert!(matches!(error, KubeconfigError::ExplicitMissing { .. }));
+        assert!(error.to_string().contains("nope.yaml"), "{error}");
+    }
+
+    #[test]
+    fn home_config_is_the_fallback_and_its_absence_is_an_empty_config() {
+        let home = tempfile::tempdir().unwrap();
+        let empty = load(&LoadSources {
+            home: Some(home.path()),
+            ..LoadSources::default()
+        })
+        .unwrap();
+        assert!(empty.is_empty() && empty.sources.is_empty());
+
+        write(home.path(), ".kube/config", SECOND);
+        // An empty KUBECONFIG counts as unset, as in client-go.
+        let config = load(&LoadSources {
+            kubeconfig_env: Some(""),
+            home: Some(home.path()),
+            ..LoadSources::default()
+        })
+        .unwrap();
+        assert_eq!(config.current_context.as_deref(), Some("two"));
+    }
+
+    #[test]
+    fn kubeconfig_list_with_only_missing_files_is_empty_not_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = env_list(&[&dir.path().join("x"), &dir.path().join("y")]);
+        let config = load(&LoadSources {
+            kubeconfig_env: Some(&list),
+            ..LoadSources::default()
+        })
+        .unwrap();
+        assert!(config.is_empty());
+    }
+
+    #[test]
+    fn json_kubeconfig_loads() {
+        let text = r#"{"apiVersion":"v1","kind":"Config","current-context":"j",
+            "clusters":[{"name":"c","cluster":{"server":"https://10.0.0.1","insecure-skip-tls-verify":true}}],
+            "contexts":[{"name":"j","context":{"cluster":"c","user":"u"}}],
+            "users":[{"name":"u","user":{"token":"t"}}],"preferences":{}}"#;
+        let config = parse(text, Path::new("/k/config.json")).unwrap();
+        assert_eq!(config.current_context.as_deref(), Some("j"));
+        assert!(config.cluster("c").unwrap().insecure_skip_tls_verify);
+    }
+
+    #[test]
+    fn bad_yaml_names_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = write(dir.path(), "good", SECOND);
+        let bad = write(dir.path(), "bad", "clusters:\n  - name: a\n   oops: : x\n");
+        let list = env_list(&[&good, &bad]);
+        let error = load(&LoadSources {
+            kubeconfig_env: Some(&list),
+            ..LoadSources::default()
+        })
+        .unwrap_err();
+        let KubeconfigError::Parse { path, line, .. } = &error else {
+            panic!("expected a parse error, got {error}");
+        };
+        assert_eq!(path, &bad);
+        assert_eq!(*line, Some(3));
+        let message = error.to_string();
+        assert!(
+            message.contains("bad") && message.contains("line 3"),
+            "{message}"
+        );
+        assert!(!message.contains('\n'), "one line: {message}");
+    }
+
+    #[test]
+    fn wrong_types_are_errors_with_a_line() {
+        let error = parse(
+            "clusters:\n- name: a\n  cluster: [1, 2]\n",
+            Path::new("/k/c"),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(error, KubeconfigError::Parse { line: Some(3), .. }),
+            "{error}"
+        );
+        let error = parse("current-context: [x]\n", Path::new("/k/c")).unwrap_err();
+        assert!(matches!(error, KubeconfigError::Parse { .. }), "{error}");
+    }
+
+    #[test]
+    fn nulls_empty_files_and_unknown_fields_are_accepted() {
+        let text = "\
+apiVersion: v1
+clusters: null
+users:
+- name: aks
+  user:
+    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: kubelogin, args: [get-token], env: null, interactiveMode: IfAvailable}
+    future-field: {nested: [1, 2]}
+contexts:
+- name: c
+  context: null
+preferences: {colors: true}
+extensions:
+- name: minikube
+  extension: {provider: minikube.sigs.k8s.io, version: v1.30.1}
+some-new-top-level: 3
+";
+        let config = parse(text, Path::new("/k/c")).unwrap();
+        assert!(config.clusters.is_empty());
+        let exec = config.user("aks").unwrap().exec.as_ref().unwrap();
+        assert_eq!(exec.args, vec!["get-token".to_string()]);
+        assert!(exec.env.is_empty());
+        assert_eq!(config.context("c").unwrap().cluster, "");
+        assert_eq!(config.extensions.len(), 1);
+        assert!(parse("", Path::new("/k/c")).unwrap().is_empty());
+        assert!(parse("# nothing\n", Path::new("/k/c")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn debug_output_never_shows_secrets() {
+        let text = "\
+users:
+- name: u
+  user:
+    token: very-secret-token
+    client-key-data: c2VjcmV0LWtleQ==
+    password: hunter2
+    auth-provider: {name: oidc, config: {refresh-token: oidc-refresh}}
+";
+        let shown = format!("{:?}", parse(text, Path::new("/k/c")).unwrap());
+        for secret in [
+            "very-secret-token",
+            "c2VjcmV0LWtleQ==",
+            "hunter2",
+            "oidc-refresh",
+        ] {
+            assert!(!shown.contains(secret), "{secret} leaked: {shown}");
+        }
+    }
+
+    #[test]
+    fn split_path_list_drops_empty_and_repeated_entries() {
+        assert_eq!(
+            split_path_list("/a::/b:/a:"),
+            vec![PathBuf::from("/a"), PathBuf::from("/b")]
+        );
+    }
+
+    /// xorshift64*: a tiny deterministic PRNG so the mutation test is reproducible.
+    struct Prng(u64);
+
+    impl Prng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, bound: usize) -> usize {
+            (self.next() % bound.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn mutated_kubeconfigs_never_panic() {
+        const PIECES: &[&str] = &[
+            ":",
+            "-",
+            " ",
+            "\n",
+            "  ",
+            "{",
+            "}",
+            "[",
+            "]",
+            "\"",
+            "'",
+            "&a",
+            "*a",
+            "null",
+            "~",
+            "!!binary",
+            "|",
+            ">",
+            "#",
+            "\t",
+            "clusters:",
+            "- name: x",
+            "user:",
+            "exec:",
+            "args:",
+            "0x1F",
+            "1e400",
+            "\u{feff}",
+            "\u{0}",
+            "current-context:",
+            "? ",
+            ",",
+            "%YAML 1.2",
+            "---",
+            "...",
+        ];
+        let seeds = [
+            FIRST,
+            SECOND,
+            "{\"clusters\":[{\"name\":\"c\",\"cluster\":{}}]}",
+        ];
+        let mut prng = Prng(0x9E37_79B9_7F4A_7C15);
+        let mut outcomes = [0usize; 2];
+        for case in 0..600 {
+            let mut text: Vec<char> = seeds[case % seeds.len()].chars().collect();
+            for _ in 0..1 + prng.below(6) {
+                let at = prng.below(text.len() + 1);
+                match prng.below(3) {
+                    0 => {
+                        let piece = PIECES[prng.below(PIECES.len())];
+                        text.splice(at..at, piece.chars());
+                    }
+                    1 if at < text.len() => {
+                        let end = (at + 1 + prng.below(8)).min(text.len());
+                        text.drain(at..end);
+                    }
+                    _ => {
+                        let byte = (prng.below(95) + 32) as u8;
+                        text.insert(at.min(text.len()), byte as char);
+                    }
+                }
+            }
+            let text: String = text.into_iter().collect();
+            let result = parse(&text, Path::new("/fuzz/config"));
+            outcomes[usize::from(result.is_ok())] += 1;
+            if let Err(error) = result {
+                assert!(
+                    !error.to_string().contains('\n'),
+                    "multi-line error: {error}"
+                );
+            }
+        }
+        // Both branches must be exercised, or the mutations are too weak or too strong.
+        assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+    }
+}
