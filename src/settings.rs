@@ -1,15 +1,27 @@
 //! Settings: the kubeconfig and the config flags, resolved once into what the client needs to
 //! connect (no network here). kubectl's precedence rules apply: flags beat the kubeconfig,
 //! `--context` beats `current-context`, `-n` beats the context's namespace, then `default`.
+//!
+//! `resolve` is pure (no environment, no network) but reads the certificate, key and token files
+//! the kubeconfig or flags name, so a wrong path or a mismatched key is reported before any
+//! connection attempt. Exec plugins, auth-providers, impersonation and proxies are not handled
+//! yet: a user that relies on them gets a clear "not supported yet" error, never a silent
+//! anonymous connection.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rustls::sign::CertifiedKey;
+use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
+use crate::cli::ConfigFlags;
+use crate::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
+
 /// A credential: printed as `<redacted>` by `Debug`, so it never leaks into logs.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Secret(pub String);
 
 impl fmt::Debug for Secret {
@@ -115,4 +127,737 @@ pub struct Settings {
     pub namespace: String,
     /// The context in use, if a kubeconfig was used (for messages).
     pub context: Option<String>,
+}
+
+/// Why flags and kubeconfig do not add up to a usable connection. Each message is one line,
+/// names the flag, file, cluster or user at fault, and never contains a secret.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Kubeconfig(#[from] KubeconfigError),
+    #[error(
+        "no configuration has been provided: no kubeconfig found (--kubeconfig, $KUBECONFIG, \
+         ~/.kube/config) and no --server given"
+    )]
+    NoConfiguration,
+    #[error(
+        "no context selected: the kubeconfig sets no current-context; pass --context NAME or \
+         --server URL"
+    )]
+    NoContext,
+    #[error("context \"{name}\" does not exist")]
+    ContextNotFound { name: String },
+    #[error("current-context \"{name}\" does not exist in the kubeconfig")]
+    CurrentContextNotFound { name: String },
+    #[error("cluster \"{name}\" does not exist{}", referrer(context))]
+    ClusterNotFound {
+        name: String,
+        context: Option<String>,
+    },
+    #[error("user \"{name}\" does not exist{}", referrer(context))]
+    UserNotFound {
+        name: String,
+        context: Option<String>,
+    },
+    #[error("context \"{context}\" names no cluster; pass --cluster NAME or --server URL")]
+    ContextWithoutCluster { context: String },
+    #[error("cluster \"{cluster}\" has no server; pass --server URL")]
+    NoServer { cluster: String },
+    #[error("invalid server URL in {origin}: {reason}")]
+    BadServerUrl { origin: String, reason: String },
+    #[error("invalid --request-timeout \"{value}\": {reason}")]
+    BadRequestTimeout { value: String, reason: String },
+    #[error(
+        "specifying a root certificates file with the insecure flag is not allowed ({origin} \
+         with insecure-skip-tls-verify)"
+    )]
+    InsecureWithCertificateAuthority { origin: String },
+    #[error("cannot read {origin}: {source}")]
+    ReadFile {
+        origin: String,
+        source: std::io::Error,
+    },
+    #[error("{origin} is not valid base64")]
+    BadBase64 { origin: String },
+    #[error("{origin} holds no PEM certificate")]
+    NoCertificate { origin: String },
+    #[error("{origin} holds an invalid certificate: {reason}")]
+    InvalidCertificate { origin: String, reason: String },
+    #[error("{origin} holds no PEM private key (PKCS#8, PKCS#1 or SEC1)")]
+    NoPrivateKey { origin: String },
+    #[error("{origin} holds a private key kw cannot use: {reason}")]
+    UnusablePrivateKey { origin: String, reason: String },
+    #[error("a client certificate ({origin}) needs a client key too (client-key or --client-key)")]
+    CertificateWithoutKey { origin: String },
+    #[error(
+        "a client key ({origin}) needs a client certificate too (client-certificate or \
+         --client-certificate)"
+    )]
+    KeyWithoutCertificate { origin: String },
+    #[error("the client key ({key_origin}) does not match the client certificate ({cert_origin})")]
+    KeyMismatch {
+        cert_origin: String,
+        key_origin: String,
+    },
+    #[error("{origin} is empty")]
+    EmptyToken { origin: String },
+    #[error("user \"{user}\" authenticates with {mechanism}, which kw does not support yet")]
+    UnsupportedAuth {
+        user: String,
+        mechanism: &'static str,
+    },
+}
+
+fn referrer(context: &Option<String>) -> String {
+    match context {
+        Some(context) => format!(" (named by context \"{context}\")"),
+        None => String::new(),
+    }
+}
+
+/// Loads the kubeconfig by kubectl's rules (`--kubeconfig`, `$KUBECONFIG`, `~/.kube/config`) and
+/// resolves it with the flags.
+pub fn resolve_from_env(
+    flags: &ConfigFlags,
+    namespace_flag: Option<&str>,
+) -> Result<Settings, SettingsError> {
+    let config = kubeconfig::load_from_env(flags.kubeconfig.as_deref())?;
+    resolve(flags, namespace_flag, &config)
+}
+
+/// Resolves flags + kubeconfig into `Settings` with kubectl's precedence. No environment reads
+/// and no network; referenced certificate, key and token files are read here so that their
+/// errors surface before connecting.
+pub fn resolve(
+    flags: &ConfigFlags,
+    namespace_flag: Option<&str>,
+    config: &Kubeconfig,
+) -> Result<Settings, SettingsError> {
+    let request_timeout = match flags.request_timeout.as_deref() {
+        Some(value) => parse_request_timeout(value)?,
+        None => None,
+    };
+    let selection = select_entries(flags, config)?;
+    let cluster = selection.cluster.cloned().unwrap_or_default();
+    let user = selection.user.cloned().unwrap_or_default();
+
+    let cluster_label = match &selection.cluster_name {
+        Some(name) => format!("cluster \"{name}\""),
+        None => "--server".to_string(),
+    };
+    let server = match non_empty(flags.server.as_deref()) {
+        Some(url) => parse_server_url(url).map_err(|reason| SettingsError::BadServerUrl {
+            origin: "--server".to_string(),
+            reason,
+        })?,
+        None => match (
+            non_empty(cluster.server.as_deref()),
+            &selection.cluster_name,
+        ) {
+            (Some(url), _) => {
+                parse_server_url(url).map_err(|reason| SettingsError::BadServerUrl {
+                    origin: format!("{cluster_label} (field server)"),
+                    reason,
+                })?
+            }
+            (None, Some(name)) => {
+                return Err(SettingsError::NoServer {
+                    cluster: name.clone(),
+                })
+            }
+            (None, None) => return Err(no_selection_error(config, &selection)),
+        },
+    };
+
+    let (roots, insecure_skip_tls_verify) = resolve_trust(flags, &cluster, &cluster_label)?;
+    let user_label = selection.user_name.as_deref().unwrap_or("");
+    let credentials = resolve_credentials(flags, &user, user_label)?;
+
+    let namespace = non_empty(namespace_flag)
+        .or_else(|| {
+            selection
+                .context
+                .and_then(|c| non_empty(c.namespace.as_deref()))
+        })
+        .unwrap_or("default")
+        .to_string();
+
+    Ok(Settings {
+        connection: Connection {
+            server,
+            roots,
+            insecure_skip_tls_verify,
+            tls_server_name: non_empty(flags.tls_server_name.as_deref())
+                .or(non_empty(cluster.tls_server_name.as_deref()))
+                .map(str::to_string),
+            token: credentials.token,
+            token_file: credentials.token_file,
+            client_identity: credentials.client_identity,
+            request_timeout,
+        },
+        namespace,
+        context: selection.context_name,
+    })
+}
+
+/// The kubeconfig entries chosen by `--context`/`current-context`, `--cluster` and `--user`.
+struct Selection<'a> {
+    context_name: Option<String>,
+    context: Option<&'a Context>,
+    cluster_name: Option<String>,
+    cluster: Option<&'a Cluster>,
+    user_name: Option<String>,
+    user: Option<&'a User>,
+}
+
+fn select_entries<'a>(
+    flags: &ConfigFlags,
+    config: &'a Kubeconfig,
+) -> Result<Selection<'a>, SettingsError> {
+    let context_name = non_empty(flags.context.as_deref())
+        .or(non_empty(config.current_context.as_deref()))
+        .map(str::to_string);
+    let context = match &context_name {
+        Some(name) => Some(config.context(name).ok_or_else(|| {
+            if non_empty(flags.context.as_deref()).is_some() {
+                SettingsError::ContextNotFound { name: name.clone() }
+            } else {
+                SettingsError::CurrentContextNotFound { name: name.clone() }
+            }
+        })?),
+        None => None,
+    };
+
+    // A flag names the entry itself; a context only refers to it, which the error should say.
+    let (cluster_name, cluster_referrer) = match non_empty(flags.cluster.as_deref()) {
+        Some(name) => (Some(name.to_string()), None),
+        None => (
+            context
+                .and_then(|c| non_empty(Some(c.cluster.as_str())))
+                .map(str::to_string),
+            context_name.clone(),
+        ),
+    };
+    let cluster = match &cluster_name {
+        Some(name) => Some(
+            config
+                .cluster(name)
+                .ok_or_else(|| SettingsError::ClusterNotFound {
+                    name: name.clone(),
+                    context: cluster_referrer,
+                })?,
+        ),
+        None => None,
+    };
+    if cluster.is_none() && non_empty(flags.server.as_deref()).is_none() {
+        if let Some(context) = &context_name {
+            return Err(SettingsError::ContextWithoutCluster {
+                context: context.clone(),
+            });
+        }
+    }
+
+    let (user_name, user_referrer) = match non_empty(flags.user.as_deref()) {
+        Some(name) => (Some(name.to_string()), None),
+        None => (
+            context
+                .and_then(|c| non_empty(Some(c.user.as_str())))
+                .map(str::to_string),
+            context_name.clone(),
+        ),
+    };
+    let user = match &user_name {
+        Some(name) => Some(
+            config
+                .user(name)
+                .ok_or_else(|| SettingsError::UserNotFound {
+                    name: name.clone(),
+                    context: user_referrer,
+                })?,
+        ),
+        None => None,
+    };
+    Ok(Selection {
+        context_name,
+        context,
+        cluster_name,
+        cluster,
+        user_name,
+        user,
+    })
+}
+
+/// What to say when nothing names a server: an empty config is kubectl's "no configuration";
+/// a config without a current-context needs `--context`.
+fn no_selection_error(config: &Kubeconfig, selection: &Selection<'_>) -> SettingsError {
+    match (&selection.context_name, config.is_empty()) {
+        (Some(context), _) => SettingsError::ContextWithoutCluster {
+            context: context.clone(),
+        },
+        (None, true) => SettingsError::NoConfiguration,
+        (None, false) => SettingsError::NoContext,
+    }
+}
+
+/// A source of PEM bytes: a file, or a base64 field of the kubeconfig.
+enum Material<'a> {
+    File { path: &'a Path, origin: String },
+    Base64 { text: &'a str, origin: String },
+}
+
+impl Material<'_> {
+    fn origin(&self) -> &str {
+        match self {
+            Material::File { origin, .. } | Material::Base64 { origin, .. } => origin,
+        }
+    }
+
+    fn read(&self) -> Result<Vec<u8>, SettingsError> {
+        match self {
+            Material::File { path, origin } => {
+                std::fs::read(path).map_err(|source| SettingsError::ReadFile {
+                    origin: origin.clone(),
+                    source,
+                })
+            }
+            Material::Base64 { text, origin } => {
+                decode_base64(text).ok_or_else(|| SettingsError::BadBase64 {
+                    origin: origin.clone(),
+                })
+            }
+        }
+    }
+}
+
+/// Decodes standard base64, tolerating line breaks and spaces (tools wrap long values).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .ok()
+}
+
+fn file_origin(field: &str, path: &Path, owner: &str) -> String {
+    if owner.starts_with("--") {
+        format!("{owner} file {}", path.display())
+    } else {
+        format!("{field} file {} of {owner}", path.display())
+    }
+}
+
+/// The CA bundle and the insecure flag, with client-go's override rules: `--insecure-skip-tls-
+/// verify` alone drops the kubeconfig's CA (else every kubeconfig with a CA would refuse the
+/// flag), `--certificate-authority` replaces the kubeconfig's CA file and data.
+fn resolve_trust(
+    flags: &ConfigFlags,
+    cluster: &Cluster,
+    cluster_label: &str,
+) -> Result<(TrustRoots, bool), SettingsError> {
+    let flag_ca = flags
+        .certificate_authority
+        .as_deref()
+        .filter(|path| !path.as_os_str().is_empty());
+    let insecure = flags.insecure_skip_tls_verify || cluster.insecure_skip_tls_verify;
+    let material = match flag_ca {
+        Some(path) => Some(Material::File {
+            path,
+            origin: file_origin("certificate-authority", path, "--certificate-authority"),
+        }),
+        None if flags.insecure_skip_tls_verify => None,
+        None => match (
+            non_empty(cluster.certificate_authority_data.as_deref()),
+            cluster.certificate_authority.as_deref(),
+        ) {
+            // As in client-go, inline data beats a file reference.
+            (Some(text), _) => Some(Material::Base64 {
+                text,
+                origin: format!("certificate-authority-data of {cluster_label}"),
+            }),
+            (None, Some(path)) => Some(Material::File {
+                path,
+                origin: file_origin("certificate-authority", path, cluster_label),
+            }),
+            (None, None) => None,
+        },
+    };
+    let Some(material) = material else {
+        return Ok((TrustRoots::Public, insecure));
+    };
+    if insecure {
+        return Err(SettingsError::InsecureWithCertificateAuthority {
+            origin: material.origin().to_string(),
+        });
+    }
+    let certs = parse_certificates(&material.read()?, material.origin())?;
+    Ok((
+        TrustRoots::Bundle {
+            certs,
+            origin: material.origin().to_string(),
+        },
+        false,
+    ))
+}
+
+/// Every certificate in a PEM bundle, each checked to be a certificate rustls can use as a
+/// trust anchor, so a wrong file fails here rather than as a vague TLS error later.
+fn parse_certificates(
+    pem: &[u8],
+    origin: &str,
+) -> Result<Vec<CertificateDer<'static>>, SettingsError> {
+    let mut certs = Vec::new();
+    for item in CertificateDer::pem_slice_iter(pem) {
+        let cert = item.map_err(|error| SettingsError::InvalidCertificate {
+            origin: origin.to_string(),
+            reason: error.to_string(),
+        })?;
+        let mut store = rustls::RootCertStore::empty();
+        store
+            .add(cert.clone())
+            .map_err(|error| SettingsError::InvalidCertificate {
+                origin: origin.to_string(),
+                reason: error.to_string(),
+            })?;
+        certs.push(cert);
+    }
+    if certs.is_empty() {
+        return Err(SettingsError::NoCertificate {
+            origin: origin.to_string(),
+        });
+    }
+    Ok(certs)
+}
+
+struct Credentials {
+    token: Option<Secret>,
+    token_file: Option<PathBuf>,
+    client_identity: Option<ClientIdentity>,
+}
+
+/// Token and client certificate, flags first. A static token beats `tokenFile` as in client-go;
+/// both a token and a client certificate may be used at once.
+fn resolve_credentials(
+    flags: &ConfigFlags,
+    user: &User,
+    user_name: &str,
+) -> Result<Credentials, SettingsError> {
+    let user_label = if user_name.is_empty() {
+        "the command line".to_string()
+    } else {
+        format!("user \"{user_name}\"")
+    };
+    let (token, token_file) = match non_empty(flags.token.as_deref()) {
+        Some(token) => (Some(Secret(token.to_string())), None),
+        None => match (&user.token, &user.token_file) {
+            (Some(token), _) if !token.0.is_empty() => (Some(token.clone()), None),
+            (_, Some(path)) => {
+                let token = read_token_file(path, &user_label)?;
+                (Some(token), Some(path.clone()))
+            }
+            _ => (None, None),
+        },
+    };
+
+    let cert = match flags.client_certificate.as_deref() {
+        Some(path) => Some(Material::File {
+            path,
+            origin: file_origin("client-certificate", path, "--client-certificate"),
+        }),
+        None => user_material(
+            user.client_certificate_data.as_deref(),
+            user.client_certificate.as_deref(),
+            "client-certificate",
+            &user_label,
+        ),
+    };
+    let key = match flags.client_key.as_deref() {
+        Some(path) => Some(Material::File {
+            path,
+            origin: file_origin("client-key", path, "--client-key"),
+        }),
+        None => user_material(
+            user.client_key_data.as_ref().map(|data| data.0.as_str()),
+            user.client_key.as_deref(),
+            "client-key",
+            &user_label,
+        ),
+    };
+    let client_identity = match (cert, key) {
+        (Some(cert), Some(key)) => Some(load_client_identity(&cert, &key)?),
+        (Some(cert), None) => {
+            return Err(SettingsError::CertificateWithoutKey {
+                origin: cert.origin().to_string(),
+            })
+        }
+        (None, Some(key)) => {
+            return Err(SettingsError::KeyWithoutCertificate {
+                origin: key.origin().to_string(),
+            })
+        }
+        (None, None) => None,
+    };
+
+    // Impersonation silently dropped would send requests as a different identity than asked.
+    if non_empty(user.impersonate.as_deref()).is_some() || !user.impersonate_groups.is_empty() {
+        return Err(SettingsError::UnsupportedAuth {
+            user: user_name.to_string(),
+            mechanism: "impersonation (as/as-groups)",
+        });
+    }
+    if token.is_none() && client_identity.is_none() {
+        let mechanism = if user.exec.is_some() {
+            Some("an exec credential plugin")
+        } else if user.auth_provider.is_some() {
+            Some("an auth-provider")
+        } else if non_empty(user.username.as_deref()).is_some() {
+            Some("basic authentication (username/password)")
+        } else {
+            None
+        };
+        if let Some(mechanism) = mechanism {
+            return Err(SettingsError::UnsupportedAuth {
+                user: user_name.to_string(),
+                mechanism,
+            });
+        }
+    }
+    Ok(Credentials {
+        token,
+        token_file,
+        client_identity,
+    })
+}
+
+fn user_material<'a>(
+    data: Option<&'a str>,
+    path: Option<&'a Path>,
+    field: &str,
+    user_label: &str,
+) -> Option<Material<'a>> {
+    // As in client-go, inline data beats a file reference.
+    match (non_empty(data), path) {
+        (Some(text), _) => Some(Material::Base64 {
+            text,
+            origin: format!("{field}-data of {user_label}"),
+        }),
+        (None, Some(path)) => Some(Material::File {
+            path,
+            origin: file_origin(field, path, user_label),
+        }),
+        (None, None) => None,
+    }
+}
+
+fn read_token_file(path: &Path, user_label: &str) -> Result<Secret, SettingsError> {
+    let origin = file_origin("tokenFile", path, user_label);
+    let bytes = std::fs::read(path).map_err(|source| SettingsError::ReadFile {
+        origin: origin.clone(),
+        source,
+    })?;
+    // client-go trims the file: editors add a trailing newline.
+    let token = String::from_utf8_lossy(&bytes).trim().to_string();
+    if token.is_empty() {
+        return Err(SettingsError::EmptyToken { origin });
+    }
+    Ok(Secret(token))
+}
+
+/// Loads a certificate chain and its key and checks that they belong together, so a mismatch
+/// is reported by name instead of as a handshake failure.
+fn load_client_identity(
+    cert: &Material<'_>,
+    key: &Material<'_>,
+) -> Result<ClientIdentity, SettingsError> {
+    let chain = parse_certificates(&cert.read()?, cert.origin())?;
+    let key_pem = key.read()?;
+    let private_key = PrivateKeyDer::from_pem_slice(&key_pem).map_err(|error| match error {
+        rustls_pki_types::pem::Error::NoItemsFound => SettingsError::NoPrivateKey {
+            origin: key.origin().to_string(),
+        },
+        other => SettingsError::UnusablePrivateKey {
+            origin: key.origin().to_string(),
+            reason: other.to_string(),
+        },
+    })?;
+    let provider = rustls::crypto::ring::default_provider();
+    match CertifiedKey::from_der(chain.clone(), private_key.clone_key(), &provider) {
+        Ok(_) => {}
+        Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch)) => {
+            return Err(SettingsError::KeyMismatch {
+                cert_origin: cert.origin().to_string(),
+                key_origin: key.origin().to_string(),
+            })
+        }
+        Err(error) => {
+            return Err(SettingsError::UnusablePrivateKey {
+                origin: key.origin().to_string(),
+                reason: error.to_string(),
+            })
+        }
+    }
+    Ok(ClientIdentity {
+        chain,
+        key: private_key,
+        origin: cert.origin().to_string(),
+    })
+}
+
+fn non_empty(value: Option<&str>) -> Option<&str> {
+    value.filter(|text| !text.is_empty())
+}
+
+/// `--request-timeout`: `0` means none, a bare integer is seconds, else a Go duration
+/// (`30s`, `1m`, `1h30m`, `500ms`, `1.5s`).
+pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, SettingsError> {
+    let error = |reason: &str| SettingsError::BadRequestTimeout {
+        value: value.to_string(),
+        reason: reason.to_string(),
+    };
+    let text = value.trim();
+    if text.is_empty() {
+        return Err(error("empty"));
+    }
+    let duration = if text.bytes().all(|b| b.is_ascii_digit()) {
+        let seconds: u64 = text.parse().map_err(|_| error("number too large"))?;
+        Duration::from_secs(seconds)
+    } else {
+        parse_go_duration(text).map_err(|reason| error(&reason))?
+    };
+    Ok(if duration.is_zero() {
+        None
+    } else {
+        Some(duration)
+    })
+}
+
+/// A Go `time.ParseDuration` string: a sequence of decimal numbers with units
+/// `ns`, `us`/`µs`, `ms`, `s`, `m`, `h`. Negative durations make no sense for a timeout.
+fn parse_go_duration(text: &str) -> Result<Duration, String> {
+    if text.starts_with('-') {
+        return Err("a timeout cannot be negative".to_string());
+    }
+    let mut rest = text.strip_prefix('+').unwrap_or(text);
+    if rest == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let mut total_nanos: f64 = 0.0;
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (number, after) = rest.split_at(number_len);
+        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
+            return Err("expected a number like 30s, 1m or 1h30m".to_string());
+        }
+        let value: f64 = number
+            .parse()
+            .map_err(|_| format!("bad number \"{number}\""))?;
+        let unit_len = after
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(after.len());
+        let (unit, remaining) = after.split_at(unit_len);
+        let nanos_per_unit = match unit {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            "" => return Err(format!("missing unit after \"{number}\" (use s, m or h)")),
+            other => return Err(format!("unknown unit \"{other}\" (use ms, s, m or h)")),
+        };
+        total_nanos += value * nanos_per_unit;
+        rest = remaining;
+    }
+    // Cap far beyond any useful timeout so the conversion cannot overflow.
+    const MAX_NANOS: f64 = 1e9 * 60.0 * 60.0 * 24.0 * 365.0 * 100.0;
+    if !total_nanos.is_finite() || total_nanos > MAX_NANOS {
+        return Err("too large".to_string());
+    }
+    Ok(Duration::from_nanos(total_nanos.round() as u64))
+}
+
+/// Parses `scheme://host[:port][/path]`. A missing scheme means https: kw never sends
+/// credentials in clear text unless `http://` is written out.
+pub fn parse_server_url(url: &str) -> Result<ServerUrl, String> {
+    let url = url.trim();
+    let (scheme, rest) = match url.split_once("://") {
+        Some((scheme, rest)) => match scheme.to_ascii_lowercase().as_str() {
+            "https" => (Scheme::Https, rest),
+            "http" => (Scheme::Http, rest),
+            other => {
+                return Err(format!(
+                    "unsupported scheme \"{other}\" (use https or http)"
+                ))
+            }
+        },
+        None => (Scheme::Https, url),
+    };
+    if rest.contains(['?', '#']) {
+        return Err("a query or fragment is not allowed".to_string());
+    }
+    let (authority, path) = match rest.find('/') {
+        Some(index) => rest.split_at(index),
+        None => (rest, ""),
+    };
+    if authority.contains('@') {
+        return Err("user info in the URL is not supported".to_string());
+    }
+    let (host, port) = split_host_port(authority)?;
+    let port = match port {
+        Some(port) => port,
+        None => match scheme {
+            Scheme::Https => 443,
+            Scheme::Http => 80,
+        },
+    };
+    if path.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("the path contains spaces or control characters".to_string());
+    }
+    Ok(ServerUrl {
+        scheme,
+        host,
+        port,
+        base_path: path.trim_end_matches('/').to_string(),
+    })
+}
+
+fn split_host_port(authority: &str) -> Result<(String, Option<u16>), String> {
+    let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
+        let (host, after) = bracketed
+            .split_once(']')
+            .ok_or("unclosed '[' in an IPv6 address")?;
+        if host.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("\"{host}\" is not an IPv6 address"));
+        }
+        let port = match after {
+            "" => None,
+            _ => Some(after.strip_prefix(':').ok_or("expected ':' after ']'")?),
+        };
+        (host.to_string(), port)
+    } else {
+        match authority.matches(':').count() {
+            0 => (authority.to_string(), None),
+            1 => {
+                let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+                (host.to_string(), Some(port))
+            }
+            _ => return Err("an IPv6 address must be in brackets: https://[::1]:6443".to_string()),
+        }
+    };
+    if host.is_empty() {
+        return Err("no host".to_string());
+    }
+    let is_host_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | ':');
+    if !host.chars().all(is_host_char) {
+        return Err(format!("\"{host}\" is not a host name or IP address"));
+    }
+    let port = match port_text {
+        None => None,
+        Some(text) => match text.parse::<u16>() {
+            Ok(port) if port != 0 => Some(port),
+            _ => return Err(format!("bad port \"{text}\"")),
+        },
+    };
+    Ok((host, port))
 }
