@@ -1,5 +1,22 @@
 //! Printers: turn events into bytes on a writer. They know nothing of flags, HTTP or the watcher;
 //! the printer is chosen once from `-o` (as kubectl's `cli-runtime/pkg/printers` does).
+//!
+//! `table` (default and `-o wide`, through `tabwriter`, cells by `cell`) and `json` reproduce
+//! kubectl v1.32 byte for byte (`gojson` is Go's `encoding/json` output); `jsonl` and `name` are
+//! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
+
+mod cell;
+pub mod gojson;
+mod json;
+mod jsonl;
+mod name;
+mod table;
+pub mod tabwriter;
+
+pub use json::JsonPrinter;
+pub use jsonl::JsonlPrinter;
+pub use name::NamePrinter;
+pub use table::TablePrinter;
 
 use std::io::{self, Write};
 use std::str::FromStr;
@@ -60,6 +77,18 @@ pub struct PrintOptions {
     pub all_namespaces: bool,
     /// `--no-headers`.
     pub no_headers: bool,
+    /// One named object without `--watch` (`kw get pod nginx -o json`): kubectl prints it bare
+    /// rather than inside a `List`.
+    pub single_object: bool,
+}
+
+/// An object that is not valid JSON reached a printer that must decode it.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot decode object {name:?} for printing: {source}")]
+pub struct ObjectDecodeError {
+    pub name: String,
+    #[source]
+    pub source: serde_json::Error,
 }
 
 /// A printer receives events, one at a time, and writes them out.
@@ -77,6 +106,11 @@ pub trait Printer {
 }
 
 /// Choose the printer for these options.
-pub fn new_printer(_options: &PrintOptions) -> Box<dyn Printer> {
-    todo!("printer: built by the printer work")
+pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
+    match options.format {
+        OutputFormat::Table | OutputFormat::Wide => Box::new(TablePrinter::new(options)),
+        OutputFormat::Json => Box::new(JsonPrinter::new(options)),
+        OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
+        OutputFormat::Name => Box::new(NamePrinter::new()),
+    }
 }
