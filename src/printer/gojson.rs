@@ -344,3 +344,55 @@ mod tests {
         );
     }
 }
+
+/// The fixtures are real `kubectl get -o json` output (some saved with CRLF, some from a tool that
+/// indented by two spaces): re-encoding them must give the same bytes up to line endings and the
+/// indentation width.
+#[cfg(test)]
+mod fixture_tests {
+    use super::*;
+
+    const HAND_EDITED: &[&str] = &["ep.json", "eps.json", "ing.json", "po_init.json"];
+
+    fn reindent(text: &str, unit: usize) -> String {
+        text.lines()
+            .map(|line| {
+                let spaces = line.len() - line.trim_start_matches(' ').len();
+                format!("{}{}", " ".repeat(spaces / 4 * unit), &line[spaces..])
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn real_kubectl_output_round_trips() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sim/fixtures");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            // Hand-edited by their upstream (unsorted keys, mixed indentation): not kubectl's bytes.
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if HAND_EDITED.contains(&name) {
+                continue;
+            }
+            let original = std::fs::read_to_string(&path)
+                .unwrap()
+                .replace("\r\n", "\n");
+            let second_line = original.lines().nth(1).unwrap_or_default();
+            let unit = second_line.len() - second_line.trim_start_matches(' ').len();
+            let value: Value = serde_json::from_str(&original).unwrap();
+            let mut out = Vec::new();
+            write_indented(&mut out, &value, 0);
+            let ours = reindent(&String::from_utf8(out).unwrap(), unit);
+            assert_eq!(ours, original.trim_end(), "{}", path.display());
+            checked += 1;
+        }
+        assert!(checked > 10, "fixtures not found");
+    }
+}

@@ -33,7 +33,12 @@ impl JsonlPrinter {
 fn write_object(out: &mut Vec<u8>, event: &Event<'_>) {
     let raw = event.object.get().as_bytes();
     let start = out.len();
-    match raw.iter().position(|&b| b == b'{') {
+    // Only an object can take the fields: the first non-blank byte must be its brace.
+    let brace = raw
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .filter(|&first| raw[first] == b'{');
+    match brace {
         Some(brace) if event.object_lacks_type => {
             out.extend_from_slice(&raw[..=brace]);
             out.extend_from_slice(b"\"apiVersion\":");
@@ -177,6 +182,15 @@ mod tests {
             print_one(false, Origin::List, true, "{ }"),
             "{\"apiVersion\":\"example.com/v1beta1\",\"kind\":\"Widget\" }\n"
         );
+    }
+
+    #[test]
+    fn non_objects_are_passed_through_even_when_lacking_type() {
+        assert_eq!(
+            print_one(false, Origin::List, true, r#""a{b""#),
+            "\"a{b\"\n"
+        );
+        assert_eq!(print_one(false, Origin::List, true, "null"), "null\n");
     }
 
     #[test]

@@ -114,3 +114,65 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::Name => Box::new(NamePrinter::new()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::value::RawValue;
+
+    use super::*;
+    use crate::events::{Origin, ResourceInfo};
+    use crate::wire::EventType;
+
+    /// Every format gets a working printer (no `todo!`), and each writes what its format says.
+    #[test]
+    fn new_printer_builds_each_format() {
+        let resource = ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let raw = RawValue::from_string(r#"{"metadata":{"name":"nginx"}}"#.into()).unwrap();
+        let event = Event {
+            kind: EventType::Added,
+            origin: Origin::List,
+            resource: &resource,
+            object: &raw,
+            object_lacks_type: true,
+            name: "nginx",
+            namespace: "default",
+            row: None,
+        };
+        let cases = [
+            (OutputFormat::Name, "pod/nginx\n"),
+            (
+                OutputFormat::Jsonl,
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"nginx\"}}\n",
+            ),
+            (
+                OutputFormat::Json,
+                "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"metadata\": {\n        \"name\": \"nginx\"\n    }\n}\n",
+            ),
+            // A table event without a row has nothing to print.
+            (OutputFormat::Table, ""),
+        ];
+        for (format, expected) in cases {
+            let options = PrintOptions {
+                format: format.clone(),
+                watch_events: false,
+                watching: true,
+                all_namespaces: false,
+                no_headers: false,
+                single_object: false,
+            };
+            let mut printer = new_printer(&options);
+            let mut out = Vec::new();
+            printer.print(&event, &mut out).unwrap();
+            printer.checkpoint(&mut out).unwrap();
+            printer.finish(&mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{format:?}");
+        }
+    }
+}
