@@ -173,7 +173,8 @@ pub fn write_string(out: &mut Vec<u8>, text: &str) {
 }
 
 /// A number as Go prints it after `unstructured` decoding: integers that fit int64 stay integers,
-/// everything else is a float64.
+/// everything else is a float64. Known gap: serde_json reads the literal `-0` as the float -0.0,
+/// so it prints `-0` where Go (which parses it as int64 0) prints `0`.
 pub fn write_number(out: &mut Vec<u8>, number: &Number) {
     if let Some(integer) = number.as_i64() {
         out.extend_from_slice(integer.to_string().as_bytes());

@@ -454,6 +454,20 @@ mod tests {
     }
 
     #[test]
+    fn unicode_cells_are_measured_in_runes() {
+        let mut h = Harness::new(&options());
+        let columns = vec![column("Name", 0), column("Age", 0)];
+        h.row(EventType::Added, "", &columns, r#"["café-ünïcødé","1s"]"#);
+        h.row(EventType::Added, "", &[], r#"["日本","2s"]"#);
+        h.checkpoint();
+        // "café-ünïcødé" is 12 runes: the column is 15 wide whatever its byte length.
+        assert_eq!(
+            h.text(),
+            "NAME           AGE\ncafé-ünïcødé   1s\n日本             2s\n"
+        );
+    }
+
+    #[test]
     fn headers_use_go_upper_casing() {
         let mut out = Vec::new();
         write_go_upper(&mut out, "Straße ñ");
