@@ -1,0 +1,203 @@
+//! The text of one table cell, as kubectl v1.32's `printTable` renders a cell of a server-side
+//! `Table`.
+//!
+//! kubectl decodes cells into Go values (string, int64, float64, bool, nil, `[]interface{}`,
+//! `map[string]interface{}`) and prints strings truncated at the first line break (with `...`)
+//! and everything else with `fmt.Sprint`; both then go through its terminal escaper (ESC → `^[`,
+//! CR → `\r`), which guards against escape-sequence injection from object fields. A `null`
+//! cell prints nothing.
+
+use serde_json::{Number, Value};
+
+use super::gojson::shortest_exponent_form;
+
+/// Append the rendering of `cell` to `out`.
+pub fn write_cell(out: &mut Vec<u8>, cell: &Value) {
+    match cell {
+        Value::Null => {}
+        Value::String(text) => write_string_cell(out, text),
+        other => {
+            let start = out.len();
+            write_go_value(out, other);
+            escape_terminal_in_place(out, start);
+        }
+    }
+}
+
+/// Strings: cut at the first `\f`, `\n` or `\r` (the tabwriter would treat them as line breaks)
+/// and mark the cut with `...`.
+pub fn write_string_cell(out: &mut Vec<u8>, text: &str) {
+    match text.find(['\x0c', '\n', '\r']) {
+        Some(cut) => {
+            write_escaped(out, &text[..cut]);
+            out.extend_from_slice(b"...");
+        }
+        None => write_escaped(out, text),
+    }
+}
+
+/// kubectl's `terminalEscaper`: ESC becomes `^[` and CR becomes the two characters `\r`.
+pub fn write_escaped(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (index, &byte) in bytes.iter().enumerate() {
+        let replacement: &[u8] = match byte {
+            0x1b => b"^[",
+            b'\r' => b"\\r",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..index]);
+        out.extend_from_slice(replacement);
+        start = index + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// Escape the bytes of `out` from `start` on (rare: only non-string cells that contain ESC/CR).
+fn escape_terminal_in_place(out: &mut Vec<u8>, start: usize) {
+    if !out[start..].iter().any(|&b| b == 0x1b || b == b'\r') {
+        return;
+    }
+    let raw = out.split_off(start);
+    // The bytes came from `&str`s and ASCII, so they are UTF-8; stay safe if not.
+    let text = String::from_utf8_lossy(&raw);
+    write_escaped(out, &text);
+}
+
+/// `fmt.Sprint` of a decoded JSON value (`%v`).
+fn write_go_value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null => out.extend_from_slice(b"<nil>"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(number) => write_go_number(out, number),
+        Value::String(text) => out.extend_from_slice(text.as_bytes()),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b' ');
+                }
+                write_go_value(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            // fmt prints maps with keys sorted.
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.extend_from_slice(b"map[");
+            for (index, (key, item)) in members.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(b' ');
+                }
+                out.extend_from_slice(key.as_bytes());
+                out.push(b':');
+                write_go_value(out, item);
+            }
+            out.push(b']');
+        }
+    }
+}
+
+/// int64 in decimal; anything else is a float64 printed with `%v`.
+fn write_go_number(out: &mut Vec<u8>, number: &Number) {
+    if let Some(integer) = number.as_i64() {
+        out.extend_from_slice(integer.to_string().as_bytes());
+    } else if let Some(unsigned) = number.as_u64() {
+        write_go_float_v(out, unsigned as f64);
+    } else if let Some(float) = number.as_f64() {
+        write_go_float_v(out, float);
+    } else {
+        out.extend_from_slice(number.to_string().as_bytes());
+    }
+}
+
+/// `%v` of a float64 is `strconv.FormatFloat(f, 'g', -1, 64)`: shortest digits, exponent form
+/// when the exponent is < -4 or >= 6 (Go uses precision 6 for that decision when the precision
+/// is "shortest"), with a signed exponent of at least two digits (`1e+06`, `1.5e-07`).
+pub fn write_go_float_v(out: &mut Vec<u8>, float: f64) {
+    if float == 0.0 {
+        out.extend_from_slice(if float.is_sign_negative() {
+            b"-0"
+        } else {
+            b"0"
+        });
+        return;
+    }
+    let (mantissa, exponent) = shortest_exponent_form(float);
+    if (-4..6).contains(&exponent) {
+        out.extend_from_slice(float.to_string().as_bytes());
+        return;
+    }
+    out.extend_from_slice(mantissa.as_bytes());
+    out.push(b'e');
+    out.push(if exponent < 0 { b'-' } else { b'+' });
+    let magnitude = exponent.unsigned_abs();
+    if magnitude < 10 {
+        out.push(b'0');
+    }
+    out.extend_from_slice(magnitude.to_string().as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(json: &str) -> String {
+        let value: Value = serde_json::from_str(json).unwrap();
+        let mut out = Vec::new();
+        write_cell(&mut out, &value);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn scalars_print_as_go_prints_them() {
+        assert_eq!(render(r#""Running""#), "Running");
+        assert_eq!(render("3"), "3");
+        assert_eq!(render("-42"), "-42");
+        assert_eq!(render("true"), "true");
+        assert_eq!(render("false"), "false");
+        assert_eq!(render("null"), "");
+    }
+
+    #[test]
+    fn floats_use_percent_v() {
+        assert_eq!(render("1.5"), "1.5");
+        assert_eq!(render("1.0"), "1");
+        assert_eq!(render("123456.5"), "123456.5");
+        assert_eq!(render("1000000.5"), "1.0000005e+06");
+        assert_eq!(render("1e6"), "1e+06");
+        assert_eq!(render("0.0001"), "0.0001");
+        assert_eq!(render("0.00001"), "1e-05");
+        assert_eq!(render("1.5e-300"), "1.5e-300");
+        assert_eq!(render("18446744073709551615"), "1.8446744073709552e+19");
+    }
+
+    #[test]
+    fn strings_are_cut_at_line_breaks() {
+        assert_eq!(render(r#""first\nsecond""#), "first...");
+        assert_eq!(render(r#""a\rb""#), "a...");
+        assert_eq!(render(r#""a\fb""#), "a...");
+        assert_eq!(render(r#""\nb""#), "...");
+    }
+
+    #[test]
+    fn terminal_escapes_are_neutralised() {
+        assert_eq!(render(r#""\u001b[31mred""#), "^[[31mred");
+        assert_eq!(render(r#"["\r","\u001b"]"#), "[\\r ^[]");
+    }
+
+    #[test]
+    fn composite_cells_use_go_fmt() {
+        assert_eq!(render(r#"["a","b",1,null]"#), "[a b 1 <nil>]");
+        assert_eq!(render(r#"{"b":1,"a":[true]}"#), "map[a:[true] b:1]");
+        assert_eq!(render("[]"), "[]");
+        assert_eq!(render("{}"), "map[]");
+    }
+
+    #[test]
+    fn tabs_in_cells_are_kept_as_kubectl_keeps_them() {
+        assert_eq!(render(r#""a\tb""#), "a\tb");
+    }
+}

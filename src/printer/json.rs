@@ -1,0 +1,349 @@
+//! `-o json`, byte for byte as kubectl v1.32 prints it (`cli-runtime/pkg/printers/json.go` and
+//! `kubectl get`'s list handling).
+//!
+//! - Without `--watch`: one `List` (`apiVersion: v1`, `metadata.resourceVersion: ""`) holding
+//!   the items in order, as `json.MarshalIndent` with four spaces. It is streamed: the opening is
+//!   written with the first item, each item as it comes, the closing in `finish`, so a large list
+//!   never sits in memory. A single named object is printed bare, not in a `List`.
+//! - With `--watch`: each object on its own, `MarshalIndent` plus a newline.
+//! - With `--output-watch-events`: one compact `json.Marshal` line per event,
+//!   `{"type":"ADDED","object":{..}}`; kw adds `"kw":{"synthetic":true}` to events it
+//!   synthesised after a re-list.
+//!
+//! Items of a LIST carry no `apiVersion`/`kind`; kubectl fills them in, and so does this.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use crate::events::{Event, Origin};
+
+use super::gojson::{write_compact, write_indented, write_newline_indent, write_string};
+use super::{ObjectDecodeError, PrintOptions, Printer};
+
+/// The opening of kubectl's `List`, up to the items.
+const LIST_OPENING: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
+/// Everything after the items.
+const LIST_CLOSING_AFTER_ITEMS: &[u8] =
+    b"\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n";
+/// An empty list: `MarshalIndent` writes `[]` for an empty array.
+const EMPTY_LIST: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n";
+
+/// How items of a `List` are nested: inside the list object and its `items` array.
+const LIST_ITEM_DEPTH: usize = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Not watching: everything inside one `List`.
+    List,
+    /// Watching, or a single object: each object indented on its own.
+    Objects,
+    /// `--output-watch-events`: one compact event per line.
+    Events,
+}
+
+pub struct JsonPrinter {
+    layout: Layout,
+    items_written: usize,
+    list_closed: bool,
+    buffer: Vec<u8>,
+}
+
+impl JsonPrinter {
+    pub fn new(options: &PrintOptions) -> JsonPrinter {
+        let layout = if options.watch_events {
+            Layout::Events
+        } else if options.watching || options.single_object {
+            Layout::Objects
+        } else {
+            Layout::List
+        };
+        JsonPrinter {
+            layout,
+            items_written: 0,
+            list_closed: false,
+            buffer: Vec::with_capacity(4096),
+        }
+    }
+}
+
+/// Decode the event's object as kubectl holds it (an `unstructured` map), with `apiVersion` and
+/// `kind` added to items of a LIST.
+pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
+    let mut value: Value = serde_json::from_str(event.object.get()).map_err(|source| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            ObjectDecodeError {
+                name: event.name.to_string(),
+                source,
+            },
+        )
+    })?;
+    if event.object_lacks_type {
+        if let Value::Object(map) = &mut value {
+            map.entry("apiVersion")
+                .or_insert_with(|| Value::String(event.resource.api_version()));
+            map.entry("kind")
+                .or_insert_with(|| Value::String(event.resource.kind.clone()));
+        }
+    }
+    Ok(value)
+}
+
+impl Printer for JsonPrinter {
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let object = decode_object(event)?;
+        self.buffer.clear();
+        match self.layout {
+            Layout::Events => {
+                self.buffer.extend_from_slice(b"{\"type\":");
+                write_string(&mut self.buffer, event.kind.as_str());
+                self.buffer.extend_from_slice(b",\"object\":");
+                write_compact(&mut self.buffer, &object);
+                if event.origin == Origin::Relist {
+                    self.buffer
+                        .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
+                }
+                self.buffer.extend_from_slice(b"}\n");
+            }
+            Layout::Objects => {
+                write_indented(&mut self.buffer, &object, 0);
+                self.buffer.push(b'\n');
+            }
+            Layout::List => {
+                if self.items_written == 0 {
+                    self.buffer.extend_from_slice(LIST_OPENING);
+                } else {
+                    self.buffer.push(b',');
+                }
+                write_newline_indent(&mut self.buffer, LIST_ITEM_DEPTH);
+                write_indented(&mut self.buffer, &object, LIST_ITEM_DEPTH);
+            }
+        }
+        self.items_written += 1;
+        out.write_all(&self.buffer)
+    }
+
+    fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.layout != Layout::List || self.list_closed {
+            return Ok(());
+        }
+        self.list_closed = true;
+        if self.items_written == 0 {
+            out.write_all(EMPTY_LIST)
+        } else {
+            out.write_all(LIST_CLOSING_AFTER_ITEMS)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::value::RawValue;
+
+    use super::*;
+    use crate::events::ResourceInfo;
+    use crate::printer::OutputFormat;
+    use crate::wire::EventType;
+
+    fn options() -> PrintOptions {
+        PrintOptions {
+            format: OutputFormat::Json,
+            watch_events: false,
+            watching: false,
+            all_namespaces: false,
+            no_headers: false,
+            single_object: false,
+        }
+    }
+
+    fn deployments() -> ResourceInfo {
+        ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    fn print_all(options: &PrintOptions, events: &[(EventType, Origin, bool, &str)]) -> String {
+        let resource = deployments();
+        let mut printer = JsonPrinter::new(options);
+        let mut out = Vec::new();
+        for (kind, origin, lacks_type, json) in events {
+            let raw = RawValue::from_string(json.to_string()).unwrap();
+            let event = Event {
+                kind: *kind,
+                origin: *origin,
+                resource: &resource,
+                object: &raw,
+                object_lacks_type: *lacks_type,
+                name: "web",
+                namespace: "default",
+                row: None,
+            };
+            printer.print(&event, &mut out).unwrap();
+            printer.checkpoint(&mut out).unwrap();
+        }
+        printer.finish(&mut out).unwrap();
+        printer.finish(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn list_items_get_type_and_are_nested_in_a_list() {
+        let got = print_all(
+            &options(),
+            &[
+                (
+                    EventType::Added,
+                    Origin::List,
+                    true,
+                    r#"{"metadata":{"name":"a"},"spec":{"replicas":1}}"#,
+                ),
+                (
+                    EventType::Added,
+                    Origin::List,
+                    true,
+                    r#"{"metadata":{"name":"b"}}"#,
+                ),
+            ],
+        );
+        let expected = r#"{
+    "apiVersion": "v1",
+    "items": [
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {
+                "name": "a"
+            },
+            "spec": {
+                "replicas": 1
+            }
+        },
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {
+                "name": "b"
+            }
+        }
+    ],
+    "kind": "List",
+    "metadata": {
+        "resourceVersion": ""
+    }
+}
+"#;
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn empty_list_prints_empty_items() {
+        let got = print_all(&options(), &[]);
+        assert_eq!(
+            got,
+            "{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn single_object_is_printed_bare() {
+        let mut o = options();
+        o.single_object = true;
+        let got = print_all(
+            &o,
+            &[(
+                EventType::Added,
+                Origin::List,
+                false,
+                r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web"}}"#,
+            )],
+        );
+        assert_eq!(
+            got,
+            "{\n    \"apiVersion\": \"apps/v1\",\n    \"kind\": \"Deployment\",\n    \"metadata\": {\n        \"name\": \"web\"\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn watching_prints_each_object_indented() {
+        let mut o = options();
+        o.watching = true;
+        let got = print_all(
+            &o,
+            &[
+                (
+                    EventType::Added,
+                    Origin::List,
+                    true,
+                    r#"{"metadata":{"name":"a"}}"#,
+                ),
+                (
+                    EventType::Modified,
+                    Origin::Watch,
+                    false,
+                    r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"}}"#,
+                ),
+            ],
+        );
+        let one = "{\n    \"apiVersion\": \"apps/v1\",\n    \"kind\": \"Deployment\",\n    \"metadata\": {\n        \"name\": \"a\"\n    }\n}\n";
+        assert_eq!(got, format!("{one}{one}"));
+    }
+
+    #[test]
+    fn watch_events_are_compact_lines_with_relist_marker() {
+        let mut o = options();
+        o.watching = true;
+        o.watch_events = true;
+        let got = print_all(
+            &o,
+            &[
+                (
+                    EventType::Added,
+                    Origin::List,
+                    true,
+                    r#"{"metadata":{"name":"a<b>"}}"#,
+                ),
+                (
+                    EventType::Deleted,
+                    Origin::Relist,
+                    false,
+                    r#"{ "kind": "Deployment", "apiVersion": "apps/v1", "metadata": {"name": "c"} }"#,
+                ),
+            ],
+        );
+        assert_eq!(
+            got,
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"a\\u003cb\\u003e\"}}}\n\
+             {\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"c\"}},\"kw\":{\"synthetic\":true}}\n"
+        );
+    }
+
+    #[test]
+    fn invalid_json_is_an_error_not_a_panic() {
+        let resource = deployments();
+        let raw = RawValue::from_string(r#""\ud800""#.to_string()).unwrap();
+        let event = Event {
+            kind: EventType::Added,
+            origin: Origin::Watch,
+            resource: &resource,
+            object: &raw,
+            object_lacks_type: false,
+            name: "web",
+            namespace: "",
+            row: None,
+        };
+        let mut printer = JsonPrinter::new(&options());
+        let mut out = Vec::new();
+        let error = printer.print(&event, &mut out).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+    }
+}

@@ -1,0 +1,476 @@
+//! The default and `-o wide` output: server-side printed rows laid out as kubectl v1.32 lays them
+//! out (`cli-runtime/pkg/printers/tableprinter.go` through `liggitt/tabwriter`).
+//!
+//! What this reproduces:
+//! - the header (column names upper-cased) is printed with the first row, and again only when
+//!   the server sends different column definitions; an event without definitions reuses the
+//!   last ones (kubectl's `lastColumns`/`printedHeaders`);
+//! - `-A` puts a NAMESPACE column first, `--output-watch-events` an EVENT column before that
+//!   (kubectl decorates the namespace, then prepends the event column);
+//! - `priority > 0` columns only with `-o wide`; cells beyond the column definitions are dropped;
+//! - rows are held in the tabwriter until `checkpoint`, kubectl's `Flush` points, so the initial
+//!   list is aligned as a whole and later rows drift as they do under kubectl.
+
+use std::io::{self, Write};
+
+use crate::events::Event;
+use crate::wire::{EventType, TableColumnDefinition};
+
+use super::cell::{write_cell, write_string_cell};
+use super::tabwriter::TabWriter;
+use super::{PrintOptions, Printer};
+
+/// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
+fn event_type_cell(kind: EventType) -> &'static str {
+    match kind {
+        EventType::Added => "ADDED   ",
+        EventType::Modified => "MODIFIED",
+        EventType::Deleted => "DELETED ",
+        EventType::Error => "ERROR   ",
+        EventType::Bookmark => "BOOKMARK",
+    }
+}
+
+pub struct TablePrinter {
+    wide: bool,
+    with_namespace: bool,
+    with_event_type: bool,
+    no_headers: bool,
+    /// The column definitions of the last table that had some.
+    last_columns: Vec<TableColumnDefinition>,
+    /// Whether a header for `last_columns` has been printed (or suppressed as a repeat).
+    printed_headers: bool,
+    /// One line of tab-separated text, reused for every row.
+    line: Vec<u8>,
+    tabwriter: TabWriter,
+}
+
+impl TablePrinter {
+    pub fn new(options: &PrintOptions) -> TablePrinter {
+        TablePrinter {
+            wide: options.format == super::OutputFormat::Wide,
+            with_namespace: options.all_namespaces,
+            with_event_type: options.watch_events,
+            no_headers: options.no_headers,
+            last_columns: Vec::new(),
+            printed_headers: false,
+            line: Vec::with_capacity(256),
+            tabwriter: TabWriter::kubectl(),
+        }
+    }
+
+    fn visible(&self, column: &TableColumnDefinition) -> bool {
+        self.wide || column.priority == 0
+    }
+
+    fn write_header(&mut self, columns: &[TableColumnDefinition]) {
+        let mut first = true;
+        let mut separate = |line: &mut Vec<u8>| {
+            if !first {
+                line.push(b'\t');
+            }
+            first = false;
+        };
+        if self.with_event_type {
+            separate(&mut self.line);
+            self.line.extend_from_slice(b"EVENT");
+        }
+        if self.with_namespace {
+            separate(&mut self.line);
+            self.line.extend_from_slice(b"NAMESPACE");
+        }
+        for column in columns.iter().filter(|c| self.wide || c.priority == 0) {
+            separate(&mut self.line);
+            write_go_upper(&mut self.line, &column.name);
+        }
+        self.line.push(b'\n');
+    }
+
+    fn write_row(
+        &mut self,
+        event: &Event<'_>,
+        columns: &[TableColumnDefinition],
+        cells: &[serde_json::Value],
+    ) {
+        let mut first = true;
+        if self.with_event_type {
+            first = false;
+            self.line
+                .extend_from_slice(event_type_cell(event.kind).as_bytes());
+        }
+        if self.with_namespace {
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            write_string_cell(&mut self.line, event.namespace);
+        }
+        // Zip drops cells beyond the definitions, as kubectl does (issue 66379).
+        for (column, cell) in columns.iter().zip(cells) {
+            if !self.visible(column) {
+                continue;
+            }
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            write_cell(&mut self.line, cell);
+        }
+        self.line.push(b'\n');
+    }
+}
+
+impl Printer for TablePrinter {
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        // Every table event carries a row; an event without one has nothing to show here.
+        let Some(row) = event.row else {
+            return Ok(());
+        };
+        let same_as_last = row.columns.is_empty() || row.columns == self.last_columns.as_slice();
+        let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
+        if !same_as_last {
+            self.last_columns.clear();
+            self.last_columns.extend_from_slice(row.columns);
+            self.printed_headers = false;
+        }
+        // Each event is a table of exactly one row, so a header is now due or done.
+        self.printed_headers = true;
+
+        let columns = std::mem::take(&mut self.last_columns);
+        self.line.clear();
+        if !suppress_header {
+            self.write_header(&columns);
+        }
+        self.write_row(event, &columns, row.cells);
+        self.last_columns = columns;
+
+        let line = std::mem::take(&mut self.line);
+        let result = self.tabwriter.write(&line, out);
+        self.line = line;
+        result
+    }
+
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.tabwriter.flush(out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.tabwriter.flush(out)
+    }
+}
+
+/// Go's `strings.ToUpper`: per-rune simple case mapping, so a rune whose upper case is several
+/// characters (`ß`) stays as it is.
+fn write_go_upper(out: &mut Vec<u8>, text: &str) {
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| b.to_ascii_uppercase()));
+        return;
+    }
+    let mut encoded = [0u8; 4];
+    for ch in text.chars() {
+        let mut upper = ch.to_uppercase();
+        let mapped = match (upper.next(), upper.next()) {
+            (Some(single), None) => single,
+            _ => ch,
+        };
+        out.extend_from_slice(mapped.encode_utf8(&mut encoded).as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::value::RawValue;
+    use serde_json::Value;
+
+    use super::*;
+    use crate::events::{Origin, ResourceInfo, TableRow};
+    use crate::printer::OutputFormat;
+
+    fn options() -> PrintOptions {
+        PrintOptions {
+            format: OutputFormat::Table,
+            watch_events: false,
+            watching: true,
+            all_namespaces: false,
+            no_headers: false,
+            single_object: false,
+        }
+    }
+
+    fn column(name: &str, priority: i32) -> TableColumnDefinition {
+        TableColumnDefinition {
+            name: name.into(),
+            column_type: "string".into(),
+            format: String::new(),
+            description: String::new(),
+            priority,
+        }
+    }
+
+    fn pod_columns() -> Vec<TableColumnDefinition> {
+        vec![
+            column("Name", 0),
+            column("Ready", 0),
+            column("Status", 0),
+            column("IP", 1),
+        ]
+    }
+
+    fn pods() -> ResourceInfo {
+        ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// Feed rows (kind, namespace, columns, cells-json) and checkpoint after each group.
+    struct Harness {
+        printer: TablePrinter,
+        out: Vec<u8>,
+        resource: ResourceInfo,
+        null: Box<RawValue>,
+    }
+
+    impl Harness {
+        fn new(options: &PrintOptions) -> Harness {
+            Harness {
+                printer: TablePrinter::new(options),
+                out: Vec::new(),
+                resource: pods(),
+                null: RawValue::from_string("null".into()).unwrap(),
+            }
+        }
+
+        fn row(
+            &mut self,
+            kind: EventType,
+            namespace: &str,
+            columns: &[TableColumnDefinition],
+            cells: &str,
+        ) {
+            let cells: Vec<Value> = serde_json::from_str(cells).unwrap();
+            let event = Event {
+                kind,
+                origin: Origin::Watch,
+                resource: &self.resource,
+                object: &self.null,
+                object_lacks_type: false,
+                name: "",
+                namespace,
+                row: Some(TableRow {
+                    columns,
+                    cells: &cells,
+                }),
+            };
+            self.printer.print(&event, &mut self.out).unwrap();
+        }
+
+        fn checkpoint(&mut self) {
+            self.printer.checkpoint(&mut self.out).unwrap();
+        }
+
+        fn text(&self) -> String {
+            String::from_utf8(self.out.clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn initial_list_is_aligned_as_a_whole_and_header_printed_once() {
+        let columns = pod_columns();
+        let mut h = Harness::new(&options());
+        h.row(
+            EventType::Added,
+            "default",
+            &columns,
+            r#"["web-1","1/1","Running","10.0.0.1"]"#,
+        );
+        h.row(
+            EventType::Added,
+            "default",
+            &[],
+            r#"["database-primary-0","0/1","Pending","10.0.0.2"]"#,
+        );
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "NAME                 READY   STATUS\n\
+             web-1                1/1     Running\n\
+             database-primary-0   0/1     Pending\n"
+        );
+    }
+
+    #[test]
+    fn later_rows_keep_remembered_widths_and_drift_when_wider() {
+        let columns = pod_columns();
+        let mut h = Harness::new(&options());
+        h.row(
+            EventType::Added,
+            "default",
+            &columns,
+            r#"["a","1/1","Running"]"#,
+        );
+        h.checkpoint();
+        h.row(
+            EventType::Modified,
+            "default",
+            &[],
+            r#"["b","1/1","Running"]"#,
+        );
+        h.checkpoint();
+        h.row(
+            EventType::Modified,
+            "default",
+            &columns,
+            r#"["a-very-long-name","1/1","Running"]"#,
+        );
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "NAME   READY   STATUS\n\
+             a      1/1     Running\n\
+             b      1/1     Running\n\
+             a-very-long-name   1/1     Running\n"
+        );
+    }
+
+    #[test]
+    fn header_is_printed_again_when_columns_change() {
+        let mut h = Harness::new(&options());
+        let first = vec![column("Name", 0), column("Age", 0)];
+        let second = vec![column("Name", 0), column("Status", 0)];
+        h.row(EventType::Added, "", &first, r#"["a","1s"]"#);
+        h.checkpoint();
+        h.row(EventType::Added, "", &second, r#"["b","ok"]"#);
+        h.checkpoint();
+        h.row(EventType::Added, "", &second, r#"["c","ok"]"#);
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "NAME   AGE\na      1s\nNAME   STATUS\nb      ok\nc      ok\n"
+        );
+    }
+
+    #[test]
+    fn no_headers_suppresses_every_header() {
+        let mut o = options();
+        o.no_headers = true;
+        let mut h = Harness::new(&o);
+        h.row(
+            EventType::Added,
+            "",
+            &[column("Name", 0), column("Age", 0)],
+            r#"["a","1s"]"#,
+        );
+        h.row(
+            EventType::Added,
+            "",
+            &[column("Name", 0), column("X", 0)],
+            r#"["b","2s"]"#,
+        );
+        h.checkpoint();
+        assert_eq!(h.text(), "a     1s\nb     2s\n");
+    }
+
+    #[test]
+    fn nothing_is_printed_for_an_empty_list() {
+        let mut h = Harness::new(&options());
+        h.checkpoint();
+        h.printer.finish(&mut h.out).unwrap();
+        assert_eq!(h.text(), "");
+    }
+
+    #[test]
+    fn event_column_comes_before_namespace_column() {
+        let mut o = options();
+        o.watch_events = true;
+        o.all_namespaces = true;
+        let columns = pod_columns();
+        let mut h = Harness::new(&o);
+        h.row(
+            EventType::Added,
+            "kube-system",
+            &columns,
+            r#"["dns","1/1","Running","10.0.0.3"]"#,
+        );
+        h.checkpoint();
+        h.row(
+            EventType::Deleted,
+            "default",
+            &[],
+            r#"["web","0/1","Terminating","10.0.0.4"]"#,
+        );
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "EVENT      NAMESPACE     NAME   READY   STATUS\n\
+             ADDED      kube-system   dns    1/1     Running\n\
+             DELETED    default       web    0/1     Terminating\n"
+        );
+    }
+
+    #[test]
+    fn wide_shows_priority_columns() {
+        let mut o = options();
+        o.format = OutputFormat::Wide;
+        let mut h = Harness::new(&o);
+        h.row(
+            EventType::Added,
+            "",
+            &pod_columns(),
+            r#"["web","1/1","Running","10.0.0.1"]"#,
+        );
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "NAME   READY   STATUS    IP\nweb    1/1     Running   10.0.0.1\n"
+        );
+    }
+
+    #[test]
+    fn extra_cells_are_dropped_and_missing_cells_shorten_the_row() {
+        let mut h = Harness::new(&options());
+        let columns = vec![column("Name", 0), column("Age", 0)];
+        h.row(EventType::Added, "", &columns, r#"["a","1s","extra"]"#);
+        h.row(EventType::Added, "", &[], r#"["b"]"#);
+        h.checkpoint();
+        assert_eq!(h.text(), "NAME   AGE\na      1s\nb\n");
+    }
+
+    #[test]
+    fn cells_are_formatted_like_kubectl() {
+        let mut h = Harness::new(&options());
+        let columns = vec![column("Name", 0), column("Restarts", 0), column("Note", 0)];
+        h.row(EventType::Added, "", &columns, r#"["a",3,"line1\nline2"]"#);
+        h.row(EventType::Added, "", &[], r#"["b",null,"\u001b[1m"]"#);
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "NAME   RESTARTS   NOTE\na      3          line1...\nb                 ^[[1m\n"
+        );
+    }
+
+    #[test]
+    fn unicode_cells_are_measured_in_runes() {
+        let mut h = Harness::new(&options());
+        let columns = vec![column("Name", 0), column("Age", 0)];
+        h.row(EventType::Added, "", &columns, r#"["café-ünïcødé","1s"]"#);
+        h.row(EventType::Added, "", &[], r#"["日本","2s"]"#);
+        h.checkpoint();
+        // "café-ünïcødé" is 12 runes: the column is 15 wide whatever its byte length.
+        assert_eq!(
+            h.text(),
+            "NAME           AGE\ncafé-ünïcødé   1s\n日本             2s\n"
+        );
+    }
+
+    #[test]
+    fn headers_use_go_upper_casing() {
+        let mut out = Vec::new();
+        write_go_upper(&mut out, "Straße ñ");
+        assert_eq!(String::from_utf8(out).unwrap(), "STRAßE Ñ");
+    }
+}

@@ -1,0 +1,348 @@
+//! Column alignment exactly as kubectl's tabwriter (`github.com/liggitt/tabwriter`, a fork of Go's
+//! `text/tabwriter` with `RememberWidths`) lays out tab-separated text.
+//!
+//! kubectl writes tables through it with minwidth 6, tabwidth 4, padding 3, pad char ' ' and the
+//! `RememberWidths` flag, and flushes after the initial list and after each watch event. The
+//! algorithm is elastic tabstops: tab-terminated cells in contiguous lines form a column whose
+//! width is max(minwidth, widest cell + padding); text after the last tab of a line is not part of
+//! a column and is not padded. With `RememberWidths` a column's width never shrinks across
+//! flushes, but lines already written are never realigned: that is kubectl's visible drift, and kw
+//! reproduces it on purpose. Widths count Unicode scalar values (Go counts runes), not display
+//! columns.
+//!
+//! Only what kubectl's configuration exercises is implemented: no HTML filtering, no escape
+//! sequences (0xff never occurs in UTF-8 text), no right alignment, no discarding of empty
+//! columns, no tab padding.
+
+use std::io::{self, Write};
+
+/// kubectl's `printers.GetNewTabWriter` settings.
+pub const KUBECTL_MIN_WIDTH: usize = 6;
+pub const KUBECTL_TAB_WIDTH: usize = 4;
+pub const KUBECTL_PADDING: usize = 3;
+
+/// One segment of text terminated by a tab or a line break.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    /// Bytes in `TabWriter::text`.
+    size: usize,
+    /// Runes, as Go counts them.
+    width: usize,
+}
+
+/// Buffers tab-separated text and writes it aligned on `flush`.
+#[derive(Debug)]
+pub struct TabWriter {
+    min_width: usize,
+    padding: usize,
+    remember_widths: bool,
+    /// All text since the last flush, without tabs and line breaks.
+    text: Vec<u8>,
+    /// How far into `text` the width of the current cell has been counted.
+    counted_up_to: usize,
+    /// The cell being written.
+    cell: Cell,
+    /// Finished cells per line; line `line_count - 1` is the one being written. Vectors beyond
+    /// `line_count` are kept from earlier flushes so that a line does not allocate.
+    lines: Vec<Vec<Cell>>,
+    line_count: usize,
+    /// Widths of the columns being formatted (a stack during `format`).
+    widths: Vec<usize>,
+    /// `RememberWidths`: the widest each column has ever been.
+    max_widths: Vec<usize>,
+    /// Formatted output, written out in one call per flush.
+    staged: Vec<u8>,
+}
+
+impl TabWriter {
+    /// A writer configured as kubectl configures its table output.
+    pub fn kubectl() -> TabWriter {
+        TabWriter::new(KUBECTL_MIN_WIDTH, KUBECTL_PADDING, true)
+    }
+
+    /// `tabwidth` only matters for tab padding, which kw never uses, so it is not a parameter.
+    pub fn new(min_width: usize, padding: usize, remember_widths: bool) -> TabWriter {
+        let mut writer = TabWriter {
+            min_width,
+            padding,
+            remember_widths,
+            text: Vec::new(),
+            counted_up_to: 0,
+            cell: Cell::default(),
+            lines: Vec::new(),
+            line_count: 0,
+            widths: Vec::new(),
+            max_widths: Vec::new(),
+            staged: Vec::new(),
+        };
+        writer.reset();
+        writer
+    }
+
+    /// The remembered column widths (for tests and diagnostics).
+    pub fn remembered_widths(&self) -> &[usize] {
+        &self.max_widths
+    }
+
+    /// Take text. `\t` and `\v` end a cell, `\n` and `\f` end a line. Like Go's writer, a line of
+    /// a single cell (or a `\f`) cannot affect later alignment, so it flushes at once; that is
+    /// the only time this writes to `out`.
+    pub fn write(&mut self, input: &[u8], out: &mut dyn Write) -> io::Result<()> {
+        let mut start = 0;
+        for (index, &byte) in input.iter().enumerate() {
+            if !matches!(byte, b'\t' | 0x0b | b'\n' | 0x0c) {
+                continue;
+            }
+            self.append(&input[start..index]);
+            self.update_width();
+            start = index + 1;
+            let cells_in_line = self.terminate_cell();
+            if byte == b'\n' || byte == 0x0c {
+                self.add_line();
+                if byte == 0x0c || cells_in_line == 1 {
+                    self.flush(out)?;
+                }
+            }
+        }
+        self.append(&input[start..]);
+        Ok(())
+    }
+
+    /// Format and write everything buffered. Remembered widths survive; the text does not.
+    pub fn flush(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.cell.size > 0 {
+            self.update_width();
+            self.terminate_cell();
+        }
+        self.staged.clear();
+        self.format(0, 0, self.line_count);
+        let result = out.write_all(&self.staged);
+        // Go resets even when the write fails.
+        self.reset();
+        result
+    }
+
+    fn reset(&mut self) {
+        self.text.clear();
+        self.counted_up_to = 0;
+        self.cell = Cell::default();
+        self.widths.clear();
+        self.line_count = 0;
+        self.add_line();
+    }
+
+    fn append(&mut self, text: &[u8]) {
+        self.text.extend_from_slice(text);
+        self.cell.size += text.len();
+    }
+
+    /// Count the runes appended since the last count, the way `utf8.RuneCount` does for valid
+    /// UTF-8: every byte that is not a continuation byte starts a rune.
+    fn update_width(&mut self) {
+        let fresh = &self.text[self.counted_up_to..];
+        self.cell.width += fresh.iter().filter(|&&b| (b & 0xc0) != 0x80).count();
+        self.counted_up_to = self.text.len();
+    }
+
+    fn terminate_cell(&mut self) -> usize {
+        let cell = std::mem::take(&mut self.cell);
+        // `reset` guarantees at least one line.
+        let line = &mut self.lines[self.line_count - 1];
+        line.push(cell);
+        line.len()
+    }
+
+    fn add_line(&mut self) {
+        if self.line_count < self.lines.len() {
+            self.lines[self.line_count].clear();
+        } else {
+            self.lines.push(Vec::new());
+        }
+        self.line_count += 1;
+    }
+
+    /// Whether `line` has a tab-terminated cell in `column` (its last cell never counts).
+    fn has_column(line: &[Cell], column: usize) -> bool {
+        !line.is_empty() && column < line.len() - 1
+    }
+
+    /// Go's recursive elastic-tabstop formatter over lines `line0..line1`; `pos` is the text
+    /// offset of `line0`. Returns the text offset of `line1`.
+    fn format(&mut self, pos: usize, mut line0: usize, line1: usize) -> usize {
+        let mut pos = pos;
+        let column = self.widths.len();
+        let mut this = line0;
+        while this < line1 {
+            if !Self::has_column(&self.lines[this], column) {
+                this += 1;
+                continue;
+            }
+            // A block of lines having this column starts here: print the lines before it.
+            pos = self.write_lines(pos, line0, this);
+            line0 = this;
+
+            let mut width = self.min_width;
+            while this < line1 && Self::has_column(&self.lines[this], column) {
+                width = width.max(self.lines[this][column].width + self.padding);
+                this += 1;
+            }
+
+            if self.remember_widths {
+                if self.max_widths.len() < self.widths.len() {
+                    let known = self.max_widths.len();
+                    let missing = &self.widths[known..];
+                    self.max_widths.extend_from_slice(missing);
+                }
+                let slot = self.widths.len();
+                if self.max_widths.len() == slot {
+                    self.max_widths.push(width);
+                } else if self.max_widths[slot] > width {
+                    width = self.max_widths[slot];
+                } else {
+                    self.max_widths[slot] = width;
+                }
+            }
+
+            self.widths.push(width);
+            pos = self.format(pos, line0, this);
+            self.widths.pop();
+            line0 = this;
+            // Go's loop increments past the line that ended the block; it lacks the column.
+            this += 1;
+        }
+        self.write_lines(pos, line0, line1)
+    }
+
+    fn write_lines(&mut self, mut pos: usize, line0: usize, line1: usize) -> usize {
+        for index in line0..line1 {
+            for (column, cell) in self.lines[index].iter().enumerate() {
+                if cell.size > 0 {
+                    self.staged
+                        .extend_from_slice(&self.text[pos..pos + cell.size]);
+                    pos += cell.size;
+                }
+                if let Some(&width) = self.widths.get(column) {
+                    let padding = width.saturating_sub(cell.width);
+                    self.staged.resize(self.staged.len() + padding, b' ');
+                }
+            }
+            if index + 1 == self.line_count {
+                // The unterminated last line: no newline, write what is pending.
+                self.staged
+                    .extend_from_slice(&self.text[pos..pos + self.cell.size]);
+                pos += self.cell.size;
+            } else {
+                self.staged.push(b'\n');
+            }
+        }
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(writer: &mut TabWriter, chunks: &[&str]) -> String {
+        let mut out = Vec::new();
+        for chunk in chunks {
+            writer.write(chunk.as_bytes(), &mut out).unwrap();
+        }
+        writer.flush(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn column_width_is_widest_cell_plus_padding_and_last_cell_is_not_padded() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(
+            &mut writer,
+            &["NAME\tREADY\tSTATUS\n", "nginx-abcdefgh\t1/1\tRunning\n"],
+        );
+        assert_eq!(
+            got,
+            "NAME             READY   STATUS\nnginx-abcdefgh   1/1     Running\n"
+        );
+    }
+
+    #[test]
+    fn min_width_applies_to_narrow_columns() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(&mut writer, &["A\tB\tC\n", "x\ty\tz\n"]);
+        assert_eq!(got, "A     B     C\nx     y     z\n");
+    }
+
+    #[test]
+    fn remembered_widths_grow_but_earlier_lines_keep_their_layout() {
+        let mut writer = TabWriter::kubectl();
+        let mut out = Vec::new();
+        writer.write(b"NAME\tAGE\n", &mut out).unwrap();
+        writer.write(b"a\t1s\n", &mut out).unwrap();
+        writer.flush(&mut out).unwrap();
+        writer.write(b"a-much-longer-name\t2s\n", &mut out).unwrap();
+        writer.flush(&mut out).unwrap();
+        writer.write(b"b\t3s\n", &mut out).unwrap();
+        writer.flush(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "NAME   AGE\na      1s\na-much-longer-name   2s\nb                    3s\n"
+        );
+        assert_eq!(writer.remembered_widths(), &[21]);
+    }
+
+    #[test]
+    fn remembered_widths_never_shrink() {
+        let mut writer = TabWriter::kubectl();
+        let first = run(&mut writer, &["long-long-name\tx\n"]);
+        let second = run(&mut writer, &["s\ty\n"]);
+        assert_eq!(first, "long-long-name   x\n");
+        assert_eq!(second, "s                y\n");
+    }
+
+    #[test]
+    fn width_counts_runes_not_bytes() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(&mut writer, &["héllo-wörld\tx\n", "abc\ty\n"]);
+        // "héllo-wörld" is 11 runes (13 bytes): the column is 14 wide.
+        assert_eq!(got, "héllo-wörld   x\nabc           y\n");
+    }
+
+    #[test]
+    fn single_cell_lines_flush_immediately() {
+        let mut writer = TabWriter::kubectl();
+        let mut out = Vec::new();
+        writer.write(b"NAME\n", &mut out).unwrap();
+        assert_eq!(out, b"NAME\n");
+        writer.write(b"x\ty\n", &mut out).unwrap();
+        assert_eq!(out, b"NAME\n", "a two-cell line waits for the flush");
+    }
+
+    #[test]
+    fn empty_cells_are_padded() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(&mut writer, &["\tb\tc\n", "aaaaaaa\t\tc\n"]);
+        assert_eq!(got, "          b     c\naaaaaaa         c\n");
+    }
+
+    #[test]
+    fn columns_are_blocks_of_contiguous_lines() {
+        // The middle line has no second column, so the third line's column 1 is a new block.
+        let mut writer = TabWriter::new(0, 1, false);
+        let got = run(&mut writer, &["a\tbbbbbb\tc\n", "a\td\n", "a\tb\tc\n"]);
+        assert_eq!(got, "a bbbbbb c\na d\na b c\n");
+    }
+
+    #[test]
+    fn unterminated_text_is_written_on_flush() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(&mut writer, &["a\tb"]);
+        assert_eq!(got, "a     b");
+    }
+
+    #[test]
+    fn writes_may_split_cells_anywhere() {
+        let mut writer = TabWriter::kubectl();
+        let got = run(&mut writer, &["NA", "ME\tA", "GE\n", "x\t", "1", "\n"]);
+        assert_eq!(got, "NAME   AGE\nx      1\n");
+    }
+}
