@@ -355,7 +355,7 @@ impl PodBlueprint {
                 "startedAt": rfc3339(started)
             }}),
         };
-        let created = matches!(state.get("waiting"), None);
+        let created = state.get("waiting").is_none();
         let mut status = json!({
             "image": qualified_image(image),
             "imageID": if created { image_id(self.seed, image) } else { String::new() },
