@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 pub use cluster::{heartbeat, namespace, node, node_shapes, NodeShape};
 pub use config::{bound_claim, config_map, root_ca_config_map, secret};
 pub use events::{pod_event, PodEvent};
-pub use ids::{ago, later, rfc3339, safe_suffix, uid, SplitMix64};
+pub use ids::{ago, hex, later, rfc3339, safe_suffix, uid, SplitMix64};
 pub use pods::{container_spec, owner_reference, sidecar_spec, PodBlueprint, PodStage};
 pub use services::{endpoints, service, Backend, ServiceShape};
 pub use widgets::{widget, WIDGET_PHASES};
