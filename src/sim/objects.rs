@@ -344,7 +344,10 @@ pub fn seed_world(seed: u64, now: SystemTime) -> Vec<SeedObject> {
     let mesh_age = world.ago(40 * MINUTE);
     let mut mesh_demo = world.blueprint("default", "mesh-demo", 2, mesh_age);
     mesh_demo.labels.insert("run".into(), json!("mesh-demo"));
-    mesh_demo.init_containers = vec![sidecar_spec("proxy", "envoyproxy/envoy:v1.32.1")];
+    mesh_demo.init_containers = vec![
+        container_spec("wait-for-db", "busybox:1.36", None, "10m", "16Mi"),
+        sidecar_spec("proxy", "envoyproxy/envoy:v1.32.1"),
+    ];
     mesh_demo.containers = vec![container_spec(
         "app",
         "ghcr.io/example/app:1.4.0",
@@ -794,6 +797,90 @@ mod tests {
                     .unwrap_or("")
                     .starts_with(&format!("{rs_name}-")));
             }
+        }
+    }
+
+    /// Every field path (objects only, arrays looked into at their first item) of `value`.
+    fn field_paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    let path = format!("{prefix}.{key}");
+                    out.insert(path.clone());
+                    field_paths(child, &path, out);
+                }
+            }
+            Value::Array(items) => {
+                if let Some(first) = items.first() {
+                    field_paths(first, &format!("{prefix}[]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Our objects carry at least the fields real `kubectl get -o json` output has (apart from
+    /// the store-assigned and legacy ones), so code written against them meets real shapes.
+    #[test]
+    fn objects_have_the_fields_of_the_real_fixtures() {
+        let world = seed_world(1, now());
+        let find = |resource: &str, name: &str| {
+            world
+                .iter()
+                .find(|o| o.resource == resource && o.object["metadata"]["name"] == name)
+                .map(|o| o.object.clone())
+                .unwrap_or(Value::Null)
+        };
+        let store_assigned = [
+            ".metadata.resourceVersion",
+            ".metadata.selfLink",
+            ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+        ];
+        let cases = [
+            (
+                include_str!("fixtures/po_sidecar.json"),
+                find("pods", "mesh-demo"),
+            ),
+            (include_str!("fixtures/no.json"), find("nodes", "node-1")),
+            (include_str!("fixtures/dp.json"), find("deployments", "web")),
+            (include_str!("fixtures/svc.json"), find("services", "web")),
+            (
+                include_str!("fixtures/pvc.json"),
+                find("persistentvolumeclaims", "web-data"),
+            ),
+            (
+                include_str!("fixtures/ns.json"),
+                find("namespaces", "kube-system"),
+            ),
+        ];
+        for (fixture, ours) in cases {
+            let real: Value = serde_json::from_str(fixture).expect("fixture parses");
+            let (mut wanted, mut have) = (BTreeSet::new(), BTreeSet::new());
+            field_paths(&real, "", &mut wanted);
+            field_paths(&ours, "", &mut have);
+            let missing: Vec<&String> = wanted
+                .iter()
+                .filter(|path| !have.contains(*path))
+                .filter(|path| !store_assigned.iter().any(|skip| path.starts_with(skip)))
+                // Free-form maps whose keys differ per object.
+                .filter(|path| {
+                    path.as_str() != ".metadata.annotations"
+                        && !path.starts_with(".metadata.labels.")
+                        && !path.starts_with(".metadata.annotations.")
+                        && !path.contains(".selector.")
+                        && !path.contains(".labels.")
+                        && !path.contains(".matchLabels.")
+                })
+                // Optional fields the fixtures' objects happen to use and ours do not.
+                .filter(|path| {
+                    !path.contains(".command")
+                        && !path.ends_with(".limits.cpu")
+                        && !path.contains(".env")
+                        && !path.contains(".dataSource")
+                        && !path.contains(".ports[].name")
+                })
+                .collect();
+            assert!(missing.is_empty(), "{} lacks {missing:?}", real["kind"]);
         }
     }
 

@@ -105,6 +105,7 @@ pub fn bound_claim(
             },
             "creationTimestamp": rfc3339(created),
             "finalizers": ["kubernetes.io/pvc-protection"],
+            "labels": {"app": name.split('-').next().unwrap_or(name)},
             "name": name,
             "namespace": namespace,
             "uid": claim_uid
