@@ -250,7 +250,8 @@ pub struct LoadSources<'a> {
 /// With no file found at all the result is an empty config: the caller decides whether flags
 /// alone (`--server`) are enough.
 pub fn load(sources: &LoadSources<'_>) -> Result<Kubeconfig, KubeconfigError> {
-    if let Some(path) = sources.explicit {
+    // An empty `--kubeconfig ""` counts as not given, as in client-go.
+    if let Some(path) = sources.explicit.filter(|path| !path.as_os_str().is_empty()) {
         return match read_file(path)? {
             Some(config) => Ok(config),
             None => Err(KubeconfigError::ExplicitMissing {

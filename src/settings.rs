@@ -861,3 +861,454 @@ fn split_host_port(authority: &str) -> Result<(String, Option<u16>), String> {
     };
     Ok((host, port))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    fn config(text: &str) -> Kubeconfig {
+        kubeconfig::parse(text, Path::new("/kube/config")).unwrap()
+    }
+
+    fn b64(bytes: &[u8]) -> String {
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    }
+
+    /// A fresh self-signed certificate and its PKCS#8 key, both PEM.
+    fn cert_and_key() -> (String, String) {
+        let generated = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+        (generated.cert.pem(), generated.signing_key.serialize_pem())
+    }
+
+    const TWO_CONTEXTS: &str = "\
+current-context: dev
+clusters:
+- name: dev-cluster
+  cluster: {server: https://dev.example:6443}
+- name: prod-cluster
+  cluster: {server: 'https://[fd00::1]:8443/k8s/clusters/c-1/'}
+contexts:
+- name: dev
+  context: {cluster: dev-cluster, user: dev-user, namespace: dev-ns}
+- name: prod
+  context: {cluster: prod-cluster, user: prod-user}
+- name: dangling
+  context: {cluster: gone, user: dev-user}
+users:
+- name: dev-user
+  user: {token: dev-token}
+- name: prod-user
+  user: {token: prod-token}
+";
+
+    #[test]
+    fn current_context_is_used_by_default() {
+        let settings = resolve(&ConfigFlags::default(), None, &config(TWO_CONTEXTS)).unwrap();
+        assert_eq!(settings.context.as_deref(), Some("dev"));
+        assert_eq!(settings.namespace, "dev-ns");
+        assert_eq!(settings.connection.server.host, "dev.example");
+        assert_eq!(settings.connection.server.port, 6443);
+        assert_eq!(settings.connection.token, Some(Secret("dev-token".into())));
+        assert!(matches!(settings.connection.roots, TrustRoots::Public));
+    }
+
+    #[test]
+    fn context_flag_beats_current_context_and_namespace_flag_beats_all() {
+        let flags = ConfigFlags {
+            context: Some("prod".into()),
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &config(TWO_CONTEXTS)).unwrap();
+        assert_eq!(settings.namespace, "default");
+        assert_eq!(settings.connection.server.host, "fd00::1");
+        assert_eq!(settings.connection.server.base_path, "/k8s/clusters/c-1");
+        assert_eq!(settings.connection.token, Some(Secret("prod-token".into())));
+
+        let settings = resolve(&flags, Some("kube-system"), &config(TWO_CONTEXTS)).unwrap();
+        assert_eq!(settings.namespace, "kube-system");
+    }
+
+    #[test]
+    fn cluster_user_and_connection_flags_override_the_context() {
+        let flags = ConfigFlags {
+            cluster: Some("prod-cluster".into()),
+            user: Some("prod-user".into()),
+            tls_server_name: Some("api.internal".into()),
+            request_timeout: Some("1m30s".into()),
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &config(TWO_CONTEXTS)).unwrap();
+        assert_eq!(settings.connection.server.host, "fd00::1");
+        assert_eq!(settings.connection.token, Some(Secret("prod-token".into())));
+        assert_eq!(
+            settings.namespace, "dev-ns",
+            "namespace still from the context"
+        );
+        assert_eq!(
+            settings.connection.tls_server_name.as_deref(),
+            Some("api.internal")
+        );
+        assert_eq!(
+            settings.connection.request_timeout,
+            Some(Duration::from_secs(90))
+        );
+
+        let flags = ConfigFlags {
+            server: Some("http://127.0.0.1:8080".into()),
+            token: Some("flag-token".into()),
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &config(TWO_CONTEXTS)).unwrap();
+        assert_eq!(
+            settings.connection.server.to_string(),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(settings.connection.token, Some(Secret("flag-token".into())));
+    }
+
+    #[test]
+    fn server_flag_alone_is_enough() {
+        let flags = ConfigFlags {
+            server: Some("https://127.0.0.1:6443".into()),
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &Kubeconfig::default()).unwrap();
+        assert_eq!(settings.connection.server.port, 6443);
+        assert_eq!(settings.namespace, "default");
+        assert!(settings.context.is_none() && settings.connection.token.is_none());
+    }
+
+    #[test]
+    fn missing_names_are_reported_by_name() {
+        let empty = resolve(&ConfigFlags::default(), None, &Kubeconfig::default()).unwrap_err();
+        assert!(matches!(empty, SettingsError::NoConfiguration), "{empty}");
+        assert!(empty.to_string().contains("--server"));
+
+        let flags = |context: &str| ConfigFlags {
+            context: Some(context.into()),
+            ..ConfigFlags::default()
+        };
+        let error = resolve(&flags("nope"), None, &config(TWO_CONTEXTS)).unwrap_err();
+        assert_eq!(error.to_string(), "context \"nope\" does not exist");
+        let error = resolve(&flags("dangling"), None, &config(TWO_CONTEXTS)).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::ClusterNotFound { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("\"gone\"") && error.to_string().contains("dangling"));
+
+        let user_flag = ConfigFlags {
+            user: Some("mallory".into()),
+            ..ConfigFlags::default()
+        };
+        let error = resolve(&user_flag, None, &config(TWO_CONTEXTS)).unwrap_err();
+        assert_eq!(error.to_string(), "user \"mallory\" does not exist");
+
+        let no_current = config("clusters:\n- name: c\n  cluster: {server: https://a}\n");
+        let error = resolve(&ConfigFlags::default(), None, &no_current).unwrap_err();
+        assert!(matches!(error, SettingsError::NoContext), "{error}");
+        let stale = config("current-context: old\n");
+        let error = resolve(&ConfigFlags::default(), None, &stale).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::CurrentContextNotFound { .. }),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn request_timeouts_follow_kubectl() {
+        let parse = |text: &str| parse_request_timeout(text);
+        assert_eq!(parse("0").unwrap(), None);
+        assert_eq!(parse("0s").unwrap(), None);
+        assert_eq!(parse("45").unwrap(), Some(Duration::from_secs(45)));
+        assert_eq!(parse("30s").unwrap(), Some(Duration::from_secs(30)));
+        assert_eq!(parse("1m").unwrap(), Some(Duration::from_secs(60)));
+        assert_eq!(parse("1h30m").unwrap(), Some(Duration::from_secs(5400)));
+        assert_eq!(parse("500ms").unwrap(), Some(Duration::from_millis(500)));
+        assert_eq!(parse("1.5s").unwrap(), Some(Duration::from_millis(1500)));
+        for bad in [
+            "",
+            "abc",
+            "10x",
+            "-5s",
+            "5 s",
+            "1..2s",
+            "m",
+            "99999999999999999999h",
+        ] {
+            let error = parse(bad).unwrap_err();
+            assert!(
+                error.to_string().contains("--request-timeout"),
+                "{bad}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn server_urls_parse_like_kubectl() {
+        let url = parse_server_url("https://10.0.0.1").unwrap();
+        assert_eq!(
+            (url.scheme, url.host.as_str(), url.port),
+            (Scheme::Https, "10.0.0.1", 443)
+        );
+        let url = parse_server_url("http://localhost").unwrap();
+        assert_eq!((url.scheme, url.port), (Scheme::Http, 80));
+        let url = parse_server_url("HTTPS://[::1]:6443/").unwrap();
+        assert_eq!(
+            (url.host.as_str(), url.port, url.base_path.as_str()),
+            ("::1", 6443, "")
+        );
+        assert_eq!(url.to_string(), "https://[::1]:6443");
+        let url = parse_server_url("k8s.example:8443").unwrap();
+        assert_eq!((url.scheme, url.port), (Scheme::Https, 8443));
+        for bad in [
+            "ftp://x",
+            "https://",
+            "https://::1:6443",
+            "https://[::1",
+            "https://[zz]:1",
+            "https://h:0",
+            "https://h:99999",
+            "https://h:x",
+            "https://u:p@h",
+            "https://h/?q=1",
+            "https://bad host",
+        ] {
+            assert!(parse_server_url(bad).is_err(), "{bad} should be rejected");
+        }
+        let text = "current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\n\
+                    clusters: [{name: k, cluster: {server: 'ftp://x'}}]\n";
+        let error = resolve(&ConfigFlags::default(), None, &config(text)).unwrap_err();
+        assert!(
+            error.to_string().contains("cluster \"k\" (field server)"),
+            "{error}"
+        );
+    }
+
+    fn tls_config(cluster_fields: &str, user_fields: &str) -> Kubeconfig {
+        config(&format!(
+            "current-context: c\ncontexts: [{{name: c, context: {{cluster: k, user: u}}}}]\n\
+             clusters: [{{name: k, cluster: {{server: 'https://127.0.0.1:6443'{cluster_fields}}}}}]\n\
+             users: [{{name: u, user: {{{user_fields}}}}}]\n"
+        ))
+    }
+
+    #[test]
+    fn certificate_authority_data_and_files_become_a_bundle() {
+        let (ca, _) = cert_and_key();
+        let settings = resolve(
+            &ConfigFlags::default(),
+            None,
+            &tls_config(
+                &format!(", certificate-authority-data: {}", b64(ca.as_bytes())),
+                "",
+            ),
+        )
+        .unwrap();
+        let TrustRoots::Bundle { certs, origin } = &settings.connection.roots else {
+            panic!("expected a bundle");
+        };
+        assert_eq!(certs.len(), 1);
+        assert!(origin.contains("certificate-authority-data"));
+
+        let dir = tempfile::tempdir().unwrap();
+        let ca_path = dir.path().join("ca.pem");
+        std::fs::write(&ca_path, format!("{ca}{ca}")).unwrap();
+        let flags = ConfigFlags {
+            certificate_authority: Some(ca_path),
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &tls_config("", "")).unwrap();
+        assert!(
+            matches!(&settings.connection.roots, TrustRoots::Bundle { certs, .. } if certs.len() == 2)
+        );
+    }
+
+    #[test]
+    fn bad_certificate_authorities_are_named() {
+        let cases = [
+            (
+                ", certificate-authority-data: '!!notbase64'",
+                "not valid base64",
+            ),
+            (
+                ", certificate-authority-data: aGVsbG8=",
+                "holds no PEM certificate",
+            ),
+            (
+                ", certificate-authority: /no/such/ca.pem",
+                "/no/such/ca.pem",
+            ),
+        ];
+        for (fields, expected) in cases {
+            let error =
+                resolve(&ConfigFlags::default(), None, &tls_config(fields, "")).unwrap_err();
+            let message = error.to_string();
+            assert!(message.contains(expected), "{fields}: {message}");
+            assert!(message.contains("cluster \"k\""), "{fields}: {message}");
+        }
+        let garbage = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+        let fields = format!(", certificate-authority-data: {}", b64(garbage.as_bytes()));
+        let error = resolve(&ConfigFlags::default(), None, &tls_config(&fields, "")).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::InvalidCertificate { .. }),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn insecure_with_a_ca_is_refused_but_the_insecure_flag_drops_the_kubeconfig_ca() {
+        let (ca, _) = cert_and_key();
+        let with_ca = format!(", certificate-authority-data: {}", b64(ca.as_bytes()));
+        let both = tls_config(&format!("{with_ca}, insecure-skip-tls-verify: true"), "");
+        let error = resolve(&ConfigFlags::default(), None, &both).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                SettingsError::InsecureWithCertificateAuthority { .. }
+            ),
+            "{error}"
+        );
+
+        let flags = ConfigFlags {
+            insecure_skip_tls_verify: true,
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &tls_config(&with_ca, "")).unwrap();
+        assert!(settings.connection.insecure_skip_tls_verify);
+        assert!(matches!(settings.connection.roots, TrustRoots::Public));
+    }
+
+    #[test]
+    fn client_certificate_and_key_load_and_must_match() {
+        let (cert, key) = cert_and_key();
+        let (_, other_key) = cert_and_key();
+        let fields = |key: &str| {
+            format!(
+                "client-certificate-data: {}, client-key-data: {}, token: also",
+                b64(cert.as_bytes()),
+                b64(key.as_bytes())
+            )
+        };
+        let settings = resolve(
+            &ConfigFlags::default(),
+            None,
+            &tls_config("", &fields(&key)),
+        )
+        .unwrap();
+        let identity = settings.connection.client_identity.as_ref().unwrap();
+        assert_eq!(identity.chain.len(), 1);
+        assert_eq!(
+            settings.connection.token,
+            Some(Secret("also".into())),
+            "both are used"
+        );
+
+        let error = resolve(
+            &ConfigFlags::default(),
+            None,
+            &tls_config("", &fields(&other_key)),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(error, SettingsError::KeyMismatch { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("does not match"));
+
+        let only_cert = format!("client-certificate-data: {}", b64(cert.as_bytes()));
+        let error =
+            resolve(&ConfigFlags::default(), None, &tls_config("", &only_cert)).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::CertificateWithoutKey { .. }),
+            "{error}"
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let key_path = dir.path().join("key.pem");
+        std::fs::write(&key_path, &key).unwrap();
+        let only_key = ConfigFlags {
+            client_key: Some(key_path.clone()),
+            ..ConfigFlags::default()
+        };
+        let error = resolve(&only_key, None, &tls_config("", "")).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::KeyWithoutCertificate { .. }),
+            "{error}"
+        );
+
+        // A certificate file where the key should be: no key in it.
+        let cert_path = dir.path().join("cert.pem");
+        std::fs::write(&cert_path, &cert).unwrap();
+        let swapped = ConfigFlags {
+            client_certificate: Some(cert_path.clone()),
+            client_key: Some(cert_path),
+            ..ConfigFlags::default()
+        };
+        let error = resolve(&swapped, None, &tls_config("", "")).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::NoPrivateKey { .. }),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn token_files_are_read_now_and_kept_for_rereading() {
+        let dir = tempfile::tempdir().unwrap();
+        let token_path = dir.path().join("token");
+        std::fs::write(&token_path, "file-token\n").unwrap();
+        let text = "current-context: c\ncontexts: [{name: c, context: {cluster: k, user: u}}]\n\
+                    clusters: [{name: k, cluster: {server: 'https://h'}}]\n\
+                    users: [{name: u, user: {tokenFile: token}}]\n";
+        let loaded = kubeconfig::parse(text, &dir.path().join("config")).unwrap();
+        let settings = resolve(&ConfigFlags::default(), None, &loaded).unwrap();
+        assert_eq!(settings.connection.token, Some(Secret("file-token".into())));
+        assert_eq!(
+            settings.connection.token_file.as_deref(),
+            Some(&*token_path)
+        );
+
+        std::fs::remove_file(&token_path).unwrap();
+        let error = resolve(&ConfigFlags::default(), None, &loaded).unwrap_err();
+        assert!(matches!(error, SettingsError::ReadFile { .. }), "{error}");
+        assert!(error.to_string().contains("token"), "{error}");
+    }
+
+    #[test]
+    fn exec_and_auth_provider_only_users_are_not_supported_yet() {
+        let exec =
+            "exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: null}";
+        let error = resolve(&ConfigFlags::default(), None, &tls_config("", exec)).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::UnsupportedAuth { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("user \"u\"") && error.to_string().contains("exec"));
+
+        let provider = "auth-provider: {name: oidc, config: {id-token: x}}";
+        let error = resolve(&ConfigFlags::default(), None, &tls_config("", provider)).unwrap_err();
+        assert!(error.to_string().contains("auth-provider"), "{error}");
+
+        // A token next to the plugin is a usable credential on its own.
+        let both = format!("token: t, {exec}");
+        assert!(resolve(&ConfigFlags::default(), None, &tls_config("", &both)).is_ok());
+    }
+
+    #[test]
+    fn errors_never_show_secrets() {
+        let (cert, _) = cert_and_key();
+        let (_, key) = cert_and_key();
+        let key_data = b64(key.as_bytes());
+        let fields = format!(
+            "token: topsecret, client-certificate-data: {}, client-key-data: {key_data}",
+            b64(cert.as_bytes())
+        );
+        let error = resolve(&ConfigFlags::default(), None, &tls_config("", &fields)).unwrap_err();
+        let shown = format!("{error} {error:?}");
+        assert!(
+            !shown.contains("topsecret") && !shown.contains(&key_data[..20]),
+            "{shown}"
+        );
+    }
+}
