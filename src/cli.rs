@@ -29,6 +29,8 @@ pub struct Cli {
     pub verbosity: u8,
 }
 
+// Parsed once per run: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List resources, and with -w watch them for changes.

@@ -48,6 +48,19 @@ pub struct Options {
     pub deadline: Option<Instant>,
     /// Refuse any single value larger than this.
     pub max_object_size: usize,
+    /// Get the initial state from a streaming list (`sendInitialEvents=true`) instead of a LIST,
+    /// falling back to LIST + WATCH when the server refuses. Never with tables (kubernetes#126206).
+    pub streaming_list: bool,
+}
+
+/// A list being read as the first events of a watch stream (a streaming list).
+#[derive(Debug, Clone, Copy)]
+struct PendingSync {
+    origin: Origin,
+    print: bool,
+    /// When kw lost track (for the re-list notice).
+    since: Instant,
+    printed_before: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -96,12 +109,18 @@ pub struct Watcher<'c> {
     resource_version: String,
     backoff: Backoff,
     printed: u64,
+    /// Streaming lists are still worth trying (the server has not refused one).
+    streaming: bool,
+    pending_sync: Option<PendingSync>,
 }
 
 impl<'c> Watcher<'c> {
     pub fn new(client: &'c Client, target: Target, options: Options) -> Watcher<'c> {
         let keep_cells = options.table;
+        let streaming = options.streaming_list && !options.table && options.watch;
         Watcher {
+            streaming,
+            pending_sync: None,
             client,
             target,
             options,
@@ -130,6 +149,11 @@ impl<'c> Watcher<'c> {
             return Err(WatchError::TooManyNames(self.target.names.len()));
         }
         let print_list = self.options.print_list;
+        if self.streaming {
+            self.begin_streaming_sync(Origin::List, print_list, Instant::now());
+            self.watch_forever(sink)?;
+            return Ok(self.summary());
+        }
         match self.sync(sink, Origin::List, print_list, true) {
             Ok(()) => {}
             Err(SyncError::Deadline) => return Ok(self.summary()),
@@ -190,6 +214,14 @@ impl<'c> Watcher<'c> {
                         return Ok(());
                     }
                 }
+                WatchEnd::Expired if self.streaming => {
+                    let since = disconnected_at.take().unwrap_or(started);
+                    vlog!(
+                        log::REQUESTS,
+                        "watch expired; re-listing with a streaming list"
+                    );
+                    self.begin_streaming_sync(Origin::Relist, true, since);
+                }
                 WatchEnd::Expired => {
                     let since = disconnected_at.take().unwrap_or(started);
                     let before = self.printed;
@@ -199,16 +231,78 @@ impl<'c> Watcher<'c> {
                         Err(SyncError::Fatal(e)) => return Err(e),
                     }
                     sink.checkpoint(false).map_err(WatchError::Output)?;
-                    log::notice(&format!(
-                        "the watch of {} expired (410): re-listed after {} away and printed {} missed change{}",
-                        self.target.resource.plural,
-                        humantime::format_duration(Duration::from_secs(since.elapsed().as_secs())),
-                        self.printed - before,
-                        if self.printed - before == 1 { "" } else { "s" }
-                    ));
+                    self.relist_notice(since, before);
                 }
             }
         }
+    }
+
+    fn relist_notice(&self, since: Instant, printed_before: u64) {
+        let missed = self.printed - printed_before;
+        log::notice(&format!(
+            "the watch of {} expired (410): re-listed after {} away and printed {} missed change{}",
+            self.target.resource.plural,
+            humantime::format_duration(Duration::from_secs(since.elapsed().as_secs())),
+            missed,
+            if missed == 1 { "" } else { "s" }
+        ));
+    }
+
+    /// The next watch stream starts with the current state (a streaming list).
+    fn begin_streaming_sync(&mut self, origin: Origin, print: bool, since: Instant) {
+        self.resource_version.clear();
+        self.pending_sync = Some(PendingSync {
+            origin,
+            print,
+            since,
+            printed_before: self.printed,
+        });
+    }
+
+    /// The server refused a streaming list: read the state with a LIST instead, from now on.
+    fn fall_back_to_list(
+        &mut self,
+        sink: &mut dyn Sink,
+        pending: PendingSync,
+    ) -> Result<Option<WatchEnd>, WatchError> {
+        vlog!(
+            log::REQUESTS,
+            "the server refused a streaming list; using LIST + WATCH"
+        );
+        self.streaming = false;
+        self.pending_sync = None;
+        match self.sync(
+            sink,
+            pending.origin,
+            pending.print,
+            pending.origin == Origin::List,
+        ) {
+            Ok(()) => {}
+            Err(SyncError::Deadline) => return Ok(Some(WatchEnd::Deadline)),
+            Err(SyncError::Fatal(e)) => return Err(e),
+        }
+        sink.checkpoint(false).map_err(WatchError::Output)?;
+        if pending.origin == Origin::Relist {
+            self.relist_notice(pending.since, pending.printed_before);
+        }
+        Ok(None)
+    }
+
+    /// The end-of-initial-events bookmark: the streaming list is complete.
+    fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), WatchError> {
+        let Some(pending) = self.pending_sync.take() else {
+            return Ok(());
+        };
+        for gone in self.known.end_sync() {
+            if pending.print {
+                self.emit_gone(sink, &gone, pending.origin)?;
+            }
+        }
+        sink.checkpoint(false).map_err(WatchError::Output)?;
+        if pending.origin == Origin::Relist {
+            self.relist_notice(pending.since, pending.printed_before);
+        }
+        Ok(())
     }
 
     /// Sleep unless the deadline comes first; true if it did.
@@ -441,14 +535,43 @@ impl<'c> Watcher<'c> {
             let left = deadline.saturating_duration_since(Instant::now()).as_secs() + 1;
             timeout_secs = timeout_secs.min(left);
         }
-        let path = self.target.watch_path(&self.resource_version, timeout_secs);
+        let path = match self.pending_sync {
+            Some(_) => self
+                .target
+                .streaming_list_path(&self.resource_version, timeout_secs),
+            None => self.target.watch_path(&self.resource_version, timeout_secs),
+        };
         let reader = match self
             .client
             .stream(&path, self.accept(), self.options.deadline)
         {
             Ok(reader) => reader,
-            Err(error) => return self.watch_request_failed(error).map(|end| (end, 0)),
+            Err(error) => {
+                if let Some(pending) = self.pending_sync {
+                    if matches!(error.status_code(), Some(400 | 403 | 422)) {
+                        return match self.fall_back_to_list(sink, pending)? {
+                            Some(end) => Ok((end, 0)),
+                            // Not an empty watch: the LIST stood in for it.
+                            None => Ok((WatchEnd::Clean, 1)),
+                        };
+                    }
+                    let unreachable = matches!(
+                        error,
+                        ClientError::Unreachable { .. } | ClientError::Tls { .. }
+                    );
+                    if pending.origin == Origin::List && self.printed == 0 && unreachable {
+                        // A typo in the server address should fail at once, as a LIST would.
+                        return Err(error.into());
+                    }
+                }
+                return self.watch_request_failed(error).map(|end| (end, 0));
+            }
         };
+        if self.pending_sync.is_some() {
+            // Each attempt reads the whole state again; objects seen by a failed attempt are
+            // recognised as unchanged.
+            self.known.begin_sync();
+        }
         let mut framer = Framer::new(reader, self.options.max_object_size);
         let mut events = 0u64;
         loop {
@@ -548,6 +671,35 @@ impl<'c> Watcher<'c> {
                 let rv = self.event_resource_version(event.object)?;
                 if !rv.is_empty() {
                     self.resource_version = rv;
+                }
+                if self.pending_sync.is_some() && !self.options.table {
+                    let head: ObjectHead =
+                        serde_json::from_str(event.object.get()).unwrap_or_default();
+                    if head
+                        .metadata
+                        .has_true_annotation(crate::wire::INITIAL_EVENTS_END)
+                    {
+                        self.finish_streaming_sync(sink)?;
+                    }
+                }
+                Ok(None)
+            }
+            EventType::Added if self.pending_sync.is_some() && !self.options.table => {
+                // An object of the initial state: compared with what was printed, like a LIST
+                // item. Its resourceVersion is not a position in the stream: only the end
+                // bookmark says where the stream is.
+                let head: ObjectHead = serde_json::from_str(event.object.get())
+                    .map_err(|e| self.bad_event(offset, e))?;
+                let seen = seen_of(&head, None);
+                let change = self.known.listed(&seen);
+                let (origin, print) = self
+                    .pending_sync
+                    .map(|p| (p.origin, p.print))
+                    .unwrap_or((Origin::List, true));
+                if print {
+                    if let Some(kind) = listed_event(change) {
+                        self.emit(sink, kind, origin, event.object, &head, None, false)?;
+                    }
                 }
                 Ok(None)
             }

@@ -69,6 +69,22 @@ impl Target {
         format!("{}{}", self.collection_path(), query.0)
     }
 
+    /// A streaming list: a WATCH that starts with the current state (ADDED events) and marks its
+    /// end with a bookmark. An empty `resource_version` asks for a consistent (quorum) read.
+    pub fn streaming_list_path(&self, resource_version: &str, timeout_secs: u64) -> String {
+        let mut query = Query::default();
+        self.selectors(&mut query);
+        query.push("watch", "1");
+        query.push("sendInitialEvents", "true");
+        query.push("resourceVersionMatch", "NotOlderThan");
+        if !resource_version.is_empty() {
+            query.push("resourceVersion", resource_version);
+        }
+        query.push("allowWatchBookmarks", "true");
+        query.push("timeoutSeconds", &timeout_secs.to_string());
+        format!("{}{}", self.collection_path(), query.0)
+    }
+
     /// A WATCH from `resource_version`, ending after `timeout_secs` at the latest.
     pub fn watch_path(&self, resource_version: &str, timeout_secs: u64) -> String {
         let mut query = Query::default();
