@@ -1,0 +1,99 @@
+//! The `kw sim` control protocol: one JSON request per stdin line, one JSON response per stdout
+//! line. EOF on stdin does not stop the server; `{"op":"stop"}` does.
+
+use std::io::{BufRead, Write};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::faults::Faults;
+use super::server::SimHandle;
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+enum Op {
+    Create {
+        resource: String,
+        object: Value,
+    },
+    Update {
+        resource: String,
+        object: Value,
+    },
+    Delete {
+        resource: String,
+        #[serde(default)]
+        namespace: String,
+        name: String,
+    },
+    Objects {
+        resource: String,
+    },
+    Changes,
+    Rv,
+    Compact,
+    Faults {
+        #[serde(default)]
+        faults: Faults,
+    },
+    Stop,
+}
+
+/// Serve the protocol until `stop`; after EOF, keep the server running until the process ends.
+pub fn serve(handle: &SimHandle, input: impl BufRead, mut output: impl Write) {
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (response, stop) = answer(handle, &line);
+        let _ = writeln!(output, "{response}");
+        let _ = output.flush();
+        if stop {
+            return;
+        }
+    }
+    // EOF: the server keeps serving; SIGINT/SIGTERM end the process.
+    loop {
+        std::thread::park();
+    }
+}
+
+/// One request line → (response, whether to stop).
+pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
+    let op: Op = match serde_json::from_str(line) {
+        Ok(op) => op,
+        Err(err) => return (json!({"ok": false, "error": err.to_string()}), false),
+    };
+    let result = match op {
+        Op::Create { resource, object } => handle
+            .create(&resource, object)
+            .map(|object| json!({"ok": true, "object": object})),
+        Op::Update { resource, object } => handle
+            .update(&resource, object)
+            .map(|object| json!({"ok": true, "object": object})),
+        Op::Delete {
+            resource,
+            namespace,
+            name,
+        } => handle
+            .delete(&resource, &namespace, &name)
+            .map(|object| json!({"ok": true, "object": object})),
+        Op::Objects { resource } => Ok(json!({"ok": true, "objects": handle.objects(&resource)})),
+        Op::Changes => Ok(json!({"ok": true, "changes": handle.changes()})),
+        Op::Rv => Ok(json!({"ok": true, "resourceVersion": handle.current_resource_version()})),
+        Op::Compact => {
+            handle.compact();
+            Ok(json!({"ok": true}))
+        }
+        Op::Faults { faults } => {
+            handle.set_faults(faults);
+            Ok(json!({"ok": true}))
+        }
+        Op::Stop => return (json!({"ok": true}), true),
+    };
+    match result {
+        Ok(value) => (value, false),
+        Err(err) => (json!({"ok": false, "error": err.to_string()}), false),
+    }
+}

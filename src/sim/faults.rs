@@ -1,0 +1,154 @@
+//! Fault injection: the faults a test or benchmark asks for, and the counters that decide which
+//! list request or watch connection gets one. Watch handlers ask for a [`WatchFaults`] plan when
+//! a watch starts; list handlers ask [`FaultState::take_list_fault`] per request.
+
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+/// The faults to inject. Watch faults count events from zero on each watch connection.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Faults {
+    /// Drop the TCP connection after N events (no terminating chunk).
+    pub close_after: Option<u64>,
+    /// Send half of event N+1's chunk, then drop the connection.
+    pub cut_after: Option<u64>,
+    /// After N events send a 410 Expired ERROR event and end the stream.
+    pub expire_after: Option<u64>,
+    /// After N events stop sending; keep the connection open `stall_secs`.
+    pub stall_after: Option<u64>,
+    pub stall_secs: u64,
+    /// Answer the next `list_count` LIST requests with this status.
+    pub list_status: Option<u16>,
+    pub list_count: u64,
+    /// Answer watch requests with this HTTP status (for the first `times` watches).
+    pub watch_status: Option<u16>,
+    /// After N events send a line that is not JSON.
+    pub invalid_json_after: Option<u64>,
+    /// Pad the first event of each watch with an annotation of this many bytes.
+    pub huge_object_bytes: Option<usize>,
+    /// Watch faults fire for the first K watch connections only; `None` = all.
+    pub times: Option<u64>,
+}
+
+/// What one watch connection must do wrong.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WatchFaults {
+    pub close_after: Option<u64>,
+    pub cut_after: Option<u64>,
+    pub expire_after: Option<u64>,
+    pub stall_after: Option<u64>,
+    pub stall_secs: u64,
+    pub invalid_json_after: Option<u64>,
+    pub huge_object_bytes: Option<usize>,
+}
+
+/// What the watch request itself gets instead of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchStart {
+    Refuse(u16),
+    Stream(WatchFaults),
+}
+
+struct Counters {
+    faults: Faults,
+    lists_failed: u64,
+    watches_seen: u64,
+}
+
+/// The configured faults and how many times each has fired; shared by all connections.
+pub struct FaultState {
+    counters: Mutex<Counters>,
+}
+
+impl FaultState {
+    pub fn new(faults: Faults) -> FaultState {
+        FaultState {
+            counters: Mutex::new(Counters {
+                faults,
+                lists_failed: 0,
+                watches_seen: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counters> {
+        self.counters.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Replace the faults and restart every count.
+    pub fn set(&self, faults: Faults) {
+        let mut counters = self.lock();
+        *counters = Counters {
+            faults,
+            lists_failed: 0,
+            watches_seen: 0,
+        };
+    }
+
+    /// The status this LIST must fail with, if any.
+    pub fn take_list_fault(&self) -> Option<u16> {
+        let mut counters = self.lock();
+        let status = counters.faults.list_status?;
+        if counters.lists_failed >= counters.faults.list_count {
+            return None;
+        }
+        counters.lists_failed += 1;
+        Some(status)
+    }
+
+    /// Count a new watch connection and say what it gets.
+    pub fn start_watch(&self) -> WatchStart {
+        let mut counters = self.lock();
+        let index = counters.watches_seen;
+        counters.watches_seen += 1;
+        let faults = &counters.faults;
+        if faults.times.is_some_and(|times| index >= times) {
+            return WatchStart::Stream(WatchFaults::default());
+        }
+        if let Some(status) = faults.watch_status {
+            return WatchStart::Refuse(status);
+        }
+        WatchStart::Stream(WatchFaults {
+            close_after: faults.close_after,
+            cut_after: faults.cut_after,
+            expire_after: faults.expire_after,
+            stall_after: faults.stall_after,
+            stall_secs: faults.stall_secs,
+            invalid_json_after: faults.invalid_json_after,
+            huge_object_bytes: faults.huge_object_bytes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_faults_fire_k_times() {
+        let state = FaultState::new(Faults {
+            list_status: Some(429),
+            list_count: 2,
+            ..Faults::default()
+        });
+        let fired: Vec<Option<u16>> = (0..3).map(|_| state.take_list_fault()).collect();
+        assert_eq!(fired, [Some(429), Some(429), None]);
+        state.set(Faults::default());
+        assert_eq!(state.take_list_fault(), None);
+    }
+
+    #[test]
+    fn watch_faults_respect_times() {
+        let state = FaultState::new(Faults {
+            close_after: Some(3),
+            times: Some(1),
+            ..Faults::default()
+        });
+        let first = state.start_watch();
+        let second = state.start_watch();
+        assert!(matches!(first, WatchStart::Stream(f) if f.close_after == Some(3)));
+        assert_eq!(second, WatchStart::Stream(WatchFaults::default()));
+    }
+}

@@ -1,0 +1,424 @@
+//! The running server: the loopback listener, one thread per connection (TLS handshake, client
+//! certificate identity, keep-alive request loop), the request log, and [`SimHandle`], the
+//! in-process API that tests and `kw demo` drive. Stopping closes the listener and every
+//! connection.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::api::{self, Reply};
+use super::auth::{CertIdentity, Tokens};
+use super::certs::{self, Certs};
+use super::faults::{FaultState, Faults};
+use super::flood::{self, FloodData};
+use super::http::{self, ReadError, Request};
+use super::kubeconfig_out::{self, KubeconfigInputs};
+use super::store::{Change, Store};
+use super::{churn_driver, objects, watch, SimConfig, SimError};
+
+/// Requests kept for [`SimHandle::requests`]; older ones are forgotten.
+const REQUESTS_KEPT: usize = 10_000;
+/// A TLS handshake or request head must arrive within this long.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// An idle keep-alive connection is closed after this long.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// What a client sent, for tests to assert on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequestRecord {
+    pub method: String,
+    /// Path and query, as sent.
+    pub path: String,
+    /// Headers in order; `Authorization` is redacted to its scheme (e.g. `Bearer <redacted>`).
+    pub headers: Vec<(String, String)>,
+    /// The response status (200 for watch streams).
+    pub status: u16,
+}
+
+/// State shared by every connection thread.
+pub struct Shared {
+    pub store: Store,
+    pub faults: FaultState,
+    pub tokens: Tokens,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+    pub bookmark_interval: Duration,
+    pub shutdown: AtomicBool,
+    pub flood: Option<FloodData>,
+    requests: Mutex<VecDeque<RequestRecord>>,
+    connections: Mutex<HashMap<u64, TcpStream>>,
+    next_connection: AtomicU64,
+}
+
+impl Shared {
+    pub fn flood_watch_events(&self) -> u64 {
+        self.flood.as_ref().map_or(0, |flood| flood.watch_events)
+    }
+
+    pub fn flood_list_items(&self) -> u64 {
+        self.flood.as_ref().map_or(0, |flood| flood.list_items)
+    }
+
+    fn record(&self, request: &Request, status: u16) {
+        let headers = request
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                if name.eq_ignore_ascii_case("authorization") {
+                    let scheme = value.split(' ').next().unwrap_or("");
+                    (name.clone(), format!("{scheme} <redacted>"))
+                } else {
+                    (name.clone(), value.clone())
+                }
+            })
+            .collect();
+        let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
+        requests.push_back(RequestRecord {
+            method: request.method.clone(),
+            path: request.target.clone(),
+            headers,
+            status,
+        });
+        while requests.len() > REQUESTS_KEPT {
+            requests.pop_front();
+        }
+    }
+
+    fn lock_connections(&self) -> std::sync::MutexGuard<'_, HashMap<u64, TcpStream>> {
+        self.connections.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A running simulator. Dropping it stops it.
+pub struct SimHandle {
+    shared: Arc<Shared>,
+    certs: Certs,
+    url: String,
+    port: u16,
+    accept_thread: Option<JoinHandle<()>>,
+    churn_thread: Option<JoinHandle<()>>,
+}
+
+/// Start a simulator: certificates, the seeded store, the listener, churn.
+pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
+    let certs = Certs::generate()?;
+    let tls_config = if config.tls {
+        Some(certs.server_config()?)
+    } else {
+        None
+    };
+    let listener =
+        TcpListener::bind(("127.0.0.1", config.port)).map_err(|source| SimError::Listen {
+            port: config.port,
+            source,
+        })?;
+    let port = listener.local_addr()?.port();
+    let store = Store::new(config.history, config.seed, config.clock);
+    let now = store.now();
+    let world = if config.empty {
+        Vec::new()
+    } else {
+        objects::seed_world(config.seed, now)
+    };
+    for namespace in ["default", "kube-system", "kube-public", "team-a"] {
+        let _ = store.create(
+            "namespaces",
+            serde_json::json!({"metadata": {"name": namespace}, "status": {"phase": "Active"}}),
+        );
+    }
+    for seed in &world {
+        // The seed may repeat a namespace created above; everything else is new.
+        let _ = store.create(seed.resource, seed.object.clone());
+    }
+    let flood = config.flood.map(|flood| FloodData::build(flood, now));
+    let shared = Arc::new(Shared {
+        store,
+        faults: FaultState::new(config.faults.clone()),
+        tokens: Tokens::random(),
+        address: format!("127.0.0.1:{port}"),
+        bookmark_interval: config.bookmark_interval,
+        shutdown: AtomicBool::new(false),
+        flood,
+        requests: Mutex::new(VecDeque::new()),
+        connections: Mutex::new(HashMap::new()),
+        next_connection: AtomicU64::new(0),
+    });
+    let accept_shared = Arc::clone(&shared);
+    let accept_thread = std::thread::Builder::new()
+        .name("sim-accept".into())
+        .spawn(move || accept_loop(&accept_shared, &listener, tls_config))?;
+    let churn_thread = match config.churn {
+        Some(rate) => Some(churn_driver::spawn(
+            Arc::clone(&shared),
+            config.seed,
+            world,
+            rate,
+        )?),
+        None => None,
+    };
+    let scheme = if config.tls { "https" } else { "http" };
+    Ok(SimHandle {
+        shared,
+        certs,
+        url: format!("{scheme}://127.0.0.1:{port}"),
+        port,
+        accept_thread: Some(accept_thread),
+        churn_thread,
+    })
+}
+
+fn accept_loop(
+    shared: &Arc<Shared>,
+    listener: &TcpListener,
+    tls_config: Option<Arc<rustls::ServerConfig>>,
+) {
+    for stream in listener.incoming() {
+        if shared.shutdown.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else {
+            // Accept errors (e.g. too many open files) are transient; back off a little.
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        let shared = Arc::clone(shared);
+        let tls_config = tls_config.clone();
+        let spawned = std::thread::Builder::new()
+            .name("sim-conn".into())
+            .spawn(move || serve_connection(&shared, stream, tls_config));
+        if spawned.is_err() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A byte stream a request can be read from and a response written to.
+trait Transport: Read + Write + Send {}
+impl<T: Read + Write + Send> Transport for T {}
+
+fn serve_connection(
+    shared: &Arc<Shared>,
+    stream: TcpStream,
+    tls_config: Option<Arc<rustls::ServerConfig>>,
+) {
+    let id = shared.next_connection.fetch_add(1, Ordering::SeqCst);
+    if let Ok(clone) = stream.try_clone() {
+        shared.lock_connections().insert(id, clone);
+    }
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+    if let Some((transport, cert)) = open_transport(stream, tls_config) {
+        request_loop(shared, transport, cert.as_ref());
+    }
+    if let Some(stream) = shared.lock_connections().remove(&id) {
+        let _ = stream.shutdown(Shutdown::Both);
+    }
+}
+
+/// Complete the TLS handshake (if any) and read the client certificate's identity.
+fn open_transport(
+    mut stream: TcpStream,
+    tls_config: Option<Arc<rustls::ServerConfig>>,
+) -> Option<(Box<dyn Transport>, Option<CertIdentity>)> {
+    let Some(tls_config) = tls_config else {
+        let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
+        return Some((Box::new(stream), None));
+    };
+    let mut connection = rustls::ServerConnection::new(tls_config).ok()?;
+    while connection.is_handshaking() {
+        connection.complete_io(&mut stream).ok()?;
+    }
+    let cert = connection
+        .peer_certificates()
+        .and_then(|chain| chain.first())
+        .and_then(|der| certs::identity(der));
+    let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
+    Some((Box::new(rustls::StreamOwned::new(connection, stream)), cert))
+}
+
+fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&CertIdentity>) {
+    let mut reader = BufReader::with_capacity(16 * 1024, transport);
+    while !shared.shutdown.load(Ordering::SeqCst) {
+        let request = match http::read_request(&mut reader) {
+            Ok(request) => request,
+            Err(ReadError::TooLarge) => {
+                let status = crate::wire::Status::failure(
+                    431,
+                    "RequestHeaderFieldsTooLarge",
+                    "request header fields too large",
+                );
+                let body = serde_json::to_vec(&status).unwrap_or_default();
+                let _ = http::write_response(reader.get_mut(), 431, &[], &body, true);
+                return;
+            }
+            Err(ReadError::Bad(why)) => {
+                let status = api::bad_request(format!("bad request: {why}"));
+                let body = serde_json::to_vec(&status).unwrap_or_default();
+                let _ = http::write_response(reader.get_mut(), 400, &[], &body, true);
+                return;
+            }
+            Err(ReadError::Closed) | Err(ReadError::Io(_)) => return,
+        };
+        let reply = api::handle(shared, &request, cert);
+        let out: &mut dyn Write = reader.get_mut();
+        let keep_going = match reply {
+            Reply::Body {
+                status,
+                headers,
+                body,
+            } => {
+                shared.record(&request, status);
+                http::write_response(out, status, &headers, &body, request.close).is_ok()
+            }
+            Reply::Watch(watch_request) => {
+                shared.record(&request, watch::response_status(&watch_request));
+                watch::stream(shared, &watch_request, out) == watch::StreamEnd::Clean
+            }
+            Reply::FloodWatch { rendering } => {
+                shared.record(&request, 200);
+                flood::stream(shared, rendering, out) == watch::StreamEnd::Clean
+            }
+        };
+        if !keep_going || request.close {
+            return;
+        }
+    }
+}
+
+impl SimHandle {
+    /// `https://127.0.0.1:PORT` (or `http://` without TLS).
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The kubeconfig YAML for this server (contexts sim, sim-cert, sim-limited, sim-bad-token).
+    pub fn kubeconfig(&self) -> String {
+        kubeconfig_out::render(&KubeconfigInputs {
+            server_url: &self.url,
+            ca_pem: &self.certs.ca_pem,
+            client_cert_pem: &self.certs.client_cert_pem,
+            client_key_pem: &self.certs.client_key_pem,
+            tokens: &self.shared.tokens,
+        })
+    }
+
+    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), SimError> {
+        std::fs::write(path, self.kubeconfig()).map_err(|source| SimError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// The bearer token of the `admin` user (full access).
+    pub fn admin_token(&self) -> String {
+        self.shared.tokens.admin.clone()
+    }
+
+    /// The bearer token of the `limited` user (namespace team-a only).
+    pub fn limited_token(&self) -> String {
+        self.shared.tokens.limited.clone()
+    }
+
+    /// The CA certificate that signed the server (and client) certificates, PEM.
+    pub fn ca_pem(&self) -> String {
+        self.certs.ca_pem.clone()
+    }
+
+    /// The client certificate (CN cert-user, O system:masters) and its key, PEM.
+    pub fn client_cert_pem(&self) -> (String, String) {
+        (
+            self.certs.client_cert_pem.clone(),
+            self.certs.client_key_pem.clone(),
+        )
+    }
+
+    /// Create an object; returns it as stored (resourceVersion, uid, creationTimestamp set).
+    pub fn create(&self, resource: &str, object: Value) -> Result<Value, SimError> {
+        self.shared.store.create(resource, object)
+    }
+
+    pub fn update(&self, resource: &str, object: Value) -> Result<Value, SimError> {
+        self.shared.store.update(resource, object)
+    }
+
+    pub fn delete(&self, resource: &str, namespace: &str, name: &str) -> Result<Value, SimError> {
+        self.shared.store.delete(resource, namespace, name)
+    }
+
+    /// Current objects of a resource, sorted by namespace/name.
+    pub fn objects(&self, resource: &str) -> Vec<Value> {
+        self.shared.store.objects(resource)
+    }
+
+    /// Every change ever made, oldest first.
+    pub fn changes(&self) -> Vec<Change> {
+        self.shared.store.changes()
+    }
+
+    pub fn current_resource_version(&self) -> u64 {
+        self.shared.store.current_resource_version()
+    }
+
+    /// Forget watch history and list snapshots: older RVs and continue tokens get 410.
+    pub fn compact(&self) {
+        self.shared.store.compact()
+    }
+
+    /// Replace the injected faults (their counts restart).
+    pub fn set_faults(&self, faults: Faults) {
+        self.shared.faults.set(faults)
+    }
+
+    /// The requests served so far (the last 10 000).
+    pub fn requests(&self) -> Vec<RequestRecord> {
+        let requests = self
+            .shared
+            .requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        requests.iter().cloned().collect()
+    }
+
+    /// Close the listener and every connection.
+    pub fn stop(mut self) {
+        self.shut_down();
+    }
+
+    fn shut_down(&mut self) {
+        if self.shared.shutdown.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        self.shared.store.close_watchers();
+        // Wake the accept loop so it sees the flag.
+        let address: SocketAddr = ([127, 0, 0, 1], self.port).into();
+        let _ = TcpStream::connect_timeout(&address, Duration::from_secs(1));
+        for (_, stream) in self.shared.lock_connections().drain() {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+        if let Some(thread) = self.accept_thread.take() {
+            let _ = thread.join();
+        }
+        if let Some(thread) = self.churn_thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for SimHandle {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
