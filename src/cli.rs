@@ -87,6 +87,10 @@ pub struct GetArgs {
     #[arg(long)]
     pub no_headers: bool,
 
+    /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
+    #[arg(long)]
+    pub show_managed_fields: bool,
+
     #[command(flatten)]
     pub config: ConfigFlags,
 }

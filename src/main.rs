@@ -112,6 +112,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         all_namespaces: args.all_namespaces && resource.namespaced,
         no_headers: args.no_headers,
         single_object: !watching && names.len() == 1,
+        show_managed_fields: args.show_managed_fields,
     };
     let deadline = if watching {
         settings
@@ -271,7 +272,7 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
 fn client_report(e: &ClientError) -> (Vec<String>, i32) {
     match e {
         ClientError::Status { code: 401, .. } => (
-            vec!["error: You must be logged in to the server (Unauthorized)".into()],
+            vec!["error: You must be logged in to the server (the server has asked for the client to provide credentials)".into()],
             exit::AUTH,
         ),
         ClientError::Status {

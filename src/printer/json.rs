@@ -44,6 +44,9 @@ enum Layout {
 
 pub struct JsonPrinter {
     layout: Layout,
+    /// kubectl drops `metadata.managedFields` from objects it prints unless asked not to; its
+    /// watch-event envelope bypasses that, so events keep them.
+    strip_managed_fields: bool,
     items_written: usize,
     list_closed: bool,
     buffer: Vec<u8>,
@@ -59,6 +62,7 @@ impl JsonPrinter {
             Layout::List
         };
         JsonPrinter {
+            strip_managed_fields: !options.show_managed_fields && layout != Layout::Events,
             layout,
             items_written: 0,
             list_closed: false,
@@ -92,7 +96,12 @@ pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
 
 impl Printer for JsonPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let object = decode_object(event)?;
+        let mut object = decode_object(event)?;
+        if self.strip_managed_fields {
+            if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                metadata.remove("managedFields");
+            }
+        }
         self.buffer.clear();
         match self.layout {
             Layout::Events => {
@@ -158,6 +167,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            show_managed_fields: false,
         }
     }
 

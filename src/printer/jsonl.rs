@@ -144,6 +144,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            show_managed_fields: false,
         };
         let raw = RawValue::from_string(json.to_string()).unwrap();
         let event = Event {

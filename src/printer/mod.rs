@@ -80,6 +80,8 @@ pub struct PrintOptions {
     /// One named object without `--watch` (`kw get pod nginx -o json`): kubectl prints it bare
     /// rather than inside a `List`.
     pub single_object: bool,
+    /// `--show-managed-fields`: keep `metadata.managedFields` in `-o json` (kubectl drops them).
+    pub show_managed_fields: bool,
 }
 
 /// An object that is not valid JSON reached a printer that must decode it.
@@ -166,6 +168,7 @@ mod tests {
                 all_namespaces: false,
                 no_headers: false,
                 single_object: false,
+                show_managed_fields: false,
             };
             let mut printer = new_printer(&options);
             let mut out = Vec::new();

@@ -194,6 +194,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            show_managed_fields: false,
         }
     }
 

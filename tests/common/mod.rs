@@ -1,0 +1,227 @@
+//! Test harness: a `kw sim` in-process on loopback, and the real `kw` binary run against it with
+//! time limits, so no test can hang.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use kw::sim::{SimConfig, SimHandle};
+
+/// A simulated cluster and a kubeconfig for it in a temporary directory.
+pub struct Cluster {
+    pub sim: SimHandle,
+    pub dir: tempfile::TempDir,
+    pub kubeconfig: PathBuf,
+}
+
+impl Cluster {
+    pub fn start(config: SimConfig) -> Cluster {
+        let sim = kw::sim::start(config).expect("sim starts");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let kubeconfig = dir.path().join("kubeconfig");
+        sim.write_kubeconfig(&kubeconfig)
+            .expect("kubeconfig written");
+        Cluster {
+            sim,
+            dir,
+            kubeconfig,
+        }
+    }
+
+    /// The default: the seeded world, no churn, a frozen clock for stable AGE cells.
+    pub fn seeded() -> Cluster {
+        Cluster::start(SimConfig {
+            clock: Some(frozen_now()),
+            ..SimConfig::default()
+        })
+    }
+
+    /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir, and no KUBECONFIG.
+    pub fn kw(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+        cmd.env_remove("KUBECONFIG")
+            .env("HOME", self.dir.path())
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// `kw get ARGS --kubeconfig K`.
+    pub fn get(&self, args: &[&str]) -> Command {
+        let mut cmd = self.kw();
+        cmd.arg("get")
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig);
+        cmd
+    }
+}
+
+/// The moment the simulated clock is frozen at in tests and golden files.
+pub fn frozen_now() -> std::time::SystemTime {
+    humantime::parse_rfc3339("2026-01-01T12:00:00Z").expect("valid time")
+}
+
+/// What a finished command produced.
+#[derive(Debug)]
+pub struct Outcome {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Run to completion, killing the process if it outlives `limit`.
+pub fn run(cmd: &mut Command, limit: Duration) -> Outcome {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kw starts");
+    let stdout = drain(child.stdout.take().expect("stdout"));
+    let stderr = drain(child.stderr.take().expect("stderr"));
+    let code = wait_with_limit(&mut child, limit);
+    Outcome {
+        code,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
+
+fn drain<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = r.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// Wait for the child; kill it and fail the test if it takes longer than `limit`.
+pub fn wait_with_limit(child: &mut Child, limit: Duration) -> Option<i32> {
+    let deadline = Instant::now() + limit;
+    loop {
+        match child.try_wait().expect("wait") {
+            Some(status) => return status.code(),
+            None if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("kw did not finish within {limit:?}");
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// A running `kw` whose stdout lines arrive on a channel as they are printed.
+pub struct Live {
+    pub child: Child,
+    lines: mpsc::Receiver<String>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Live {
+    pub fn spawn(cmd: &mut Command) -> Live {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kw starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Some(drain(child.stderr.take().expect("stderr")));
+        Live {
+            child,
+            lines,
+            stderr,
+        }
+    }
+
+    /// The next line, or `None` if none comes within `limit`.
+    pub fn next_line(&self, limit: Duration) -> Option<String> {
+        self.lines.recv_timeout(limit).ok()
+    }
+
+    /// Lines until one satisfies `done` (included), failing the test after `limit`.
+    pub fn lines_until(&self, limit: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("no matching line within {limit:?}; got {got:#?}"),
+            }
+        }
+    }
+
+    /// Wait for exit (killing after `limit`), returning the exit code, the remaining stdout lines
+    /// and stderr.
+    pub fn finish(mut self, limit: Duration) -> (Option<i32>, Vec<String>, String) {
+        let code = wait_with_limit(&mut self.child, limit);
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(500)) {
+            rest.push(line);
+        }
+        let stderr = self
+            .stderr
+            .take()
+            .map(|h| h.join().unwrap_or_default())
+            .unwrap_or_default();
+        (code, rest, stderr)
+    }
+
+    /// Send SIGINT, as Ctrl-C in a terminal does.
+    pub fn interrupt(&self) {
+        let status = Command::new("kill")
+            .arg("-INT")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The path of a golden file under tests/golden/.
+pub fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+        .join(name)
+}
+
+/// Compare with a golden file, showing both on mismatch.
+pub fn assert_golden(name: &str, actual: &str) {
+    let path = golden_path(name);
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading golden file {}: {e}", path.display()));
+    if expected != actual {
+        panic!(
+            "output differs from {}\n--- expected (kubectl)\n{expected}\n--- actual (kw)\n{actual}",
+            path.display()
+        );
+    }
+}

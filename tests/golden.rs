@@ -1,0 +1,195 @@
+//! kw's output against kubectl's, byte for byte: each case in tests/golden/cases.tsv was run with
+//! kubectl v1.32 against `kw sim` (record.sh), and is run here with kw against the same simulated
+//! state.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{assert_golden, golden_path, run, Cluster, Live};
+
+struct Case {
+    compare: String,
+    scenario: bool,
+    args: Vec<String>,
+}
+
+fn case(name: &str) -> Case {
+    let table = std::fs::read_to_string(golden_path("cases.tsv")).expect("cases.tsv");
+    for line in table.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "malformed line in cases.tsv: {line}");
+        if fields[0] == name {
+            return Case {
+                compare: fields[1].to_string(),
+                scenario: fields[2] == "scenario",
+                args: fields[3].split(' ').map(String::from).collect(),
+            };
+        }
+    }
+    panic!("no case {name} in cases.tsv");
+}
+
+fn last_line(s: &str) -> String {
+    s.lines().last().unwrap_or_default().to_string() + "\n"
+}
+
+/// Play watch-scenario.jsonl against the simulator, as record.sh does against kubectl's.
+fn play_scenario(cluster: &Cluster) {
+    let ops = std::fs::read_to_string(golden_path("watch-scenario.jsonl")).expect("scenario");
+    for line in ops.lines() {
+        let op: serde_json::Value = serde_json::from_str(line).expect("scenario line");
+        let resource = op["resource"].as_str().expect("resource");
+        match op["op"].as_str() {
+            Some("create") => {
+                cluster
+                    .sim
+                    .create(resource, op["object"].clone())
+                    .expect("create");
+            }
+            Some("update") => {
+                cluster
+                    .sim
+                    .update(resource, op["object"].clone())
+                    .expect("update");
+            }
+            Some("delete") => {
+                cluster
+                    .sim
+                    .delete(
+                        resource,
+                        op["namespace"].as_str().unwrap_or_default(),
+                        op["name"].as_str().expect("name"),
+                    )
+                    .expect("delete");
+            }
+            other => panic!("unknown scenario op {other:?}"),
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Wait until kw has opened its watch, so the scenario's events arrive on it (as the fixed pause
+/// in record.sh gives kubectl time to do).
+fn wait_for_watch(cluster: &Cluster) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if cluster
+            .sim
+            .requests()
+            .iter()
+            .any(|r| r.path.contains("watch=1") || r.path.contains("watch=true"))
+        {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("kw did not start watching within 10s");
+}
+
+fn check(name: &str) {
+    let case = case(name);
+    let cluster = Cluster::seeded();
+    let mut cmd = cluster.kw();
+    cmd.args(&case.args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let (code, stdout, stderr) = if case.scenario {
+        let live = Live::spawn(&mut cmd);
+        wait_for_watch(&cluster);
+        play_scenario(&cluster);
+        let (code, lines, stderr) = live.finish(Duration::from_secs(20));
+        let mut stdout = lines.join("\n");
+        if !lines.is_empty() {
+            stdout.push('\n');
+        }
+        (code, stdout, stderr)
+    } else {
+        let outcome = run(&mut cmd, Duration::from_secs(20));
+        (outcome.code, outcome.stdout, outcome.stderr)
+    };
+    match case.compare.as_str() {
+        "out" => {
+            assert_eq!(code, Some(0), "kw failed: {stderr}");
+            assert_golden(&format!("{name}.out"), &stdout);
+        }
+        "err" => {
+            assert_ne!(code, Some(0), "kw succeeded; stdout: {stdout}");
+            assert_golden(&format!("{name}.err"), &last_line(&stderr));
+        }
+        "out+err" => {
+            assert_golden(&format!("{name}.out"), &stdout);
+            assert_golden(&format!("{name}.err"), &last_line(&stderr));
+        }
+        other => panic!("unknown comparison {other}"),
+    }
+}
+
+macro_rules! golden {
+    ($($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { check(stringify!($name)); } )*
+        const TESTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+golden!(
+    pods,
+    pods_all,
+    pods_wide,
+    pods_no_headers,
+    pods_name,
+    pods_json,
+    pods_json_selector,
+    pods_field_selector,
+    pod_named_json,
+    pod_named_table,
+    pods_slash_names,
+    pods_cert,
+    deploy_wide,
+    deploy_name,
+    rs,
+    nodes,
+    nodes_wide,
+    namespaces,
+    services,
+    services_wide,
+    endpoints,
+    configmaps,
+    secrets,
+    pvc,
+    events,
+    widgets,
+    widgets_json,
+    chunked,
+    empty,
+    empty_json,
+    unknown_type,
+    not_found,
+    forbidden,
+    allowed_namespace,
+    unauthorized,
+    watch_table,
+    watch_events_table,
+    watch_events_all,
+    watch_wide,
+    watch_only,
+    watch_json,
+    watch_events_json,
+    watch_name,
+    watch_named_pod,
+);
+
+/// A case added to cases.tsv must get a test here too.
+#[test]
+fn every_case_is_tested() {
+    let table = std::fs::read_to_string(golden_path("cases.tsv")).expect("cases.tsv");
+    let names: Vec<&str> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert_eq!(names, TESTED);
+}
