@@ -97,3 +97,40 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
         Err(err) => (json!({"ok": false, "error": err.to_string()}), false),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{start, SimConfig};
+
+    #[test]
+    fn control_lines_drive_the_store() {
+        let handle = start(SimConfig {
+            empty: true,
+            ..SimConfig::default()
+        })
+        .unwrap();
+        let (created, stop) = answer(
+            &handle,
+            r#"{"op":"create","resource":"pods","object":{"metadata":{"name":"p","namespace":"default"}}}"#,
+        );
+        assert_eq!((created["ok"].as_bool(), stop), (Some(true), false));
+        assert_eq!(created["object"]["kind"], "Pod");
+        let (objects, _) = answer(&handle, r#"{"op":"objects","resource":"pods"}"#);
+        assert_eq!(objects["objects"].as_array().map(Vec::len), Some(1));
+        let (faults, _) = answer(
+            &handle,
+            r#"{"op":"faults","faults":{"list_status":500,"list_count":1}}"#,
+        );
+        assert_eq!(faults["ok"], true);
+        let (missing, _) = answer(
+            &handle,
+            r#"{"op":"delete","resource":"pods","namespace":"default","name":"x"}"#,
+        );
+        assert_eq!(missing["ok"], false);
+        let (bad, _) = answer(&handle, "not json");
+        assert_eq!(bad["ok"], false);
+        let (_, stop) = answer(&handle, r#"{"op":"stop"}"#);
+        assert!(stop);
+    }
+}

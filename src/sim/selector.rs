@@ -22,6 +22,8 @@ enum LabelOp {
     NotEquals(String),
     In(Vec<String>),
     NotIn(Vec<String>),
+    GreaterThan(i64),
+    LessThan(i64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,7 +180,20 @@ impl Parser {
                 self.next();
                 LabelOp::NotIn(self.values()?)
             }
-            other => return Err(Self::error(&other, "=, !=, ==, in, notin")),
+            Token::Ident(word) if word == "gt" || word == "lt" => {
+                self.next();
+                let value = self.value()?;
+                let number: i64 = value.parse().map_err(|_| SelectorError::LabelSyntax {
+                    found: value.clone(),
+                    expected: "an integer".into(),
+                })?;
+                if word == "gt" {
+                    LabelOp::GreaterThan(number)
+                } else {
+                    LabelOp::LessThan(number)
+                }
+            }
+            other => return Err(Self::error(&other, "in, notin, =, ==, !=, gt, lt")),
         };
         Ok(Requirement { key, op })
     }
@@ -252,6 +267,12 @@ impl LabelSelector {
                 LabelOp::NotEquals(want) => value != Some(want.as_str()),
                 LabelOp::In(wanted) => value.is_some_and(|v| wanted.iter().any(|w| w == v)),
                 LabelOp::NotIn(wanted) => !value.is_some_and(|v| wanted.iter().any(|w| w == v)),
+                LabelOp::GreaterThan(bound) => value
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .is_some_and(|v| v > *bound),
+                LabelOp::LessThan(bound) => value
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .is_some_and(|v| v < *bound),
             }
         })
     }
@@ -390,6 +411,9 @@ mod tests {
             ("app=web, tier=front", true),
             ("", true),
         ];
+        let numbered = labels(json!({"rank": "5"}));
+        assert!(parse_labels("rank gt 3").unwrap().matches(Some(&numbered)));
+        assert!(!parse_labels("rank lt 3").unwrap().matches(Some(&numbered)));
         for (text, expected) in cases {
             let selector = parse_labels(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(selector.matches(Some(&web)), expected, "{text}");
@@ -401,7 +425,7 @@ mod tests {
         let err = parse_labels("a b").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unable to parse requirement: found 'b', expected: =, !=, ==, in, notin"
+            "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"
         );
         assert!(parse_labels("app in (a").is_err());
         assert!(parse_labels("=x").is_err());
