@@ -32,10 +32,10 @@ pub enum ClientError {
     #[error("unable to connect to the server {server}: {reason}")]
     Tls { server: String, reason: String },
     /// The server answered with an error status.
-    #[error("{}", status_text(*code, status.as_ref()))]
+    #[error("{}", status_text(*code, status.as_deref()))]
     Status {
         code: u16,
-        status: Option<Status>,
+        status: Option<Box<Status>>,
         /// From a `Retry-After` header (429, 503).
         retry_after: Option<Duration>,
     },
@@ -211,7 +211,8 @@ impl Client {
                     .read_to_end(&mut body);
                 let status = serde_json::from_slice::<Status>(&body)
                     .ok()
-                    .filter(|s| s.kind == "Status");
+                    .filter(|s| s.kind == "Status")
+                    .map(Box::new);
                 Err(ClientError::Status {
                     code,
                     status,

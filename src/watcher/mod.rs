@@ -621,7 +621,7 @@ impl<'c> Watcher<'c> {
             return Ok(WatchEnd::Deadline);
         }
         if let ClientError::Status { code, status, .. } = &error {
-            if *code == 410 || status.as_ref().is_some_and(Status::is_expired) {
+            if *code == 410 || status.as_deref().is_some_and(Status::is_expired) {
                 return Ok(WatchEnd::Expired);
             }
         }
