@@ -128,6 +128,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         names,
         label_selector: args.selector.clone(),
         field_selector: args.field_selector.clone(),
+        include_object: false,
     };
     let options = Options {
         table: format.is_table(),

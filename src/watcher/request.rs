@@ -12,6 +12,9 @@ pub struct Target {
     pub names: Vec<String>,
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
+    /// Table mode: ask for whole objects in the rows (`includeObject=Object`), for printers
+    /// that need more than metadata (`--sort-by`, `--diff`).
+    pub include_object: bool,
 }
 
 impl Target {
@@ -53,6 +56,9 @@ impl Target {
         }
         if let Some(fields) = self.field_selector() {
             query.push("fieldSelector", &fields);
+        }
+        if self.include_object {
+            query.push("includeObject", "Object");
         }
     }
 
@@ -140,6 +146,7 @@ mod tests {
             names: Vec::new(),
             label_selector: None,
             field_selector: None,
+            include_object: false,
         }
     }
 
