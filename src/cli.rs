@@ -75,6 +75,11 @@ pub struct GetArgs {
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub chunk_size: u64,
 
+    /// Refuse any object larger than SIZE bytes (a broken or hostile server must not exhaust
+    /// memory). Suffixes Ki, Mi, Gi.
+    #[arg(long, value_name = "SIZE", default_value = "64Mi", value_parser = parse_size)]
+    pub max_object_size: usize,
+
     /// Output format: json, jsonl, name, wide (default: a table printed by the server).
     #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
     pub output: String,
@@ -165,4 +170,41 @@ pub struct DemoArgs {
         value_name = "GET ARGS"
     )]
     pub get_args: Vec<String>,
+}
+
+/// `64Mi`, `512Ki`, `1Gi` or plain bytes.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "Ki" => 10,
+        "Mi" => 20,
+        "Gi" => 30,
+        _ => return Err(format!("unknown unit {unit:?} (use Ki, Mi or Gi)")),
+    };
+    let value: usize = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size"))?;
+    value
+        .checked_shl(shift)
+        .filter(|v| *v > 0 && v >> shift == value)
+        .ok_or_else(|| format!("{text:?} is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes() {
+        assert_eq!(parse_size("64Mi"), Ok(64 << 20));
+        assert_eq!(parse_size("512Ki"), Ok(512 << 10));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("5MB").is_err());
+        assert!(parse_size("x").is_err());
+    }
 }

@@ -21,8 +21,31 @@ use kw::watcher::{Options, Target, WatchError, Watcher};
 /// How long a watch may stay silent before kw treats the connection as dead. Real API servers
 /// send a bookmark about once a minute to watchers that ask for them.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
-/// Objects larger than this are refused rather than buffered (etcd's own limit is 1.5 MiB).
-const MAX_OBJECT_SIZE: usize = 64 << 20;
+
+/// The environment variables kw reads besides KUBECONFIG/HOME (documented in README), read here
+/// and nowhere else.
+struct Environment {
+    /// `KW_IDLE_TIMEOUT`: overrides `IDLE_TIMEOUT` (e.g. `5s`), for networks that cut idle
+    /// connections sooner, and for tests.
+    idle_timeout: Duration,
+}
+
+impl Environment {
+    fn read() -> Result<Environment, KwError> {
+        let idle_timeout = match std::env::var("KW_IDLE_TIMEOUT") {
+            Ok(text) => humantime::parse_duration(&text)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    KwError::Usage(format!(
+                        "error: KW_IDLE_TIMEOUT {text:?} is not a duration such as 75s"
+                    ))
+                })?,
+            Err(_) => IDLE_TIMEOUT,
+        };
+        Ok(Environment { idle_timeout })
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 enum KwError {
@@ -92,7 +115,8 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
     if settings.connection.insecure_skip_tls_verify {
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
     }
-    let client = Client::new(&settings.connection, IDLE_TIMEOUT)?;
+    let environment = Environment::read()?;
+    let client = Client::new(&settings.connection, environment.idle_timeout)?;
     let resource = discovery::resolve(&client, &type_name)?;
 
     let watching = args.watch || args.watch_only;
@@ -136,7 +160,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         watch: watching,
         print_list: !args.watch_only,
         deadline,
-        max_object_size: MAX_OBJECT_SIZE,
+        max_object_size: args.max_object_size,
         streaming_list: true,
     };
 

@@ -98,6 +98,8 @@ pub struct SimConfig {
     pub history: usize,
     /// How often watches with `allowWatchBookmarks=true` get a BOOKMARK.
     pub bookmark_interval: Duration,
+    /// End every watch after this long at the latest, whatever timeoutSeconds asked for.
+    pub max_watch: Option<Duration>,
     /// Faults injected into lists and watches.
     pub faults: Faults,
     /// Flood mode for benchmarks.
@@ -115,6 +117,7 @@ impl Default for SimConfig {
             empty: false,
             history: 10_000,
             bookmark_interval: Duration::from_secs(60),
+            max_watch: None,
             faults: Faults::default(),
             flood: None,
         }
@@ -152,6 +155,10 @@ pub struct SimArgs {
     /// Seconds between BOOKMARK events on watches that allow them.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub bookmark_interval: f64,
+
+    /// End every watch after SECS at the latest, as a real server's --min-request-timeout does.
+    #[arg(long, value_name = "SECS")]
+    pub max_watch_secs: Option<f64>,
 
     /// Freeze "now" at this RFC 3339 time (AGE cells, creationTimestamps), for golden files.
     #[arg(long, value_name = "RFC3339")]
@@ -289,6 +296,10 @@ impl SimArgs {
             empty: self.empty,
             history: self.history.max(1),
             bookmark_interval: Duration::from_secs_f64(self.bookmark_interval),
+            max_watch: self
+                .max_watch_secs
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(Duration::from_secs_f64),
             faults: Faults {
                 close_after: self.fault_close_after,
                 cut_after: self.fault_cut_after,

@@ -52,6 +52,9 @@ pub struct Shared {
     /// `127.0.0.1:PORT`.
     pub address: String,
     pub bookmark_interval: Duration,
+    /// The longest any watch may run, whatever the client asked (a real server's
+    /// --min-request-timeout; 60–120 s for custom resources).
+    pub max_watch: Option<Duration>,
     pub shutdown: AtomicBool,
     pub flood: Option<FloodData>,
     requests: Mutex<VecDeque<RequestRecord>>,
@@ -146,6 +149,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         tokens: Tokens::random(),
         address: format!("127.0.0.1:{port}"),
         bookmark_interval: config.bookmark_interval,
+        max_watch: config.max_watch,
         shutdown: AtomicBool::new(false),
         flood,
         requests: Mutex::new(VecDeque::new()),

@@ -97,7 +97,8 @@ pub fn prepare(
         timeout: options
             .timeout_seconds
             .map(Duration::from_secs)
-            .unwrap_or(DEFAULT_TIMEOUT),
+            .unwrap_or(DEFAULT_TIMEOUT)
+            .min(shared.max_watch.unwrap_or(Duration::MAX)),
         rendering,
         include,
         faults: shared.faults.start_watch(),

@@ -75,8 +75,9 @@ pub struct Outcome {
 }
 
 /// Run to completion, killing the process if it outlives `limit`.
-pub fn run(cmd: &mut Command, limit: Duration) -> Outcome {
+pub fn run(mut cmd: impl std::borrow::BorrowMut<Command>, limit: Duration) -> Outcome {
     let mut child = cmd
+        .borrow_mut()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,0 +1,336 @@
+//! `kw get` end to end against `kw sim` over TLS: errors and exit codes, live output in a pipe,
+//! closed pipes, Ctrl-C. (Output formats are compared with kubectl's in tests/golden.rs.)
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{run, Cluster, Live};
+use serde_json::json;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn pod(name: &str) -> serde_json::Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default", "labels": {"app": "test"}},
+        "spec": {"containers": [{"name": "c", "image": "busybox"}], "nodeName": "node-1"},
+        "status": {"phase": "Pending"}
+    })
+}
+
+#[test]
+fn lists_with_the_token_and_the_certificate_contexts() {
+    let cluster = Cluster::seeded();
+    for context in ["sim", "sim-cert"] {
+        let out = run(
+            cluster.get(&["pods", "-o", "name", "--context", context]),
+            LIMIT,
+        );
+        assert_eq!(out.code, Some(0), "{context}: {}", out.stderr);
+        assert!(
+            out.stdout.contains("pod/init-demo\n"),
+            "{context}: {}",
+            out.stdout
+        );
+    }
+    let headers: Vec<_> = cluster
+        .sim
+        .requests()
+        .into_iter()
+        .flat_map(|r| r.headers)
+        .filter(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+        .collect();
+    assert!(headers.iter().any(|(_, v)| v == "Bearer <redacted>"));
+}
+
+#[test]
+fn exit_codes_say_what_went_wrong() {
+    let cluster = Cluster::seeded();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["pods", "--context", "sim-bad-token"],
+            4,
+            "You must be logged in",
+        ),
+        (
+            &["pods", "--context", "sim-limited", "-n", "default"],
+            4,
+            "forbidden",
+        ),
+        (&["pod", "nosuch"], 6, "pods \"nosuch\" not found"),
+        (
+            &["foo"],
+            1,
+            "the server doesn't have a resource type \"foo\"",
+        ),
+        (
+            &["pods", "--context", "nosuch"],
+            1,
+            "context \"nosuch\" does not exist",
+        ),
+        (&["pods", "-o", "bogus"], 1, "output format \"bogus\""),
+        (
+            &["pods", "--output-watch-events"],
+            1,
+            "can only be used with --watch",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let out = run(cluster.get(args), LIMIT);
+        assert_eq!(out.code, Some(*code), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        assert_eq!(
+            out.stderr.lines().count(),
+            1,
+            "{args:?}: one line: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    }
+}
+
+#[test]
+fn bad_kubeconfigs_are_named() {
+    let cluster = Cluster::seeded();
+    let broken = cluster.dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        "apiVersion: v1\nclusters: [\n  - name: x\n    cluster: {server: 1\n",
+    )
+    .unwrap();
+    let out = run(
+        cluster
+            .kw()
+            .args(["get", "pods", "--kubeconfig"])
+            .arg(&broken),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("broken.yaml"), "{}", out.stderr);
+
+    let missing = cluster.dir.path().join("missing.yaml");
+    let out = run(
+        cluster
+            .kw()
+            .args(["get", "pods", "--kubeconfig"])
+            .arg(&missing),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("missing.yaml"), "{}", out.stderr);
+}
+
+#[test]
+fn unreachable_and_untrusted_servers_fail_fast_with_reasons() {
+    let cluster = Cluster::seeded();
+    let token = cluster.sim.admin_token();
+
+    // Nothing listens on port 1.
+    let out = run(
+        cluster.kw().args([
+            "get",
+            "pods",
+            "--server",
+            "https://127.0.0.1:1",
+            "--token",
+            &token,
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(5), "{}", out.stderr);
+    assert!(out.stderr.contains("connection refused"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains(&token),
+        "the token leaked: {}",
+        out.stderr
+    );
+
+    // Without the sim's CA, the public roots do not know it.
+    let out = run(
+        cluster.kw().args([
+            "get",
+            "pods",
+            "--server",
+            &cluster.sim.url(),
+            "--token",
+            &token,
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(5), "{}", out.stderr);
+    assert!(out.stderr.contains("unknown authority"), "{}", out.stderr);
+
+    // With the CA, but checking a name the certificate does not have.
+    let out = run(
+        cluster.get(&["pods", "--tls-server-name", "elsewhere.example"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(5), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not valid for elsewhere.example") && out.stderr.contains("127.0.0.1"),
+        "{}",
+        out.stderr
+    );
+
+    // Insecure works, and says so.
+    let out = run(
+        cluster.kw().args([
+            "get",
+            "pods",
+            "-o",
+            "name",
+            "--server",
+            &cluster.sim.url(),
+            "--token",
+            &token,
+            "--insecure-skip-tls-verify",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stderr.contains("insecure"), "{}", out.stderr);
+}
+
+#[test]
+fn a_client_key_that_does_not_match_its_certificate_is_refused() {
+    let cluster = Cluster::seeded();
+    let (cert, _key) = cluster.sim.client_cert_pem();
+    let other = rcgen::KeyPair::generate().unwrap().serialize_pem();
+    let dir = cluster.dir.path();
+    std::fs::write(dir.join("client.crt"), cert).unwrap();
+    std::fs::write(dir.join("other.key"), other).unwrap();
+    std::fs::write(dir.join("ca.crt"), cluster.sim.ca_pem()).unwrap();
+    let out = run(
+        cluster.kw().args([
+            "get",
+            "pods",
+            "--server",
+            &cluster.sim.url(),
+            "--certificate-authority",
+            &dir.join("ca.crt").display().to_string(),
+            "--client-certificate",
+            &dir.join("client.crt").display().to_string(),
+            "--client-key",
+            &dir.join("other.key").display().to_string(),
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(out.stderr.contains("does not match"), "{}", out.stderr);
+}
+
+#[test]
+fn events_reach_a_pipe_as_they_happen() {
+    let cluster = Cluster::seeded();
+    let live = Live::spawn(&mut cluster.get(&["pods", "-w", "-o", "jsonl"]));
+    // The initial list: seven pods in default.
+    for _ in 0..7 {
+        assert!(live.next_line(LIMIT).is_some(), "initial list");
+    }
+    cluster.sim.create("pods", pod("live-1")).unwrap();
+    let started = Instant::now();
+    let line = live
+        .next_line(Duration::from_secs(10))
+        .expect("the event arrives without kw exiting");
+    assert!(line.contains("\"name\":\"live-1\""), "{line}");
+    // Generous: it must not wait for a buffer to fill or the watch to end.
+    assert!(started.elapsed() < Duration::from_secs(10));
+    drop(live);
+}
+
+#[test]
+fn a_closed_pipe_ends_kw_quietly() {
+    let cluster = Cluster::seeded();
+    let mut child = cluster
+        .get(&["pods", "-w", "-o", "jsonl"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert!(first.starts_with('{'));
+    drop(reader); // like `| head -1`
+    for i in 0..5 {
+        cluster
+            .sim
+            .create("pods", pod(&format!("pipe-{i}")))
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let code = common::wait_with_limit(&mut child, LIMIT);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn ctrl_c_exits_130() {
+    let cluster = Cluster::seeded();
+    let live = Live::spawn(&mut cluster.get(&["pods", "-w"]));
+    assert!(live.next_line(LIMIT).is_some());
+    live.interrupt();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn request_timeout_ends_a_watch_with_status_0() {
+    let cluster = Cluster::seeded();
+    let started = Instant::now();
+    let out = run(
+        cluster.get(&["pods", "-w", "-o", "name", "--request-timeout", "2s"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    assert_eq!(out.stdout.lines().count(), 7);
+}
+
+#[test]
+fn a_named_object_is_noticed_when_it_is_created() {
+    let cluster = Cluster::seeded();
+    let live = Live::spawn(&mut cluster.get(&["pod", "later", "-w", "-o", "name"]));
+    // Wait for the watch to be open, then create the object.
+    let deadline = Instant::now() + LIMIT;
+    while !cluster
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.path.contains("watch="))
+    {
+        assert!(Instant::now() < deadline, "kw never watched");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cluster.sim.create("pods", pod("later")).unwrap();
+    cluster.sim.create("pods", pod("other")).unwrap();
+    assert_eq!(live.next_line(LIMIT).as_deref(), Some("pod/later"));
+    cluster.sim.delete("pods", "default", "later").unwrap();
+    assert_eq!(live.next_line(LIMIT).as_deref(), Some("pod/later"));
+    assert_eq!(
+        live.next_line(Duration::from_millis(500)),
+        None,
+        "only the named pod"
+    );
+}
+
+#[test]
+fn cluster_scoped_types_ignore_the_namespace() {
+    let cluster = Cluster::seeded();
+    let out = run(cluster.get(&["nodes", "-n", "team-a", "-o", "name"]), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "node/node-1\nnode/node-2\nnode/node-3\n");
+    let listed = cluster
+        .sim
+        .requests()
+        .into_iter()
+        .any(|r| r.path.starts_with("/api/v1/nodes"));
+    assert!(listed);
+}
