@@ -40,6 +40,12 @@ impl Backoff {
         }
     }
 
+    /// An attempt made progress before it failed (a watch delivered events, then broke): the
+    /// next wait starts small again. Doubling is for failures that get nowhere.
+    pub fn progressed(&mut self) {
+        self.next = INITIAL;
+    }
+
     /// Something failed: how long to wait before the next attempt.
     pub fn failed(&mut self, now: Instant) -> Duration {
         if let Some(since) = self.healthy_since.take() {
@@ -105,6 +111,17 @@ mod tests {
         assert!(backoff.next > INITIAL, "a minute is not enough");
         backoff.healthy(start + RESET_AFTER);
         assert_eq!(backoff.next, INITIAL);
+    }
+
+    #[test]
+    fn progress_starts_the_doubling_over() {
+        let mut backoff = Backoff::new(3);
+        let now = Instant::now();
+        for _ in 0..5 {
+            backoff.failed(now);
+        }
+        backoff.progressed();
+        assert!(backoff.failed(now) <= INITIAL * 2);
     }
 
     #[test]

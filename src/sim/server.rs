@@ -56,6 +56,8 @@ pub struct Shared {
     /// --min-request-timeout; 60–120 s for custom resources).
     pub max_watch: Option<Duration>,
     pub shutdown: AtomicBool,
+    /// The accept loop ends (for `restart`) while the rest keeps running.
+    stop_accepting: AtomicBool,
     pub flood: Option<FloodData>,
     requests: Mutex<VecDeque<RequestRecord>>,
     connections: Mutex<HashMap<u64, TcpStream>>,
@@ -151,6 +153,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         bookmark_interval: config.bookmark_interval,
         max_watch: config.max_watch,
         shutdown: AtomicBool::new(false),
+        stop_accepting: AtomicBool::new(false),
         flood,
         requests: Mutex::new(VecDeque::new()),
         connections: Mutex::new(HashMap::new()),
@@ -186,7 +189,7 @@ fn accept_loop(
     tls_config: Option<Arc<rustls::ServerConfig>>,
 ) {
     for stream in listener.incoming() {
-        if shared.shutdown.load(Ordering::SeqCst) {
+        if shared.shutdown.load(Ordering::SeqCst) || shared.stop_accepting.load(Ordering::SeqCst) {
             break;
         }
         let Ok(stream) = stream else {
@@ -396,6 +399,43 @@ impl SimHandle {
         requests.iter().cloned().collect()
     }
 
+    /// Cut every open connection (watches included) without a goodbye, as a network failure
+    /// or a load balancer would; the listener stays up.
+    pub fn drop_connections(&self) {
+        self.shared.store.close_watchers();
+        for (_, stream) in self.shared.lock_connections().drain() {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+
+    /// Act out an API server restart: close the listener and every connection, stay down for
+    /// `down_for`, then listen on the same port again with the same state and credentials
+    /// (as a restarted server backed by the same etcd would).
+    pub fn restart(&mut self, down_for: Duration) -> Result<(), SimError> {
+        self.shared.stop_accepting.store(true, Ordering::SeqCst);
+        let address: SocketAddr = ([127, 0, 0, 1], self.port).into();
+        let _ = TcpStream::connect_timeout(&address, Duration::from_secs(1));
+        if let Some(thread) = self.accept_thread.take() {
+            let _ = thread.join();
+        }
+        self.drop_connections();
+        std::thread::sleep(down_for);
+        self.shared.stop_accepting.store(false, Ordering::SeqCst);
+        let listener = bind_again(self.port)?;
+        let tls_config = if self.url.starts_with("https") {
+            Some(self.certs.server_config()?)
+        } else {
+            None
+        };
+        let shared = Arc::clone(&self.shared);
+        self.accept_thread = Some(
+            std::thread::Builder::new()
+                .name("sim-accept".into())
+                .spawn(move || accept_loop(&shared, &listener, tls_config))?,
+        );
+        Ok(())
+    }
+
     /// Close the listener and every connection.
     pub fn stop(mut self) {
         self.shut_down();
@@ -419,6 +459,22 @@ impl SimHandle {
             let _ = thread.join();
         }
     }
+}
+
+/// The port was just released; the kernel may take a moment to let it go.
+fn bind_again(port: u16) -> Result<TcpListener, SimError> {
+    let mut last = None;
+    for _ in 0..50 {
+        match TcpListener::bind(("127.0.0.1", port)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    Err(SimError::Listen {
+        port,
+        source: last.unwrap_or_else(|| std::io::Error::other("bind failed")),
+    })
 }
 
 impl Drop for SimHandle {

@@ -81,6 +81,9 @@ pub enum WatchError {
     NotFound(Vec<ClientError>),
 }
 
+/// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
+const MAX_STREAMING_FAILURES: u32 = 2;
+
 /// How a watch request ended.
 enum WatchEnd {
     /// The server closed the stream cleanly (timeoutSeconds, or its own timeout).
@@ -112,6 +115,8 @@ pub struct Watcher<'c> {
     /// Streaming lists are still worth trying (the server has not refused one).
     streaming: bool,
     pending_sync: Option<PendingSync>,
+    /// Streaming lists that ended before their end bookmark, in a row.
+    streaming_failures: u32,
 }
 
 impl<'c> Watcher<'c> {
@@ -121,6 +126,7 @@ impl<'c> Watcher<'c> {
         Watcher {
             streaming,
             pending_sync: None,
+            streaming_failures: 0,
             client,
             target,
             options,
@@ -177,7 +183,22 @@ impl<'c> Watcher<'c> {
         let mut disconnected_at: Option<Instant> = None;
         loop {
             let started = Instant::now();
+            if let Some(pending) = self.pending_sync {
+                if self.streaming_failures >= MAX_STREAMING_FAILURES {
+                    // A connection that never lasts long enough for the whole state to stream
+                    // can still serve a LIST in pages.
+                    if let Some(WatchEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
+                        return Ok(());
+                    }
+                }
+            }
+            let was_syncing = self.pending_sync.is_some();
             let (end, events) = self.watch_once(sink)?;
+            if was_syncing && self.pending_sync.is_some() {
+                self.streaming_failures += 1;
+            } else {
+                self.streaming_failures = 0;
+            }
             match end {
                 WatchEnd::Deadline => return Ok(()),
                 WatchEnd::Clean => {
@@ -267,7 +288,7 @@ impl<'c> Watcher<'c> {
     ) -> Result<Option<WatchEnd>, WatchError> {
         vlog!(
             log::REQUESTS,
-            "the server refused a streaming list; using LIST + WATCH"
+            "streaming lists are refused or keep breaking; using LIST + WATCH"
         );
         self.streaming = false;
         self.pending_sync = None;
@@ -584,13 +605,13 @@ impl<'c> Watcher<'c> {
                     }
                     let error = self.client.broken(&e);
                     log::notice(&format!("{error}; resuming"));
-                    let pause = self.backoff.failed(Instant::now());
+                    let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
                 Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
                 Err(e) => {
                     log::notice(&format!("{e}; resuming"));
-                    let pause = self.backoff.failed(Instant::now());
+                    let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
             };
@@ -602,7 +623,7 @@ impl<'c> Watcher<'c> {
                         reason: e.to_string(),
                     };
                     log::notice(&format!("{error}; resuming"));
-                    let pause = self.backoff.failed(Instant::now());
+                    let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
             };
@@ -614,6 +635,14 @@ impl<'c> Watcher<'c> {
             sink.checkpoint(framer.has_buffered_frame())
                 .map_err(WatchError::Output)?;
         }
+    }
+
+    /// How long to wait after a watch broke, having delivered `events` events first.
+    fn pause_after_break(&mut self, events: u64) -> Duration {
+        if events > 0 {
+            self.backoff.progressed();
+        }
+        self.backoff.failed(Instant::now())
     }
 
     fn watch_request_failed(&mut self, error: ClientError) -> Result<WatchEnd, WatchError> {

@@ -188,6 +188,16 @@ impl Live {
         (code, rest, stderr)
     }
 
+    /// Kill kw (a watch never ends by itself) and return what it wrote to stderr.
+    pub fn stop(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.stderr
+            .take()
+            .map(|h| h.join().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
     /// Send SIGINT, as Ctrl-C in a terminal does.
     pub fn interrupt(&self) {
         let status = Command::new("kill")

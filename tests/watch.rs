@@ -1,0 +1,496 @@
+//! The promise, under fault injection: no event printed twice; while the server holds the
+//! history, none skipped; after a 410, the smallest set of events that brings the reader to the
+//! server's state. Each test compares what kw printed with the simulator's own record of changes.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use common::{Cluster, Live};
+use kw::sim::{Faults, SimConfig};
+use serde_json::{json, Value};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// One event as kw printed it with `-o jsonl --output-watch-events`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Printed {
+    kind: String,
+    uid: String,
+    resource_version: String,
+    synthetic: bool,
+}
+
+fn parse(line: &str) -> Printed {
+    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    Printed {
+        kind: v["type"].as_str().unwrap_or_default().to_string(),
+        uid: v["object"]["metadata"]["uid"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        resource_version: v["object"]["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        synthetic: v["kw"]["synthetic"] == json!(true),
+    }
+}
+
+fn pod(name: &str, phase: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default", "labels": {"app": "churn"}},
+        "spec": {"containers": [{"name": "c", "image": "busybox"}], "nodeName": "node-1"},
+        "status": {"phase": phase}
+    })
+}
+
+/// A watcher under test: kw printing events as JSON lines, and what it printed so far.
+struct Watch {
+    live: Live,
+    printed: Vec<Printed>,
+    initial: usize,
+}
+
+impl Watch {
+    fn start(cluster: &Cluster, extra: &[&str], env: &[(&str, &str)]) -> Watch {
+        let mut args = vec!["pods", "-w", "-o", "jsonl", "--output-watch-events"];
+        args.extend_from_slice(extra);
+        let mut cmd = cluster.get(&args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let live = Live::spawn(&mut cmd);
+        let initial = cluster
+            .sim
+            .objects("pods")
+            .iter()
+            .filter(|o| o["metadata"]["namespace"] == "default")
+            .count();
+        let mut watch = Watch {
+            live,
+            printed: Vec::new(),
+            initial,
+        };
+        while watch.printed.len() < initial {
+            watch.read_one();
+        }
+        watch
+    }
+
+    fn read_one(&mut self) {
+        let line = self.live.next_line(LIMIT).unwrap_or_else(|| {
+            panic!(
+                "kw printed nothing for {LIMIT:?}; so far {:#?}",
+                self.printed
+            )
+        });
+        self.printed.push(parse(&line));
+    }
+
+    /// Read until an event at `resource_version` has been printed.
+    fn read_until(&mut self, resource_version: u64) {
+        let target = resource_version.to_string();
+        let deadline = Instant::now() + LIMIT;
+        while !self.printed.iter().any(|p| p.resource_version == target) {
+            assert!(
+                Instant::now() < deadline,
+                "never printed rv {target}: {:#?}",
+                self.printed
+            );
+            self.read_one();
+        }
+    }
+
+    fn after_list(&self) -> &[Printed] {
+        &self.printed[self.initial..]
+    }
+}
+
+/// A story of changes to pods in `default`: creations, modifications, deletions.
+fn churn(cluster: &Cluster, prefix: &str, rounds: usize, pause: Duration) {
+    for i in 0..rounds {
+        let name = format!("{prefix}{i}");
+        cluster.sim.create("pods", pod(&name, "Pending")).unwrap();
+        std::thread::sleep(pause);
+        cluster.sim.update("pods", pod(&name, "Running")).unwrap();
+        std::thread::sleep(pause);
+        if i % 2 == 0 {
+            cluster.sim.delete("pods", "default", &name).unwrap();
+            std::thread::sleep(pause);
+        }
+    }
+}
+
+/// The changes to pods in `default` after `from`, as (type, uid, rv).
+fn changes_after(cluster: &Cluster, from: u64) -> Vec<(String, String, String)> {
+    cluster
+        .sim
+        .changes()
+        .into_iter()
+        .filter(|c| c.resource_version > from && c.resource == "pods" && c.namespace == "default")
+        .map(|c| (c.event_type, c.uid, c.resource_version.to_string()))
+        .collect()
+}
+
+/// Nothing missing, nothing twice, in the server's order.
+fn assert_exact(cluster: &Cluster, watch: &Watch, from: u64) {
+    let expected = changes_after(cluster, from);
+    let printed: Vec<(String, String, String)> = watch
+        .after_list()
+        .iter()
+        .map(|p| (p.kind.clone(), p.uid.clone(), p.resource_version.clone()))
+        .collect();
+    assert_eq!(printed, expected);
+}
+
+/// Replaying what kw printed gives what the server holds, and no (uid, rv) is printed twice.
+fn assert_converged(cluster: &Cluster, watch: &Watch) {
+    let mut state: HashMap<String, String> = HashMap::new();
+    let mut seen = HashSet::new();
+    for p in &watch.printed {
+        assert!(
+            seen.insert((p.kind.clone(), p.uid.clone(), p.resource_version.clone())),
+            "printed twice: {p:?}"
+        );
+        match p.kind.as_str() {
+            "DELETED" => {
+                assert!(state.remove(&p.uid).is_some(), "deleted unknown {p:?}");
+            }
+            _ => {
+                state.insert(p.uid.clone(), p.resource_version.clone());
+            }
+        }
+    }
+    let truth: HashMap<String, String> = cluster
+        .sim
+        .objects("pods")
+        .iter()
+        .filter(|o| o["metadata"]["namespace"] == "default")
+        .map(|o| {
+            (
+                o["metadata"]["uid"].as_str().unwrap().to_string(),
+                o["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(state, truth);
+}
+
+fn faulty(faults: Faults) -> Cluster {
+    Cluster::start(SimConfig {
+        faults,
+        ..SimConfig::default()
+    })
+}
+
+fn exact_under(faults: Faults, env: &[(&str, &str)]) {
+    let cluster = faulty(faults);
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], env);
+    churn(&cluster, "p", 6, Duration::from_millis(30));
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+    assert_converged(&cluster, &watch);
+}
+
+#[test]
+fn abrupt_closes_are_resumed_without_loss_or_repeats() {
+    exact_under(
+        Faults {
+            close_after: Some(3),
+            ..Faults::default()
+        },
+        &[],
+    );
+}
+
+#[test]
+fn events_cut_mid_chunk_are_resumed() {
+    exact_under(
+        Faults {
+            cut_after: Some(2),
+            ..Faults::default()
+        },
+        &[],
+    );
+}
+
+#[test]
+fn clean_ends_are_resumed() {
+    let cluster = Cluster::start(SimConfig {
+        max_watch: Some(Duration::from_millis(700)),
+        ..SimConfig::default()
+    });
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    churn(&cluster, "p", 8, Duration::from_millis(100));
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+    let watches = cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count();
+    assert!(
+        watches >= 2,
+        "the server ended watches, kw watched again ({watches})"
+    );
+}
+
+#[test]
+fn invalid_json_is_reported_and_resumed() {
+    let cluster = faulty(Faults {
+        invalid_json_after: Some(2),
+        times: Some(3),
+        ..Faults::default()
+    });
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    churn(&cluster, "p", 4, Duration::from_millis(30));
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+}
+
+#[test]
+fn a_stalled_connection_is_noticed_and_resumed() {
+    let cluster = faulty(Faults {
+        stall_after: Some(1),
+        stall_secs: 20,
+        times: Some(2),
+        ..Faults::default()
+    });
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[("KW_IDLE_TIMEOUT", "1s")]);
+    churn(&cluster, "p", 3, Duration::from_millis(30));
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+}
+
+#[test]
+fn list_errors_are_retried() {
+    for (status, count) in [(429u16, 2u64), (500, 2), (503, 1)] {
+        let cluster = faulty(Faults {
+            list_status: Some(status),
+            list_count: count,
+            ..Faults::default()
+        });
+        // Table mode lists with LIST (JSON modes use a streaming list).
+        let out = common::run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
+        assert_eq!(out.code, Some(0), "{status}: {}", out.stderr);
+        assert_eq!(out.stdout.lines().count(), 8, "{status}: {}", out.stdout);
+        assert!(out.stderr.contains("retrying"), "{status}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn watch_request_errors_are_retried() {
+    for status in [429u16, 500, 503] {
+        exact_under(
+            Faults {
+                watch_status: Some(status),
+                times: Some(2),
+                ..Faults::default()
+            },
+            &[],
+        );
+    }
+}
+
+#[test]
+fn a_410_error_event_relists_and_prints_only_what_changed() {
+    let cluster = faulty(Faults {
+        expire_after: Some(2),
+        times: Some(3),
+        ..Faults::default()
+    });
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    churn(&cluster, "p", 5, Duration::from_millis(30));
+    watch.read_until(cluster.sim.current_resource_version());
+    // Give a relist's trailing events (deletions come last) a moment.
+    std::thread::sleep(Duration::from_millis(300));
+    while let Some(line) = watch.live.next_line(Duration::from_millis(300)) {
+        watch.printed.push(parse(&line));
+    }
+    assert_converged(&cluster, &watch);
+}
+
+#[test]
+fn a_410_status_relists() {
+    let cluster = faulty(Faults {
+        watch_status: Some(410),
+        times: Some(1),
+        ..Faults::default()
+    });
+    let mut watch = Watch::start(&cluster, &["--v", "4"], &[]);
+    cluster.sim.create("pods", pod("after", "Pending")).unwrap();
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_converged(&cluster, &watch);
+}
+
+/// The history kw needs is gone while it is away: the re-list prints exactly the difference,
+/// marked as synthetic, and says so on stderr.
+#[test]
+fn compaction_while_away_prints_exactly_the_missed_changes() {
+    let cluster = Cluster::start(SimConfig::default());
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    let before: HashMap<String, String> = cluster
+        .sim
+        .objects("pods")
+        .iter()
+        .filter(|o| o["metadata"]["namespace"] == "default")
+        .map(|o| {
+            (
+                o["metadata"]["name"].as_str().unwrap().to_string(),
+                o["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    // Cut kw off: its watch breaks, and every new one is refused while the cluster changes.
+    cluster.sim.set_faults(Faults {
+        watch_status: Some(503),
+        ..Faults::default()
+    });
+    cluster.sim.drop_connections();
+    cluster
+        .sim
+        .create("pods", pod("new-while-away", "Pending"))
+        .unwrap();
+    cluster
+        .sim
+        .create("pods", pod("short-lived", "Pending"))
+        .unwrap();
+    cluster
+        .sim
+        .delete("pods", "default", "short-lived")
+        .unwrap();
+    let victim = before
+        .keys()
+        .find(|n| n.starts_with("web-"))
+        .unwrap()
+        .clone();
+    cluster.sim.delete("pods", "default", &victim).unwrap();
+    let mut changed = cluster
+        .sim
+        .objects("pods")
+        .into_iter()
+        .find(|o| o["metadata"]["name"] == "init-demo")
+        .unwrap();
+    changed["metadata"]["labels"]["touched"] = json!("yes");
+    cluster.sim.update("pods", changed).unwrap();
+    cluster.sim.compact();
+    cluster.sim.set_faults(Faults::default());
+    let printed_before = watch.printed.len();
+    let deadline = Instant::now() + LIMIT;
+    while watch.printed.len() < printed_before + 3 {
+        assert!(Instant::now() < deadline);
+        watch.read_one();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    while let Some(line) = watch.live.next_line(Duration::from_millis(300)) {
+        watch.printed.push(parse(&line));
+    }
+    let missed: Vec<(String, bool)> = watch.printed[printed_before..]
+        .iter()
+        .map(|p| (p.kind.clone(), p.synthetic))
+        .collect();
+    // init-demo modified, new-while-away added, the web pod deleted; short-lived never shown.
+    let mut kinds: Vec<&str> = missed.iter().map(|(k, _)| k.as_str()).collect();
+    kinds.sort();
+    assert_eq!(kinds, ["ADDED", "DELETED", "MODIFIED"], "{missed:?}");
+    assert!(missed.iter().all(|(_, synthetic)| *synthetic), "{missed:?}");
+    assert_converged(&cluster, &watch);
+    let stderr = watch.live.stop();
+    assert!(stderr.contains("re-listed"), "{stderr}");
+}
+
+#[test]
+fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
+    let cluster = faulty(Faults {
+        huge_object_bytes: Some(3 << 20),
+        times: Some(1),
+        ..Faults::default()
+    });
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    cluster
+        .sim
+        .create("pods", pod("big-neighbour", "Pending"))
+        .unwrap();
+    watch.read_until(cluster.sim.current_resource_version());
+
+    let cluster = faulty(Faults {
+        huge_object_bytes: Some(3 << 20),
+        ..Faults::default()
+    });
+    let out = common::run(
+        cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(6), "{}", out.stderr);
+    assert!(out.stderr.contains("--max-object-size"), "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn a_server_restart_is_survived() {
+    let mut cluster = Cluster::start(SimConfig::default());
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[]);
+    cluster.sim.restart(Duration::from_millis(1500)).unwrap();
+    cluster
+        .sim
+        .create("pods", pod("after-restart", "Pending"))
+        .unwrap();
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+}
+
+#[test]
+fn a_soak_of_random_faults_keeps_the_promise() {
+    let cluster = Cluster::start(SimConfig::default());
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[("KW_IDLE_TIMEOUT", "1s")]);
+    let plans = [
+        Faults {
+            close_after: Some(2),
+            ..Faults::default()
+        },
+        Faults {
+            cut_after: Some(1),
+            ..Faults::default()
+        },
+        Faults {
+            invalid_json_after: Some(3),
+            ..Faults::default()
+        },
+        Faults {
+            watch_status: Some(500),
+            times: Some(1),
+            ..Faults::default()
+        },
+        Faults::default(),
+    ];
+    for (round, plan) in plans.iter().cycle().take(10).enumerate() {
+        cluster.sim.set_faults(plan.clone());
+        churn(
+            &cluster,
+            &format!("r{round}-"),
+            2,
+            Duration::from_millis(15),
+        );
+    }
+    cluster.sim.set_faults(Faults::default());
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+    assert_converged(&cluster, &watch);
+}
