@@ -92,6 +92,10 @@ pub struct GetArgs {
     #[arg(long)]
     pub no_headers: bool,
 
+    /// Put the kind in front of each name (`pod/web-1`); always on for several types.
+    #[arg(long)]
+    pub show_kind: bool,
+
     /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
     #[arg(long)]
     pub show_managed_fields: bool,

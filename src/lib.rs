@@ -17,5 +17,6 @@ pub mod output;
 pub mod printer;
 pub mod settings;
 pub mod sim;
+pub mod sinks;
 pub mod watcher;
 pub mod wire;

@@ -109,7 +109,8 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         .output
         .parse()
         .map_err(|e: printer::UnknownFormat| KwError::Usage(format!("error: {e}")))?;
-    let (type_name, names) = parse_targets(&args.targets)?;
+    let requested = parse_targets(&args.targets)?;
+    let watching = args.watch || args.watch_only;
 
     let settings = settings::resolve_from_env(&args.config, args.namespace.as_deref())?;
     if settings.connection.insecure_skip_tls_verify {
@@ -117,27 +118,22 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
     }
     let environment = Environment::read()?;
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
-    let resource = discovery::resolve(&client, &type_name)?;
-
-    let watching = args.watch || args.watch_only;
-    let namespace = if args.all_namespaces || !resource.namespaced {
-        None
-    } else {
-        Some(settings.namespace.clone())
-    };
-    let no_resources_message = match &namespace {
-        Some(ns) => format!("No resources found in {ns} namespace."),
-        None => "No resources found".to_string(),
-    };
-    let print_options = PrintOptions {
-        format: format.clone(),
-        watch_events: args.output_watch_events,
-        watching,
-        all_namespaces: args.all_namespaces && resource.namespaced,
-        no_headers: args.no_headers,
-        single_object: !watching && names.len() == 1,
-        show_managed_fields: args.show_managed_fields,
-    };
+    let mut groups: Vec<(kw::events::ResourceInfo, Vec<String>)> = Vec::new();
+    for (type_name, names) in requested {
+        let resource = discovery::resolve(&client, &type_name)?;
+        // `pods,po` is one type: kubectl merges them, and so do we.
+        match groups.iter_mut().find(|(r, _)| *r == resource) {
+            Some((_, existing)) => existing.extend(names),
+            None => groups.push((resource, names)),
+        }
+    }
+    if watching {
+        if let Some((_, names)) = groups.iter().find(|(_, names)| names.len() > 1) {
+            return Err(WatchError::TooManyNames(names.len()).into());
+        }
+    }
+    let several = groups.len() > 1;
+    let with_kind = args.show_kind || several;
     let deadline = if watching {
         settings
             .connection
@@ -145,14 +141,6 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
             .map(|t| Instant::now() + t)
     } else {
         None
-    };
-    let target = Target {
-        resource,
-        namespace,
-        names,
-        label_selector: args.selector.clone(),
-        field_selector: args.field_selector.clone(),
-        include_object: false,
     };
     let options = Options {
         table: format.is_table(),
@@ -163,64 +151,174 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         max_object_size: args.max_object_size,
         streaming_list: true,
     };
-
-    let mut output = Output::new(printer::new_printer(&print_options), io::stdout().lock());
-    let mut watcher = Watcher::new(&client, target, options);
-    let outcome = watcher.run(&mut output);
-    let finished = output.finish();
-    let summary = match outcome {
-        Ok(summary) => summary,
-        Err(WatchError::Output(e)) if is_closed_pipe(&e) => return Ok(()),
-        Err(e) => return Err(e.into()),
+    let single_object = !watching && groups.len() == 1 && groups[0].1.len() == 1;
+    let print_options = |resource: &kw::events::ResourceInfo| PrintOptions {
+        format: format.clone(),
+        watch_events: args.output_watch_events,
+        watching,
+        // Several types under -A keep the column for the cluster-scoped ones too, as kubectl.
+        all_namespaces: args.all_namespaces && (resource.namespaced || several),
+        no_headers: args.no_headers,
+        single_object,
+        show_managed_fields: args.show_managed_fields,
     };
-    match finished {
-        Err(e) if is_closed_pipe(&e) => return Ok(()),
-        Err(e) => return Err(WatchError::Output(e).into()),
-        Ok(()) => {}
-    }
-    if summary.printed == 0 && !watching && format != OutputFormat::Json {
+    let target = |resource: kw::events::ResourceInfo, names: Vec<String>| Target {
+        namespace: if args.all_namespaces || !resource.namespaced {
+            None
+        } else {
+            Some(settings.namespace.clone())
+        },
+        resource,
+        names,
+        label_selector: args.selector.clone(),
+        field_selector: args.field_selector.clone(),
+        include_object: false,
+    };
+    let no_resources_message = if args.all_namespaces || !groups.iter().any(|(r, _)| r.namespaced) {
+        "No resources found".to_string()
+    } else {
+        format!("No resources found in {} namespace.", settings.namespace)
+    };
+
+    let printed = if watching && several {
+        let first = print_options(&groups[0].0);
+        let targets = groups.into_iter().map(|(r, n)| target(r, n)).collect();
+        watch_several(client, targets, options, &first)?
+    } else {
+        // One type, or several listed one after another: a table per type (fresh column
+        // widths, a blank line between), one List or one stream of lines for the others.
+        let mut printed = 0;
+        let mut output: Option<Output<io::StdoutLock<'static>>> = None;
+        for (resource, names) in groups {
+            if output.is_none() || format.is_table() {
+                if let Some(mut done) = output.take() {
+                    finish(&mut done)?;
+                    if printed > 0 && !args.no_headers {
+                        println!();
+                    }
+                }
+                output = Some(Output::new(
+                    printer::new_printer(&print_options(&resource)),
+                    io::stdout().lock(),
+                ));
+            }
+            let Some(sink) = output.as_mut() else {
+                continue;
+            };
+            let mut watcher = Watcher::new(&client, target(resource, names), options.clone());
+            let outcome = if with_kind {
+                watcher.run(&mut kw::sinks::WithKind::new(&mut *sink))
+            } else {
+                watcher.run(sink)
+            };
+            match outcome {
+                Ok(summary) => printed += summary.printed,
+                Err(WatchError::Output(e)) if is_closed_pipe(&e) => return Ok(()),
+                Err(e) => {
+                    let _ = sink.finish();
+                    return Err(e.into());
+                }
+            }
+        }
+        if let Some(mut done) = output {
+            finish(&mut done)?;
+        }
+        printed
+    };
+    if printed == 0 && !watching && format != OutputFormat::Json {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
         eprintln!("{no_resources_message}");
     }
     Ok(())
 }
 
-/// `TYPE`, `TYPE NAME...`, `TYPE/NAME...` into the type and the names.
-fn parse_targets(targets: &[String]) -> Result<(String, Vec<String>), KwError> {
+/// Let the printer close what it holds open; a closed pipe is not an error.
+fn finish<W: Write>(output: &mut Output<W>) -> Result<(), KwError> {
+    match output.finish() {
+        Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e).into()),
+        _ => Ok(()),
+    }
+}
+
+/// Several types watched at once (kubectl refuses this): one watcher thread per type, each
+/// with every guarantee of a single watch, merged into one output stream. The first fatal
+/// error ends kw.
+fn watch_several(
+    client: Client,
+    targets: Vec<Target>,
+    options: Options,
+    print_options: &PrintOptions,
+) -> Result<u64, KwError> {
+    let output = Output::new(printer::new_printer(print_options), io::stdout());
+    let shared = kw::sinks::Shared(std::sync::Arc::new(std::sync::Mutex::new(output)));
+    let client = std::sync::Arc::new(client);
+    let (done, results) = std::sync::mpsc::channel();
+    let count = targets.len();
+    for target in targets {
+        let client = std::sync::Arc::clone(&client);
+        let options = options.clone();
+        let mut sink = kw::sinks::WithKind::new(shared.clone());
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut watcher = Watcher::new(&client, target, options);
+            let _ = done.send(watcher.run(&mut sink));
+        });
+    }
+    let mut printed = 0;
+    for _ in 0..count {
+        match results.recv() {
+            Ok(Ok(summary)) => printed += summary.printed,
+            Ok(Err(WatchError::Output(e))) if is_closed_pipe(&e) => return Ok(printed),
+            Ok(Err(e)) => return Err(e.into()),
+            Err(_) => break,
+        }
+    }
+    let mut output = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+    finish(&mut *output)?;
+    Ok(printed)
+}
+
+/// `TYPE`, `TYPE NAME...`, `TYPE1,TYPE2`, `TYPE/NAME...` into types and their names, in the
+/// order given.
+fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, KwError> {
     let first = &targets[0];
-    if first.contains(',') {
-        return Err(KwError::Usage(format!(
-            "error: several resource types at once ({first}) are not supported yet; run one kw per type"
-        )));
-    }
     if !first.contains('/') {
-        return Ok((first.clone(), targets[1..].to_vec()));
+        let types: Vec<&str> = first.split(',').collect();
+        if types.iter().any(|t| t.is_empty()) {
+            return Err(KwError::Usage(format!(
+                "error: resource types must not be empty: {first:?}"
+            )));
+        }
+        let names = targets[1..].to_vec();
+        if types.len() > 1 && !names.is_empty() {
+            return Err(KwError::Usage(
+                "error: names can only be given with a single resource type (or as TYPE/NAME)"
+                    .into(),
+            ));
+        }
+        return Ok(types
+            .into_iter()
+            .map(|t| (t.to_string(), names.clone()))
+            .collect());
     }
-    let mut type_name: Option<String> = None;
-    let mut names = Vec::new();
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for target in targets {
         let Some((kind, name)) = target.split_once('/') else {
             return Err(KwError::Usage(format!(
                 "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kw get resource/<resource_name>' instead of 'kw get resource resource/<resource_name>'): {target}"
             )));
         };
-        if kind.is_empty() || name.is_empty() {
+        if kind.is_empty() || name.is_empty() || name.contains('/') {
             return Err(KwError::Usage(format!(
                 "error: arguments in resource/name form must have a single resource and name: {target}"
             )));
         }
-        match &type_name {
-            Some(t) if t != kind => {
-                return Err(KwError::Usage(
-                    "error: watching several resource types at once is not supported yet".into(),
-                ))
-            }
-            Some(_) => {}
-            None => type_name = Some(kind.to_string()),
+        match groups.iter_mut().find(|(t, _)| t == kind) {
+            Some((_, names)) => names.push(name.to_string()),
+            None => groups.push((kind.to_string(), vec![name.to_string()])),
         }
-        names.push(name.to_string());
     }
-    Ok((type_name.unwrap_or_default(), names))
+    Ok(groups)
 }
 
 /// `kw demo`: the simulated cluster in-process, with churn, and `kw get` against it over TLS.

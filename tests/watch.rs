@@ -494,3 +494,36 @@ fn a_soak_of_random_faults_keeps_the_promise() {
     assert_exact(&cluster, &watch, from);
     assert_converged(&cluster, &watch);
 }
+
+#[test]
+fn several_types_are_watched_at_once_into_one_stream() {
+    let cluster = Cluster::seeded();
+    let live =
+        Live::spawn(&mut cluster.get(&["pods,deployments", "-n", "team-a", "-w", "-o", "name"]));
+    // team-a: six pods and two deployments, in some interleaving.
+    let mut initial: Vec<String> = (0..8)
+        .map(|_| live.next_line(LIMIT).expect("list"))
+        .collect();
+    initial.sort();
+    assert_eq!(initial.iter().filter(|l| l.starts_with("pod/")).count(), 6);
+    assert!(
+        initial.contains(&"deployment.apps/backend".to_string()),
+        "{initial:?}"
+    );
+    let mut web = cluster
+        .sim
+        .objects("deployments")
+        .into_iter()
+        .find(|d| d["metadata"]["name"] == "frontend")
+        .unwrap();
+    web["spec"]["replicas"] = json!(5);
+    cluster.sim.update("deployments", web).unwrap();
+    let mut pod = pod("team-pod", "Pending");
+    pod["metadata"]["namespace"] = json!("team-a");
+    cluster.sim.create("pods", pod).unwrap();
+    let mut next: Vec<String> = (0..2)
+        .map(|_| live.next_line(LIMIT).expect("events"))
+        .collect();
+    next.sort();
+    assert_eq!(next, ["deployment.apps/frontend", "pod/team-pod"]);
+}

@@ -94,7 +94,8 @@ pub struct ObjectDecodeError {
 }
 
 /// A printer receives events, one at a time, and writes them out.
-pub trait Printer {
+/// `Send`: several watcher threads may share one printer (`kw get pods,deploy -w`).
+pub trait Printer: Send {
     /// Print one event. A printer may hold rows back to align columns until `checkpoint`.
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()>;
 

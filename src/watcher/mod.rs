@@ -33,6 +33,16 @@ pub trait Sink {
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<()>;
 }
 
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        (**self).event(event)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+        (**self).checkpoint(more_ready)
+    }
+}
+
 /// How to watch.
 #[derive(Debug, Clone)]
 pub struct Options {

@@ -1,0 +1,163 @@
+//! Sink adapters for `kw get` over several resource types: a prefix that says each row's kind
+//! (`pod/web-1`, `deployment.apps/web`, as kubectl prints several types), and a sink that
+//! several watcher threads can share, merging their events into one output stream.
+
+use std::io;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use crate::events::{Event, ResourceInfo, TableRow};
+use crate::watcher::Sink;
+
+/// `pod`, `deployment.apps`: how kubectl names a kind in front of an object's name.
+pub fn kind_prefix(resource: &ResourceInfo) -> String {
+    let kind = resource.kind.to_ascii_lowercase();
+    if resource.group.is_empty() {
+        kind
+    } else {
+        format!("{kind}.{}", resource.group)
+    }
+}
+
+/// Puts `kind/` in front of the name cell of every table row.
+pub struct WithKind<S> {
+    inner: S,
+    cells: Vec<Value>,
+}
+
+impl<S: Sink> WithKind<S> {
+    pub fn new(inner: S) -> WithKind<S> {
+        WithKind {
+            inner,
+            cells: Vec::new(),
+        }
+    }
+
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+}
+
+impl<S: Sink> Sink for WithKind<S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        let Some(row) = event.row else {
+            return self.inner.event(event);
+        };
+        let name_column = row.columns.iter().position(|c| c.format == "name");
+        let Some(index) = name_column.filter(|i| *i < row.cells.len()) else {
+            return self.inner.event(event);
+        };
+        self.cells.clear();
+        self.cells.extend_from_slice(row.cells);
+        let name = match &row.cells[index] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        self.cells[index] = Value::String(format!("{}/{name}", kind_prefix(event.resource)));
+        let prefixed = Event {
+            row: Some(TableRow {
+                columns: row.columns,
+                cells: &self.cells,
+            }),
+            ..*event
+        };
+        self.inner.event(&prefixed)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+        self.inner.checkpoint(more_ready)
+    }
+}
+
+/// One sink shared by several watcher threads; each event and checkpoint is written whole.
+pub struct Shared<S>(pub Arc<Mutex<S>>);
+
+impl<S> Clone for Shared<S> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<S: Sink> Sink for Shared<S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .event(event)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .checkpoint(more_ready)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::Origin;
+    use crate::wire::{EventType, TableColumnDefinition};
+    use serde_json::value::RawValue;
+
+    #[derive(Default)]
+    struct Collect(Vec<Vec<Value>>);
+
+    impl Sink for Collect {
+        fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+            self.0
+                .push(event.row.map(|r| r.cells.to_vec()).unwrap_or_default());
+            Ok(())
+        }
+        fn checkpoint(&mut self, _: bool) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn prefixes_the_name_cell_with_kind_and_group() {
+        let resource = ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let columns = vec![
+            TableColumnDefinition {
+                name: "Name".into(),
+                column_type: "string".into(),
+                format: "name".into(),
+                ..Default::default()
+            },
+            TableColumnDefinition {
+                name: "Ready".into(),
+                column_type: "string".into(),
+                ..Default::default()
+            },
+        ];
+        let cells = vec![Value::from("web"), Value::from("1/1")];
+        let event = Event {
+            kind: EventType::Added,
+            origin: Origin::List,
+            resource: &resource,
+            object: RawValue::NULL,
+            object_lacks_type: false,
+            name: "web",
+            namespace: "ns",
+            row: Some(TableRow {
+                columns: &columns,
+                cells: &cells,
+            }),
+        };
+        let mut sink = WithKind::new(Collect::default());
+        sink.event(&event).unwrap();
+        assert_eq!(
+            sink.into_inner().0,
+            vec![vec![Value::from("deployment.apps/web"), Value::from("1/1")]]
+        );
+    }
+}
