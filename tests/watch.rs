@@ -527,3 +527,193 @@ fn several_types_are_watched_at_once_into_one_stream() {
     next.sort();
     assert_eq!(next, ["deployment.apps/frontend", "pod/team-pod"]);
 }
+
+#[test]
+fn an_object_leaving_the_selector_is_not_called_deleted() {
+    let cluster = Cluster::seeded();
+    let mut cmd = cluster.get(&["pods", "-l", "app=web", "-w", "--output-watch-events"]);
+    let live = Live::spawn(&mut cmd);
+    // Header and three web pods.
+    for _ in 0..4 {
+        live.next_line(LIMIT).expect("list");
+    }
+    let mut pod = cluster
+        .sim
+        .objects("pods")
+        .into_iter()
+        .find(|p| p["metadata"]["labels"]["app"] == "web")
+        .unwrap();
+    let name = pod["metadata"]["name"].as_str().unwrap().to_string();
+    pod["metadata"]["labels"]["app"] = json!("retired");
+    cluster.sim.update("pods", pod).unwrap();
+    let line = live.next_line(LIMIT).expect("the DELETED row");
+    assert!(
+        line.starts_with("DELETED") && line.contains(&name),
+        "{line}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let stderr = live.stop();
+    assert!(
+        stderr.contains(&format!("pod/{name} left the selector; it was not deleted")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_relist_in_table_mode_prints_the_missed_rows() {
+    let cluster = Cluster::seeded();
+    let live = Live::spawn(&mut cluster.get(&["pods", "-w", "--output-watch-events"]));
+    for _ in 0..8 {
+        live.next_line(LIMIT).expect("header and list");
+    }
+    cluster.sim.set_faults(Faults {
+        watch_status: Some(503),
+        ..Faults::default()
+    });
+    cluster.sim.drop_connections();
+    cluster.sim.delete("pods", "default", "mesh-demo").unwrap();
+    cluster.sim.create("pods", pod("fresh", "Pending")).unwrap();
+    cluster.sim.compact();
+    cluster.sim.set_faults(Faults::default());
+    let mut rows = vec![
+        live.next_line(LIMIT).expect("row"),
+        live.next_line(LIMIT).expect("row"),
+    ];
+    rows.sort();
+    assert!(
+        rows[0].starts_with("ADDED ") && rows[0].contains("fresh"),
+        "{rows:?}"
+    );
+    // The deleted pod's last row, as it was printed: 2/2 Running.
+    assert!(
+        rows[1].starts_with("DELETED ") && rows[1].contains("mesh-demo") && rows[1].contains("2/2"),
+        "{rows:?}"
+    );
+    assert_eq!(live.next_line(Duration::from_millis(500)), None);
+    let stderr = live.stop();
+    assert!(stderr.contains("re-listed"), "{stderr}");
+}
+
+/// The soak: `kw sim` churning at a high rate while faults change every half second. Runs a
+/// few seconds in CI; `KW_SOAK_SECS=300 cargo test --release --test watch soak_with_churn`
+/// runs it for minutes.
+#[test]
+fn soak_with_churn_and_faults() {
+    let seconds: u64 = std::env::var("KW_SOAK_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let cluster = Cluster::start(SimConfig {
+        churn: Some(200.0),
+        seed: 7,
+        ..SimConfig::default()
+    });
+    let mut cmd = cluster.get(&["pods", "-A", "-w", "-o", "jsonl", "--output-watch-events"]);
+    cmd.env("KW_IDLE_TIMEOUT", "1s");
+    let live = Live::spawn(&mut cmd);
+    // Everything printed, list included, goes into one replay. The reader stops once kw has
+    // printed past `target` (set when the faults stop), or after 30 s of silence.
+    let target = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
+    let reader_target = std::sync::Arc::clone(&target);
+    let reader = std::thread::spawn(move || {
+        let mut printed: Vec<Printed> = Vec::new();
+        while let Some(line) = live.next_line(Duration::from_secs(30)) {
+            let event = parse(&line);
+            let rv: u64 = event.resource_version.parse().unwrap_or(0);
+            printed.push(event);
+            if rv >= reader_target.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        (printed, live.stop())
+    });
+    let plans = [
+        Faults {
+            close_after: Some(40),
+            ..Faults::default()
+        },
+        Faults {
+            cut_after: Some(25),
+            ..Faults::default()
+        },
+        Faults {
+            invalid_json_after: Some(30),
+            ..Faults::default()
+        },
+        Faults {
+            watch_status: Some(500),
+            times: Some(1),
+            ..Faults::default()
+        },
+        Faults {
+            stall_after: Some(10),
+            stall_secs: 5,
+            times: Some(1),
+            ..Faults::default()
+        },
+        Faults::default(),
+    ];
+    let started = Instant::now();
+    let mut round = 0usize;
+    while started.elapsed() < Duration::from_secs(seconds) {
+        cluster.sim.set_faults(plans[round % plans.len()].clone());
+        round += 1;
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    cluster.sim.set_faults(Faults::default());
+    let end = cluster.sim.current_resource_version();
+    target.store(end, std::sync::atomic::Ordering::SeqCst);
+    let (printed, stderr) = reader.join().expect("reader");
+    let changes = cluster.sim.changes();
+    let upto = |rv: &str| rv.parse::<u64>().map(|v| v <= end).unwrap_or(false);
+    // After the list, every pod change up to `end`, exactly once, in order. List items are all
+    // ADDED, so the first MODIFIED or DELETED printed is surely a watch event: compare from it.
+    let printed_rvs: Vec<(String, String, String)> = printed
+        .iter()
+        .filter(|p| upto(&p.resource_version))
+        .map(|p| (p.kind.clone(), p.uid.clone(), p.resource_version.clone()))
+        .collect();
+    let mut seen = HashSet::new();
+    for p in &printed_rvs {
+        assert!(seen.insert(p.clone()), "printed twice: {p:?}");
+    }
+    let list_rv = changes
+        .iter()
+        .filter(|c| c.resource == "pods")
+        .map(|c| c.resource_version)
+        .filter(|rv| {
+            let rv = rv.to_string();
+            printed_rvs.iter().any(|p| p.0 != "ADDED" && p.2 == rv)
+        })
+        .min()
+        .unwrap_or(end);
+    let expected: Vec<(String, String, String)> = changes
+        .iter()
+        .filter(|c| {
+            c.resource == "pods" && c.resource_version >= list_rv && c.resource_version <= end
+        })
+        .map(|c| {
+            (
+                c.event_type.clone(),
+                c.uid.clone(),
+                c.resource_version.to_string(),
+            )
+        })
+        .collect();
+    let watched: Vec<(String, String, String)> = printed_rvs
+        .into_iter()
+        .filter(|p| p.2.parse::<u64>().is_ok_and(|v| v >= list_rv))
+        .collect();
+    assert!(
+        expected.len() > 100,
+        "the soak produced too few events: {}",
+        expected.len()
+    );
+    assert_eq!(watched.len(), expected.len(), "stderr: {stderr}");
+    assert_eq!(watched, expected);
+    eprintln!(
+        "soak: {seconds}s, {} fault rounds, {} pod events checked",
+        round,
+        expected.len()
+    );
+}

@@ -767,6 +767,7 @@ impl<'c> Watcher<'c> {
                                 false,
                             )?;
                         }
+                        self.note_if_left_selector(kind, &head);
                         if !head.metadata.resource_version.is_empty() {
                             self.resource_version.clear();
                             self.resource_version
@@ -783,6 +784,7 @@ impl<'c> Watcher<'c> {
                     if self.known.watched(kind, &seen) {
                         self.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
                     }
+                    self.note_if_left_selector(kind, &head);
                     if !head.metadata.resource_version.is_empty() {
                         self.resource_version.clear();
                         self.resource_version
@@ -791,6 +793,25 @@ impl<'c> Watcher<'c> {
                 }
                 Ok(None)
             }
+        }
+    }
+
+    /// Under a selector, DELETED also means "no longer matches" (the server sends the last
+    /// matching state). When the object still exists, say so rather than let a reader think it
+    /// was deleted.
+    fn note_if_left_selector(&self, kind: EventType, head: &ObjectHead<'_>) {
+        let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
+        if kind != EventType::Deleted || !selected {
+            return;
+        }
+        let path = self
+            .target
+            .object_path_in(&head.metadata.namespace, &head.metadata.name);
+        if self.client.get(&path, "application/json").is_ok() {
+            log::notice(&format!(
+                "{}/{} left the selector; it was not deleted",
+                self.target.resource.singular, head.metadata.name
+            ));
         }
     }
 

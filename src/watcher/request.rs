@@ -36,6 +36,15 @@ impl Target {
         format!("{}/{}", self.collection_path(), encode(name))
     }
 
+    /// `GET` of one named object in a given namespace (for objects seen under `-A`).
+    pub fn object_path_in(&self, namespace: &str, name: &str) -> String {
+        let scoped = Target {
+            namespace: (!namespace.is_empty()).then(|| namespace.to_string()),
+            ..self.clone()
+        };
+        scoped.object_path(name)
+    }
+
     /// The field selector sent: the user's, plus `metadata.name=` for a single named object.
     fn field_selector(&self) -> Option<String> {
         let by_name = self
