@@ -68,6 +68,10 @@ impl<S: Sink> Sink for WithKind<S> {
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
         self.inner.checkpoint(more_ready)
     }
+
+    fn synced(&mut self) -> io::Result<()> {
+        self.inner.synced()
+    }
 }
 
 /// One sink shared by several watcher threads; each event and checkpoint is written whole.
@@ -92,6 +96,13 @@ impl<S: Sink> Sink for Shared<S> {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<()> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .synced()
     }
 }
 

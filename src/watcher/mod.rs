@@ -31,6 +31,18 @@ pub trait Sink {
     /// The end of a group of events (the initial list, one watch event). `more_ready` says more
     /// events are already buffered: a sink may wait with flushing until they are out too.
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<()>;
+
+    /// A complete list (the first, or a re-list) has been delivered: the events so far describe
+    /// every object that exists. Conditions over "all objects" are decided here.
+    fn synced(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The end of a complete list: write it out, then say it is complete.
+fn end_of_sync(sink: &mut dyn Sink) -> Result<(), WatchError> {
+    sink.checkpoint(false).map_err(WatchError::Output)?;
+    sink.synced().map_err(WatchError::Output)
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -40,6 +52,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
         (**self).checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<()> {
+        (**self).synced()
     }
 }
 
@@ -175,7 +191,7 @@ impl<'c> Watcher<'c> {
             Err(SyncError::Deadline) => return Ok(self.summary()),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
-        sink.checkpoint(false).map_err(WatchError::Output)?;
+        end_of_sync(sink)?;
         if !self.options.watch {
             return Ok(self.summary());
         }
@@ -261,7 +277,7 @@ impl<'c> Watcher<'c> {
                         Err(SyncError::Deadline) => return Ok(()),
                         Err(SyncError::Fatal(e)) => return Err(e),
                     }
-                    sink.checkpoint(false).map_err(WatchError::Output)?;
+                    end_of_sync(sink)?;
                     self.relist_notice(since, before);
                 }
             }
@@ -312,7 +328,7 @@ impl<'c> Watcher<'c> {
             Err(SyncError::Deadline) => return Ok(Some(WatchEnd::Deadline)),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
-        sink.checkpoint(false).map_err(WatchError::Output)?;
+        end_of_sync(sink)?;
         if pending.origin == Origin::Relist {
             self.relist_notice(pending.since, pending.printed_before);
         }
@@ -329,7 +345,7 @@ impl<'c> Watcher<'c> {
                 self.emit_gone(sink, &gone, pending.origin)?;
             }
         }
-        sink.checkpoint(false).map_err(WatchError::Output)?;
+        end_of_sync(sink)?;
         if pending.origin == Origin::Relist {
             self.relist_notice(pending.since, pending.printed_before);
         }
@@ -546,7 +562,7 @@ impl<'c> Watcher<'c> {
                 )?;
             }
         }
-        sink.checkpoint(false).map_err(WatchError::Output)?;
+        end_of_sync(sink)?;
         if missing.is_empty() {
             Ok(self.summary())
         } else {
