@@ -90,11 +90,22 @@ fn wait_for_watch(cluster: &Cluster) {
     panic!("kw did not start watching within 10s");
 }
 
+/// Each case runs with the token context (the kubeconfig's current one) and, unless it names a
+/// context itself, again with the client-certificate context: the output must not depend on
+/// how kw authenticates.
 fn check(name: &str) {
     let case = case(name);
+    check_with(name, &case, &[]);
+    if !case.args.iter().any(|a| a == "--context") {
+        check_with(name, &case, &["--context", "sim-cert"]);
+    }
+}
+
+fn check_with(name: &str, case: &Case, extra: &[&str]) {
     let cluster = Cluster::seeded();
     let mut cmd = cluster.kw();
     cmd.args(&case.args)
+        .args(extra)
         .arg("--kubeconfig")
         .arg(&cluster.kubeconfig);
     let (code, stdout, stderr) = if case.scenario {
