@@ -717,3 +717,49 @@ fn soak_with_churn_and_faults() {
         expected.len()
     );
 }
+
+/// A quiet watch still moves forward: bookmarks carry the resourceVersion, so a reconnect
+/// resumes from the latest one instead of an old one the server may have forgotten.
+#[test]
+fn bookmarks_advance_the_resume_point() {
+    let cluster = Cluster::start(SimConfig {
+        bookmark_interval: Duration::from_millis(200),
+        ..SimConfig::default()
+    });
+    let live = Live::spawn(&mut cluster.get(&["pods", "-n", "team-b", "-w", "-o", "name"]));
+    assert!(live.next_line(LIMIT).is_some(), "the team-b pod");
+    // Changes elsewhere move the cluster's resourceVersion on.
+    for i in 0..5 {
+        cluster
+            .sim
+            .create("pods", pod(&format!("elsewhere-{i}"), "Pending"))
+            .unwrap();
+    }
+    let latest = cluster.sim.current_resource_version();
+    std::thread::sleep(Duration::from_millis(800));
+    cluster.sim.drop_connections();
+    let deadline = Instant::now() + LIMIT;
+    loop {
+        let resumed: Vec<u64> = cluster
+            .sim
+            .requests()
+            .iter()
+            .filter(|r| r.path.contains("watch=") && r.path.contains("resourceVersion="))
+            .filter_map(|r| {
+                r.path
+                    .split(['?', '&'])
+                    .find_map(|kv| kv.strip_prefix("resourceVersion="))
+                    .and_then(|v| v.parse().ok())
+            })
+            .collect();
+        if resumed.iter().any(|rv| *rv >= latest) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "resumed from {resumed:?}, not {latest}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(live);
+}
