@@ -212,7 +212,7 @@ fn relist_diff(bencher: Bencher) {
     bencher.counter(ItemsCount::new(LISTED)).bench_local(|| {
         round += 1;
         // Alternate versions so that "changed" stays changed from one iteration to the next.
-        let changed: &'static str = if round % 2 == 0 { "11" } else { "12" };
+        let changed: &'static str = if round.is_multiple_of(2) { "11" } else { "12" };
         known.begin_sync();
         for index in 0..LISTED {
             let rv = if index % 10 == 0 { changed } else { "10" };
