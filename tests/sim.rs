@@ -855,6 +855,49 @@ fn flood_streams_n_events_then_ends() {
     assert_eq!(rest["items"].as_array().map(Vec::len), Some(200));
 }
 
+/// What benches/bench.sh relies on: kubectl sends no credentials over plain HTTP, a streaming
+/// list gets the flood list before the flood, and a watch resuming after the flood gets a 400.
+#[test]
+fn flood_serves_streaming_lists_anonymous_http_and_ends_for_resumers() {
+    let sim = start(SimConfig {
+        empty: true,
+        tls: false,
+        flood: Some(Flood {
+            watch_events: 30,
+            list_items: 20,
+        }),
+        ..SimConfig::default()
+    })
+    .expect("start");
+    let anonymous = get_with(&sim, "/api/v1/namespaces/default/pods?limit=5", &[]);
+    assert_eq!(anonymous.status, 200);
+    let (status, mut conn) = watch(
+        &sim,
+        "/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
+        None,
+    );
+    assert_eq!(status, 200);
+    let (events, ending) = conn.events(100);
+    assert_eq!(ending, Some("end"));
+    assert_eq!(events.len(), 20 + 1 + 30);
+    assert!(events[..20].iter().all(|e| e["type"] == "ADDED"));
+    assert_eq!(events[20]["type"], "BOOKMARK");
+    assert_eq!(
+        events[20]["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"],
+        "true"
+    );
+    let last = events[50]["object"]["metadata"]["resourceVersion"]
+        .as_str()
+        .expect("rv")
+        .to_string();
+    let (status, _) = watch(
+        &sim,
+        &format!("/api/v1/pods?watch=1&resourceVersion={last}"),
+        None,
+    );
+    assert_eq!(status, 400);
+}
+
 #[test]
 fn oversized_headers_get_431_and_garbage_400() {
     let sim = empty_sim();

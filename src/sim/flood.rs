@@ -2,13 +2,18 @@
 //! the socket takes them (JSON or Table), and the pods LIST returns M synthetic pods. Events are
 //! rendered from byte templates (a realistic pod with placeholders for name and
 //! resourceVersion), batched into large chunks, so the server is never the bottleneck.
+//!
+//! A streaming list (`sendInitialEvents=true`, JSON) gets the M pods as ADDED events and the
+//! end-of-initial-events bookmark before the flood. A watch that resumes from the flood's last
+//! resourceVersion (or later) is answered 400 "the flood is over", so a client that resumes
+//! (kw) stops after exactly one flood, as kubectl does at the end of its one watch.
 
 use std::io::Write;
 use std::time::SystemTime;
 
 use serde_json::{json, Map, Value};
 
-use super::api;
+use super::api::{self, Reply};
 use super::objects;
 use super::paging::ContinueToken;
 use super::query::{IncludeObject, ListOptions, Rendering};
@@ -86,6 +91,10 @@ pub struct FloodData {
     pub watch_events: u64,
     pub list_items: u64,
     json_event: Template,
+    /// An item of a streaming list: an ADDED event at the list's resourceVersion.
+    json_added_event: Template,
+    /// The end-of-initial-events bookmark of a streaming list.
+    json_end_bookmark: Template,
     table_first_event: Template,
     table_event: Template,
     list_item: Template,
@@ -119,6 +128,18 @@ impl FloodData {
             watch_events: flood.watch_events,
             list_items: flood.list_items,
             json_event: Template::from_value(&json!({"type": "MODIFIED", "object": pod}), b"\n"),
+            json_added_event: Template::from_value(&json!({"type": "ADDED", "object": pod}), b"\n"),
+            json_end_bookmark: Template::from_value(
+                &json!({"type": "BOOKMARK", "object": {
+                    "kind": "Pod",
+                    "apiVersion": "v1",
+                    "metadata": {
+                        "resourceVersion": RV_SLOT,
+                        "annotations": {crate::wire::INITIAL_EVENTS_END: "true"},
+                    },
+                }}),
+                b"\n",
+            ),
             table_first_event: Template::from_value(&event_table(columns.clone()), b"\n"),
             table_event: Template::from_value(&event_table(Value::Null), b"\n"),
             list_item: Template::from_value(&item, b""),
@@ -136,8 +157,65 @@ impl FloodData {
     }
 }
 
-/// Stream the flood watch: N MODIFIED events, then a clean end.
-pub fn stream(shared: &Shared, rendering: Rendering, out: &mut dyn Write) -> StreamEnd {
+/// How to answer a pods WATCH in flood mode: the flood, or (for a watch that resumes after the
+/// flood's last event) a 400 that tells the client there is nothing more to come.
+pub fn watch(shared: &Shared, options: &ListOptions, rendering: Rendering) -> Reply {
+    let base = shared.store.current_resource_version();
+    let last = base.saturating_add(shared.flood_watch_events());
+    let requested = match api::parse_resource_version(options.resource_version.as_deref()) {
+        Ok(requested) => requested,
+        Err(status) => return Reply::status(status),
+    };
+    if requested.is_some_and(|rv| rv >= last) {
+        return Reply::status(api::bad_request(format!(
+            "kw sim --flood: the flood ended at resourceVersion {last}; nothing more will come"
+        )));
+    }
+    Reply::FloodWatch {
+        rendering,
+        initial_events: options.send_initial_events == Some(true) && rendering == Rendering::Json,
+    }
+}
+
+/// Batches rendered events into HTTP chunks of about `BATCH_BYTES`.
+struct Chunker<'w> {
+    out: &'w mut dyn Write,
+    batch: Vec<u8>,
+    framed: Vec<u8>,
+}
+
+impl Chunker<'_> {
+    /// Send the batch if it is big enough; false when the client has gone.
+    fn maybe_send(&mut self) -> bool {
+        if self.batch.len() < BATCH_BYTES {
+            return true;
+        }
+        self.framed.clear();
+        http::frame_chunk(&mut self.framed, &self.batch);
+        self.batch.clear();
+        self.out.write_all(&self.framed).is_ok()
+    }
+
+    /// Send what is left and the terminating chunk.
+    fn finish(mut self) -> bool {
+        self.framed.clear();
+        http::frame_chunk(&mut self.framed, &self.batch);
+        self.framed.extend_from_slice(b"0\r\n\r\n");
+        self.out
+            .write_all(&self.framed)
+            .and_then(|()| self.out.flush())
+            .is_ok()
+    }
+}
+
+/// Stream the flood watch: with `initial_events`, the flood list as ADDED events and the end
+/// bookmark; then N MODIFIED events, then a clean end.
+pub fn stream(
+    shared: &Shared,
+    rendering: Rendering,
+    initial_events: bool,
+    out: &mut dyn Write,
+) -> StreamEnd {
     let Some(data) = &shared.flood else {
         return StreamEnd::Drop;
     };
@@ -145,8 +223,23 @@ pub fn stream(shared: &Shared, rendering: Rendering, out: &mut dyn Write) -> Str
         return StreamEnd::Drop;
     }
     let base = shared.store.current_resource_version();
-    let mut batch = Vec::with_capacity(BATCH_BYTES + 8192);
-    let mut framed = Vec::with_capacity(BATCH_BYTES + 8192);
+    let mut chunker = Chunker {
+        out,
+        batch: Vec::with_capacity(BATCH_BYTES + 8192),
+        framed: Vec::with_capacity(BATCH_BYTES + 8192),
+    };
+    if initial_events {
+        let rv_text = base.to_string();
+        for index in 0..data.list_items {
+            data.json_added_event
+                .render(&mut chunker.batch, &pod_name(index), &rv_text);
+            if !chunker.maybe_send() {
+                return StreamEnd::Drop;
+            }
+        }
+        data.json_end_bookmark
+            .render(&mut chunker.batch, "", &rv_text);
+    }
     for index in 0..data.watch_events {
         let name = pod_name(index % data.names());
         let resource_version = (base + 1 + index).to_string();
@@ -155,25 +248,18 @@ pub fn stream(shared: &Shared, rendering: Rendering, out: &mut dyn Write) -> Str
             Rendering::Table if index == 0 => &data.table_first_event,
             Rendering::Table => &data.table_event,
         };
-        template.render(&mut batch, &name, &resource_version);
-        if batch.len() >= BATCH_BYTES {
-            framed.clear();
-            http::frame_chunk(&mut framed, &batch);
-            batch.clear();
-            if out.write_all(&framed).is_err() {
-                return StreamEnd::Drop;
-            }
+        template.render(&mut chunker.batch, &name, &resource_version);
+        if !chunker.maybe_send() {
+            return StreamEnd::Drop;
         }
         if index % 4096 == 0 && shared.shutdown.load(std::sync::atomic::Ordering::SeqCst) {
             return StreamEnd::Drop;
         }
     }
-    framed.clear();
-    http::frame_chunk(&mut framed, &batch);
-    framed.extend_from_slice(b"0\r\n\r\n");
-    match out.write_all(&framed).and_then(|()| out.flush()) {
-        Ok(()) => StreamEnd::Clean,
-        Err(_) => StreamEnd::Drop,
+    if chunker.finish() {
+        StreamEnd::Clean
+    } else {
+        StreamEnd::Drop
     }
 }
 

@@ -59,6 +59,9 @@ pub struct Shared {
     /// The accept loop ends (for `restart`) while the rest keeps running.
     stop_accepting: AtomicBool,
     pub flood: Option<FloodData>,
+    /// Plain HTTP serves anonymous requests as admin, as the old insecure port did: kubectl
+    /// sends no credentials over plain HTTP (clientcmd reads auth info only for TLS).
+    pub anonymous_is_admin: bool,
     requests: Mutex<VecDeque<RequestRecord>>,
     connections: Mutex<HashMap<u64, TcpStream>>,
     next_connection: AtomicU64,
@@ -155,6 +158,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         shutdown: AtomicBool::new(false),
         stop_accepting: AtomicBool::new(false),
         flood,
+        anonymous_is_admin: !config.tls,
         requests: Mutex::new(VecDeque::new()),
         connections: Mutex::new(HashMap::new()),
         next_connection: AtomicU64::new(0),
@@ -290,9 +294,12 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
                 shared.record(&request, watch::response_status(&watch_request));
                 watch::stream(shared, &watch_request, out) == watch::StreamEnd::Clean
             }
-            Reply::FloodWatch { rendering } => {
+            Reply::FloodWatch {
+                rendering,
+                initial_events,
+            } => {
                 shared.record(&request, 200);
-                flood::stream(shared, rendering, out) == watch::StreamEnd::Clean
+                flood::stream(shared, rendering, initial_events, out) == watch::StreamEnd::Clean
             }
         };
         if !keep_going || request.close {

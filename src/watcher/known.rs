@@ -39,13 +39,21 @@ pub struct Seen<'a> {
     pub cells: Option<&'a [Value]>,
 }
 
-impl Seen<'_> {
-    /// uid when the server sent one; otherwise namespace/name.
-    fn key(&self) -> String {
+impl<'a> Seen<'a> {
+    /// uid when the server sent one; otherwise namespace/name, built in `scratch`. Borrowed, so
+    /// that looking up a known object (every event of a busy watch) allocates nothing.
+    fn key<'k>(&self, scratch: &'k mut String) -> &'k str
+    where
+        'a: 'k,
+    {
         if self.uid.is_empty() {
-            format!("{}/{}", self.namespace, self.name)
+            scratch.clear();
+            scratch.push_str(self.namespace);
+            scratch.push('/');
+            scratch.push_str(self.name);
+            scratch
         } else {
-            self.uid.to_string()
+            self.uid
         }
     }
 }
@@ -55,6 +63,8 @@ pub struct Known {
     objects: HashMap<String, KnownObject>,
     epoch: u64,
     keep_cells: bool,
+    /// Reused to build namespace/name keys.
+    scratch: String,
 }
 
 impl Known {
@@ -63,6 +73,7 @@ impl Known {
             objects: HashMap::new(),
             epoch: 0,
             keep_cells,
+            scratch: String::new(),
         }
     }
 
@@ -83,8 +94,8 @@ impl Known {
     pub fn listed(&mut self, seen: &Seen<'_>) -> Listed {
         let epoch = self.epoch;
         let keep_cells = self.keep_cells;
-        let key = seen.key();
-        match self.objects.get_mut(&key) {
+        let key = seen.key(&mut self.scratch);
+        match self.objects.get_mut(key) {
             Some(known) => {
                 known.epoch = epoch;
                 if known.resource_version == seen.resource_version {
@@ -95,7 +106,8 @@ impl Known {
                 }
             }
             None => {
-                self.objects.insert(key, new_known(seen, epoch, keep_cells));
+                self.objects
+                    .insert(key.to_string(), new_known(seen, epoch, keep_cells));
                 Listed::New
             }
         }
@@ -120,24 +132,25 @@ impl Known {
     /// A watch event. Returns false when it repeats what was already printed (the same object at
     /// the same resourceVersion), so the caller does not print it twice.
     pub fn watched(&mut self, kind: EventType, seen: &Seen<'_>) -> bool {
-        let key = seen.key();
+        let key = seen.key(&mut self.scratch);
         match kind {
             // A deletion of something never printed is passed on: kw cannot tell it is stale.
             EventType::Deleted => self
                 .objects
-                .remove(&key)
+                .remove(key)
                 .is_none_or(|known| known.resource_version != seen.resource_version),
             _ => {
                 let epoch = self.epoch;
                 let keep_cells = self.keep_cells;
-                match self.objects.get_mut(&key) {
+                match self.objects.get_mut(key) {
                     Some(known) if known.resource_version == seen.resource_version => false,
                     Some(known) => {
                         update(known, seen, keep_cells);
                         true
                     }
                     None => {
-                        self.objects.insert(key, new_known(seen, epoch, keep_cells));
+                        self.objects
+                            .insert(key.to_string(), new_known(seen, epoch, keep_cells));
                         true
                     }
                 }
@@ -218,6 +231,21 @@ mod tests {
         assert!(known.is_empty());
         // A deletion of something never printed is still passed on.
         assert!(known.watched(EventType::Deleted, &seen("z", "9", "13")));
+    }
+
+    #[test]
+    fn objects_without_uid_are_known_by_namespace_and_name() {
+        let mut known = Known::new(false);
+        assert!(known.watched(EventType::Added, &seen("a", "", "10")));
+        assert!(!known.watched(EventType::Modified, &seen("a", "", "10")));
+        let other_namespace = Seen {
+            namespace: "other",
+            ..seen("a", "", "10")
+        };
+        assert!(known.watched(EventType::Added, &other_namespace));
+        assert_eq!(known.len(), 2);
+        assert!(known.watched(EventType::Deleted, &seen("a", "", "11")));
+        assert_eq!(known.len(), 1);
     }
 
     #[test]
