@@ -234,6 +234,79 @@ pub struct ObjectHead<'a> {
     pub metadata: MetaHead<'a>,
 }
 
+/// Read an object's head without walking the rest of it.
+///
+/// The API server writes `kind`, `apiVersion` and `metadata` first; everything after them
+/// (spec, status: most of the bytes) is never looked at here. The caller has already checked
+/// that `raw` is valid JSON (it came out of a `RawValue`), so skipping is safe: the bytes
+/// are passed on untouched anyway.
+pub fn object_head(raw: &str) -> Result<ObjectHead<'_>, serde_json::Error> {
+    let bytes = raw.as_bytes();
+    let mut head = ObjectHead::default();
+    let mut pos = skip_ws(bytes, 0);
+    if bytes.get(pos) != Some(&b'{') {
+        // Not an object: let serde say what it is.
+        return serde_json::from_str(raw);
+    }
+    pos = skip_ws(bytes, pos + 1);
+    let (mut have_kind, mut have_version, mut have_metadata) = (false, false, false);
+    while bytes.get(pos) == Some(&b'"') && !(have_kind && have_version && have_metadata) {
+        let (key, used) = value_at::<Cow<'_, str>>(raw, pos)?;
+        pos = skip_ws(bytes, pos + used);
+        if bytes.get(pos) != Some(&b':') {
+            return serde_json::from_str(raw);
+        }
+        pos = skip_ws(bytes, pos + 1);
+        let used = match key.as_ref() {
+            "kind" => {
+                let (kind, used) = value_at(raw, pos)?;
+                head.kind = kind;
+                have_kind = true;
+                used
+            }
+            "apiVersion" => {
+                let (version, used) = value_at(raw, pos)?;
+                head.api_version = version;
+                have_version = true;
+                used
+            }
+            "metadata" => {
+                let (metadata, used) = value_at(raw, pos)?;
+                head.metadata = metadata;
+                have_metadata = true;
+                used
+            }
+            _ => value_at::<serde::de::IgnoredAny>(raw, pos)?.1,
+        };
+        pos = skip_ws(bytes, pos + used);
+        if bytes.get(pos) == Some(&b',') {
+            pos = skip_ws(bytes, pos + 1);
+        }
+    }
+    Ok(head)
+}
+
+/// Deserialize one value starting at `pos`; returns it and how many bytes it took.
+fn value_at<'a, T: Deserialize<'a>>(
+    raw: &'a str,
+    pos: usize,
+) -> Result<(T, usize), serde_json::Error> {
+    let mut values = serde_json::Deserializer::from_str(&raw[pos..]).into_iter::<T>();
+    match values.next() {
+        Some(Ok(value)) => Ok((value, values.byte_offset())),
+        Some(Err(e)) => Err(e),
+        // Only whitespace left where a value should be.
+        None => serde_json::from_str::<T>("").map(|v| (v, 0)),
+    }
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(|b| b.is_ascii_whitespace()) {
+        pos += 1;
+    }
+    pos
+}
+
 /// `metadata` of a list or a Table.
 #[derive(Debug, Default, Deserialize)]
 pub struct ListMeta<'a> {
@@ -390,6 +463,30 @@ mod tests {
             .metadata
             .has_true_annotation("k8s.io/initial-events-end"));
         assert!(!head.metadata.has_true_annotation("other"));
+    }
+
+    #[test]
+    fn reads_object_heads_in_any_key_order() {
+        let cases = [
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","uid":"u","resourceVersion":"5"},"spec":{"x":1}}"#,
+            r#"{"spec":{"x":[1,{"metadata":{"name":"decoy"}}]}, "metadata" : {"name":"a","uid":"u","resourceVersion":"5"},"apiVersion":"v1","kind":"Pod"}"#,
+            r#" { "kind" : "Pod" , "apiVersion":"v1", "metadata": {"name":"a","uid":"u","resourceVersion":"5","labels":{"k":"v"}} }"#,
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","uid":"u","resourceVersion":"5","annotations":{"n":"\"}"}}}"#,
+        ];
+        for raw in cases {
+            let fast = object_head(raw).unwrap();
+            let slow: ObjectHead = serde_json::from_str(raw).unwrap();
+            assert_eq!(fast.kind, "Pod", "{raw}");
+            assert_eq!(fast.api_version, "v1", "{raw}");
+            assert_eq!(fast.metadata.name, slow.metadata.name, "{raw}");
+            assert_eq!(fast.metadata.uid, "u", "{raw}");
+            assert_eq!(fast.metadata.resource_version, "5", "{raw}");
+        }
+        // A list item without kind and apiVersion, and non-objects.
+        let item = object_head(r#"{"metadata":{"name":"b"},"status":{}}"#).unwrap();
+        assert_eq!((item.kind.as_ref(), item.metadata.name.as_ref()), ("", "b"));
+        assert!(object_head("[1]").is_err());
+        assert!(object_head(r#"{"metadata":3}"#).is_err());
     }
 
     #[test]

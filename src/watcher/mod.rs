@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 
 use crate::backoff::Backoff;
 use crate::client::{Client, ClientError};
-use crate::decode::{DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
+use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Origin, ResourceInfo, TableRow};
 use crate::log;
 use crate::vlog;
@@ -451,7 +451,7 @@ impl<'c> Watcher<'c> {
             self.resource_version = table.metadata.resource_version.into_owned();
             for row in &table.rows {
                 let object = row.object.unwrap_or(RawValue::NULL);
-                let head: ObjectHead = serde_json::from_str(object.get()).unwrap_or_default();
+                let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
                 let seen = seen_of(&head, Some(&row.cells));
                 let change = self.known.listed(&seen);
                 if print {
@@ -470,7 +470,7 @@ impl<'c> Watcher<'c> {
             self.resource_version = list.metadata.resource_version.into_owned();
             for item in &list.items {
                 let head: ObjectHead =
-                    serde_json::from_str(item.get()).map_err(|e| bad(e.to_string()))?;
+                    decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
                 let seen = seen_of(&head, None);
                 let change = self.known.listed(&seen);
                 if print {
@@ -743,7 +743,7 @@ impl<'c> Watcher<'c> {
                 // An object of the initial state: compared with what was printed, like a LIST
                 // item. Its resourceVersion is not a position in the stream: only the end
                 // bookmark says where the stream is.
-                let head: ObjectHead = serde_json::from_str(event.object.get())
+                let head: ObjectHead = decode::object_head(event.object.get())
                     .map_err(|e| self.bad_event(offset, e))?;
                 let seen = seen_of(&head, None);
                 let change = self.known.listed(&seen);
@@ -794,7 +794,7 @@ impl<'c> Watcher<'c> {
                         self.resource_version = table.metadata.resource_version.into_owned();
                     }
                 } else {
-                    let head: ObjectHead = serde_json::from_str(event.object.get())
+                    let head: ObjectHead = decode::object_head(event.object.get())
                         .map_err(|e| self.bad_event(offset, e))?;
                     let seen = seen_of(&head, None);
                     if self.known.watched(kind, &seen) {
@@ -852,7 +852,7 @@ impl<'c> Watcher<'c> {
                 }
             }
         }
-        let head: ObjectHead = serde_json::from_str(object.get()).unwrap_or_default();
+        let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
         Ok(head.metadata.resource_version.into_owned())
     }
 
