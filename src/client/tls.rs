@@ -11,7 +11,7 @@ use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
 
-use crate::settings::{Connection, TrustRoots};
+use crate::settings::{ClientIdentity, Connection, TrustRoots};
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
@@ -28,8 +28,12 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-/// The rustls configuration for one connection's settings.
-pub fn client_config(conn: &Connection) -> Result<Arc<ClientConfig>, TlsSetupError> {
+/// The rustls configuration for one connection's settings. `identity` replaces the
+/// connection's client certificate (an exec plugin may return one).
+pub fn client_config(
+    conn: &Connection,
+    identity: Option<&ClientIdentity>,
+) -> Result<Arc<ClientConfig>, TlsSetupError> {
     let builder = ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| TlsSetupError::BadRoots {
@@ -63,7 +67,7 @@ pub fn client_config(conn: &Connection) -> Result<Arc<ClientConfig>, TlsSetupErr
     let builder = builder
         .dangerous()
         .with_custom_certificate_verifier(verifier);
-    let config = match &conn.client_identity {
+    let config = match identity.or(conn.client_identity.as_ref()) {
         Some(identity) => builder
             .with_client_auth_cert(identity.chain.clone(), identity.key.clone_key())
             .map_err(|e| TlsSetupError::BadIdentity {
