@@ -226,7 +226,11 @@ pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
                 if presented.is_empty() {
                     "no names".to_string()
                 } else {
-                    presented.join(", ")
+                    presented
+                        .iter()
+                        .map(|name| presented_name(name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 }
             ),
             CertificateError::NotValidForName => {
@@ -253,6 +257,14 @@ pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
     }
 }
 
+/// rustls lists a certificate's names in Debug form (`DnsName("a.example")`); show the name.
+fn presented_name(name: &str) -> &str {
+    match (name.find("(\""), name.strip_suffix("\")")) {
+        (Some(start), Some(inner)) if start + 2 <= inner.len() => &inner[start + 2..],
+        _ => name,
+    }
+}
+
 fn server_name_text(name: &ServerName<'_>) -> String {
     match name {
         ServerName::DnsName(dns) => dns.as_ref().to_string(),
@@ -268,4 +280,17 @@ fn ago(secs: u64) -> String {
 fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presented_names_lose_their_debug_wrapping() {
+        assert_eq!(presented_name("DnsName(\"a.example\")"), "a.example");
+        assert_eq!(presented_name("10.0.0.1"), "10.0.0.1");
+        assert_eq!(presented_name("(\")"), "(\")");
+        assert_eq!(presented_name(""), "");
+    }
 }
