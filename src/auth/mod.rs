@@ -156,7 +156,17 @@ impl Authenticator {
                             plugin.user_label
                         );
                     }
-                    run_plugin(&mut state, plugin)?;
+                    let still_valid = state.credential.is_some()
+                        && state.expires.is_some_and(|e| SystemTime::now() < e);
+                    match run_plugin(&mut state, plugin) {
+                        Ok(()) => {}
+                        // A hiccup renewing early must not end a long watch while the old
+                        // credential still works; the next request tries again.
+                        Err(error) if still_valid => crate::log::notice(&format!(
+                            "{error}; using the current credential until it expires"
+                        )),
+                        Err(error) => return Err(error),
+                    }
                 }
                 Ok(state.credential.clone().unwrap_or_default())
             }
