@@ -140,7 +140,7 @@ impl Prng {
     /// The first (valid) choice half of the time, else any: so that enough whole configs
     /// survive to exercise the later stages.
     fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
-        if self.next() % 2 == 0 {
+        if self.next().is_multiple_of(2) {
             return choices[0];
         }
         choices[(self.next() % choices.len() as u64) as usize]
