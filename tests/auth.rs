@@ -98,12 +98,15 @@ fn exec_plugin_v1_token_is_used_and_cached() {
             &format!("{{\"token\":\"{token}\"}}"),
         ),
     );
+    assert_eq!(plugin.parent(), Some(cluster.dir.path()));
+    // A command with a path separator is relative to the kubeconfig's directory, not to the
+    // working directory kw runs in.
     let config = write_kubeconfig(
         &cluster,
         "config",
-        exec_user("client.authentication.k8s.io/v1", &plugin),
+        exec_user("client.authentication.k8s.io/v1", Path::new("./plugin")),
     );
-    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    let outcome = run(kw_get(&cluster, &config, &["pods"]).current_dir("/"), LIMIT);
     assert_ok(&outcome);
     assert!(outcome.stdout.starts_with("NAME"), "{}", outcome.stdout);
     // Discovery and the list are several requests; a credential without expiry is reused.
@@ -479,4 +482,56 @@ fn verbose_logs_redact_the_bearer_token() {
     );
     assert!(!outcome.stderr.contains(&cluster.sim.admin_token()));
     assert!(!outcome.stdout.contains(&cluster.sim.admin_token()));
+}
+
+#[test]
+fn redirects_are_not_followed_so_the_token_stays_home() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    let elsewhere = TcpListener::bind("127.0.0.1:0").unwrap();
+    let elsewhere_port = elsewhere.local_addr().unwrap().port();
+    elsewhere.set_nonblocking(true).unwrap();
+    let server = TcpListener::bind("127.0.0.1:0").unwrap();
+    let server_port = server.local_addr().unwrap().port();
+    // Answers every request on one connection with a redirect to the other listener.
+    std::thread::spawn(move || {
+        for stream in server.incoming().flatten() {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line == "\r\n" => {
+                        let response = format!(
+                            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{elsewhere_port}/api/v1\r\nContent-Length: 0\r\n\r\n"
+                        );
+                        if (&stream).write_all(response.as_bytes()).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                }
+            }
+        }
+    });
+    let cluster = Cluster::seeded();
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "pods", "--token", "very-secret", "--server"])
+        .arg(format!("http://127.0.0.1:{server_port}"));
+    let outcome = run(&mut cmd, LIMIT);
+    assert_ne!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains(&format!(
+            "redirected the request to http://127.0.0.1:{elsewhere_port}/api/v1"
+        )),
+        "{}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains("very-secret"));
+    assert!(
+        elsewhere.accept().is_err(),
+        "kw connected to the redirect target"
+    );
 }

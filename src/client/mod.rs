@@ -313,9 +313,15 @@ impl Client {
                 );
                 if (300..400).contains(&response.status()) {
                     // Never follow: the credentials were meant for this server only.
+                    let code = response.status();
+                    let location = response.header("Location").unwrap_or("(no Location)");
+                    let message = format!(
+                        "the server redirected the request to {location}; kw does not follow \
+                         redirects, so credentials never go anywhere but the configured server"
+                    );
                     return Err(ClientError::Status {
-                        code: response.status(),
-                        status: None,
+                        code,
+                        status: Some(Box::new(Status::failure(code, "Redirect", message))),
                         retry_after: None,
                     });
                 }
