@@ -144,6 +144,14 @@ impl ProxyUrl {
         })
     }
 
+    /// Refuses what kw cannot use yet, so settings can name the field at fault.
+    pub fn check_supported(self) -> Result<ProxyUrl, ProxyError> {
+        match self.scheme {
+            ProxyScheme::Https => Err(ProxyError::HttpsProxy),
+            ProxyScheme::Http | ProxyScheme::Socks5 => Ok(self),
+        }
+    }
+
     /// The proxy for ureq; `https://` proxies are refused here (ureq 2 cannot speak TLS to a
     /// proxy).
     pub fn to_ureq(&self) -> Result<ureq::Proxy, ProxyError> {

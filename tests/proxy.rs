@@ -252,7 +252,9 @@ fn a_dead_proxy_is_reported_as_unreachable_and_https_proxies_are_refused() {
     let outcome = run(&mut cmd, LIMIT);
     assert_eq!(outcome.code, Some(1), "{outcome:#?}");
     assert!(
-        outcome.stderr.contains("https:// proxies"),
+        outcome
+            .stderr
+            .contains("proxy-url of cluster \"sim\": https:// proxies"),
         "{}",
         outcome.stderr
     );

@@ -173,6 +173,14 @@ impl Authenticator {
         }
     }
 
+    /// Whether a 401 can be cured by asking again (a token file or an exec plugin).
+    pub fn can_refresh(&self) -> bool {
+        matches!(
+            self.source,
+            CredentialSource::TokenFile { .. } | CredentialSource::Exec(_)
+        )
+    }
+
     /// After a 401 with `used`: get a new credential if the source can give one. `Ok(None)`
     /// means nothing changed, so retrying is pointless.
     pub fn refresh(&self, used: &Credential) -> Result<Option<Credential>, AuthError> {

@@ -211,7 +211,7 @@ impl Client {
     ) -> Result<ureq::Response, ClientError> {
         let credential = self.auth.current()?;
         match self.send_once(&credential, watch, path_and_query, accept, timeout) {
-            Err(ClientError::Status { code: 401, .. }) if self.can_refresh() => {
+            Err(ClientError::Status { code: 401, .. }) if self.auth.can_refresh() => {
                 match self.auth.refresh(&credential)? {
                     Some(renewed) => {
                         vlog!(
@@ -229,11 +229,6 @@ impl Client {
             }
             other => other,
         }
-    }
-
-    fn can_refresh(&self) -> bool {
-        self.connection.token_file.is_some()
-            || (self.connection.token.is_none() && self.connection.exec.is_some())
     }
 
     /// The agent for this credential's client certificate.
