@@ -535,3 +535,21 @@ fn redirects_are_not_followed_so_the_token_stays_home() {
         "kw connected to the redirect target"
     );
 }
+
+#[test]
+fn an_unchanged_token_file_is_not_retried_after_a_401() {
+    let cluster = Cluster::seeded();
+    std::fs::write(cluster.dir.path().join("token"), "rejected-token\n").unwrap();
+    let config = write_kubeconfig(&cluster, "config", json!({"tokenFile": "token"}));
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(
+        outcome
+            .stderr
+            .contains("You must be logged in to the server"),
+        "{}",
+        outcome.stderr
+    );
+    // The file was read again after the 401, found unchanged, and not sent a second time.
+    assert_eq!(cluster.sim.requests().len(), 1);
+}

@@ -210,24 +210,21 @@ impl Client {
         timeout: Option<Duration>,
     ) -> Result<ureq::Response, ClientError> {
         let credential = self.auth.current()?;
-        match self.send_once(&credential, watch, path_and_query, accept, timeout) {
-            Err(ClientError::Status { code: 401, .. }) if self.auth.can_refresh() => {
-                match self.auth.refresh(&credential)? {
-                    Some(renewed) => {
-                        vlog!(
-                            crate::log::REQUESTS,
-                            "401 Unauthorized: retrying once with a renewed credential"
-                        );
-                        self.send_once(&renewed, watch, path_and_query, accept, timeout)
-                    }
-                    None => Err(ClientError::Status {
-                        code: 401,
-                        status: None,
-                        retry_after: None,
-                    }),
-                }
+        let result = self.send_once(&credential, watch, path_and_query, accept, timeout);
+        let unauthorized = matches!(result, Err(ClientError::Status { code: 401, .. }));
+        if !unauthorized || !self.auth.can_refresh() {
+            return result;
+        }
+        match self.auth.refresh(&credential)? {
+            Some(renewed) => {
+                vlog!(
+                    crate::log::REQUESTS,
+                    "401 Unauthorized: retrying once with a renewed credential"
+                );
+                self.send_once(&renewed, watch, path_and_query, accept, timeout)
             }
-            other => other,
+            // Nothing new to offer: the server's own answer stands.
+            None => result,
         }
     }
 
