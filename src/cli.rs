@@ -151,6 +151,18 @@ pub struct ConfigFlags {
     #[arg(long, global = true)]
     pub insecure_skip_tls_verify: bool,
 
+    /// Username to impersonate for the operation (a user or a service account).
+    #[arg(long = "as", value_name = "USER", global = true)]
+    pub as_user: Option<String>,
+
+    /// Group to impersonate for the operation; repeat for several groups.
+    #[arg(long = "as-group", value_name = "GROUP", global = true)]
+    pub as_group: Vec<String>,
+
+    /// UID to impersonate for the operation.
+    #[arg(long = "as-uid", value_name = "UID", global = true)]
+    pub as_uid: Option<String>,
+
     /// Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never).
     /// Also cuts a watch after this long, as in kubectl.
     #[arg(long, value_name = "DURATION", global = true)]

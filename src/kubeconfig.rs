@@ -110,7 +110,7 @@ pub struct User {
     pub extensions: Vec<NamedExtension>,
 }
 
-/// An exec credential plugin (`users[].user.exec`), kept for a later issue.
+/// An exec credential plugin (`users[].user.exec`); checked and run by `auth::exec`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExecConfig {
@@ -136,7 +136,8 @@ pub struct ExecEnvVar {
     pub value: String,
 }
 
-/// A legacy in-tree auth provider (`oidc`, `gcp`, `azure`), kept for a later issue.
+/// A legacy in-tree auth provider (`oidc`, `gcp`, `azure`); `settings` uses an oidc id-token
+/// and explains how to replace the others.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct AuthProvider {

@@ -4,6 +4,7 @@
 //! watch, resume, relist) → events → printer → stdout. `main.rs` wires the stages together; the
 //! simulated API server (`sim`) is a separate room that shares only `wire` with the rest.
 
+pub mod auth;
 pub mod backoff;
 pub mod cli;
 pub mod client;
@@ -11,10 +12,12 @@ pub mod decode;
 pub mod discovery;
 pub mod events;
 pub mod exit;
+pub mod in_cluster;
 pub mod kubeconfig;
 pub mod log;
 pub mod output;
 pub mod printer;
+pub mod proxy;
 pub mod settings;
 pub mod sim;
 pub mod sinks;

@@ -425,6 +425,10 @@ fn client_report(e: &ClientError) -> (Vec<String>, i32) {
         ClientError::Unreachable { .. } | ClientError::Tls { .. } => {
             (vec![format!("error: {e}")], exit::UNREACHABLE)
         }
+        // The exec plugin failed or returned nothing usable: an authentication problem.
+        ClientError::Setup(kw::client::SetupError::Credentials(_)) => {
+            (vec![format!("error: {e}")], exit::AUTH)
+        }
         ClientError::Setup(_) => (vec![format!("error: {e}")], exit::USAGE),
         _ => (vec![format!("error: {e}")], exit::SERVER_ERROR),
     }

@@ -4,9 +4,9 @@
 //!
 //! `resolve` is pure (no environment, no network) but reads the certificate, key and token files
 //! the kubeconfig or flags name, so a wrong path or a mismatched key is reported before any
-//! connection attempt. Exec plugins, auth-providers, impersonation and proxies are not handled
-//! yet: a user that relies on them gets a clear "not supported yet" error, never a silent
-//! anonymous connection.
+//! connection attempt. Exec plugins are checked here but run only when the client needs a
+//! credential. `resolve_from_env` adds what the environment decides: the in-cluster
+//! configuration when there is no kubeconfig, and `HTTPS_PROXY`/`NO_PROXY`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,11 @@ use rustls::sign::CertifiedKey;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
+use crate::auth::exec::ExecConfigError;
+use crate::auth::{CredentialSource, ExecPlugin};
 use crate::cli::ConfigFlags;
 use crate::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
+use crate::proxy::{ProxyError, ProxyUrl};
 
 /// A credential: printed as `<redacted>` by `Debug`, so it never leaks into logs.
 #[derive(Clone, PartialEq, Eq, serde::Deserialize)]
@@ -114,9 +117,42 @@ pub struct Connection {
     pub token: Option<Secret>,
     /// A file to (re-)read the bearer token from (`tokenFile`).
     pub token_file: Option<PathBuf>,
+    /// The `tokenFile` field or flag that named `token_file`, for messages.
+    pub token_file_origin: String,
     pub client_identity: Option<ClientIdentity>,
+    /// An exec credential plugin; used when no static token or token file is set.
+    pub exec: Option<ExecPlugin>,
+    /// `--as`/`--as-group`/`--as-uid` or the user's `as`/`as-groups`/`as-uid`.
+    pub impersonate: Impersonation,
+    /// The proxy to connect through (`proxy-url`, else the environment's), already checked.
+    pub proxy: Option<ProxyUrl>,
     /// `--request-timeout`; `None` means no limit.
     pub request_timeout: Option<Duration>,
+}
+
+impl Connection {
+    /// Where each request's credential comes from: a static token beats a token file, which
+    /// beats an exec plugin (client-go's order).
+    pub fn credential_source(&self) -> CredentialSource {
+        match (&self.token, &self.token_file, &self.exec) {
+            (Some(token), Some(path), _) => CredentialSource::TokenFile {
+                path: path.clone(),
+                origin: self.token_file_origin.clone(),
+                initial: token.clone(),
+            },
+            (Some(token), None, _) => CredentialSource::Token(token.clone()),
+            (None, _, Some(plugin)) => CredentialSource::Exec(plugin.clone()),
+            (None, _, None) => CredentialSource::None,
+        }
+    }
+}
+
+/// Who to act as (`Impersonate-*` headers). Empty when not impersonating.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Impersonation {
+    pub user: Option<String>,
+    pub uid: Option<String>,
+    pub groups: Vec<String>,
 }
 
 /// Everything resolved from flags and kubeconfig.
@@ -201,11 +237,31 @@ pub enum SettingsError {
     },
     #[error("{origin} is empty")]
     EmptyToken { origin: String },
-    #[error("user \"{user}\" authenticates with {mechanism}, which kw does not support yet")]
+    #[error("user \"{user}\" authenticates with {mechanism}, which kw does not support")]
     UnsupportedAuth {
         user: String,
         mechanism: &'static str,
     },
+    #[error(transparent)]
+    Exec(#[from] ExecConfigError),
+    #[error(
+        "user \"{user}\" uses the {provider} auth-provider, which was removed from Kubernetes \
+         clients in 1.26; {advice}"
+    )]
+    RemovedAuthProvider {
+        user: String,
+        provider: String,
+        advice: &'static str,
+    },
+    #[error("user \"{user}\": {problem}")]
+    Oidc { user: String, problem: String },
+    #[error("{origin}: {source}")]
+    Proxy { origin: String, source: ProxyError },
+    #[error(
+        "impersonating a group or uid needs a user to impersonate too (--as, or as in the \
+         kubeconfig)"
+    )]
+    ImpersonationWithoutUser,
 }
 
 fn referrer(context: &Option<String>) -> String {
@@ -221,8 +277,29 @@ pub fn resolve_from_env(
     flags: &ConfigFlags,
     namespace_flag: Option<&str>,
 ) -> Result<Settings, SettingsError> {
-    let config = kubeconfig::load_from_env(flags.kubeconfig.as_deref())?;
-    resolve(flags, namespace_flag, &config)
+    let mut config = kubeconfig::load_from_env(flags.kubeconfig.as_deref())?;
+    if config.is_empty() {
+        // No kubeconfig at all: inside a pod, use its service account (as kubectl does).
+        if let Some(in_cluster) = crate::in_cluster::InClusterEnv::from_process().kubeconfig() {
+            crate::vlog!(
+                crate::log::REQUESTS,
+                "no kubeconfig found; using the in-cluster configuration"
+            );
+            config = in_cluster;
+        }
+    }
+    let mut settings = resolve(flags, namespace_flag, &config)?;
+    if settings.connection.proxy.is_none() {
+        let env = crate::proxy::ProxyEnv::from_process();
+        settings.connection.proxy = env
+            .proxy_for(&settings.connection.server)
+            .and_then(|proxy| proxy.map(ProxyUrl::check_supported).transpose())
+            .map_err(|source| SettingsError::Proxy {
+                origin: "the proxy environment variables (HTTPS_PROXY/HTTP_PROXY)".into(),
+                source,
+            })?;
+    }
+    Ok(settings)
 }
 
 /// Resolves flags + kubeconfig into `Settings` with kubectl's precedence. No environment reads
@@ -270,8 +347,35 @@ pub fn resolve(
     };
 
     let (roots, insecure_skip_tls_verify) = resolve_trust(flags, &cluster, &cluster_label)?;
+    let tls_server_name = non_empty(flags.tls_server_name.as_deref())
+        .or(non_empty(cluster.tls_server_name.as_deref()))
+        .map(str::to_string);
+    let proxy = match non_empty(cluster.proxy_url.as_deref()) {
+        Some(url) => Some(
+            ProxyUrl::parse(url)
+                .and_then(ProxyUrl::check_supported)
+                .map_err(|source| SettingsError::Proxy {
+                    origin: format!("proxy-url of {cluster_label}"),
+                    source,
+                })?,
+        ),
+        None => None,
+    };
+    let cluster_info = user
+        .exec
+        .as_ref()
+        .filter(|exec| exec.provide_cluster_info)
+        .map(|_| {
+            exec_cluster_info(
+                &server,
+                &cluster,
+                tls_server_name.as_deref(),
+                insecure_skip_tls_verify,
+            )
+        });
     let user_label = selection.user_name.as_deref().unwrap_or("");
-    let credentials = resolve_credentials(flags, &user, user_label)?;
+    let credentials = resolve_credentials(flags, &user, user_label, cluster_info)?;
+    let impersonate = resolve_impersonation(flags, &user)?;
 
     let namespace = non_empty(namespace_flag)
         .or_else(|| {
@@ -287,17 +391,87 @@ pub fn resolve(
             server,
             roots,
             insecure_skip_tls_verify,
-            tls_server_name: non_empty(flags.tls_server_name.as_deref())
-                .or(non_empty(cluster.tls_server_name.as_deref()))
-                .map(str::to_string),
+            tls_server_name,
             token: credentials.token,
             token_file: credentials.token_file,
+            token_file_origin: credentials.token_file_origin,
             client_identity: credentials.client_identity,
+            exec: credentials.exec,
+            impersonate,
+            proxy,
             request_timeout,
         },
         namespace,
         context: selection.context_name,
     })
+}
+
+/// The `spec.cluster` of `KUBERNETES_EXEC_INFO` (client-go's `clientauthentication.Cluster`).
+fn exec_cluster_info(
+    server: &ServerUrl,
+    cluster: &Cluster,
+    tls_server_name: Option<&str>,
+    insecure: bool,
+) -> serde_json::Value {
+    let mut info = serde_json::json!({ "server": server.to_string() });
+    if let Some(name) = tls_server_name {
+        info["tls-server-name"] = name.into();
+    }
+    if insecure {
+        info["insecure-skip-tls-verify"] = true.into();
+    }
+    let ca = match (
+        non_empty(cluster.certificate_authority_data.as_deref()),
+        &cluster.certificate_authority,
+    ) {
+        (Some(data), _) => Some(data.split_whitespace().collect::<String>()),
+        (None, Some(path)) => std::fs::read(path)
+            .ok()
+            .map(|pem| crate::auth::exec::base64_field(&pem)),
+        (None, None) => None,
+    };
+    if let Some(ca) = ca {
+        info["certificate-authority-data"] = ca.into();
+    }
+    if let Some(proxy) = non_empty(cluster.proxy_url.as_deref()) {
+        info["proxy-url"] = proxy.into();
+    }
+    if cluster.disable_compression {
+        info["disable-compression"] = true.into();
+    }
+    // Per-cluster plugin configuration lives in this extension.
+    if let Some(config) = cluster
+        .extensions
+        .iter()
+        .find(|e| e.name == "client.authentication.k8s.io/exec")
+        .and_then(|e| e.extension.clone())
+    {
+        info["config"] = config;
+    }
+    info
+}
+
+/// `--as`/`--as-group`/`--as-uid` replace the kubeconfig's `as`/`as-groups`/`as-uid`.
+fn resolve_impersonation(flags: &ConfigFlags, user: &User) -> Result<Impersonation, SettingsError> {
+    let impersonation = Impersonation {
+        user: non_empty(flags.as_user.as_deref())
+            .or(non_empty(user.impersonate.as_deref()))
+            .map(str::to_string),
+        uid: non_empty(flags.as_uid.as_deref())
+            .or(non_empty(user.impersonate_uid.as_deref()))
+            .map(str::to_string),
+        groups: if flags.as_group.is_empty() {
+            user.impersonate_groups.clone()
+        } else {
+            flags.as_group.clone()
+        },
+    };
+    if impersonation.user.is_none()
+        && (impersonation.uid.is_some() || !impersonation.groups.is_empty())
+    {
+        return Err(SettingsError::ImpersonationWithoutUser);
+    }
+    Ok(impersonation)
 }
 
 /// The kubeconfig entries chosen by `--context`/`current-context`, `--cluster` and `--user`.
@@ -531,7 +705,9 @@ fn parse_certificates(
 struct Credentials {
     token: Option<Secret>,
     token_file: Option<PathBuf>,
+    token_file_origin: String,
     client_identity: Option<ClientIdentity>,
+    exec: Option<ExecPlugin>,
 }
 
 /// Token and client certificate, flags first. A static token beats `tokenFile` as in client-go;
@@ -540,11 +716,16 @@ fn resolve_credentials(
     flags: &ConfigFlags,
     user: &User,
     user_name: &str,
+    cluster_info: Option<serde_json::Value>,
 ) -> Result<Credentials, SettingsError> {
     let user_label = if user_name.is_empty() {
         "the command line".to_string()
     } else {
         format!("user \"{user_name}\"")
+    };
+    let token_file_origin = match &user.token_file {
+        Some(path) => file_origin("tokenFile", path, &user_label),
+        None => String::new(),
     };
     let (token, token_file) = match non_empty(flags.token.as_deref()) {
         Some(token) => (Some(Secret(token.to_string())), None),
@@ -597,35 +778,105 @@ fn resolve_credentials(
         (None, None) => None,
     };
 
-    // Impersonation silently dropped would send requests as a different identity than asked.
-    if non_empty(user.impersonate.as_deref()).is_some() || !user.impersonate_groups.is_empty() {
+    // The legacy in-tree providers: gcp and azure are gone from every Kubernetes client, oidc
+    // still works for as long as its id-token is valid.
+    let mut token = token;
+    if let Some(provider) = &user.auth_provider {
+        match provider.name.as_str() {
+            "gcp" => {
+                return Err(SettingsError::RemovedAuthProvider {
+                    user: user_name.to_string(),
+                    provider: "gcp".into(),
+                    advice: "install gke-gcloud-auth-plugin (`gcloud components install \
+                             gke-gcloud-auth-plugin`) and run `gcloud container clusters \
+                             get-credentials CLUSTER` to rewrite the kubeconfig with an exec plugin",
+                })
+            }
+            "azure" => {
+                return Err(SettingsError::RemovedAuthProvider {
+                    user: user_name.to_string(),
+                    provider: "azure".into(),
+                    advice: "install kubelogin (https://azure.github.io/kubelogin) and run \
+                             `kubelogin convert-kubeconfig -l azurecli` to switch to its exec plugin",
+                })
+            }
+            "oidc" if token.is_none() && token_file.is_none() => {
+                token = Some(oidc_id_token(&provider.config.0, user_name)?);
+            }
+            "oidc" => {}
+            other => {
+                return Err(SettingsError::Oidc {
+                    user: user_name.to_string(),
+                    problem: format!("unknown auth-provider {other:?} (kw knows oidc only)"),
+                })
+            }
+        }
+    }
+    let exec = match &user.exec {
+        Some(config) => Some(ExecPlugin::from_config(config, &user_label, cluster_info)?),
+        None => None,
+    };
+    if token.is_none()
+        && client_identity.is_none()
+        && exec.is_none()
+        && non_empty(user.username.as_deref()).is_some()
+    {
         return Err(SettingsError::UnsupportedAuth {
             user: user_name.to_string(),
-            mechanism: "impersonation (as/as-groups)",
+            mechanism: "basic authentication (username/password)",
         });
-    }
-    if token.is_none() && client_identity.is_none() {
-        let mechanism = if user.exec.is_some() {
-            Some("an exec credential plugin")
-        } else if user.auth_provider.is_some() {
-            Some("an auth-provider")
-        } else if non_empty(user.username.as_deref()).is_some() {
-            Some("basic authentication (username/password)")
-        } else {
-            None
-        };
-        if let Some(mechanism) = mechanism {
-            return Err(SettingsError::UnsupportedAuth {
-                user: user_name.to_string(),
-                mechanism,
-            });
-        }
     }
     Ok(Credentials {
         token,
         token_file,
+        token_file_origin,
         client_identity,
+        exec,
     })
+}
+
+/// The `id-token` of an oidc auth-provider, refused when it has expired: kw cannot refresh it.
+fn oidc_id_token(
+    config: &std::collections::BTreeMap<String, String>,
+    user_name: &str,
+) -> Result<Secret, SettingsError> {
+    let problem = |problem: String| SettingsError::Oidc {
+        user: user_name.to_string(),
+        problem,
+    };
+    let Some(id_token) = config.get("id-token").filter(|t| !t.is_empty()) else {
+        return Err(problem(
+            "the oidc auth-provider has no id-token; log in with your OIDC tool (e.g. \
+             `kubectl oidc-login`) or switch to its exec plugin"
+                .into(),
+        ));
+    };
+    if let Some(expires) = jwt_expiry(id_token) {
+        if expires <= std::time::SystemTime::now() {
+            return Err(problem(format!(
+                "the oidc id-token expired at {}; kw does not refresh oidc tokens: refresh it \
+                 (e.g. with `kubectl get ns` or your OIDC tool) or switch to an exec plugin such \
+                 as kubelogin (`kubectl oidc-login`)",
+                humantime::format_rfc3339_seconds(expires)
+            )));
+        }
+    }
+    Ok(Secret(id_token.clone()))
+}
+
+/// The `exp` claim of a JWT, if the token is one.
+fn jwt_expiry(token: &str) -> Option<std::time::SystemTime> {
+    use base64::Engine as _;
+    let payload = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .ok()?;
+    let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let exp = claims.get("exp")?.as_f64()?;
+    if !(0.0..1e12).contains(&exp) {
+        return None;
+    }
+    Some(std::time::UNIX_EPOCH + Duration::from_secs(exp as u64))
 }
 
 fn user_material<'a>(
@@ -668,14 +919,24 @@ fn load_client_identity(
     cert: &Material<'_>,
     key: &Material<'_>,
 ) -> Result<ClientIdentity, SettingsError> {
-    let chain = parse_certificates(&cert.read()?, cert.origin())?;
-    let key_pem = key.read()?;
-    let private_key = PrivateKeyDer::from_pem_slice(&key_pem).map_err(|error| match error {
+    identity_from_pem(&cert.read()?, &key.read()?, cert.origin(), key.origin())
+}
+
+/// A client identity from PEM bytes (files, kubeconfig fields, or an exec plugin's output):
+/// the chain must hold certificates and the key must belong to the first one.
+pub fn identity_from_pem(
+    cert_pem: &[u8],
+    key_pem: &[u8],
+    cert_origin: &str,
+    key_origin: &str,
+) -> Result<ClientIdentity, SettingsError> {
+    let chain = parse_certificates(cert_pem, cert_origin)?;
+    let private_key = PrivateKeyDer::from_pem_slice(key_pem).map_err(|error| match error {
         rustls_pki_types::pem::Error::NoItemsFound => SettingsError::NoPrivateKey {
-            origin: key.origin().to_string(),
+            origin: key_origin.to_string(),
         },
         other => SettingsError::UnusablePrivateKey {
-            origin: key.origin().to_string(),
+            origin: key_origin.to_string(),
             reason: other.to_string(),
         },
     })?;
@@ -684,13 +945,13 @@ fn load_client_identity(
         Ok(_) => {}
         Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch)) => {
             return Err(SettingsError::KeyMismatch {
-                cert_origin: cert.origin().to_string(),
-                key_origin: key.origin().to_string(),
+                cert_origin: cert_origin.to_string(),
+                key_origin: key_origin.to_string(),
             })
         }
         Err(error) => {
             return Err(SettingsError::UnusablePrivateKey {
-                origin: key.origin().to_string(),
+                origin: key_origin.to_string(),
                 reason: error.to_string(),
             })
         }
@@ -698,7 +959,7 @@ fn load_client_identity(
     Ok(ClientIdentity {
         chain,
         key: private_key,
-        origin: cert.origin().to_string(),
+        origin: cert_origin.to_string(),
     })
 }
 
@@ -1276,23 +1537,117 @@ users:
     }
 
     #[test]
-    fn exec_and_auth_provider_only_users_are_not_supported_yet() {
-        let exec =
-            "exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: null}";
-        let error = resolve(&ConfigFlags::default(), None, &tls_config("", exec)).unwrap_err();
+    fn exec_users_are_checked_and_kept_for_the_client() {
+        let exec = "exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: null, provideClusterInfo: true}";
+        let settings = resolve(&ConfigFlags::default(), None, &tls_config("", exec)).unwrap();
+        let plugin = settings.connection.exec.as_ref().unwrap();
+        assert_eq!(plugin.command, "aws");
+        let info = plugin.cluster_info.as_ref().unwrap();
+        assert_eq!(info["server"], "https://127.0.0.1:6443");
+        assert!(matches!(
+            settings.connection.credential_source(),
+            CredentialSource::Exec(_)
+        ));
+
+        let alpha = "exec: {apiVersion: client.authentication.k8s.io/v1alpha1, command: aws}";
+        let error = resolve(&ConfigFlags::default(), None, &tls_config("", alpha)).unwrap_err();
+        assert!(error.to_string().contains("user \"u\""), "{error}");
+        assert!(error.to_string().contains("regenerate"), "{error}");
+
+        // A token next to the plugin wins, as in client-go.
+        let both = format!("token: t, {exec}");
+        let settings = resolve(&ConfigFlags::default(), None, &tls_config("", &both)).unwrap();
+        assert!(matches!(
+            settings.connection.credential_source(),
+            CredentialSource::Token(_)
+        ));
+    }
+
+    #[test]
+    fn legacy_auth_providers_say_what_to_do() {
+        for (name, expected) in [("gcp", "gke-gcloud-auth-plugin"), ("azure", "kubelogin")] {
+            let provider = format!("auth-provider: {{name: {name}, config: {{access-token: x}}}}");
+            let error =
+                resolve(&ConfigFlags::default(), None, &tls_config("", &provider)).unwrap_err();
+            let message = error.to_string();
+            assert!(
+                message.contains("removed") && message.contains(expected),
+                "{message}"
+            );
+            assert!(!message.contains('\n'));
+        }
+        let jwt = |exp: u64| {
+            use base64::Engine as _;
+            let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .encode(format!("{{\"exp\":{exp}}}"));
+            format!("eyJhbGciOiJub25lIn0.{payload}.sig")
+        };
+        let valid = jwt(4_000_000_000);
+        let provider = format!("auth-provider: {{name: oidc, config: {{id-token: '{valid}'}}}}");
+        let settings = resolve(&ConfigFlags::default(), None, &tls_config("", &provider)).unwrap();
+        assert_eq!(settings.connection.token, Some(Secret(valid)));
+        let expired = jwt(1_000_000_000);
+        let provider = format!("auth-provider: {{name: oidc, config: {{id-token: '{expired}'}}}}");
+        let error = resolve(&ConfigFlags::default(), None, &tls_config("", &provider)).unwrap_err();
         assert!(
-            matches!(error, SettingsError::UnsupportedAuth { .. }),
+            error.to_string().contains("expired at 2001-09-09"),
             "{error}"
         );
-        assert!(error.to_string().contains("user \"u\"") && error.to_string().contains("exec"));
+        assert!(!error.to_string().contains(&expired));
+    }
 
-        let provider = "auth-provider: {name: oidc, config: {id-token: x}}";
-        let error = resolve(&ConfigFlags::default(), None, &tls_config("", provider)).unwrap_err();
-        assert!(error.to_string().contains("auth-provider"), "{error}");
+    #[test]
+    fn impersonation_flags_replace_the_kubeconfig() {
+        let user = "token: t, as: jane, as-groups: [dev, ops], as-uid: '42'";
+        let settings = resolve(&ConfigFlags::default(), None, &tls_config("", user)).unwrap();
+        assert_eq!(
+            settings.connection.impersonate,
+            Impersonation {
+                user: Some("jane".into()),
+                uid: Some("42".into()),
+                groups: vec!["dev".into(), "ops".into()]
+            }
+        );
+        let flags = ConfigFlags {
+            as_user: Some("bob".into()),
+            as_group: vec!["qa".into()],
+            ..ConfigFlags::default()
+        };
+        let settings = resolve(&flags, None, &tls_config("", user)).unwrap();
+        assert_eq!(settings.connection.impersonate.user.as_deref(), Some("bob"));
+        assert_eq!(
+            settings.connection.impersonate.groups,
+            vec!["qa".to_string()]
+        );
+        let groups_only = ConfigFlags {
+            as_group: vec!["qa".into()],
+            ..ConfigFlags::default()
+        };
+        let error = resolve(&groups_only, None, &tls_config("", "token: t")).unwrap_err();
+        assert!(
+            matches!(error, SettingsError::ImpersonationWithoutUser),
+            "{error}"
+        );
+    }
 
-        // A token next to the plugin is a usable credential on its own.
-        let both = format!("token: t, {exec}");
-        assert!(resolve(&ConfigFlags::default(), None, &tls_config("", &both)).is_ok());
+    #[test]
+    fn proxy_urls_are_checked_by_cluster() {
+        let settings = resolve(
+            &ConfigFlags::default(),
+            None,
+            &tls_config(", proxy-url: 'socks5://127.0.0.1:1080'", ""),
+        )
+        .unwrap();
+        assert_eq!(settings.connection.proxy.unwrap().port, 1080);
+        let error = resolve(
+            &ConfigFlags::default(),
+            None,
+            &tls_config(", proxy-url: 'ftp://u:hunter2@p'", ""),
+        )
+        .unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("proxy-url of cluster \"k\""), "{message}");
+        assert!(!message.contains("hunter2"), "{message}");
     }
 
     #[test]

@@ -1,16 +1,21 @@
 //! The client: the one place that talks to the API server. HTTP/1.1 over TLS (ureq + rustls),
-//! bearer-token or client-certificate auth, and server errors decoded into `Status`. It knows
-//! nothing about watching or printing: it sends GETs and hands back bodies or body streams.
+//! through a proxy if configured, with the credential `auth` hands out for each request
+//! (renewed once and retried after a 401, so callers never see a 401 a refresh would fix),
+//! impersonation headers, and server errors decoded into `Status`. It knows nothing about
+//! watching or printing: it sends GETs and hands back bodies or body streams.
 //!
-//! Credentials go only to the configured server: redirects are never followed.
+//! Credentials go only to the configured server: redirects are never followed, and request
+//! logs (`-v 8`) show `Authorization: Bearer <redacted>`.
 
 pub mod tls;
 
 use std::io::Read;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::settings::{Connection, Scheme, Secret, TrustRoots};
+use crate::auth::{AuthError, Authenticator, Credential};
+use crate::proxy::ProxyError;
+use crate::settings::{ClientIdentity, Connection, Impersonation, Scheme, TrustRoots};
 use crate::vlog;
 use crate::wire::Status;
 
@@ -22,6 +27,8 @@ const MAX_ERROR_BODY_BYTES: u64 = 1 << 20;
 /// How long an ordinary request may wait between two reads when `--request-timeout` is unset.
 const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(60);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// `-v` level that logs request headers (kubectl's `-v 8`), credentials redacted.
+const HEADERS_LEVEL: u8 = 8;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -44,9 +51,32 @@ pub enum ClientError {
     Broken { server: String, reason: String },
     #[error("the server sent a response larger than {limit} bytes")]
     TooLarge { limit: u64 },
-    /// The TLS settings could not be turned into a configuration.
+    /// No usable TLS configuration, proxy or credential: retrying cannot help.
     #[error(transparent)]
-    Setup(#[from] tls::TlsSetupError),
+    Setup(#[from] SetupError),
+}
+
+/// What must be fixed on the user's side before any request can succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Tls(#[from] tls::TlsSetupError),
+    #[error(transparent)]
+    Credentials(#[from] AuthError),
+    #[error(transparent)]
+    Proxy(#[from] ProxyError),
+}
+
+impl From<tls::TlsSetupError> for ClientError {
+    fn from(error: tls::TlsSetupError) -> Self {
+        ClientError::Setup(error.into())
+    }
+}
+
+impl From<AuthError> for ClientError {
+    fn from(error: AuthError) -> Self {
+        ClientError::Setup(error.into())
+    }
 }
 
 fn status_text(code: u16, status: Option<&Status>) -> String {
@@ -67,40 +97,57 @@ impl ClientError {
 }
 
 pub struct Client {
-    agent: ureq::Agent,
-    watch_agent: ureq::Agent,
+    /// The settings the TLS configuration is built from (again when an exec plugin returns a
+    /// new client certificate).
+    connection: Connection,
+    auth: Authenticator,
+    transport: Mutex<Transport>,
+    proxy: Option<ureq::Proxy>,
+    read_timeout: Duration,
+    idle_timeout: Duration,
     /// `https://host:port/base` without a trailing slash.
     base_url: String,
-    token: Option<Secret>,
     server_display: String,
     roots_origin: String,
     request_timeout: Option<Duration>,
+    impersonation: Vec<(String, String)>,
+}
+
+/// The HTTP agents for one client identity. Rebuilt when the identity changes, which also drops
+/// pooled connections made with the old certificate.
+struct Transport {
+    identity: Option<Arc<ClientIdentity>>,
+    agent: ureq::Agent,
+    watch_agent: ureq::Agent,
 }
 
 impl Client {
     /// A client for one server. `idle_timeout` is how long a watch may stay silent before kw
-    /// treats the connection as dead.
+    /// treats the connection as dead. No request is made and no plugin run here.
     pub fn new(conn: &Connection, idle_timeout: Duration) -> Result<Client, ClientError> {
-        let tls = match conn.server.scheme {
-            Scheme::Https => Some(tls::client_config(conn)?),
-            Scheme::Http => None,
+        let proxy = match &conn.proxy {
+            Some(proxy) => Some(proxy.to_ureq().map_err(SetupError::from)?),
+            None => None,
         };
         let read_timeout = conn.request_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
-        let agent = build_agent(tls.clone(), read_timeout);
-        let watch_agent = build_agent(tls, idle_timeout);
+        let transport = build_transport(conn, None, &proxy, read_timeout, idle_timeout)?;
         let roots_origin = match &conn.roots {
             TrustRoots::Public => "the public root certificates".to_string(),
             TrustRoots::Bundle { origin, .. } => origin.clone(),
         };
         let server_display = conn.server.to_string();
         Ok(Client {
-            agent,
-            watch_agent,
+            connection: conn.clone(),
+            auth: Authenticator::new(conn.credential_source()),
+            transport: Mutex::new(transport),
+            proxy,
+            read_timeout,
+            idle_timeout,
             base_url: server_display.clone(),
-            token: conn.token.clone(),
             server_display,
             roots_origin,
             request_timeout: conn.request_timeout,
+            impersonation: impersonation_headers(&conn.impersonate),
         })
     }
 
@@ -111,7 +158,7 @@ impl Client {
 
     /// GET a whole body (discovery, a LIST page, a single object).
     pub fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ClientError> {
-        let response = self.send(&self.agent, path_and_query, accept, self.request_timeout)?;
+        let response = self.send(false, path_and_query, accept, self.request_timeout)?;
         let mut body = Vec::new();
         response
             .into_reader()
@@ -136,7 +183,7 @@ impl Client {
         deadline: Option<Instant>,
     ) -> Result<Box<dyn Read + Send + Sync>, ClientError> {
         let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let response = self.send(&self.watch_agent, path_and_query, accept, timeout)?;
+        let response = self.send(true, path_and_query, accept, timeout)?;
         Ok(response.into_reader())
     }
 
@@ -154,13 +201,70 @@ impl Client {
         }
     }
 
+    /// One request with the current credential, and after a 401 one more with a renewed one.
     fn send(
         &self,
-        agent: &ureq::Agent,
+        watch: bool,
         path_and_query: &str,
         accept: &str,
         timeout: Option<Duration>,
     ) -> Result<ureq::Response, ClientError> {
+        let credential = self.auth.current()?;
+        let result = self.send_once(&credential, watch, path_and_query, accept, timeout);
+        let unauthorized = matches!(result, Err(ClientError::Status { code: 401, .. }));
+        if !unauthorized || !self.auth.can_refresh() {
+            return result;
+        }
+        match self.auth.refresh(&credential)? {
+            Some(renewed) => {
+                vlog!(
+                    crate::log::REQUESTS,
+                    "401 Unauthorized: retrying once with a renewed credential"
+                );
+                self.send_once(&renewed, watch, path_and_query, accept, timeout)
+            }
+            // Nothing new to offer: the server's own answer stands.
+            None => result,
+        }
+    }
+
+    /// The agent for this credential's client certificate.
+    fn agent_for(&self, credential: &Credential, watch: bool) -> Result<ureq::Agent, ClientError> {
+        let mut transport = self.transport.lock().unwrap_or_else(|p| p.into_inner());
+        let same = match (&transport.identity, &credential.identity) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            vlog!(
+                crate::log::REQUESTS,
+                "using a new client certificate from the exec plugin"
+            );
+            *transport = build_transport(
+                &self.connection,
+                credential.identity.clone(),
+                &self.proxy,
+                self.read_timeout,
+                self.idle_timeout,
+            )?;
+        }
+        Ok(if watch {
+            transport.watch_agent.clone()
+        } else {
+            transport.agent.clone()
+        })
+    }
+
+    fn send_once(
+        &self,
+        credential: &Credential,
+        watch: bool,
+        path_and_query: &str,
+        accept: &str,
+        timeout: Option<Duration>,
+    ) -> Result<ureq::Response, ClientError> {
+        let agent = self.agent_for(credential, watch)?;
         let url = format!("{}{}", self.base_url, path_and_query);
         vlog!(crate::log::REQUESTS, "GET {url}");
         let mut request = agent
@@ -170,8 +274,23 @@ impl Client {
         if let Some(timeout) = timeout {
             request = request.timeout(timeout);
         }
-        if let Some(token) = &self.token {
+        if let Some(token) = &credential.token {
             request = request.set("Authorization", &format!("Bearer {}", token.0));
+        }
+        for (name, value) in &self.impersonation {
+            request = request.set(name, value);
+        }
+        if crate::log::enabled(HEADERS_LEVEL) {
+            for name in request.header_names() {
+                for value in request.all(&name) {
+                    let shown = if name.eq_ignore_ascii_case("authorization") {
+                        redact_authorization(value)
+                    } else {
+                        value.to_string()
+                    };
+                    vlog!(HEADERS_LEVEL, "Request Header: {name}: {shown}");
+                }
+            }
         }
         let started = Instant::now();
         let result = request.call();
@@ -186,9 +305,15 @@ impl Client {
                 );
                 if (300..400).contains(&response.status()) {
                     // Never follow: the credentials were meant for this server only.
+                    let code = response.status();
+                    let location = response.header("Location").unwrap_or("(no Location)");
+                    let message = format!(
+                        "the server redirected the request to {location}; kw does not follow \
+                         redirects, so credentials never go anywhere but the configured server"
+                    );
                     return Err(ClientError::Status {
-                        code: response.status(),
-                        status: None,
+                        code,
+                        status: Some(Box::new(Status::failure(code, "Redirect", message))),
                         retry_after: None,
                     });
                 }
@@ -263,16 +388,118 @@ fn io_error_in<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a std
     None
 }
 
-fn build_agent(tls: Option<Arc<rustls::ClientConfig>>, read_timeout: Duration) -> ureq::Agent {
+/// `Authorization: Bearer xyz` as kubectl logs it: the scheme, never the secret.
+pub fn redact_authorization(value: &str) -> String {
+    match value.split_once(' ') {
+        Some((scheme, _)) => format!("{scheme} <redacted>"),
+        None => "<redacted>".to_string(),
+    }
+}
+
+/// The `Impersonate-*` headers. ureq replaces a header set twice under the same name, so each
+/// extra group is sent under a differently cased name: HTTP header names are case-insensitive,
+/// and the API server reads every `Impersonate-Group` value whatever its case.
+fn impersonation_headers(impersonate: &Impersonation) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    if let Some(user) = &impersonate.user {
+        headers.push(("Impersonate-User".to_string(), user.clone()));
+    }
+    if let Some(uid) = &impersonate.uid {
+        headers.push(("Impersonate-Uid".to_string(), uid.clone()));
+    }
+    for (index, group) in impersonate.groups.iter().enumerate() {
+        headers.push((case_variant("Impersonate-Group", index), group.clone()));
+    }
+    headers
+}
+
+/// The `index`-th distinct ASCII case variant of `name` (bit i of index flips letter i).
+fn case_variant(name: &str, index: usize) -> String {
+    let mut letter = 0;
+    name.chars()
+        .map(|c| {
+            if !c.is_ascii_alphabetic() {
+                return c;
+            }
+            let flip = letter < usize::BITS as usize && (index >> letter) & 1 == 1;
+            letter += 1;
+            if flip {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn build_transport(
+    conn: &Connection,
+    identity: Option<Arc<ClientIdentity>>,
+    proxy: &Option<ureq::Proxy>,
+    read_timeout: Duration,
+    idle_timeout: Duration,
+) -> Result<Transport, ClientError> {
+    let tls = match conn.server.scheme {
+        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
+        Scheme::Http => None,
+    };
+    Ok(Transport {
+        agent: build_agent(tls.clone(), proxy.clone(), read_timeout),
+        watch_agent: build_agent(tls, proxy.clone(), idle_timeout),
+        identity,
+    })
+}
+
+fn build_agent(
+    tls: Option<Arc<rustls::ClientConfig>>,
+    proxy: Option<ureq::Proxy>,
+    read_timeout: Duration,
+) -> ureq::Agent {
     let mut builder = ureq::AgentBuilder::new()
         .redirects(0)
         .timeout_connect(CONNECT_TIMEOUT)
         .timeout_read(read_timeout)
         .timeout_write(CONNECT_TIMEOUT)
-        // Proxies are the kubeconfig's business, not the environment's (a later issue).
+        // The environment's proxy rules are applied in `settings` (Go's rules, not ureq's).
         .try_proxy_from_env(false);
+    if let Some(proxy) = proxy {
+        builder = builder.proxy(proxy);
+    }
     if let Some(tls) = tls {
         builder = builder.tls_config(tls);
     }
     builder.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_headers_get_distinct_spellings_of_one_name() {
+        let headers = impersonation_headers(&Impersonation {
+            user: Some("jane".into()),
+            uid: None,
+            groups: vec!["a".into(), "b".into(), "c".into()],
+        });
+        let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names[0], "Impersonate-User");
+        let groups = &names[1..];
+        assert_eq!(groups.len(), 3);
+        for (i, name) in groups.iter().enumerate() {
+            assert!(name.eq_ignore_ascii_case("impersonate-group"));
+            assert!(!groups[..i].contains(name), "{groups:?}");
+        }
+        assert_eq!(groups[0], "Impersonate-Group");
+    }
+
+    #[test]
+    fn authorization_is_redacted_to_its_scheme() {
+        assert_eq!(redact_authorization("Bearer abc.def"), "Bearer <redacted>");
+        assert_eq!(redact_authorization("abc"), "<redacted>");
+    }
 }

@@ -11,7 +11,7 @@ use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
 
-use crate::settings::{Connection, TrustRoots};
+use crate::settings::{ClientIdentity, Connection, TrustRoots};
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
@@ -28,8 +28,12 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-/// The rustls configuration for one connection's settings.
-pub fn client_config(conn: &Connection) -> Result<Arc<ClientConfig>, TlsSetupError> {
+/// The rustls configuration for one connection's settings. `identity` replaces the
+/// connection's client certificate (an exec plugin may return one).
+pub fn client_config(
+    conn: &Connection,
+    identity: Option<&ClientIdentity>,
+) -> Result<Arc<ClientConfig>, TlsSetupError> {
     let builder = ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| TlsSetupError::BadRoots {
@@ -63,7 +67,7 @@ pub fn client_config(conn: &Connection) -> Result<Arc<ClientConfig>, TlsSetupErr
     let builder = builder
         .dangerous()
         .with_custom_certificate_verifier(verifier);
-    let config = match &conn.client_identity {
+    let config = match identity.or(conn.client_identity.as_ref()) {
         Some(identity) => builder
             .with_client_auth_cert(identity.chain.clone(), identity.key.clone_key())
             .map_err(|e| TlsSetupError::BadIdentity {
@@ -222,7 +226,11 @@ pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
                 if presented.is_empty() {
                     "no names".to_string()
                 } else {
-                    presented.join(", ")
+                    presented
+                        .iter()
+                        .map(|name| presented_name(name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 }
             ),
             CertificateError::NotValidForName => {
@@ -249,6 +257,14 @@ pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
     }
 }
 
+/// rustls lists a certificate's names in Debug form (`DnsName("a.example")`); show the name.
+fn presented_name(name: &str) -> &str {
+    match (name.find("(\""), name.strip_suffix("\")")) {
+        (Some(start), Some(inner)) if start + 2 <= inner.len() => &inner[start + 2..],
+        _ => name,
+    }
+}
+
 fn server_name_text(name: &ServerName<'_>) -> String {
     match name {
         ServerName::DnsName(dns) => dns.as_ref().to_string(),
@@ -264,4 +280,17 @@ fn ago(secs: u64) -> String {
 fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presented_names_lose_their_debug_wrapping() {
+        assert_eq!(presented_name("DnsName(\"a.example\")"), "a.example");
+        assert_eq!(presented_name("10.0.0.1"), "10.0.0.1");
+        assert_eq!(presented_name("(\")"), "(\")");
+        assert_eq!(presented_name(""), "");
+    }
 }

@@ -20,6 +20,9 @@ use super::SimError;
 pub const CLIENT_CN: &str = "cert-user";
 pub const CLIENT_ORG: &str = "system:masters";
 
+/// The server certificate's names unless a test asks for others.
+pub const DEFAULT_SERVER_NAMES: [&str; 3] = ["127.0.0.1", "localhost", "::1"];
+
 /// Everything TLS needs, in DER for rustls and PEM for kubeconfigs.
 pub struct Certs {
     pub ca_pem: String,
@@ -44,8 +47,10 @@ fn named(common_name: &str, organization: Option<&str>) -> DistinguishedName {
 }
 
 impl Certs {
-    /// Make a fresh CA and the server and client certificates it signs.
-    pub fn generate() -> Result<Certs, SimError> {
+    /// Make a fresh CA and the server and client certificates it signs. `server_names` are the
+    /// server certificate's names (IP addresses become IP SANs); `expired` makes it one that
+    /// expired in 2001.
+    pub fn generate(server_names: &[String], expired: bool) -> Result<Certs, SimError> {
         let ca_key = KeyPair::generate().map_err(certs_error)?;
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(certs_error)?;
         ca_params.distinguished_name = named("kw-sim-ca", None);
@@ -59,12 +64,12 @@ impl Certs {
         let issuer = Issuer::new(ca_params, ca_key);
 
         let server_key = KeyPair::generate().map_err(certs_error)?;
-        let mut server_params = CertificateParams::new(vec![
-            "127.0.0.1".to_string(),
-            "localhost".to_string(),
-            "::1".to_string(),
-        ])
-        .map_err(certs_error)?;
+        let mut server_params =
+            CertificateParams::new(server_names.to_vec()).map_err(certs_error)?;
+        if expired {
+            server_params.not_before = rcgen::date_time_ymd(2000, 1, 1);
+            server_params.not_after = rcgen::date_time_ymd(2001, 1, 1);
+        }
         server_params.distinguished_name = named("kw-sim", None);
         server_params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
         let server_cert = server_params
@@ -200,7 +205,7 @@ mod tests {
 
     #[test]
     fn client_cert_identity_is_read_back() {
-        let certs = Certs::generate().unwrap();
+        let certs = Certs::generate(&DEFAULT_SERVER_NAMES.map(String::from), false).unwrap();
         let der = first_pem_der(&certs.client_cert_pem).unwrap();
         let identity = identity(&der).unwrap();
         assert_eq!(identity.common_name, CLIENT_CN);

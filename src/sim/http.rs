@@ -86,6 +86,16 @@ pub fn read_request(reader: &mut impl BufRead) -> Result<Request, ReadError> {
     else {
         return Err(ReadError::Bad("malformed request line"));
     };
+    // Servers must accept the absolute form (RFC 9112 §3.2.2); clients behind an HTTP proxy
+    // send it even inside a CONNECT tunnel (ureq does), and Go's server accepts it.
+    let target = match target.split_once("://") {
+        Some((scheme, rest))
+            if scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("http") =>
+        {
+            rest.find('/').map_or("/", |at| &rest[at..])
+        }
+        _ => target,
+    };
     if !version.starts_with("HTTP/1.") || !target.starts_with('/') || method.is_empty() {
         return Err(ReadError::Bad("malformed request line"));
     }

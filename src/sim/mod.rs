@@ -104,6 +104,13 @@ pub struct SimConfig {
     pub faults: Faults,
     /// Flood mode for benchmarks.
     pub flood: Option<Flood>,
+    /// The names in the server certificate; `None` = 127.0.0.1, localhost and ::1. Tests of
+    /// `tls-server-name` use a certificate that lacks the address.
+    pub server_names: Option<Vec<String>>,
+    /// Serve a certificate that expired long ago (tests of TLS error messages).
+    pub server_cert_expired: bool,
+    /// Listen on [::1] instead of 127.0.0.1.
+    pub ipv6: bool,
 }
 
 impl Default for SimConfig {
@@ -120,6 +127,9 @@ impl Default for SimConfig {
             max_watch: None,
             faults: Faults::default(),
             flood: None,
+            server_names: None,
+            server_cert_expired: false,
+            ipv6: false,
         }
     }
 }
@@ -314,6 +324,7 @@ impl SimArgs {
                 times: self.fault_times,
             },
             flood,
+            ..SimConfig::default()
         })
     }
 }

@@ -112,23 +112,32 @@ pub struct SimHandle {
     certs: Certs,
     url: String,
     port: u16,
+    ip: std::net::IpAddr,
     accept_thread: Option<JoinHandle<()>>,
     churn_thread: Option<JoinHandle<()>>,
 }
 
 /// Start a simulator: certificates, the seeded store, the listener, churn.
 pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
-    let certs = Certs::generate()?;
+    let server_names = config
+        .server_names
+        .clone()
+        .unwrap_or_else(|| certs::DEFAULT_SERVER_NAMES.map(String::from).to_vec());
+    let certs = Certs::generate(&server_names, config.server_cert_expired)?;
+    let ip: std::net::IpAddr = if config.ipv6 {
+        std::net::Ipv6Addr::LOCALHOST.into()
+    } else {
+        std::net::Ipv4Addr::LOCALHOST.into()
+    };
     let tls_config = if config.tls {
         Some(certs.server_config()?)
     } else {
         None
     };
-    let listener =
-        TcpListener::bind(("127.0.0.1", config.port)).map_err(|source| SimError::Listen {
-            port: config.port,
-            source,
-        })?;
+    let listener = TcpListener::bind((ip, config.port)).map_err(|source| SimError::Listen {
+        port: config.port,
+        source,
+    })?;
     let port = listener.local_addr()?.port();
     let store = Store::new(config.history, config.seed, config.clock);
     let now = store.now();
@@ -152,7 +161,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         store,
         faults: FaultState::new(config.faults.clone()),
         tokens: Tokens::random(),
-        address: format!("127.0.0.1:{port}"),
+        address: SocketAddr::new(ip, port).to_string(),
         bookmark_interval: config.bookmark_interval,
         max_watch: config.max_watch,
         shutdown: AtomicBool::new(false),
@@ -180,8 +189,9 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
     Ok(SimHandle {
         shared,
         certs,
-        url: format!("{scheme}://127.0.0.1:{port}"),
+        url: format!("{scheme}://{}", SocketAddr::new(ip, port)),
         port,
+        ip,
         accept_thread: Some(accept_thread),
         churn_thread,
     })
@@ -454,7 +464,7 @@ impl SimHandle {
         }
         self.shared.store.close_watchers();
         // Wake the accept loop so it sees the flag.
-        let address: SocketAddr = ([127, 0, 0, 1], self.port).into();
+        let address = SocketAddr::new(self.ip, self.port);
         let _ = TcpStream::connect_timeout(&address, Duration::from_secs(1));
         for (_, stream) in self.shared.lock_connections().drain() {
             let _ = stream.shutdown(Shutdown::Both);

@@ -1,0 +1,555 @@
+//! Credentials against `kw sim` through the real `kw` binary: exec credential plugins (v1 and
+//! v1beta1, tokens and client certificates, expiry, 401 refresh, failures), tokenFile rotation
+//! during a watch, in-cluster configuration, impersonation headers and `-v` redaction.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use common::{run, Cluster, Live, Outcome};
+use kw::sim::{Faults, SimConfig};
+use serde_json::json;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A kubeconfig for the sim with one user given as JSON (JSON is YAML).
+fn write_kubeconfig(cluster: &Cluster, name: &str, user: serde_json::Value) -> PathBuf {
+    use base64::Engine as _;
+    let config = json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "c",
+        "clusters": [{"name": "sim", "cluster": {
+            "server": cluster.sim.url(),
+            "certificate-authority-data":
+                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
+        }}],
+        "contexts": [{"name": "c", "context": {"cluster": "sim", "user": "u", "namespace": "team-a"}}],
+        "users": [{"name": "u", "user": user}],
+    });
+    let path = cluster.dir.path().join(name);
+    std::fs::write(&path, config.to_string()).unwrap();
+    path
+}
+
+/// An executable shell script in the cluster's temp dir.
+fn write_script(cluster: &Cluster, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = cluster.dir.path().join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn kw_get(cluster: &Cluster, kubeconfig: &Path, args: &[&str]) -> Command {
+    let mut cmd = cluster.kw();
+    cmd.arg("get")
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(kubeconfig);
+    cmd
+}
+
+/// How many times a plugin ran (each run appends a line to `runs`).
+fn runs(cluster: &Cluster) -> usize {
+    std::fs::read_to_string(cluster.dir.path().join("runs"))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+fn exec_user(api_version: &str, command: &Path) -> serde_json::Value {
+    json!({"exec": {
+        "apiVersion": api_version,
+        "command": command,
+        "args": null,
+        "env": [{"name": "KW_TEST_VAR", "value": "from-kubeconfig"}],
+        "interactiveMode": "Never",
+        "provideClusterInfo": true,
+    }})
+}
+
+/// A plugin body that records its run and prints `status` as an ExecCredential.
+fn plugin_body(cluster: &Cluster, api_version: &str, status: &str) -> String {
+    let dir = cluster.dir.path().display();
+    format!(
+        "echo run >> '{dir}/runs'\n\
+         printf '%s' \"$KUBERNETES_EXEC_INFO\" > '{dir}/exec_info'\n\
+         printf '%s' \"$KW_TEST_VAR\" > '{dir}/test_var'\n\
+         cat <<EOF\n{{\"apiVersion\":\"{api_version}\",\"kind\":\"ExecCredential\",\"status\":{status}}}\nEOF\n"
+    )
+}
+
+fn assert_ok(outcome: &Outcome) {
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+}
+
+#[test]
+fn exec_plugin_v1_token_is_used_and_cached() {
+    let cluster = Cluster::seeded();
+    let token = cluster.sim.admin_token();
+    let plugin = write_script(
+        &cluster,
+        "plugin",
+        &plugin_body(
+            &cluster,
+            "client.authentication.k8s.io/v1",
+            &format!("{{\"token\":\"{token}\"}}"),
+        ),
+    );
+    assert_eq!(plugin.parent(), Some(cluster.dir.path()));
+    // A command with a path separator is relative to the kubeconfig's directory, not to the
+    // working directory kw runs in.
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1", Path::new("./plugin")),
+    );
+    let outcome = run(kw_get(&cluster, &config, &["pods"]).current_dir("/"), LIMIT);
+    assert_ok(&outcome);
+    assert!(outcome.stdout.starts_with("NAME"), "{}", outcome.stdout);
+    // Discovery and the list are several requests; a credential without expiry is reused.
+    assert!(cluster.sim.requests().len() >= 2);
+    assert_eq!(runs(&cluster), 1);
+
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(cluster.dir.path().join("exec_info")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(info["apiVersion"], "client.authentication.k8s.io/v1");
+    assert_eq!(info["kind"], "ExecCredential");
+    assert_eq!(info["spec"]["interactive"], false);
+    assert_eq!(info["spec"]["cluster"]["server"], cluster.sim.url());
+    assert!(info["spec"]["cluster"]["certificate-authority-data"].is_string());
+    assert_eq!(
+        std::fs::read_to_string(cluster.dir.path().join("test_var")).unwrap(),
+        "from-kubeconfig"
+    );
+    for request in cluster.sim.requests() {
+        assert!(
+            request
+                .headers
+                .iter()
+                .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && v == "Bearer <redacted>"),
+            "{request:?}"
+        );
+    }
+}
+
+#[test]
+fn exec_plugin_v1beta1_client_certificate_is_used() {
+    let cluster = Cluster::seeded();
+    let (cert, key) = cluster.sim.client_cert_pem();
+    let status = json!({"clientCertificateData": cert, "clientKeyData": key}).to_string();
+    let plugin = write_script(
+        &cluster,
+        "plugin",
+        &plugin_body(&cluster, "client.authentication.k8s.io/v1beta1", &status),
+    );
+    // v1beta1 may leave interactiveMode out.
+    let user = json!({"exec": {
+        "apiVersion": "client.authentication.k8s.io/v1beta1",
+        "command": plugin,
+    }});
+    let config = write_kubeconfig(&cluster, "config", user);
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods", "-A"]), LIMIT);
+    assert_ok(&outcome);
+    assert!(
+        outcome.stdout.starts_with("NAMESPACE"),
+        "{}",
+        outcome.stdout
+    );
+    let requests = cluster.sim.requests();
+    assert!(requests.iter().all(|r| r.status == 200), "{requests:#?}");
+    assert!(requests.iter().all(|r| !r
+        .headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("authorization"))));
+}
+
+#[test]
+fn exec_plugin_is_rerun_after_a_401() {
+    let cluster = Cluster::seeded();
+    let admin = cluster.sim.admin_token();
+    let dir = cluster.dir.path().display().to_string();
+    let body = format!(
+        "echo run >> '{dir}/runs'\n\
+         if [ \"$(wc -l < '{dir}/runs')\" -le 1 ]; then token=rejected-token; else token={admin}; fi\n\
+         echo '{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"'$token'\"}}}}'\n"
+    );
+    let plugin = write_script(&cluster, "plugin", &body);
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1", &plugin),
+    );
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_ok(&outcome);
+    assert_eq!(runs(&cluster), 2);
+    let statuses: Vec<u16> = cluster.sim.requests().iter().map(|r| r.status).collect();
+    assert_eq!(statuses[0], 401, "{statuses:?}");
+    assert!(statuses[1..].iter().all(|s| *s == 200), "{statuses:?}");
+}
+
+#[test]
+fn expiring_exec_token_is_renewed_during_a_watch() {
+    // The first watches are refused with 500, so kw reconnects after backoffs of about 1 s and
+    // 2 s; every new request must carry a fresh token because each expires within a second.
+    let cluster = Cluster::start(SimConfig {
+        clock: Some(common::frozen_now()),
+        faults: Faults {
+            watch_status: Some(500),
+            times: Some(2),
+            ..Faults::default()
+        },
+        ..SimConfig::default()
+    });
+    let admin = cluster.sim.admin_token();
+    let dir = cluster.dir.path().display().to_string();
+    let body = format!(
+        "echo run >> '{dir}/runs'\n\
+         expires=$(date -u -d \"@$(( $(date +%s) + 1 ))\" +%Y-%m-%dT%H:%M:%SZ)\n\
+         echo '{{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{admin}\",\"expirationTimestamp\":\"'$expires'\"}}}}'\n"
+    );
+    let plugin = write_script(&cluster, "plugin", &body);
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1beta1", &plugin),
+    );
+    let live = Live::spawn(&mut kw_get(
+        &cluster,
+        &config,
+        &["pods", "-w", "--request-timeout", "8s"],
+    ));
+    live.lines_until(LIMIT, |line| line.starts_with("NAME"));
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    let requests = cluster.sim.requests();
+    let watches = requests
+        .iter()
+        .filter(|r| r.path.contains("watch=1"))
+        .count();
+    assert!(watches >= 3, "{requests:#?}");
+    assert!(
+        runs(&cluster) >= requests.len(),
+        "{} runs for {} requests",
+        runs(&cluster),
+        requests.len()
+    );
+    assert!(requests.iter().all(|r| r.status != 401), "{requests:#?}");
+}
+
+#[test]
+fn failing_plugin_passes_its_stderr_and_names_the_user() {
+    let cluster = Cluster::seeded();
+    let plugin = write_script(
+        &cluster,
+        "plugin",
+        "echo 'plugin: please run aws sso login' >&2\nexit 3\n",
+    );
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1", &plugin),
+    );
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(outcome.stderr.contains("plugin: please run aws sso login"));
+    assert!(
+        outcome.stderr.contains("user \"u\": exec plugin")
+            && outcome.stderr.contains("exited with status 3"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        cluster.sim.requests().is_empty(),
+        "nothing sent without a credential"
+    );
+}
+
+#[test]
+fn missing_plugin_shows_the_install_hint() {
+    let cluster = Cluster::seeded();
+    let user = json!({"exec": {
+        "apiVersion": "client.authentication.k8s.io/v1beta1",
+        "command": "kw-no-such-plugin",
+        "installHint": "Install kw-no-such-plugin:\n  brew install it",
+    }});
+    let config = write_kubeconfig(&cluster, "config", user);
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    let stderr = outcome.stderr.trim_end();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("\"kw-no-such-plugin\" was not found")
+            && stderr.contains("install hint: Install kw-no-such-plugin: brew install it"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_plugin_configurations_and_outputs_are_explained() {
+    let cluster = Cluster::seeded();
+    let alpha =
+        json!({"exec": {"apiVersion": "client.authentication.k8s.io/v1alpha1", "command": "aws"}});
+    let config = write_kubeconfig(&cluster, "alpha", alpha);
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(1), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("v1alpha1 was removed"),
+        "{}",
+        outcome.stderr
+    );
+
+    let no_mode =
+        json!({"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": "aws"}});
+    let config = write_kubeconfig(&cluster, "no-mode", no_mode);
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert!(
+        outcome.stderr.contains("must set interactiveMode"),
+        "{}",
+        outcome.stderr
+    );
+
+    let plugin = write_script(
+        &cluster,
+        "wrong-version",
+        &plugin_body(
+            &cluster,
+            "client.authentication.k8s.io/v1beta1",
+            "{\"token\":\"x\"}",
+        ),
+    );
+    let config = write_kubeconfig(
+        &cluster,
+        "mismatch",
+        exec_user("client.authentication.k8s.io/v1", &plugin),
+    );
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains(
+            "is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1"
+        ),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn token_file_rotation_is_picked_up_during_a_watch() {
+    // Every watch connection is dropped at its first event, so kw reconnects whenever something
+    // changes; the reconnect after the rotation must use the new token. The new token belongs
+    // to the limited user, which the server refuses for an all-namespaces watch: that refusal
+    // proves the file was read again.
+    let cluster = Cluster::start(SimConfig {
+        clock: Some(common::frozen_now()),
+        faults: Faults {
+            close_after: Some(0),
+            ..Faults::default()
+        },
+        ..SimConfig::default()
+    });
+    let token_path = cluster.dir.path().join("token");
+    std::fs::write(&token_path, format!("{}\n", cluster.sim.admin_token())).unwrap();
+    let config = write_kubeconfig(&cluster, "config", json!({"tokenFile": "token"}));
+    let live = Live::spawn(&mut kw_get(&cluster, &config, &["pods", "-A", "-w"]));
+    live.lines_until(LIMIT, |line| line.starts_with("NAMESPACE"));
+    // Let the first watch start with the old token.
+    let deadline = std::time::Instant::now() + LIMIT;
+    while !cluster
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.path.contains("watch=1"))
+    {
+        assert!(std::time::Instant::now() < deadline, "no watch started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::fs::write(&token_path, cluster.sim.limited_token()).unwrap();
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({"metadata": {"name": "rotate-1", "namespace": "default"}}),
+        )
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("User \"limited\" cannot watch"), "{stderr}");
+}
+
+#[test]
+fn in_cluster_configuration_uses_the_service_account() {
+    let cluster = Cluster::seeded();
+    let sa = cluster.dir.path().join("serviceaccount");
+    std::fs::create_dir_all(&sa).unwrap();
+    std::fs::write(sa.join("token"), cluster.sim.admin_token()).unwrap();
+    std::fs::write(sa.join("ca.crt"), cluster.sim.ca_pem()).unwrap();
+    std::fs::write(sa.join("namespace"), "team-a\n").unwrap();
+    let in_pod = |cmd: &mut Command| {
+        cmd.env("KUBERNETES_SERVICE_HOST", "127.0.0.1")
+            .env("KUBERNETES_SERVICE_PORT", cluster.sim.port().to_string())
+            .env("KW_SERVICE_ACCOUNT_DIR", &sa)
+            .env_remove("POD_NAMESPACE");
+    };
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "pods"]);
+    in_pod(&mut cmd);
+    let outcome = run(&mut cmd, LIMIT);
+    assert_ok(&outcome);
+    // The same rows as through the kubeconfig for namespace team-a.
+    let expected = run(&mut cluster.get(&["pods", "-n", "team-a"]), LIMIT);
+    assert_eq!(outcome.stdout, expected.stdout);
+    assert!(!outcome.stdout.is_empty());
+
+    // Without the token file it is not a pod: kubectl's "no configuration" error.
+    std::fs::remove_file(sa.join("token")).unwrap();
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "pods"]);
+    in_pod(&mut cmd);
+    let outcome = run(&mut cmd, LIMIT);
+    assert_eq!(outcome.code, Some(1));
+    assert!(
+        outcome.stderr.contains("no configuration"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn impersonation_headers_reach_the_server() {
+    let cluster = Cluster::seeded();
+    let outcome = run(
+        &mut cluster.get(&[
+            "namespaces",
+            "--as",
+            "jane",
+            "--as-group",
+            "dev",
+            "--as-group",
+            "ops",
+            "--as-uid",
+            "1234",
+        ]),
+        LIMIT,
+    );
+    assert_ok(&outcome);
+    let requests = cluster.sim.requests();
+    assert!(!requests.is_empty());
+    for request in requests {
+        let values = |name: &str| -> Vec<String> {
+            request
+                .headers
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        assert_eq!(values("impersonate-user"), ["jane"]);
+        assert_eq!(values("impersonate-group"), ["dev", "ops"]);
+        assert_eq!(values("impersonate-uid"), ["1234"]);
+    }
+
+    // The kubeconfig's as/as-groups do the same.
+    let user = json!({"token": cluster.sim.admin_token(), "as": "sa", "as-groups": ["g1"]});
+    let config = write_kubeconfig(&cluster, "as", user);
+    let before = cluster.sim.requests().len();
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_ok(&outcome);
+    let request = &cluster.sim.requests()[before];
+    assert!(request
+        .headers
+        .contains(&("Impersonate-User".to_string(), "sa".to_string())));
+    assert!(request
+        .headers
+        .contains(&("Impersonate-Group".to_string(), "g1".to_string())));
+}
+
+#[test]
+fn verbose_logs_redact_the_bearer_token() {
+    let cluster = Cluster::seeded();
+    let outcome = run(&mut cluster.get(&["pods", "-v", "9"]), LIMIT);
+    assert_ok(&outcome);
+    assert!(
+        outcome
+            .stderr
+            .contains("Request Header: authorization: Bearer <redacted>"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains(&cluster.sim.admin_token()));
+    assert!(!outcome.stdout.contains(&cluster.sim.admin_token()));
+}
+
+#[test]
+fn redirects_are_not_followed_so_the_token_stays_home() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    let elsewhere = TcpListener::bind("127.0.0.1:0").unwrap();
+    let elsewhere_port = elsewhere.local_addr().unwrap().port();
+    elsewhere.set_nonblocking(true).unwrap();
+    let server = TcpListener::bind("127.0.0.1:0").unwrap();
+    let server_port = server.local_addr().unwrap().port();
+    // Answers every request on one connection with a redirect to the other listener.
+    std::thread::spawn(move || {
+        for stream in server.incoming().flatten() {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line == "\r\n" => {
+                        let response = format!(
+                            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{elsewhere_port}/api/v1\r\nContent-Length: 0\r\n\r\n"
+                        );
+                        if (&stream).write_all(response.as_bytes()).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                }
+            }
+        }
+    });
+    let cluster = Cluster::seeded();
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "pods", "--token", "very-secret", "--server"])
+        .arg(format!("http://127.0.0.1:{server_port}"));
+    let outcome = run(&mut cmd, LIMIT);
+    assert_ne!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains(&format!(
+            "redirected the request to http://127.0.0.1:{elsewhere_port}/api/v1"
+        )),
+        "{}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains("very-secret"));
+    assert!(
+        elsewhere.accept().is_err(),
+        "kw connected to the redirect target"
+    );
+}
+
+#[test]
+fn an_unchanged_token_file_is_not_retried_after_a_401() {
+    let cluster = Cluster::seeded();
+    std::fs::write(cluster.dir.path().join("token"), "rejected-token\n").unwrap();
+    let config = write_kubeconfig(&cluster, "config", json!({"tokenFile": "token"}));
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(
+        outcome
+            .stderr
+            .contains("You must be logged in to the server"),
+        "{}",
+        outcome.stderr
+    );
+    // The file was read again after the 401, found unchanged, and not sent a second time.
+    assert_eq!(cluster.sim.requests().len(), 1);
+}

@@ -1,0 +1,223 @@
+//! TLS against `kw sim` through the real `kw` binary: IP SANs, `tls-server-name` for a
+//! certificate that lacks the address, IPv6 loopback, and what kw says when verification fails
+//! (unknown authority, name mismatch, expired, client certificate rejected, insecure mode).
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use base64::Engine as _;
+use common::{run, Cluster, Outcome};
+use kw::sim::SimConfig;
+use serde_json::json;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+fn b64(text: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(text)
+}
+
+/// A kubeconfig for the sim with extra cluster and user fields (JSON is YAML).
+fn write_kubeconfig(
+    cluster: &Cluster,
+    name: &str,
+    cluster_fields: serde_json::Value,
+    user: serde_json::Value,
+) -> PathBuf {
+    let mut entry = json!({"server": cluster.sim.url()});
+    if let (Some(entry), Some(fields)) = (entry.as_object_mut(), cluster_fields.as_object()) {
+        entry.extend(fields.clone());
+    }
+    let config = json!({
+        "apiVersion": "v1", "kind": "Config", "current-context": "c",
+        "clusters": [{"name": "sim", "cluster": entry}],
+        "contexts": [{"name": "c", "context": {"cluster": "sim", "user": "u"}}],
+        "users": [{"name": "u", "user": user}],
+    });
+    let path = cluster.dir.path().join(name);
+    std::fs::write(&path, config.to_string()).unwrap();
+    path
+}
+
+fn get(cluster: &Cluster, kubeconfig: &std::path::Path, extra: &[&str]) -> Outcome {
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "namespaces"])
+        .args(extra)
+        .arg("--kubeconfig")
+        .arg(kubeconfig);
+    run(&mut cmd, LIMIT)
+}
+
+fn with_names(names: &[&str]) -> Cluster {
+    Cluster::start(SimConfig {
+        server_names: Some(names.iter().map(|n| n.to_string()).collect()),
+        ..SimConfig::default()
+    })
+}
+
+fn admin(cluster: &Cluster) -> serde_json::Value {
+    json!({"token": cluster.sim.admin_token()})
+}
+
+#[test]
+fn a_certificate_with_only_an_ip_san_verifies() {
+    let cluster = with_names(&["127.0.0.1"]);
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        json!({"certificate-authority-data": b64(&cluster.sim.ca_pem())}),
+        admin(&cluster),
+    );
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(outcome.stdout.contains("team-a"));
+}
+
+#[test]
+fn tls_server_name_verifies_a_certificate_that_lacks_the_address() {
+    let cluster = with_names(&["kubernetes.default.svc", "api.internal"]);
+    let ca = json!({"certificate-authority-data": b64(&cluster.sim.ca_pem())});
+    let config = write_kubeconfig(&cluster, "plain", ca.clone(), admin(&cluster));
+
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains(
+            "the server's certificate is not valid for 127.0.0.1: it is valid for kubernetes.default.svc, api.internal"
+        ),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(
+        outcome.stderr.trim_end().lines().count(),
+        1,
+        "{}",
+        outcome.stderr
+    );
+
+    let outcome = get(&cluster, &config, &["--tls-server-name", "api.internal"]);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+
+    let mut fields = ca;
+    fields["tls-server-name"] = "kubernetes.default.svc".into();
+    let config = write_kubeconfig(&cluster, "named", fields, admin(&cluster));
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    // The name is checked, not skipped: a wrong one still fails.
+    let outcome = get(&cluster, &config, &["--tls-server-name", "other.example"]);
+    assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("not valid for other.example"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn an_unknown_authority_names_the_ca_that_was_used() {
+    let cluster = Cluster::seeded();
+    let other = rcgen::generate_simple_self_signed(vec!["other-ca".to_string()]).unwrap();
+    let ca_path = cluster.dir.path().join("other-ca.crt");
+    std::fs::write(&ca_path, other.cert.pem()).unwrap();
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        json!({"certificate-authority": "other-ca.crt"}),
+        admin(&cluster),
+    );
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+    assert!(
+        outcome
+            .stderr
+            .contains("the server's certificate is signed by an unknown authority"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.stderr.contains(&ca_path.display().to_string()),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn an_expired_certificate_says_since_when() {
+    let cluster = Cluster::start(SimConfig {
+        server_cert_expired: true,
+        ..SimConfig::default()
+    });
+    let outcome = run(&mut cluster.get(&["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("the server's certificate expired")
+            && outcome.stderr.contains("(at 2001-01-01T00:00:00Z)"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn a_rejected_client_certificate_is_explained() {
+    let cluster = Cluster::seeded();
+    let stranger = rcgen::generate_simple_self_signed(vec!["stranger".to_string()]).unwrap();
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        json!({"certificate-authority-data": b64(&cluster.sim.ca_pem())}),
+        json!({
+            "client-certificate-data": b64(&stranger.cert.pem()),
+            "client-key-data": b64(&stranger.signing_key.serialize_pem()),
+        }),
+    );
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+    assert!(
+        outcome
+            .stderr
+            .contains("the server rejected the TLS handshake")
+            && outcome.stderr.contains("client certificate"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn insecure_mode_works_and_warns_once() {
+    let cluster = Cluster::seeded();
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        json!({"insecure-skip-tls-verify": true}),
+        admin(&cluster),
+    );
+    let outcome = get(&cluster, &config, &[]);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert_eq!(
+        outcome.stderr.matches("insecure-skip-tls-verify").count(),
+        1,
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn ipv6_loopback_works_where_the_machine_has_it() {
+    if std::net::TcpListener::bind("[::1]:0").is_err() {
+        eprintln!("no IPv6 loopback here; nothing to test");
+        return;
+    }
+    let cluster = Cluster::start(SimConfig {
+        ipv6: true,
+        ..SimConfig::default()
+    });
+    assert!(
+        cluster.sim.url().starts_with("https://[::1]:"),
+        "{}",
+        cluster.sim.url()
+    );
+    let outcome = run(&mut cluster.get(&["namespaces"]), LIMIT);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(outcome.stdout.contains("team-a"));
+}
