@@ -7,12 +7,15 @@
 pub mod backoff;
 pub mod cli;
 pub mod client;
+pub mod completion;
+pub mod conditions;
 pub mod decode;
 pub mod discovery;
 pub mod events;
 pub mod exit;
 pub mod kubeconfig;
 pub mod log;
+pub mod manifest;
 pub mod output;
 pub mod printer;
 pub mod settings;
