@@ -127,23 +127,29 @@ pub struct GetArgs {
     pub max_events: Option<u64>,
 
     /// Output format: json, jsonl, name, wide (default: a table printed by the server).
-    #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "FORMAT",
+        default_value = "",
+        help_heading = "Output"
+    )]
     pub output: String,
 
     /// With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub output_watch_events: bool,
 
     /// Do not print table headers.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub no_headers: bool,
 
     /// Put the kind in front of each name (`pod/web-1`); always on for several types.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub show_kind: bool,
 
     /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub show_managed_fields: bool,
 
     #[command(flatten, next_help_heading = "Cluster connection")]
