@@ -505,3 +505,120 @@ fn help_shows_groups_examples_and_the_environment() {
     assert_eq!(out.code, Some(0));
     assert!(out.stdout.contains("complete -c kw"), "{}", out.stdout);
 }
+
+/// The first ```sh block of README's "kw in CI" section: its `kw get` lines, split as a shell
+/// would (single quotes only, which is all the recipes use).
+fn readme_recipes() -> Vec<Vec<String>> {
+    let readme = include_str!("../README.md");
+    let section = readme
+        .split("## kw in CI")
+        .nth(1)
+        .expect("README has a kw in CI section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the section has a sh block");
+    block
+        .lines()
+        .filter_map(|line| line.strip_prefix("kw get "))
+        .map(|line| {
+            let mut words = Vec::new();
+            let mut word = String::new();
+            let mut quoted = false;
+            for c in line.chars() {
+                match c {
+                    '\'' => quoted = !quoted,
+                    ' ' if !quoted => {
+                        if !word.is_empty() {
+                            words.push(std::mem::take(&mut word));
+                        }
+                    }
+                    c => word.push(c),
+                }
+            }
+            words.push(word);
+            words
+        })
+        .collect()
+}
+
+fn in_shop(mut object: Value) -> Value {
+    object["metadata"]["namespace"] = json!("shop");
+    object
+}
+
+#[test]
+fn the_readme_recipes_work() {
+    let recipes = readme_recipes();
+    assert_eq!(recipes.len(), 3, "{recipes:?}");
+    let cluster = Cluster::seeded();
+    let sim = &cluster.sim;
+    let manifest = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: cart}
+";
+    std::fs::write(cluster.dir.path().join("app.yaml"), manifest).unwrap();
+    let start = |recipe: &Vec<String>| {
+        let args: Vec<&str> = recipe.iter().map(String::as_str).collect();
+        let mut cmd = cluster.get(&args);
+        cmd.current_dir(cluster.dir.path());
+        Live::spawn(&mut cmd)
+    };
+
+    // 1. The rollout: not available yet, then available.
+    sim.create("deployments", in_shop(deployment("web", "False")))
+        .unwrap();
+    let mut live = start(&recipes[0]);
+    still_waiting(&mut live, Duration::from_millis(600));
+    sim.update("deployments", in_shop(deployment("web", "True")))
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "recipe 1: {stderr}");
+
+    // 2. The release's pods: both Ready ends it with 0; one failing ends it with 2.
+    let web = |name: &str, phase: &str, ready: &str| {
+        in_shop(with_condition(
+            pod(name, json!({"app": "web"}), phase),
+            "Ready",
+            ready,
+        ))
+    };
+    sim.create("pods", web("web-1", "Running", "False"))
+        .unwrap();
+    sim.create("pods", web("web-2", "Running", "False"))
+        .unwrap();
+    let mut live = start(&recipes[1]);
+    sim.update("pods", web("web-1", "Running", "True")).unwrap();
+    still_waiting(&mut live, Duration::from_millis(600));
+    sim.update("pods", web("web-2", "Running", "True")).unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "recipe 2: {stderr}");
+    // web-2 is not Ready again, so the failure decides whether it is listed or watched.
+    sim.update("pods", web("web-2", "Running", "False"))
+        .unwrap();
+    let live = start(&recipes[1]);
+    sim.create("pods", web("web-3", "Failed", "False")).unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "recipe 2 failing: {stderr}");
+    assert!(stderr.contains("met by pod/web-3"), "{stderr}");
+
+    // 3. The manifest: web is available already, cart not yet.
+    sim.create("deployments", in_shop(deployment("cart", "False")))
+        .unwrap();
+    let mut live = start(&recipes[2]);
+    still_waiting(&mut live, Duration::from_millis(600));
+    sim.update("deployments", in_shop(deployment("cart", "True")))
+        .unwrap();
+    let (code, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "recipe 3: {stderr}");
+    assert!(
+        lines.contains(&"deployment.apps/cart".to_string()),
+        "{lines:?}"
+    );
+}
