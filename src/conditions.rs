@@ -934,8 +934,10 @@ mod tests {
 
     #[test]
     fn max_events_counts_printed_events() {
-        let mut rules = Rules::default();
-        rules.max_events = Some(2);
+        let rules = Rules {
+            max_events: Some(2),
+            ..Rules::default()
+        };
         let mut judge = Judge::new(rules, vec![], 1);
         let ended = feed(
             &mut judge,
