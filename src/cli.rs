@@ -11,7 +11,8 @@ use clap::{Args, Parser, Subcommand};
     name = "kw",
     version,
     about = "Watch Kubernetes resources like `kubectl get -w`, without losing or repeating events",
-    propagate_version = true
+    propagate_version = true,
+    after_help = TOP_EXAMPLES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -39,12 +40,18 @@ pub enum Command {
     Demo(DemoArgs),
     /// Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts).
     Sim(crate::sim::SimArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = COMPLETION_EXAMPLES)]
+    Completion(CompletionArgs),
+    /// Print kw's version and, when a cluster is reachable, the server's.
+    Version(VersionArgs),
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = GET_EXAMPLES)]
 pub struct GetArgs {
     /// TYPE, TYPE NAME..., or TYPE/NAME... (e.g. `pods`, `pod nginx`, `deploy/web`).
-    #[arg(value_name = "TYPE[/NAME]", required = true, num_args = 1..)]
+    #[arg(value_name = "TYPE[/NAME]", required_unless_present = "filename", num_args = 1..)]
     pub targets: Vec<String>,
 
     /// After listing, watch for changes.
@@ -80,29 +87,142 @@ pub struct GetArgs {
     #[arg(long, value_name = "SIZE", default_value = "64Mi", value_parser = parse_size)]
     pub max_object_size: usize,
 
+    // ---- waiting, limits and manifests (kw in scripts; see conditions.rs, manifest.rs) ----
+    /// Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin).
+    #[arg(
+        short = 'f',
+        long,
+        value_name = "FILE",
+        help_heading = "Waiting and limits"
+    )]
+    pub filename: Option<PathBuf>,
+
+    /// End the watch with exit 0 once EXPR holds: `delete`, `create`, `condition=Ready`,
+    /// `condition=Available=False`, `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one
+    /// met ends the watch. Implies --watch; the initial list counts.
+    #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
+    pub until: Vec<String>,
+
+    /// End the watch with exit 2 once EXPR holds for any watched object (same EXPRs as --until).
+    /// Repeatable. Implies --watch.
+    #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
+    pub fail_on: Vec<String>,
+
+    /// `all`: --until needs every watched object (every named one, or every one the selector
+    /// matches, at least one); `any`: one object suffices.
+    #[arg(
+        long = "for",
+        value_name = "all|any",
+        default_value = "all",
+        help_heading = "Waiting and limits"
+    )]
+    pub for_objects: String,
+
+    /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.
+    #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
+    pub timeout: Option<String>,
+
+    /// Stop after N printed events (list items count), with exit 0.
+    #[arg(long, value_name = "N", help_heading = "Waiting and limits")]
+    pub max_events: Option<u64>,
+
     /// Output format: json, jsonl, name, wide (default: a table printed by the server).
-    #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "FORMAT",
+        default_value = "",
+        help_heading = "Output"
+    )]
     pub output: String,
 
     /// With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub output_watch_events: bool,
 
     /// Do not print table headers.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub no_headers: bool,
 
     /// Put the kind in front of each name (`pod/web-1`); always on for several types.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub show_kind: bool,
 
     /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub show_managed_fields: bool,
 
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Cluster connection")]
     pub config: ConfigFlags,
 }
+
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// The shell to print the script for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// Print only kw's version; do not ask the server.
+    #[arg(long)]
+    pub client: bool,
+
+    #[command(flatten, next_help_heading = "Cluster connection")]
+    pub config: ConfigFlags,
+}
+
+/// Shown under `kw --help`.
+const TOP_EXAMPLES: &str = "\
+Examples:
+  kw get pods -w                                  watch pods in the current namespace
+  kw get pods,deploy -A -w --output-watch-events  several types at once, with event types
+  kw get pods -w -o jsonl | jq -c .metadata.name  one JSON object per line for jq
+  kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
+  kw demo                                         a simulated cluster, no cluster needed
+  source <(kw completion bash)                    shell completion
+
+Environment:
+  KUBECONFIG       kubeconfig files (':'-separated; the first to set a value wins)
+  HOME             ~/.kube/config when KUBECONFIG is unset
+  KW_IDLE_TIMEOUT  silence after which a watch connection counts as dead (default 75s)
+  NO_COLOR         no colours in diagnostics
+
+Exit codes: 0 done, 1 usage/config, 2 --fail-on met, 3 --timeout, 4 auth refused (401/403),
+5 server unreachable, 6 server error, 130 interrupted.";
+
+/// Shown under `kw get --help`.
+const GET_EXAMPLES: &str = "\
+Examples:
+  In a terminal:
+    kw get pods                                  list once, like kubectl get pods
+    kw get pods -A -w --output-watch-events      watch every namespace, with an EVENT column
+    kw get deploy web -n prod -w                 one object (also notices it being created)
+  With jq:
+    kw get pods -w -o jsonl | jq -c 'select(.status.phase==\"Failed\")'
+    kw get pods -w -o jsonl --output-watch-events | jq -r '.type + \" \" + .object.metadata.name'
+  In CI (exit 0 when met, 2 on --fail-on, 3 on --timeout):
+    kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
+    kw get pods -l app=web --until condition=Ready --timeout 5m -o name
+    kw get pod/setup --until create --timeout 2m          # wait for a pod to appear
+    kw get -f deploy.yaml --until condition=Available --timeout 5m
+    kw get pods -w --max-events 1 -o name                 # the first event, then exit
+
+  --for all (the default) waits until every watched object meets --until: every named object,
+  or every object the selector matches (at least one; objects deleted meanwhile drop out).
+  --for any ends at the first object that meets it. --fail-on always trips on one object.
+
+Environment: KUBECONFIG, HOME (~/.kube/config), KW_IDLE_TIMEOUT (default 75s), NO_COLOR.";
+
+/// Shown under `kw completion --help`.
+const COMPLETION_EXAMPLES: &str = "\
+Examples:
+  source <(kw completion bash)                       bash, this shell only
+  kw completion zsh > \"${fpath[1]}/_kw\"              zsh
+  kw completion fish > ~/.config/fish/completions/kw.fish
+  kw completion powershell | Out-String | Invoke-Expression
+  eval (kw completion elvish | slurp)                elvish";
 
 /// How to reach and authenticate to the cluster (kubectl's global flags).
 #[derive(Debug, Args, Default, Clone)]

@@ -9,14 +9,15 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use kw::cli::{Cli, Command, DemoArgs, GetArgs};
+use kw::cli::{Cli, Command, CompletionArgs, DemoArgs, GetArgs, VersionArgs};
 use kw::client::{Client, ClientError};
+use kw::conditions::{ConditionSink, Ended, Expr, For, Judge, Named, Rules};
 use kw::discovery::{self, DiscoveryError};
 use kw::exit;
 use kw::output::{is_closed_pipe, Output};
 use kw::printer::{self, OutputFormat, PrintOptions};
 use kw::settings::{self, SettingsError};
-use kw::watcher::{Options, Target, WatchError, Watcher};
+use kw::watcher::{Options, Sink, Target, WatchError, Watcher};
 
 /// How long a watch may stay silent before kw treats the connection as dead. Real API servers
 /// send a bookmark about once a minute to watchers that ask for them.
@@ -61,6 +62,14 @@ enum KwError {
     Watch(#[from] WatchError),
     #[error(transparent)]
     Sim(#[from] kw::sim::SimError),
+    #[error(transparent)]
+    Manifest(#[from] kw::manifest::ManifestError),
+    /// A condition or limit ended the watch (exit 0, or CONDITION_FAILED for --fail-on).
+    #[error("{0}")]
+    Ended(Ended),
+    /// `--timeout` ran out.
+    #[error("{0}")]
+    Timeout(String),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +92,8 @@ fn main() -> ExitCode {
         Command::Get(args) => run_get(args),
         Command::Demo(args) => run_demo(args),
         Command::Sim(args) => kw::sim::run(args).map_err(KwError::from),
+        Command::Completion(args) => run_completion(args),
+        Command::Version(args) => run_version(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,9 +108,101 @@ fn main() -> ExitCode {
     }
 }
 
-/// `kw get`: list, and with -w watch.
+/// The wait-for rules of `kw get` from its flags (`--until`, `--fail-on`, `--for`, ...).
+fn rules_of(args: &GetArgs) -> Result<Rules, KwError> {
+    let usage = |e: kw::conditions::ConditionError| KwError::Usage(format!("error: {e}"));
+    let parse_all = |flag: &'static str, texts: &[String]| -> Result<Vec<Expr>, KwError> {
+        texts
+            .iter()
+            .map(|t| Expr::parse(flag, t).map_err(usage))
+            .collect()
+    };
+    if args.max_events == Some(0) {
+        return Err(KwError::Usage(
+            "error: --max-events must be at least 1".into(),
+        ));
+    }
+    Ok(Rules {
+        until: parse_all("--until", &args.until)?,
+        fail_on: parse_all("--fail-on", &args.fail_on)?,
+        mode: args.for_objects.parse::<For>().map_err(usage)?,
+        max_events: args.max_events,
+    })
+}
+
+/// `--timeout`: humantime (`30s`, `5m`, `1h30m`), or a bare number of seconds.
+fn timeout_of(args: &GetArgs) -> Result<Option<Duration>, KwError> {
+    let Some(text) = &args.timeout else {
+        return Ok(None);
+    };
+    let parsed = match text.parse::<u64>() {
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
+        Err(_) => humantime::parse_duration(text).ok(),
+    };
+    match parsed {
+        Some(d) if !d.is_zero() => Ok(Some(d)),
+        _ => Err(KwError::Usage(format!(
+            "error: --timeout {text:?} is not a duration such as 30s, 5m or 1h30m"
+        ))),
+    }
+}
+
+/// One resource type and the objects of it to get: the names, and a namespace of their own
+/// when a manifest says so.
+struct Wanted {
+    resource: kw::events::ResourceInfo,
+    names: Vec<String>,
+    namespace: Option<String>,
+}
+
+/// What the command line (or `-f`) asks for, resolved by discovery, in order; `pods,po` and
+/// repeated types merge as in kubectl.
+fn wanted(args: &GetArgs, client: &Client) -> Result<Vec<Wanted>, KwError> {
+    let requested: Vec<(String, Vec<String>, Option<String>)> = match &args.filename {
+        Some(_) if !args.targets.is_empty() => {
+            return Err(KwError::Usage(
+                "error: -f names the objects to get: give no TYPE or NAME with it".into(),
+            ))
+        }
+        Some(path) => kw::manifest::load(path)?
+            .into_iter()
+            .map(|o| (o.type_query(), vec![o.name], o.namespace))
+            .collect(),
+        None => parse_targets(&args.targets)?
+            .into_iter()
+            .map(|(t, names)| (t, names, None))
+            .collect(),
+    };
+    let mut groups: Vec<Wanted> = Vec::new();
+    for (type_name, names, namespace) in requested {
+        let resource = discovery::resolve(client, &type_name)?;
+        let namespace = namespace.filter(|_| resource.namespaced);
+        match groups
+            .iter_mut()
+            .find(|w| w.resource == resource && w.namespace == namespace)
+        {
+            Some(existing) => existing.names.extend(names),
+            None => groups.push(Wanted {
+                resource,
+                names,
+                namespace,
+            }),
+        }
+    }
+    Ok(groups)
+}
+
+/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
 fn run_get(args: GetArgs) -> Result<(), KwError> {
-    if args.output_watch_events && !(args.watch || args.watch_only) {
+    let rules = rules_of(&args)?;
+    let timeout = timeout_of(&args)?;
+    if rules.has_conditions() && args.watch_only {
+        return Err(KwError::Usage(
+            "error: --until and --fail-on judge the initial list too: drop --watch-only".into(),
+        ));
+    }
+    let watching = args.watch || args.watch_only || rules.has_conditions();
+    if args.output_watch_events && !watching {
         return Err(KwError::Usage(
             "error: --output-watch-events option can only be used with --watch or --watch-only"
                 .into(),
@@ -109,38 +212,66 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         .output
         .parse()
         .map_err(|e: printer::UnknownFormat| KwError::Usage(format!("error: {e}")))?;
-    let requested = parse_targets(&args.targets)?;
-    let watching = args.watch || args.watch_only;
+    if args.filename.is_none() {
+        // Flag mistakes are reported before any file or network is touched.
+        parse_targets(&args.targets)?;
+    }
 
     let settings = settings::resolve_from_env(&args.config, args.namespace.as_deref())?;
     if settings.connection.insecure_skip_tls_verify {
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
     }
     let environment = Environment::read()?;
+    let started = Instant::now();
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
-    let mut groups: Vec<(kw::events::ResourceInfo, Vec<String>)> = Vec::new();
-    for (type_name, names) in requested {
-        let resource = discovery::resolve(&client, &type_name)?;
-        // `pods,po` is one type: kubectl merges them, and so do we.
-        match groups.iter_mut().find(|(r, _)| *r == resource) {
-            Some((_, existing)) => existing.extend(names),
-            None => groups.push((resource, names)),
-        }
-    }
+    let mut groups = wanted(&args, &client)?;
+    // Objects named one by one (several names, or a manifest) are watched one watcher each
+    // when waiting on them; a plain watch keeps kubectl's rule of one name per type.
+    let split_names = rules.has_conditions() || args.filename.is_some();
     if watching {
-        if let Some((_, names)) = groups.iter().find(|(_, names)| names.len() > 1) {
-            return Err(WatchError::TooManyNames(names.len()).into());
+        if let Some(w) = groups.iter().find(|w| w.names.len() > 1) {
+            if !split_names {
+                return Err(WatchError::TooManyNames(w.names.len()).into());
+            }
+        }
+        if split_names {
+            groups = groups
+                .into_iter()
+                .flat_map(|w| {
+                    if w.names.len() <= 1 {
+                        return vec![w];
+                    }
+                    w.names
+                        .iter()
+                        .map(|name| Wanted {
+                            resource: w.resource.clone(),
+                            names: vec![name.clone()],
+                            namespace: w.namespace.clone(),
+                        })
+                        .collect()
+                })
+                .collect();
         }
     }
+    let several_types = groups.iter().any(|w| w.resource != groups[0].resource);
     let several = groups.len() > 1;
-    let with_kind = args.show_kind || several;
-    let deadline = if watching {
-        settings
-            .connection
-            .request_timeout
-            .map(|t| Instant::now() + t)
+    let with_kind = args.show_kind || several_types;
+
+    // --request-timeout cuts a watch quietly (kubectl's meaning); --timeout is a failure of its
+    // own. The watcher gets the earlier of the two, and kw remembers which one it was.
+    let request_deadline = if watching {
+        settings.connection.request_timeout.map(|t| started + t)
     } else {
         None
+    };
+    let timeout_deadline = timeout.map(|t| started + t);
+    let deadline = match (request_deadline, timeout_deadline) {
+        (Some(r), Some(t)) => Some(r.min(t)),
+        (r, t) => r.or(t),
+    };
+    let timed_out = || {
+        timeout_deadline
+            .is_some_and(|t| Instant::now() >= t && request_deadline.is_none_or(|r| t <= r))
     };
     let options = Options {
         table: format.is_table(),
@@ -151,45 +282,60 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         max_object_size: args.max_object_size,
         streaming_list: true,
     };
-    let single_object = !watching && groups.len() == 1 && groups[0].1.len() == 1;
+    let single_object = !watching && groups.len() == 1 && groups[0].names.len() == 1;
     let print_options = |resource: &kw::events::ResourceInfo| PrintOptions {
         format: format.clone(),
         watch_events: args.output_watch_events,
         watching,
         // Several types under -A keep the column for the cluster-scoped ones too, as kubectl.
-        all_namespaces: args.all_namespaces && (resource.namespaced || several),
+        all_namespaces: args.all_namespaces && (resource.namespaced || several_types),
         no_headers: args.no_headers,
         single_object,
         show_managed_fields: args.show_managed_fields,
     };
-    let target = |resource: kw::events::ResourceInfo, names: Vec<String>| Target {
-        namespace: if args.all_namespaces || !resource.namespaced {
+    let target = |w: Wanted| Target {
+        namespace: if args.all_namespaces || !w.resource.namespaced {
             None
         } else {
-            Some(settings.namespace.clone())
+            Some(w.namespace.unwrap_or_else(|| settings.namespace.clone()))
         },
-        resource,
-        names,
+        resource: w.resource,
+        names: w.names,
         label_selector: args.selector.clone(),
         field_selector: args.field_selector.clone(),
-        include_object: false,
+        include_object: format.is_table() && rules.needs_object(),
     };
-    let no_resources_message = if args.all_namespaces || !groups.iter().any(|(r, _)| r.namespaced) {
-        "No resources found".to_string()
-    } else {
-        format!("No resources found in {} namespace.", settings.namespace)
-    };
+    let no_resources_message =
+        if args.all_namespaces || !groups.iter().any(|w| w.resource.namespaced) {
+            "No resources found".to_string()
+        } else {
+            format!("No resources found in {} namespace.", settings.namespace)
+        };
+    let has_rules = rules.has_conditions() || rules.max_events.is_some();
+    let until_text: Vec<String> = rules.until.iter().map(|e| e.to_string()).collect();
+
+    let targets: Vec<Target> = groups.into_iter().map(target).collect();
+    let judge = has_rules.then(|| {
+        let named = targets
+            .iter()
+            .flat_map(|t| {
+                t.names
+                    .iter()
+                    .map(|name| Named::new(&t.resource, t.namespace.clone(), name))
+            })
+            .collect();
+        Judge::new(rules, named, targets.len()).shared()
+    });
 
     let printed = if watching && several {
-        let first = print_options(&groups[0].0);
-        let targets = groups.into_iter().map(|(r, n)| target(r, n)).collect();
-        watch_several(client, targets, options, &first)?
+        let first = print_options(&targets[0].resource);
+        watch_several(client, targets, options, &first, with_kind, judge)?
     } else {
         // One type, or several listed one after another: a table per type (fresh column
         // widths, a blank line between), one List or one stream of lines for the others.
         let mut printed = 0;
         let mut output: Option<Output<io::StdoutLock<'static>>> = None;
-        for (resource, names) in groups {
+        for (index, target) in targets.into_iter().enumerate() {
             if output.is_none() || format.is_table() {
                 if let Some(mut done) = output.take() {
                     finish(&mut done)?;
@@ -198,22 +344,32 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
                     }
                 }
                 output = Some(Output::new(
-                    printer::new_printer(&print_options(&resource)),
+                    printer::new_printer(&print_options(&target.resource)),
                     io::stdout().lock(),
                 ));
             }
             let Some(sink) = output.as_mut() else {
                 continue;
             };
-            let mut watcher = Watcher::new(&client, target(resource, names), options.clone());
-            let outcome = if with_kind {
-                watcher.run(&mut kw::sinks::WithKind::new(&mut *sink))
+            let mut watcher = Watcher::new(&client, target, options.clone());
+            let mut prefixed;
+            let base: &mut dyn Sink = if with_kind {
+                prefixed = kw::sinks::WithKind::new(&mut *sink);
+                &mut prefixed
             } else {
-                watcher.run(sink)
+                sink
+            };
+            let outcome = match &judge {
+                Some(judge) => watcher.run(&mut ConditionSink::new(judge.clone(), index, base)),
+                None => watcher.run(base),
             };
             match outcome {
                 Ok(summary) => printed += summary.printed,
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => return Ok(()),
+                Err(WatchError::Output(e)) if Ended::from_io(&e).is_some() => {
+                    finish(sink)?;
+                    return Err(ended(judge.as_ref(), &e));
+                }
                 Err(e) => {
                     let _ = sink.finish();
                     return Err(e.into());
@@ -225,11 +381,32 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         }
         printed
     };
+    if timed_out() {
+        let waited = humantime::format_duration(timeout.unwrap_or_default());
+        return Err(KwError::Timeout(if until_text.is_empty() {
+            format!("error: --timeout {waited} ran out")
+        } else {
+            format!(
+                "error: timed out after {waited} waiting for --until {}",
+                until_text.join(" or ")
+            )
+        }));
+    }
     if printed == 0 && !watching && format != OutputFormat::Json {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
         eprintln!("{no_resources_message}");
     }
     Ok(())
+}
+
+/// The condition or limit that ended a watch: the judge's own record, since the watcher thread
+/// that reports first may be one that was only told to stop.
+fn ended(judge: Option<&std::sync::Arc<std::sync::Mutex<Judge>>>, e: &io::Error) -> KwError {
+    let recorded = judge.and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
+    let ended = recorded
+        .or_else(|| Ended::from_io(e).cloned())
+        .unwrap_or(Ended::Elsewhere);
+    KwError::Ended(ended)
 }
 
 /// Let the printer close what it holds open; a closed pipe is not an error.
@@ -240,42 +417,65 @@ fn finish<W: Write>(output: &mut Output<W>) -> Result<(), KwError> {
     }
 }
 
-/// Several types watched at once (kubectl refuses this): one watcher thread per type, each
-/// with every guarantee of a single watch, merged into one output stream. The first fatal
-/// error ends kw.
+/// Several types (or several named objects) watched at once (kubectl refuses this): one watcher
+/// thread per target, each with every guarantee of a single watch, merged into one output
+/// stream. The first fatal error, met condition or limit ends kw.
 fn watch_several(
     client: Client,
     targets: Vec<Target>,
     options: Options,
     print_options: &PrintOptions,
+    with_kind: bool,
+    judge: Option<std::sync::Arc<std::sync::Mutex<Judge>>>,
 ) -> Result<u64, KwError> {
     let output = Output::new(printer::new_printer(print_options), io::stdout());
     let shared = kw::sinks::Shared(std::sync::Arc::new(std::sync::Mutex::new(output)));
     let client = std::sync::Arc::new(client);
     let (done, results) = std::sync::mpsc::channel();
     let count = targets.len();
-    for target in targets {
+    for (index, target) in targets.into_iter().enumerate() {
         let client = std::sync::Arc::clone(&client);
         let options = options.clone();
-        let mut sink = kw::sinks::WithKind::new(shared.clone());
+        let shared = shared.clone();
+        let judge = judge.clone();
         let done = done.clone();
         std::thread::spawn(move || {
             let mut watcher = Watcher::new(&client, target, options);
-            let _ = done.send(watcher.run(&mut sink));
+            let mut prefixed;
+            let mut plain = shared;
+            let base: &mut dyn Sink = if with_kind {
+                prefixed = kw::sinks::WithKind::new(plain.clone());
+                &mut prefixed
+            } else {
+                &mut plain
+            };
+            let result = match judge {
+                Some(judge) => watcher.run(&mut ConditionSink::new(judge, index, base)),
+                None => watcher.run(base),
+            };
+            let _ = done.send(result);
         });
     }
     let mut printed = 0;
+    let mut end: Option<KwError> = None;
     for _ in 0..count {
         match results.recv() {
             Ok(Ok(summary)) => printed += summary.printed,
             Ok(Err(WatchError::Output(e))) if is_closed_pipe(&e) => return Ok(printed),
+            Ok(Err(WatchError::Output(e))) if Ended::from_io(&e).is_some() => {
+                end = Some(ended(judge.as_ref(), &e));
+                break;
+            }
             Ok(Err(e)) => return Err(e.into()),
             Err(_) => break,
         }
     }
     let mut output = shared.0.lock().unwrap_or_else(|p| p.into_inner());
     finish(&mut *output)?;
-    Ok(printed)
+    match end {
+        Some(e) => Err(e),
+        None => Ok(printed),
+    }
 }
 
 /// `TYPE`, `TYPE NAME...`, `TYPE1,TYPE2`, `TYPE/NAME...` into types and their names, in the
@@ -364,6 +564,41 @@ fn run_demo(args: DemoArgs) -> Result<(), KwError> {
     result
 }
 
+/// `kw completion SHELL`: the script on stdout.
+fn run_completion(args: CompletionArgs) -> Result<(), KwError> {
+    let script = kw::completion::script(args.shell);
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
+        Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e).into()),
+        _ => Ok(()),
+    }
+}
+
+/// `kw version`: kw's version, then (unless --client) the server's `/version`.
+fn run_version(args: VersionArgs) -> Result<(), KwError> {
+    println!("Client Version: v{}", env!("CARGO_PKG_VERSION"));
+    if args.client {
+        return Ok(());
+    }
+    let settings = settings::resolve_from_env(&args.config, None)?;
+    let environment = Environment::read()?;
+    let client = Client::new(&settings.connection, environment.idle_timeout)?;
+    let body = client.get("/version", "application/json")?;
+    #[derive(serde::Deserialize)]
+    struct ServerVersion {
+        #[serde(rename = "gitVersion", default)]
+        git_version: String,
+    }
+    let version: ServerVersion = serde_json::from_slice(&body).map_err(|e| {
+        KwError::Watch(WatchError::BadResponse {
+            path: "/version".into(),
+            reason: e.to_string(),
+        })
+    })?;
+    println!("Server Version: {}", version.git_version);
+    Ok(())
+}
+
 /// Every error becomes its message lines and exit code here, and only here.
 fn report(err: &KwError) -> (Vec<String>, i32) {
     match err {
@@ -388,6 +623,13 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
         }
         KwError::Watch(e) => (vec![format!("error: {e}")], exit::SERVER_ERROR),
         KwError::Sim(e) => (vec![format!("error: {e}")], exit::USAGE),
+        KwError::Manifest(e) => (vec![format!("error: {e}")], exit::USAGE),
+        KwError::Ended(e @ Ended::FailOn { .. }) => {
+            (vec![format!("error: {e}")], exit::CONDITION_FAILED)
+        }
+        KwError::Ended(e @ Ended::Until { .. }) => (vec![format!("kw: {e}")], exit::OK),
+        KwError::Ended(_) => (vec![], exit::OK),
+        KwError::Timeout(message) => (vec![message.clone()], exit::TIMEOUT),
     }
 }
 

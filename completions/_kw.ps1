@@ -1,0 +1,191 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'kw'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'kw' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List resources, and with -w watch them for changes')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
+            [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts)')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kw;get' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`, `env in (a,b)`)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`, `env in (a,b)`)')
+            [CompletionResult]::new('--field-selector', '--field-selector', [CompletionResultType]::ParameterName, 'Field selector (`status.phase=Running`, `spec.nodeName=node-1`)')
+            [CompletionResult]::new('--chunk-size', '--chunk-size', [CompletionResultType]::ParameterName, 'Page size of the initial list; 0 lists in one request')
+            [CompletionResult]::new('--max-object-size', '--max-object-size', [CompletionResultType]::ParameterName, 'Refuse any object larger than SIZE bytes (a broken or hostile server must not exhaust memory). Suffixes Ki, Mi, Gi')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'End the watch with exit 0 once EXPR holds: `delete`, `create`, `condition=Ready`, `condition=Available=False`, `jsonpath=''{.status.phase}''=Succeeded`. Repeatable: any one met ends the watch. Implies --watch; the initial list counts')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'End the watch with exit 2 once EXPR holds for any watched object (same EXPRs as --until). Repeatable. Implies --watch')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, '`all`: --until needs every watched object (every named one, or every one the selector matches, at least one); `any`: one object suffices')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3')
+            [CompletionResult]::new('--max-events', '--max-events', [CompletionResultType]::ParameterName, 'Stop after N printed events (list items count), with exit 0')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: json, jsonl, name, wide (default: a table printed by the server)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: json, jsonl, name, wide (default: a table printed by the server)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'After listing, watch for changes')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'After listing, watch for changes')
+            [CompletionResult]::new('--watch-only', '--watch-only', [CompletionResultType]::ParameterName, 'Watch for changes without printing the initial list')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('--output-watch-events', '--output-watch-events', [CompletionResultType]::ParameterName, 'With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Do not print table headers')
+            [CompletionResult]::new('--show-kind', '--show-kind', [CompletionResultType]::ParameterName, 'Put the kind in front of each name (`pod/web-1`); always on for several types')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'Keep metadata.managedFields in -o json output (kubectl drops them by default)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;demo' {
+            [CompletionResult]::new('--churn', '--churn', [CompletionResultType]::ParameterName, 'Events per second the simulated cluster produces')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for the simulated cluster''s churn (the same seed, the same story)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;sim' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to listen on (127.0.0.1); 0 picks a free one')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the initial world and of churn (same seed, same story)')
+            [CompletionResult]::new('--churn', '--churn', [CompletionResultType]::ParameterName, 'Churn: mutations per second (e.g. 2, 0.5, 500)')
+            [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Watch events kept for resume; resuming from an older resourceVersion gets 410 Expired')
+            [CompletionResult]::new('--bookmark-interval', '--bookmark-interval', [CompletionResultType]::ParameterName, 'Seconds between BOOKMARK events on watches that allow them')
+            [CompletionResult]::new('--max-watch-secs', '--max-watch-secs', [CompletionResultType]::ParameterName, 'End every watch after SECS at the latest, as a real server''s --min-request-timeout does')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze "now" at this RFC 3339 time (AGE cells, creationTimestamps), for golden files')
+            [CompletionResult]::new('--kubeconfig-out', '--kubeconfig-out', [CompletionResultType]::ParameterName, 'Write a kubeconfig for this server to PATH (contexts sim, sim-cert, sim-limited, sim-bad-token)')
+            [CompletionResult]::new('--fault-close-after', '--fault-close-after', [CompletionResultType]::ParameterName, 'Drop the TCP connection after N watch events (no terminating chunk)')
+            [CompletionResult]::new('--fault-cut-after', '--fault-cut-after', [CompletionResultType]::ParameterName, 'Send half of watch event N+1''s chunk, then drop the connection')
+            [CompletionResult]::new('--fault-expire-after', '--fault-expire-after', [CompletionResultType]::ParameterName, 'After N watch events send a 410 Expired ERROR event and end the stream')
+            [CompletionResult]::new('--fault-stall-after', '--fault-stall-after', [CompletionResultType]::ParameterName, 'After N watch events stop sending, keeping the connection open --fault-stall-secs seconds')
+            [CompletionResult]::new('--fault-stall-secs', '--fault-stall-secs', [CompletionResultType]::ParameterName, 'How long a stalled watch stays open')
+            [CompletionResult]::new('--fault-list-status', '--fault-list-status', [CompletionResultType]::ParameterName, 'Answer the next --fault-list-count LIST requests with this HTTP status (429, 500, 503...)')
+            [CompletionResult]::new('--fault-list-count', '--fault-list-count', [CompletionResultType]::ParameterName, 'How many LIST requests --fault-list-status applies to')
+            [CompletionResult]::new('--fault-watch-status', '--fault-watch-status', [CompletionResultType]::ParameterName, 'Answer WATCH requests themselves with this HTTP status (e.g. 410), --fault-times times')
+            [CompletionResult]::new('--fault-invalid-json-after', '--fault-invalid-json-after', [CompletionResultType]::ParameterName, 'After N watch events send a line that is not JSON')
+            [CompletionResult]::new('--fault-huge-object-bytes', '--fault-huge-object-bytes', [CompletionResultType]::ParameterName, 'Pad the first event of each watch with an annotation of B bytes')
+            [CompletionResult]::new('--fault-times', '--fault-times', [CompletionResultType]::ParameterName, 'Each watch fault fires for the first K watch connections only (default: all)')
+            [CompletionResult]::new('--flood', '--flood', [CompletionResultType]::ParameterName, 'Flood mode: every pods WATCH streams N pre-serialised MODIFIED events, then ends')
+            [CompletionResult]::new('--flood-list', '--flood-list', [CompletionResultType]::ParameterName, 'Flood mode: the pods LIST returns M pods (paged with limit/continue)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve plain HTTP instead of HTTPS (benchmarks)')
+            [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Start with namespaces only, no seed objects')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;completion' {
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;version' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Print only kw''s version; do not ask the server')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;help' {
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List resources, and with -w watch them for changes')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
+            [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts)')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kw;help;get' {
+            break
+        }
+        'kw;help;demo' {
+            break
+        }
+        'kw;help;sim' {
+            break
+        }
+        'kw;help;completion' {
+            break
+        }
+        'kw;help;version' {
+            break
+        }
+        'kw;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

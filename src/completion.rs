@@ -1,0 +1,80 @@
+//! Shell completion scripts and man pages, generated from the clap definitions in `cli` so they
+//! can never describe flags kw does not have. `kw completion SHELL` prints a script; the same
+//! scripts and pages are committed under `completions/`, and `tests/completions.rs` fails when
+//! those copies are stale.
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use crate::cli::Cli;
+
+/// Every shell kw prints completions for.
+pub const SHELLS: [Shell; 5] = [
+    Shell::Bash,
+    Shell::Zsh,
+    Shell::Fish,
+    Shell::PowerShell,
+    Shell::Elvish,
+];
+
+/// The completion script for `shell`.
+pub fn script(shell: Shell) -> Vec<u8> {
+    let mut cmd = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "kw", &mut out);
+    out
+}
+
+/// The file name under `completions/` of each shell's script (what each shell looks for).
+pub fn script_file(shell: Shell) -> String {
+    match shell {
+        Shell::Bash => "kw.bash".into(),
+        Shell::Zsh => "_kw".into(),
+        Shell::Fish => "kw.fish".into(),
+        Shell::PowerShell => "_kw.ps1".into(),
+        Shell::Elvish => "kw.elv".into(),
+        other => format!("kw.{other}"),
+    }
+}
+
+/// The man pages: `kw.1`, then one per subcommand (`kw-get.1`, ...), as (file name, roff).
+pub fn man_pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut pages = Vec::new();
+    render(&cmd, &mut pages)?;
+    Ok(pages)
+}
+
+fn render(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut out = Vec::new();
+    man.render(&mut out)?;
+    pages.push((man.get_filename(), out));
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        render(sub, pages)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_mention_the_wait_flags() {
+        for shell in SHELLS {
+            let text = String::from_utf8(script(shell)).unwrap_or_default();
+            assert!(text.contains("until"), "{shell}");
+            assert!(text.contains("fail-on"), "{shell}");
+        }
+    }
+
+    #[test]
+    fn man_pages_cover_each_subcommand() {
+        let pages = man_pages().unwrap_or_default();
+        let names: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(names.contains(&"kw.1"), "{names:?}");
+        assert!(names.contains(&"kw-get.1"), "{names:?}");
+    }
+}

@@ -1,0 +1,953 @@
+//! Wait-for conditions (`--until`, `--fail-on`, `--for`, `--max-events`): parsing the EXPRs
+//! (kubectl wait's vocabulary) and judging them over the events the watcher prints.
+//!
+//! A `ConditionSink` sits in front of the printer's sink. It forwards every event, then asks the
+//! shared `Judge` whether the watch is over; when it is, it returns an `io::Error` wrapping an
+//! `Ended`, which the watcher hands back as `WatchError::Output` and `main` turns into an exit
+//! code. The judge sees exactly the events the watcher prints, so it inherits the watcher's
+//! guarantees over reconnects and re-lists (a DELETED synthesised by a re-list is a deletion).
+//! It never talks to the server and knows nothing of formats.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use crate::events::{Event, ResourceInfo};
+use crate::watcher::Sink;
+use crate::wire::EventType;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConditionError {
+    #[error("{flag} {text:?}: unknown condition (use delete, create, condition=NAME[=VALUE] or jsonpath='{{.PATH}}'[=VALUE])")]
+    Unknown { flag: &'static str, text: String },
+    #[error("{flag} {text:?}: {reason}")]
+    Invalid {
+        flag: &'static str,
+        text: String,
+        reason: String,
+    },
+    #[error("--for {0:?}: use all or any")]
+    BadFor(String),
+}
+
+/// One condition, as kubectl wait spells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// The object is deleted (or, for a named object, does not exist).
+    Delete,
+    /// The object exists.
+    Create,
+    /// `status.conditions[type=NAME].status == VALUE` (both case-insensitive; VALUE defaults to
+    /// `True`), as `kubectl wait --for=condition=NAME[=VALUE]`.
+    Condition { name: String, value: String },
+    /// The field at PATH equals VALUE, or with no VALUE, exists.
+    JsonPath {
+        text: String,
+        path: FieldPath,
+        value: Option<String>,
+    },
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Delete => f.write_str("delete"),
+            Expr::Create => f.write_str("create"),
+            Expr::Condition { name, value } => write!(f, "condition={name}={value}"),
+            Expr::JsonPath {
+                text,
+                value: Some(v),
+                ..
+            } => write!(f, "jsonpath={text}={v}"),
+            Expr::JsonPath { text, .. } => write!(f, "jsonpath={text}"),
+        }
+    }
+}
+
+impl Expr {
+    /// Parse one EXPR given to `flag` (for the error message).
+    pub fn parse(flag: &'static str, text: &str) -> Result<Expr, ConditionError> {
+        let invalid = |reason: &str| ConditionError::Invalid {
+            flag,
+            text: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let trimmed = text.trim();
+        match trimmed.to_ascii_lowercase().as_str() {
+            "delete" => return Ok(Expr::Delete),
+            "create" => return Ok(Expr::Create),
+            _ => {}
+        }
+        if let Some(rest) = strip_prefix_ci(trimmed, "condition=") {
+            let (name, value) = match rest.split_once('=') {
+                Some((name, value)) => (name, unquote(value)),
+                None => (rest, "True"),
+            };
+            if name.is_empty() || value.is_empty() {
+                return Err(invalid("condition=NAME[=VALUE] needs a NAME and a VALUE"));
+            }
+            return Ok(Expr::Condition {
+                name: name.to_string(),
+                value: value.to_string(),
+            });
+        }
+        if let Some(rest) = strip_prefix_ci(trimmed, "jsonpath=") {
+            let (template, value) = split_jsonpath(rest).map_err(|r| invalid(&r))?;
+            let path = FieldPath::parse(template).map_err(|r| invalid(&r))?;
+            return Ok(Expr::JsonPath {
+                text: template.to_string(),
+                path,
+                value: value.map(|v| unquote(v).to_string()),
+            });
+        }
+        Err(ConditionError::Unknown {
+            flag,
+            text: text.to_string(),
+        })
+    }
+
+    /// Whether judging this needs the whole object (not only its name).
+    pub fn needs_object(&self) -> bool {
+        matches!(self, Expr::Condition { .. } | Expr::JsonPath { .. })
+    }
+
+    /// Whether an existing object meets this (`Delete` never does).
+    fn holds_for(&self, object: Option<&Value>) -> bool {
+        match self {
+            Expr::Delete => false,
+            Expr::Create => true,
+            Expr::Condition { name, value } => object.is_some_and(|o| condition_is(o, name, value)),
+            Expr::JsonPath { path, value, .. } => {
+                let Some(found) = object.and_then(|o| path.lookup(o)) else {
+                    return false;
+                };
+                match value {
+                    None => !found.is_null(),
+                    Some(expected) => scalar_text(found) == *expected,
+                }
+            }
+        }
+    }
+}
+
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+/// Quotes a shell left in place (`'Succeeded'` typed inside double quotes).
+fn unquote(text: &str) -> &str {
+    for q in ['\'', '"'] {
+        if let Some(inner) = text.strip_prefix(q).and_then(|t| t.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    text
+}
+
+/// `{.status.phase}=Succeeded` → (`{.status.phase}`, Some(`Succeeded`)); also without braces
+/// (kubectl's relaxed form `.status.phase=Succeeded`) and with quotes around the template.
+fn split_jsonpath(text: &str) -> Result<(&str, Option<&str>), String> {
+    let text = text.trim();
+    for q in ['\'', '"'] {
+        if let Some(inner) = text.strip_prefix(q) {
+            let Some(end) = inner.find(q) else {
+                return Err("unbalanced quote".into());
+            };
+            let rest = &inner[end + 1..];
+            return Ok((&inner[..end], value_after(rest)?));
+        }
+    }
+    if text.starts_with('{') {
+        let mut depth = 0usize;
+        for (i, c) in text.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok((&text[..=i], value_after(&text[i + 1..])?));
+                    }
+                }
+                _ => {}
+            }
+        }
+        return Err("unbalanced braces in the JSONPath".into());
+    }
+    Ok(match text.split_once('=') {
+        Some((path, value)) => (path, Some(value)),
+        None => (text, None),
+    })
+}
+
+fn value_after(rest: &str) -> Result<Option<&str>, String> {
+    if rest.is_empty() {
+        return Ok(None);
+    }
+    match rest.strip_prefix('=') {
+        Some(value) if !value.is_empty() => Ok(Some(value)),
+        Some(_) => Err("an empty VALUE after '='".into()),
+        None => Err(format!("unexpected {rest:?} after the JSONPath")),
+    }
+}
+
+/// A field path such as `{.status.phase}` or `.status.containerStatuses[0].ready`.
+///
+/// This is the small dialect kw needs for conditions today: dotted names and `[N]` indexes. It
+/// is the only thing here that knows JSONPath, so `crate::jsonpath` (kubectl's full dialect)
+/// can replace `parse` and `lookup` without touching the rest of the module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldPath(Vec<Step>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Field(String),
+    Index(usize),
+}
+
+impl FieldPath {
+    pub fn parse(template: &str) -> Result<FieldPath, String> {
+        let inner = template.trim();
+        let inner = match inner.strip_prefix('{') {
+            Some(rest) => rest
+                .strip_suffix('}')
+                .ok_or_else(|| "unbalanced braces in the JSONPath".to_string())?,
+            None => inner,
+        };
+        let inner = inner.trim();
+        let inner = inner.strip_prefix('$').unwrap_or(inner);
+        let mut steps = Vec::new();
+        let mut rest = inner;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('.') {
+                let end = after.find(['.', '[']).unwrap_or(after.len());
+                let name = &after[..end];
+                if name.is_empty() {
+                    return Err(format!("empty field name in {template:?}"));
+                }
+                steps.push(Step::Field(name.to_string()));
+                rest = &after[end..];
+            } else if let Some(after) = rest.strip_prefix('[') {
+                let end = after
+                    .find(']')
+                    .ok_or_else(|| format!("unclosed '[' in {template:?}"))?;
+                let index = after[..end].trim();
+                let index = index.parse().map_err(|_| {
+                    format!(
+                        "{index:?} in {template:?}: only numeric indexes such as [0] are supported"
+                    )
+                })?;
+                steps.push(Step::Index(index));
+                rest = &after[end + 1..];
+            } else {
+                return Err(format!(
+                    "{template:?}: a path must start with '.' (e.g. {{.status.phase}})"
+                ));
+            }
+        }
+        if steps.is_empty() {
+            return Err(format!("{template:?} names no field"));
+        }
+        Ok(FieldPath(steps))
+    }
+
+    pub fn lookup<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+        self.0.iter().try_fold(value, |v, step| match step {
+            Step::Field(name) => v.get(name.as_str()),
+            Step::Index(i) => v.get(*i),
+        })
+    }
+}
+
+/// How kubectl prints a JSONPath result: strings bare, everything else as JSON.
+fn scalar_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// kubectl wait's rule: a condition whose type matches (case-insensitive) with the given status,
+/// unless it was observed for an older generation of the object.
+fn condition_is(object: &Value, name: &str, value: &str) -> bool {
+    let generation = object
+        .pointer("/metadata/generation")
+        .and_then(Value::as_i64);
+    let Some(conditions) = object
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+    else {
+        return false;
+    };
+    conditions.iter().any(|c| {
+        let type_matches = c
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case(name));
+        let status_matches = c
+            .get("status")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.eq_ignore_ascii_case(value));
+        let current = match (
+            c.get("observedGeneration").and_then(Value::as_i64),
+            generation,
+        ) {
+            (Some(observed), Some(generation)) => observed >= generation,
+            _ => true,
+        };
+        type_matches && status_matches && current
+    })
+}
+
+/// `--for`: must every watched object meet an `--until` condition, or does one suffice?
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum For {
+    #[default]
+    All,
+    Any,
+}
+
+impl std::str::FromStr for For {
+    type Err = ConditionError;
+    fn from_str(text: &str) -> Result<For, ConditionError> {
+        match text.to_ascii_lowercase().as_str() {
+            "all" => Ok(For::All),
+            "any" => Ok(For::Any),
+            _ => Err(ConditionError::BadFor(text.to_string())),
+        }
+    }
+}
+
+/// Why a watch ended early; carried inside an `io::Error` from the sink to `main`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// An `--until` condition was met (exit 0).
+    Until { expr: String, by: String },
+    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`).
+    FailOn { expr: String, by: String },
+    /// `--max-events` events were printed (exit 0).
+    MaxEvents(u64),
+    /// Another watcher thread already ended the watch; this one stops printing.
+    Elsewhere,
+}
+
+impl fmt::Display for Ended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ended::Until { expr, by } => write!(f, "--until {expr} met by {by}"),
+            Ended::FailOn { expr, by } => write!(f, "--fail-on {expr} met by {by}"),
+            Ended::MaxEvents(n) => write!(f, "--max-events {n} reached"),
+            Ended::Elsewhere => f.write_str("the watch ended in another thread"),
+        }
+    }
+}
+
+impl std::error::Error for Ended {}
+
+impl Ended {
+    /// The `Ended` inside an output error, if that is what it is.
+    pub fn from_io(error: &io::Error) -> Option<&Ended> {
+        error.get_ref().and_then(|e| e.downcast_ref::<Ended>())
+    }
+}
+
+/// What the judge is asked to decide.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    pub until: Vec<Expr>,
+    pub fail_on: Vec<Expr>,
+    pub mode: For,
+    pub max_events: Option<u64>,
+}
+
+impl Rules {
+    pub fn needs_object(&self) -> bool {
+        self.until
+            .iter()
+            .chain(&self.fail_on)
+            .any(Expr::needs_object)
+    }
+
+    pub fn has_conditions(&self) -> bool {
+        !self.until.is_empty() || !self.fail_on.is_empty()
+    }
+}
+
+/// An object the user named (`kw get pod web`, `-f manifest.yaml`); `None` namespace: any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    pub resource: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl Named {
+    pub fn new(resource: &ResourceInfo, namespace: Option<String>, name: &str) -> Named {
+        Named {
+            resource: resource_key(resource),
+            namespace,
+            name: name.to_string(),
+        }
+    }
+}
+
+/// `plural.group`, the resource part of an object's identity.
+fn resource_key(resource: &ResourceInfo) -> String {
+    format!("{}.{}", resource.plural, resource.group)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    resource: String,
+    namespace: String,
+    name: String,
+}
+
+/// The latest state of one watched object: whether each until/fail-on condition holds.
+#[derive(Debug)]
+struct Seen {
+    label: String,
+    until: Vec<bool>,
+    fail_on: Vec<bool>,
+}
+
+/// The shared state of every watcher's condition sink: the objects seen and their conditions.
+#[derive(Debug)]
+pub struct Judge {
+    rules: Rules,
+    named: Vec<Named>,
+    /// Watchers (targets) that have not delivered their first complete list yet.
+    unsynced: Vec<bool>,
+    objects: HashMap<Key, Seen>,
+    /// Labels of objects deleted since the start, for `delete` under `--for any`.
+    deleted: Option<String>,
+    printed: u64,
+    ended: Option<Ended>,
+}
+
+impl Judge {
+    /// A judge for `targets` watchers; `named` lists the objects the user named (empty for
+    /// collections and selectors).
+    pub fn new(rules: Rules, named: Vec<Named>, targets: usize) -> Judge {
+        Judge {
+            rules,
+            named,
+            unsynced: vec![true; targets.max(1)],
+            objects: HashMap::new(),
+            deleted: None,
+            printed: 0,
+            ended: None,
+        }
+    }
+
+    pub fn shared(self) -> Arc<Mutex<Judge>> {
+        Arc::new(Mutex::new(self))
+    }
+
+    /// What ended the watch, once something has.
+    pub fn ended(&self) -> Option<Ended> {
+        self.ended.clone()
+    }
+
+    /// Note one printed event; `Some` when the watch is over.
+    fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
+        self.printed += 1;
+        if self.rules.has_conditions() {
+            let key = Key {
+                resource: resource_key(event.resource),
+                namespace: event.namespace.to_string(),
+                name: event.name.to_string(),
+            };
+            let label = format!(
+                "{}/{}",
+                crate::sinks::kind_prefix(event.resource),
+                event.name
+            );
+            if event.kind == EventType::Deleted {
+                self.objects.remove(&key);
+                self.deleted = Some(label);
+            } else {
+                let parsed: Option<Value> = if self.rules.needs_object() {
+                    serde_json::from_str(event.object.get()).ok()
+                } else {
+                    None
+                };
+                let object = parsed.as_ref();
+                let seen = Seen {
+                    label,
+                    until: self
+                        .rules
+                        .until
+                        .iter()
+                        .map(|e| e.holds_for(object))
+                        .collect(),
+                    fail_on: self
+                        .rules
+                        .fail_on
+                        .iter()
+                        .map(|e| e.holds_for(object))
+                        .collect(),
+                };
+                self.objects.insert(key, seen);
+            }
+        }
+        if let Some(ended) = self.decide() {
+            return Some(ended);
+        }
+        match self.rules.max_events {
+            Some(n) if self.printed >= n => Some(Ended::MaxEvents(n)),
+            _ => None,
+        }
+    }
+
+    /// Watcher `index` delivered a complete list.
+    fn synced(&mut self, index: usize) -> Option<Ended> {
+        if let Some(flag) = self.unsynced.get_mut(index) {
+            *flag = false;
+        }
+        self.decide()
+    }
+
+    fn all_synced(&self) -> bool {
+        !self.unsynced.iter().any(|u| *u)
+    }
+
+    /// `--fail-on` first (a failure outranks a success seen at the same moment), then `--until`.
+    fn decide(&self) -> Option<Ended> {
+        for (i, expr) in self.rules.fail_on.iter().enumerate() {
+            // One object failing fails the run, whatever --for says.
+            if let Some(by) = self.met(expr, i, For::Any, |s| &s.fail_on) {
+                return Some(Ended::FailOn {
+                    expr: expr.to_string(),
+                    by,
+                });
+            }
+        }
+        for (i, expr) in self.rules.until.iter().enumerate() {
+            if let Some(by) = self.met(expr, i, self.rules.mode, |s| &s.until) {
+                return Some(Ended::Until {
+                    expr: expr.to_string(),
+                    by,
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether `expr` (number `i` in its list) is met under `mode`; the object(s) that met it.
+    fn met(
+        &self,
+        expr: &Expr,
+        i: usize,
+        mode: For,
+        holds: impl Fn(&Seen) -> &Vec<bool>,
+    ) -> Option<String> {
+        let synced = self.all_synced();
+        if *expr == Expr::Delete {
+            return match mode {
+                // Until the first list, an absent object may only not have been listed yet.
+                For::All if synced && self.objects.is_empty() => {
+                    Some(self.deleted.clone().unwrap_or_else(|| self.named_label()))
+                }
+                For::All => None,
+                For::Any => self.deleted.clone().or_else(|| {
+                    self.missing_named()
+                        .filter(|_| synced)
+                        .map(|n| n.name.clone())
+                }),
+            };
+        }
+        match mode {
+            For::Any => self
+                .objects
+                .values()
+                .find(|s| holds(s).get(i).copied().unwrap_or(false))
+                .map(|s| s.label.clone()),
+            For::All => {
+                if !synced || self.objects.is_empty() || self.missing_named().is_some() {
+                    return None;
+                }
+                let every = self
+                    .objects
+                    .values()
+                    .all(|s| holds(s).get(i).copied().unwrap_or(false));
+                every.then(|| self.everyone_label())
+            }
+        }
+    }
+
+    /// A named object that has not been seen (does not exist).
+    fn missing_named(&self) -> Option<&Named> {
+        self.named.iter().find(|n| {
+            !self.objects.keys().any(|k| {
+                k.resource == n.resource
+                    && k.name == n.name
+                    && n.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
+            })
+        })
+    }
+
+    fn named_label(&self) -> String {
+        match self.named.as_slice() {
+            [one] => one.name.clone(),
+            [] => "every watched object".into(),
+            many => format!("all {} named objects", many.len()),
+        }
+    }
+
+    fn everyone_label(&self) -> String {
+        let mut labels: Vec<&str> = self.objects.values().map(|s| s.label.as_str()).collect();
+        labels.sort_unstable();
+        match labels.as_slice() {
+            [one] => one.to_string(),
+            many => format!("all {} objects", many.len()),
+        }
+    }
+}
+
+/// The sink of one watcher: forwards to `inner`, then lets the judge decide. Every watcher of a
+/// run shares one judge; the judge's lock is held while printing so that nothing is printed
+/// after the event that ended the watch.
+pub struct ConditionSink<S> {
+    judge: Arc<Mutex<Judge>>,
+    index: usize,
+    inner: S,
+}
+
+impl<S: Sink> ConditionSink<S> {
+    /// The sink of watcher number `index` (0-based, below the `targets` given to the judge).
+    pub fn new(judge: Arc<Mutex<Judge>>, index: usize, inner: S) -> ConditionSink<S> {
+        ConditionSink {
+            judge,
+            index,
+            inner,
+        }
+    }
+
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+}
+
+fn ended(e: Ended) -> io::Error {
+    io::Error::other(e)
+}
+
+impl<S: Sink> Sink for ConditionSink<S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
+        if judge.ended.is_some() {
+            return Err(ended(Ended::Elsewhere));
+        }
+        self.inner.event(event)?;
+        match judge.event(event) {
+            Some(e) => {
+                judge.ended = Some(e.clone());
+                Err(ended(e))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+        let judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
+        if judge.ended.is_some() {
+            return Err(ended(Ended::Elsewhere));
+        }
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<()> {
+        let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
+        if judge.ended.is_some() {
+            return Err(ended(Ended::Elsewhere));
+        }
+        self.inner.synced()?;
+        match judge.synced(self.index) {
+            Some(e) => {
+                judge.ended = Some(e.clone());
+                Err(ended(e))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::Origin;
+    use serde_json::json;
+    use serde_json::value::RawValue;
+
+    fn parse(text: &str) -> Expr {
+        Expr::parse("--until", text).unwrap()
+    }
+
+    #[test]
+    fn parses_kubectl_wait_vocabulary() {
+        assert_eq!(parse("delete"), Expr::Delete);
+        assert_eq!(parse("Create"), Expr::Create);
+        assert_eq!(
+            parse("condition=Ready"),
+            Expr::Condition {
+                name: "Ready".into(),
+                value: "True".into()
+            }
+        );
+        assert_eq!(
+            parse("condition=Available=False"),
+            Expr::Condition {
+                name: "Available".into(),
+                value: "False".into()
+            }
+        );
+        for text in [
+            "jsonpath={.status.phase}=Succeeded",
+            "jsonpath='{.status.phase}'=Succeeded",
+            "jsonpath=.status.phase=Succeeded",
+            "jsonpath={.status.phase}='Succeeded'",
+        ] {
+            match parse(text) {
+                Expr::JsonPath { value, .. } => {
+                    assert_eq!(value.as_deref(), Some("Succeeded"), "{text}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse("jsonpath={.status.readyReplicas}"),
+            Expr::JsonPath { value: None, .. }
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_exprs_naming_the_flag() {
+        for text in [
+            "ready",
+            "condition=",
+            "condition=Ready=",
+            "jsonpath={.a",
+            "jsonpath={.a}x",
+            "jsonpath={.a}=",
+            "jsonpath=status",
+            "jsonpath={.a[x]}",
+            "jsonpath={}",
+        ] {
+            let err = Expr::parse("--fail-on", text).unwrap_err().to_string();
+            assert!(err.starts_with("--fail-on"), "{text}: {err}");
+        }
+        assert!("some".parse::<For>().is_err());
+        assert_eq!("ANY".parse::<For>(), Ok(For::Any));
+    }
+
+    #[test]
+    fn field_paths_follow_fields_and_indexes() {
+        let object =
+            json!({"status": {"containerStatuses": [{"ready": true}], "phase": "Running"}});
+        let path = FieldPath::parse("{.status.containerStatuses[0].ready}").unwrap();
+        assert_eq!(path.lookup(&object), Some(&json!(true)));
+        assert_eq!(
+            FieldPath::parse("{$.status.phase}")
+                .unwrap()
+                .lookup(&object),
+            Some(&json!("Running"))
+        );
+        assert_eq!(
+            FieldPath::parse(".status.nope").unwrap().lookup(&object),
+            None
+        );
+        let expr = parse("jsonpath={.status.containerStatuses[0].ready}=true");
+        assert!(expr.holds_for(Some(&object)));
+    }
+
+    #[test]
+    fn conditions_match_kubectl_wait() {
+        let object = json!({
+            "metadata": {"generation": 2},
+            "status": {"conditions": [
+                {"type": "Available", "status": "False"},
+                {"type": "Ready", "status": "True", "observedGeneration": 2},
+                {"type": "Progressing", "status": "True", "observedGeneration": 1}
+            ]}
+        });
+        assert!(parse("condition=ready").holds_for(Some(&object)));
+        assert!(parse("condition=Available=false").holds_for(Some(&object)));
+        assert!(!parse("condition=Available").holds_for(Some(&object)));
+        // Observed for an older generation: not yet true of this one.
+        assert!(!parse("condition=Progressing").holds_for(Some(&object)));
+        assert!(!parse("condition=Ready").holds_for(None));
+    }
+
+    fn resource() -> ResourceInfo {
+        ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// Feed events (kind, name, phase) to a judge; returns what ended it, and when.
+    fn feed(judge: &mut Judge, steps: &[(&str, &str, &str)]) -> Option<(usize, Ended)> {
+        let resource = resource();
+        for (i, (kind, name, phase)) in steps.iter().enumerate() {
+            if *kind == "SYNC" {
+                if let Some(e) = judge.synced(0) {
+                    return Some((i, e));
+                }
+                continue;
+            }
+            let text =
+                json!({"metadata": {"name": name, "namespace": "ns"}, "status": {"phase": phase}})
+                    .to_string();
+            let raw = RawValue::from_string(text).unwrap();
+            let event = Event {
+                kind: match *kind {
+                    "ADDED" => EventType::Added,
+                    "MODIFIED" => EventType::Modified,
+                    _ => EventType::Deleted,
+                },
+                origin: Origin::Watch,
+                resource: &resource,
+                object: &raw,
+                object_lacks_type: false,
+                name,
+                namespace: "ns",
+                row: None,
+            };
+            if let Some(e) = judge.event(&event) {
+                return Some((i, e));
+            }
+        }
+        None
+    }
+
+    fn rules(until: &[&str], fail_on: &[&str], mode: For) -> Rules {
+        Rules {
+            until: until.iter().map(|t| parse(t)).collect(),
+            fail_on: fail_on.iter().map(|t| parse(t)).collect(),
+            mode,
+            max_events: None,
+        }
+    }
+
+    const DONE: &str = "jsonpath={.status.phase}=Succeeded";
+
+    #[test]
+    fn all_waits_for_every_object_after_the_list() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Succeeded"),
+                ("ADDED", "b", "Running"),
+                ("SYNC", "", ""),
+                ("MODIFIED", "b", "Succeeded"),
+            ],
+        );
+        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+
+        // Already true at the list: decided when the list is complete, not before.
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(&mut judge, &[("ADDED", "a", "Succeeded"), ("SYNC", "", "")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        // A selector that matches nothing yet waits for objects to appear.
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Succeeded")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn deleted_objects_leave_the_all_set() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Succeeded"),
+                ("ADDED", "b", "Running"),
+                ("SYNC", "", ""),
+                ("DELETED", "b", "Running"),
+            ],
+        );
+        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn any_and_fail_on_trip_on_one_object() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::Any), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[("ADDED", "a", "Running"), ("ADDED", "b", "Succeeded")],
+        );
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        let failed = "jsonpath={.status.phase}=Failed";
+        let mut judge = Judge::new(rules(&[DONE], &[failed], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Running"),
+                ("SYNC", "", ""),
+                ("MODIFIED", "a", "Failed"),
+            ],
+        );
+        assert!(
+            matches!(ended, Some((2, Ended::FailOn { .. }))),
+            "{ended:?}"
+        );
+    }
+
+    #[test]
+    fn named_objects_must_exist_and_delete_counts_absence() {
+        let named = vec![Named {
+            resource: "pods.".into(),
+            namespace: Some("ns".into()),
+            name: "a".into(),
+        }];
+        let mut judge = Judge::new(rules(&["create"], &[], For::All), named.clone(), 1);
+        let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Pending")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        let mut judge = Judge::new(rules(&["delete"], &[], For::All), named.clone(), 1);
+        let ended = feed(&mut judge, &[("SYNC", "", "")]);
+        assert!(matches!(ended, Some((0, Ended::Until { .. }))), "{ended:?}");
+
+        let mut judge = Judge::new(rules(&["delete"], &[], For::All), named, 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Running"),
+                ("SYNC", "", ""),
+                ("DELETED", "a", "Running"),
+            ],
+        );
+        assert!(matches!(ended, Some((2, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn max_events_counts_printed_events() {
+        let rules = Rules {
+            max_events: Some(2),
+            ..Rules::default()
+        };
+        let mut judge = Judge::new(rules, vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", ""),
+                ("SYNC", "", ""),
+                ("ADDED", "b", ""),
+                ("ADDED", "c", ""),
+            ],
+        );
+        assert_eq!(ended, Some((2, Ended::MaxEvents(2))));
+    }
+}

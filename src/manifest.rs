@@ -1,0 +1,239 @@
+//! Manifests for `kw get -f FILE` / `-f -`: the objects a YAML or JSON file names (several
+//! documents, `kind: List` items), as (type, namespace, name) targets. Only `apiVersion`, `kind`
+//! and `metadata.name/namespace` are read; the rest of each document is skipped unparsed.
+//! Turning a kind into a resource type is discovery's job, not this module's.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("-f {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("-f {path}: not valid YAML or JSON: {reason}")]
+    Parse { path: PathBuf, reason: String },
+    #[error("-f {path}: document {index} has no {field}")]
+    Missing {
+        path: PathBuf,
+        index: usize,
+        field: &'static str,
+    },
+    #[error("-f {path}: names no objects")]
+    Empty { path: PathBuf },
+}
+
+/// One object a manifest names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestObject {
+    /// `v1`, `apps/v1`.
+    pub api_version: String,
+    /// `Deployment`.
+    pub kind: String,
+    /// `None` when the document does not say (the default namespace applies).
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ManifestObject {
+    /// What discovery understands: `deployment.v1.apps` (kind, version, group), or the bare kind
+    /// for the core group (`pod`).
+    pub fn type_query(&self) -> String {
+        let kind = self.kind.to_ascii_lowercase();
+        match self.api_version.split_once('/') {
+            Some((group, version)) => format!("{kind}.{version}.{group}"),
+            None => kind,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Document {
+    #[serde(rename = "apiVersion")]
+    api_version: Option<String>,
+    kind: Option<String>,
+    metadata: Metadata,
+    items: Vec<Document>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Metadata {
+    name: Option<String>,
+    namespace: Option<String>,
+}
+
+/// Read `path` (`-` for stdin) and return the objects it names, in order.
+pub fn load(path: &Path) -> Result<Vec<ManifestObject>, ManifestError> {
+    let read_error = |source| ManifestError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(read_error)?;
+        text
+    } else {
+        std::fs::read_to_string(path).map_err(read_error)?
+    };
+    parse(path, &text)
+}
+
+/// The objects `text` names; `path` is only for messages.
+pub fn parse(path: &Path, text: &str) -> Result<Vec<ManifestObject>, ManifestError> {
+    let parse_error = |reason: String| ManifestError::Parse {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let documents: Vec<Document> = if text.trim_start().starts_with(['{', '[']) {
+        // JSON (one object or several one after another); YAML parsers choke on tabs in JSON.
+        serde_json::Deserializer::from_str(text)
+            .into_iter::<Document>()
+            .collect::<Result<_, _>>()
+            .map_err(|e| parse_error(e.to_string()))?
+    } else {
+        serde_saphyr::from_multiple(text).map_err(|e| parse_error(e.to_string()))?
+    };
+    let mut objects = Vec::new();
+    for (index, document) in documents.into_iter().enumerate() {
+        flatten(path, index + 1, document, &mut objects)?;
+    }
+    if objects.is_empty() {
+        return Err(ManifestError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(objects)
+}
+
+fn flatten(
+    path: &Path,
+    index: usize,
+    document: Document,
+    out: &mut Vec<ManifestObject>,
+) -> Result<(), ManifestError> {
+    let missing = |field| ManifestError::Missing {
+        path: path.to_path_buf(),
+        index,
+        field,
+    };
+    let is_list = document
+        .kind
+        .as_deref()
+        .is_some_and(|k| k.ends_with("List"));
+    if is_list || (document.kind.is_none() && !document.items.is_empty()) {
+        for item in document.items {
+            flatten(path, index, item, out)?;
+        }
+        return Ok(());
+    }
+    out.push(ManifestObject {
+        api_version: document
+            .api_version
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| missing("apiVersion"))?,
+        kind: document
+            .kind
+            .filter(|k| !k.is_empty())
+            .ok_or_else(|| missing("kind"))?,
+        namespace: document.metadata.namespace.filter(|n| !n.is_empty()),
+        name: document
+            .metadata
+            .name
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| missing("metadata.name"))?,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(objects: &[ManifestObject]) -> Vec<(String, Option<String>, String)> {
+        objects
+            .iter()
+            .map(|o| (o.type_query(), o.namespace.clone(), o.name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_multi_document_yaml() {
+        let text = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels: {app: web}
+spec:
+  containers: [{name: c, image: nginx}]
+---
+# a comment-only document in between
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: prod}
+spec:
+  template: &t {metadata: {labels: {a: b}}}
+";
+        let objects = parse(Path::new("m.yaml"), text).unwrap();
+        assert_eq!(
+            names(&objects),
+            vec![
+                ("pod".into(), None, "web".into()),
+                (
+                    "deployment.v1.apps".into(),
+                    Some("prod".into()),
+                    "api".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_json_and_lists() {
+        let text = r#"{"apiVersion":"v1","kind":"List","items":[
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"}},
+            {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"x"}}]}
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"}}"#;
+        let objects = parse(Path::new("m.json"), text).unwrap();
+        assert_eq!(
+            names(&objects),
+            vec![
+                ("pod".into(), None, "a".into()),
+                ("widget.v1.example.com".into(), Some("x".into()), "w".into()),
+                ("pod".into(), None, "b".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_document() {
+        let err = parse(
+            Path::new("m.yaml"),
+            "apiVersion: v1\nkind: Pod\n---\nkind: Pod\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(err, "-f m.yaml: document 1 has no metadata.name");
+        let err = parse(Path::new("m.yaml"), "a: [").unwrap_err().to_string();
+        assert!(
+            err.starts_with("-f m.yaml: not valid YAML or JSON"),
+            "{err}"
+        );
+        let err = parse(Path::new("m.yaml"), "").unwrap_err().to_string();
+        assert_eq!(err, "-f m.yaml: names no objects");
+        let err = load(Path::new("/nonexistent/m.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("-f /nonexistent/m.yaml: "), "{err}");
+    }
+}
