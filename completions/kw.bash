@@ -133,7 +133,7 @@ _kw() {
             return 0
             ;;
         kw__subcmd__get)
-            opts="-w -n -A -l -f -o -s -v -h -V --watch --watch-only --namespace --all-namespaces --selector --field-selector --chunk-size --max-object-size --filename --until --fail-on --for --timeout --max-events --output --output-watch-events --no-headers --show-kind --show-managed-fields --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --request-timeout --v --help --version"
+            opts="-w -n -A -l -f -o -s -v -h -V --watch --watch-only --namespace --all-namespaces --selector --field-selector --chunk-size --max-object-size --filename --until --fail-on --for --timeout --max-events --output --output-watch-events --no-headers --show-kind --show-managed-fields --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --as --as-group --as-uid --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +244,18 @@ _kw() {
                     return 0
                     ;;
                 --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -471,7 +483,7 @@ _kw() {
             return 0
             ;;
         kw__subcmd__version)
-            opts="-s -v -h -V --client --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --request-timeout --v --help --version"
+            opts="-s -v -h -V --client --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --as --as-group --as-uid --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,6 +530,18 @@ _kw() {
                     return 0
                     ;;
                 --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

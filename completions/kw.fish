@@ -55,6 +55,9 @@ complete -c kw -n "__fish_kw_using_subcommand get" -l certificate-authority -d '
 complete -c kw -n "__fish_kw_using_subcommand get" -l client-certificate -d 'Path to a PEM client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -s w -l watch -d 'After listing, watch for changes'
@@ -111,6 +114,9 @@ complete -c kw -n "__fish_kw_using_subcommand version" -l certificate-authority 
 complete -c kw -n "__fish_kw_using_subcommand version" -l client-certificate -d 'Path to a PEM client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand version" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand version" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand version" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_using_subcommand version" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_using_subcommand version" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l client -d 'Print only kw\'s version; do not ask the server'
