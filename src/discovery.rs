@@ -125,6 +125,55 @@ fn find_in(
         .map(|r| info(r, group, version)))
 }
 
+/// Resolve a typed name to the types it means: one type, or every type of a category
+/// (`all`, or a custom resource's own category) when no type has that name, as kubectl does.
+pub fn resolve_many(client: &Client, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+    match resolve(client, typed) {
+        Ok(found) => Ok(vec![found]),
+        Err(DiscoveryError::UnknownType(name)) if !typed.contains('.') => {
+            let members = category(client, &typed.to_ascii_lowercase())?;
+            if members.is_empty() {
+                Err(DiscoveryError::UnknownType(name))
+            } else {
+                Ok(members)
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Every listable type in a category, in discovery order (the core group first).
+fn category(client: &Client, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+    let mut lists: Vec<(ApiResourceList, String, String)> = Vec::new();
+    let core: ApiResourceList = fetch(client, "/api/v1")?;
+    lists.push((core, String::new(), "v1".to_string()));
+    let groups: ApiGroupList = fetch(client, "/apis")?;
+    for group in &groups.groups {
+        let version = &group.preferred_version.version;
+        if version.is_empty() {
+            continue;
+        }
+        let path = format!("/apis/{}/{}", group.name, version);
+        match fetch::<ApiResourceList>(client, &path) {
+            Ok(list) => lists.push((list, group.name.clone(), version.clone())),
+            Err(DiscoveryError::Client(ClientError::Status { code, .. }))
+                if code >= 500 || code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(lists
+        .iter()
+        .flat_map(|(list, group, version)| {
+            list.resources
+                .iter()
+                .filter(|r| !r.name.contains('/'))
+                .filter(|r| r.categories.iter().any(|c| c == name))
+                .filter(|r| r.verbs.iter().any(|v| v == "list"))
+                .map(move |r| info(r, group, version))
+        })
+        .collect())
+}
+
 /// Resolve a typed resource type against the server.
 pub fn resolve(client: &Client, typed: &str) -> Result<ResourceInfo, DiscoveryError> {
     let query = parse_query(typed);

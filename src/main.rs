@@ -175,18 +175,19 @@ fn wanted(args: &GetArgs, client: &Client) -> Result<Vec<Wanted>, KwError> {
     };
     let mut groups: Vec<Wanted> = Vec::new();
     for (type_name, names, namespace) in requested {
-        let resource = discovery::resolve(client, &type_name)?;
-        let namespace = namespace.filter(|_| resource.namespaced);
-        match groups
-            .iter_mut()
-            .find(|w| w.resource == resource && w.namespace == namespace)
-        {
-            Some(existing) => existing.names.extend(names),
-            None => groups.push(Wanted {
-                resource,
-                names,
-                namespace,
-            }),
+        for resource in discovery::resolve_many(client, &type_name)? {
+            let namespace = namespace.clone().filter(|_| resource.namespaced);
+            match groups
+                .iter_mut()
+                .find(|w| w.resource == resource && w.namespace == namespace)
+            {
+                Some(existing) => existing.names.extend(names.iter().cloned()),
+                None => groups.push(Wanted {
+                    resource,
+                    names: names.clone(),
+                    namespace,
+                }),
+            }
         }
     }
     Ok(groups)

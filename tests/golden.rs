@@ -191,6 +191,8 @@ golden!(
     several_types_empty,
     same_type_twice,
     show_kind,
+    get_all,
+    get_all_wide,
     watch_table,
     watch_events_table,
     watch_events_all,
