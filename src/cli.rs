@@ -75,7 +75,7 @@ pub struct GetArgs {
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub chunk_size: u64,
 
-    /// Output format: json, jsonl, name, wide (default: a table printed by the server).
+    /// Output format: json, jsonl, name, wide, yaml (default: a table printed by the server).
     #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
     pub output: String,
 

@@ -154,7 +154,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         Err(e) => return Err(WatchError::Output(e).into()),
         Ok(()) => {}
     }
-    if summary.printed == 0 && !watching && format != OutputFormat::Json {
+    if summary.printed == 0 && !watching && !format.prints_empty_list() {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
         eprintln!("{no_resources_message}");
     }

@@ -180,6 +180,15 @@ golden!(
     watch_events_json,
     watch_name,
     watch_named_pod,
+    pods_yaml,
+    pod_named_yaml,
+    empty_yaml,
+    nodes_yaml,
+    configmaps_yaml,
+    events_yaml,
+    widgets_yaml,
+    watch_yaml,
+    watch_events_yaml,
 );
 
 /// A case added to cases.tsv must get a test here too.

@@ -7,16 +7,19 @@
 
 mod cell;
 pub mod gojson;
+pub mod goyaml;
 mod json;
 mod jsonl;
 mod name;
 mod table;
 pub mod tabwriter;
+mod yaml;
 
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub use table::TablePrinter;
+pub use yaml::YamlPrinter;
 
 use std::io::{self, Write};
 use std::str::FromStr;
@@ -24,9 +27,10 @@ use std::str::FromStr;
 use crate::events::Event;
 
 /// What `-o` asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum OutputFormat {
     /// The default: server-side printed table.
+    #[default]
     Table,
     /// `-o wide`: the table including `priority > 0` columns.
     Wide,
@@ -36,6 +40,8 @@ pub enum OutputFormat {
     Jsonl,
     /// `-o name`: `pod/nginx`.
     Name,
+    /// `-o yaml`: kubectl's YAML, byte for byte.
+    Yaml,
 }
 
 impl OutputFormat {
@@ -43,11 +49,17 @@ impl OutputFormat {
     pub fn is_table(&self) -> bool {
         matches!(self, OutputFormat::Table | OutputFormat::Wide)
     }
+
+    /// Formats that print an empty `List` when nothing matched; kubectl then says nothing on
+    /// stderr.
+    pub fn prints_empty_list(&self) -> bool {
+        matches!(self, OutputFormat::Json | OutputFormat::Yaml)
+    }
 }
 
 /// `-o` named a format kw does not print.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: json,jsonl,name,wide")]
+#[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: json,jsonl,name,wide,yaml")]
 pub struct UnknownFormat(pub String);
 
 impl FromStr for OutputFormat {
@@ -60,13 +72,14 @@ impl FromStr for OutputFormat {
             "json" => OutputFormat::Json,
             "jsonl" => OutputFormat::Jsonl,
             "name" => OutputFormat::Name,
+            "yaml" => OutputFormat::Yaml,
             other => return Err(UnknownFormat(other.to_string())),
         })
     }
 }
 
 /// Everything a printer needs to know, resolved from flags once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PrintOptions {
     pub format: OutputFormat,
     /// `--output-watch-events`: say the event type (EVENT column, or `{"type":..,"object":..}`).
@@ -114,6 +127,7 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::Json => Box::new(JsonPrinter::new(options)),
         OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
         OutputFormat::Name => Box::new(NamePrinter::new()),
+        OutputFormat::Yaml => Box::new(YamlPrinter::new(options)),
     }
 }
 
