@@ -11,6 +11,7 @@ pub mod decode;
 pub mod discovery;
 pub mod events;
 pub mod exit;
+pub mod jsonpath;
 pub mod kubeconfig;
 pub mod log;
 pub mod output;

@@ -5,7 +5,7 @@
 //! kubectl v1.32 byte for byte (`gojson` is Go's `encoding/json` output); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
-mod cell;
+pub mod cell;
 pub mod gojson;
 pub mod goyaml;
 mod json;

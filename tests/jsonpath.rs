@@ -1,0 +1,73 @@
+//! kubectl's JSONPath dialect against upstream's own test table (client-go
+//! `util/jsonpath/jsonpath_test.go`), ported as data to tests/jsonpath/cases.json.
+
+use kw::jsonpath::JsonPath;
+use serde_json::Value;
+
+fn table() -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jsonpath/cases.json");
+    let text = std::fs::read_to_string(&path).expect("tests/jsonpath/cases.json");
+    serde_json::from_str(&text).expect("cases.json is JSON")
+}
+
+fn words(text: &str) -> Vec<&str> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    words.sort_unstable();
+    words
+}
+
+#[test]
+fn upstream_cases_pass() {
+    let table = table();
+    let cases = table["cases"].as_array().expect("cases");
+    assert!(cases.len() > 100, "the table has {} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or_default();
+        let template = case["template"].as_str().expect("template");
+        let input = &table["inputs"][case["input"].as_str().expect("input")];
+        let allow_missing = case["allow_missing_keys"].as_bool().unwrap_or(false);
+        let wants_error = case["error"].as_bool().unwrap_or(false);
+        let outcome = JsonPath::parse(template).and_then(|path| {
+            let mut out = Vec::new();
+            path.allow_missing_keys(allow_missing)
+                .execute(input, &mut out)
+                .map(|()| String::from_utf8_lossy(&out).into_owned())
+        });
+        match (outcome, wants_error) {
+            (Ok(got), false) => {
+                let expect = case["expect"].as_str().unwrap_or_default();
+                let same = if case["sort_output"].as_bool().unwrap_or(false) {
+                    words(&got) == words(expect)
+                } else {
+                    got == expect
+                };
+                if !same {
+                    failures.push(format!(
+                        "{name}: {template}\n  expected {expect:?}\n  got      {got:?}"
+                    ));
+                }
+            }
+            (Ok(got), true) => failures.push(format!(
+                "{name}: {template}: expected an error, got {got:?}"
+            )),
+            (Err(e), true) => {
+                if let Some(message) = case["error_message"].as_str() {
+                    if e.to_string() != message {
+                        failures.push(format!(
+                            "{name}: {template}: error {e:?}, expected {message:?}"
+                        ));
+                    }
+                }
+            }
+            (Err(e), false) => failures.push(format!("{name}: {template}: unexpected error {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
