@@ -82,10 +82,8 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
                 .into(),
         ));
     }
-    let format: OutputFormat = args
-        .output
-        .parse()
-        .map_err(|e: printer::UnknownFormat| KwError::Usage(format!("error: {e}")))?;
+    let format: OutputFormat =
+        printer::parse_output(&args.output).map_err(|e| KwError::Usage(format!("error: {e}")))?;
     let (type_name, names) = parse_targets(&args.targets)?;
 
     let settings = settings::resolve_from_env(&args.config, args.namespace.as_deref())?;

@@ -189,6 +189,19 @@ golden!(
     widgets_yaml,
     watch_yaml,
     watch_events_yaml,
+    pods_jsonpath,
+    pods_jsonpath_file,
+    pods_jsonpath_filter,
+    pod_named_jsonpath,
+    empty_jsonpath,
+    pods_custom_columns,
+    pods_custom_columns_file,
+    pods_custom_columns_no_headers,
+    empty_custom_columns,
+    watch_jsonpath,
+    watch_events_jsonpath,
+    watch_custom_columns,
+    watch_events_custom_columns,
 );
 
 /// A case added to cases.tsv must get a test here too.

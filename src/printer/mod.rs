@@ -6,6 +6,8 @@
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
 pub mod cell;
+mod columns;
+pub mod format;
 pub mod gojson;
 pub mod goyaml;
 mod json;
@@ -13,12 +15,16 @@ mod jsonl;
 mod name;
 mod table;
 pub mod tabwriter;
+mod template;
 mod yaml;
 
+pub use columns::ColumnsPrinter;
+pub use format::{parse_output, Column, FormatError};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub use table::TablePrinter;
+pub use template::{JsonPathPrinter, TemplateError};
 pub use yaml::YamlPrinter;
 
 use std::io::{self, Write};
@@ -27,7 +33,7 @@ use std::str::FromStr;
 use crate::events::Event;
 
 /// What `-o` asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum OutputFormat {
     /// The default: server-side printed table.
     #[default]
@@ -42,6 +48,16 @@ pub enum OutputFormat {
     Name,
     /// `-o yaml`: kubectl's YAML, byte for byte.
     Yaml,
+    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE`.
+    JsonPath {
+        template: String,
+        path: crate::jsonpath::JsonPath,
+    },
+    /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
+    CustomColumns {
+        columns: Vec<Column>,
+        from_file: bool,
+    },
 }
 
 impl OutputFormat {
@@ -50,36 +66,30 @@ impl OutputFormat {
         matches!(self, OutputFormat::Table | OutputFormat::Wide)
     }
 
-    /// Formats that print an empty `List` when nothing matched; kubectl then says nothing on
-    /// stderr.
+    /// Formats kubectl prints the whole `List` with (so something even when nothing matched:
+    /// `[]`, a header), and then says nothing on stderr.
     pub fn prints_empty_list(&self) -> bool {
-        matches!(self, OutputFormat::Json | OutputFormat::Yaml)
+        matches!(
+            self,
+            OutputFormat::Json
+                | OutputFormat::Yaml
+                | OutputFormat::JsonPath { .. }
+                | OutputFormat::CustomColumns { .. }
+        )
     }
 }
 
-/// `-o` named a format kw does not print.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: json,jsonl,name,wide,yaml")]
-pub struct UnknownFormat(pub String);
-
 impl FromStr for OutputFormat {
-    type Err = UnknownFormat;
+    type Err = FormatError;
 
+    /// The value of `-o` (template files it names are read).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "" => OutputFormat::Table,
-            "wide" => OutputFormat::Wide,
-            "json" => OutputFormat::Json,
-            "jsonl" => OutputFormat::Jsonl,
-            "name" => OutputFormat::Name,
-            "yaml" => OutputFormat::Yaml,
-            other => return Err(UnknownFormat(other.to_string())),
-        })
+        parse_output(s)
     }
 }
 
 /// Everything a printer needs to know, resolved from flags once.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PrintOptions {
     pub format: OutputFormat,
     /// `--output-watch-events`: say the event type (EVENT column, or `{"type":..,"object":..}`).
@@ -122,12 +132,18 @@ pub trait Printer {
 
 /// Choose the printer for these options.
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
-    match options.format {
+    match &options.format {
         OutputFormat::Table | OutputFormat::Wide => Box::new(TablePrinter::new(options)),
         OutputFormat::Json => Box::new(JsonPrinter::new(options)),
         OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
         OutputFormat::Name => Box::new(NamePrinter::new()),
         OutputFormat::Yaml => Box::new(YamlPrinter::new(options)),
+        OutputFormat::JsonPath { template, path } => {
+            Box::new(JsonPathPrinter::new(template, path, options))
+        }
+        OutputFormat::CustomColumns { columns, from_file } => {
+            Box::new(ColumnsPrinter::new(columns, *from_file, options))
+        }
     }
 }
 

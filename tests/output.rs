@@ -1,0 +1,103 @@
+//! Output formats and flags end to end, where there is no kubectl golden to compare with: kw's
+//! own messages, kw-only flags, and the edges of kubectl-compatible formats.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{run, Cluster};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+#[test]
+fn go_templates_are_refused_with_one_clear_line() {
+    let cluster = Cluster::seeded();
+    for format in [
+        "go-template={{.metadata.name}}",
+        "go-template-file=x.tpl",
+        "template={{.kind}}",
+    ] {
+        let outcome = run(&mut cluster.get(&["pods", "-o", format]), LIMIT);
+        assert_eq!(outcome.code, Some(1), "{format}: {outcome:?}");
+        assert_eq!(outcome.stdout, "");
+        let lines: Vec<&str> = outcome.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{format}: {:?}", outcome.stderr);
+        assert!(
+            lines[0].contains("does not print Go templates"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("jsonpath"), "{}", lines[0]);
+    }
+}
+
+#[test]
+fn bad_templates_are_usage_errors_before_any_request() {
+    let cluster = Cluster::seeded();
+    let cases = [
+        (
+            "jsonpath={.items[",
+            "error parsing jsonpath {.items[, unterminated array",
+        ),
+        (
+            "custom-columns=NAME",
+            "unexpected custom-columns spec: NAME",
+        ),
+        (
+            "jsonpath-file=/nonexistent/kw.tpl",
+            "error reading jsonpath-file file /nonexistent/kw.tpl",
+        ),
+        ("xml", "allowed formats are:"),
+    ];
+    for (format, message) in cases {
+        let before = cluster.sim.requests().len();
+        let outcome = run(&mut cluster.get(&["pods", "-o", format]), LIMIT);
+        assert_eq!(outcome.code, Some(1), "{format}: {outcome:?}");
+        assert!(
+            outcome.stderr.contains(message),
+            "{format}: {}",
+            outcome.stderr
+        );
+        assert_eq!(
+            cluster.sim.requests().len(),
+            before,
+            "{format} made requests"
+        );
+    }
+}
+
+#[test]
+fn template_errors_on_objects_name_the_template() {
+    let cluster = Cluster::seeded();
+    let outcome = run(
+        &mut cluster.get(&["pods", "-o", "jsonpath={.items[99]}"]),
+        LIMIT,
+    );
+    assert_ne!(outcome.code, Some(0), "{outcome:?}");
+    assert_eq!(outcome.stdout, "");
+    assert!(
+        outcome.stderr.contains("array index out of bounds")
+            && outcome.stderr.contains("{.items[99]}"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn empty_lists_in_list_formats_say_nothing_on_stderr() {
+    let cluster = Cluster::seeded();
+    for format in [
+        "yaml",
+        "json",
+        "jsonpath={.items}",
+        "custom-columns=N:.metadata.name",
+    ] {
+        let outcome = run(
+            &mut cluster.get(&["pods", "-n", "nothing-here", "-o", format]),
+            LIMIT,
+        );
+        assert_eq!(outcome.code, Some(0), "{format}: {outcome:?}");
+        assert_eq!(outcome.stderr, "", "{format}");
+        assert!(!outcome.stdout.is_empty(), "{format}");
+    }
+}
