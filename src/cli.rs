@@ -87,9 +87,28 @@ pub struct GetArgs {
     #[arg(long)]
     pub no_headers: bool,
 
-    /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
+    /// Keep metadata.managedFields in -o json and -o yaml output (kubectl drops them by default).
     #[arg(long)]
     pub show_managed_fields: bool,
+
+    /// In tables, show all labels as the last column (LABELS).
+    #[arg(long)]
+    pub show_labels: bool,
+
+    /// In tables, show these labels as columns (`-L app,tier`; repeatable). The header is the
+    /// key's last `/` segment, upper-cased.
+    #[arg(
+        short = 'L',
+        long = "label-columns",
+        value_name = "KEY,...",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+
+    /// Sort the initial list by this JSONPath (`.metadata.name`, `{.status.startTime}`, as
+    /// kubectl); events that arrive later are printed as they come.
+    #[arg(long, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
 
     #[command(flatten)]
     pub config: ConfigFlags,

@@ -82,8 +82,15 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
                 .into(),
         ));
     }
-    let format: OutputFormat =
-        printer::parse_output(&args.output).map_err(|e| KwError::Usage(format!("error: {e}")))?;
+    let format: OutputFormat = printer::check_show_labels(&args.output, args.show_labels)
+        .and_then(|()| printer::parse_output(&args.output))
+        .map_err(|e| KwError::Usage(format!("error: {e}")))?;
+    let sort_by = match &args.sort_by {
+        Some(value) => {
+            Some(printer::SortBy::parse(value).map_err(|e| KwError::Usage(format!("error: {e}")))?)
+        }
+        None => None,
+    };
     let (type_name, names) = parse_targets(&args.targets)?;
 
     let settings = settings::resolve_from_env(&args.config, args.namespace.as_deref())?;
@@ -111,6 +118,9 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         no_headers: args.no_headers,
         single_object: !watching && names.len() == 1,
         show_managed_fields: args.show_managed_fields,
+        show_labels: args.show_labels,
+        label_columns: args.label_columns.clone(),
+        sort_by,
     };
     let deadline = if watching {
         settings
@@ -126,7 +136,8 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         names,
         label_selector: args.selector.clone(),
         field_selector: args.field_selector.clone(),
-        include_object: false,
+        // Table rows carry only metadata unless a printer needs the whole object.
+        include_object: format.is_table() && print_options.sort_by.is_some(),
     };
     let options = Options {
         table: format.is_table(),

@@ -202,6 +202,17 @@ golden!(
     watch_events_jsonpath,
     watch_custom_columns,
     watch_events_custom_columns,
+    pods_show_labels,
+    pods_label_columns,
+    pods_wide_labels,
+    pods_sort_by_start,
+    pods_sort_by_restarts,
+    pods_sort_by_name,
+    nodes_sort_by_memory,
+    watch_sort_by,
+    watch_show_labels,
+    show_labels_json,
+    label_columns_custom,
 );
 
 /// A case added to cases.tsv must get a test here too.

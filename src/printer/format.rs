@@ -35,6 +35,16 @@ pub enum FormatError {
     ColumnsFile(&'static str),
     #[error("number of headers ({0}) and field specifications ({1}) don't match")]
     ColumnsCount(usize, usize),
+    #[error("--show-labels option cannot be used with {0} printer")]
+    ShowLabels(String),
+}
+
+/// kubectl's check of `--show-labels` against `-o` (only tables have a LABELS column).
+pub fn check_show_labels(output: &str, show_labels: bool) -> Result<(), FormatError> {
+    if show_labels && !output.is_empty() && output != "wide" {
+        return Err(FormatError::ShowLabels(output.to_string()));
+    }
+    Ok(())
 }
 
 /// One column of `-o custom-columns`.
@@ -206,7 +216,8 @@ mod tests {
     #[test]
     fn custom_columns_spec() {
         let OutputFormat::CustomColumns { columns, .. } =
-            parse_output("NAME:.metadata.name,RV:{.metadata.resourceVersion},X:a.b").unwrap()
+            parse_output("custom-columns=NAME:.metadata.name,RV:{.metadata.resourceVersion},X:a.b")
+                .unwrap()
         else {
             panic!("not columns");
         };

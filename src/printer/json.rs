@@ -168,6 +168,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         }
     }
 

@@ -145,6 +145,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         };
         let raw = RawValue::from_string(json.to_string()).unwrap();
         let event = Event {

@@ -13,13 +13,14 @@ pub mod goyaml;
 mod json;
 mod jsonl;
 mod name;
+pub mod sort;
 mod table;
 pub mod tabwriter;
 mod template;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
-pub use format::{parse_output, Column, FormatError};
+pub use format::{check_show_labels, parse_output, Column, FormatError};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
@@ -105,6 +106,33 @@ pub struct PrintOptions {
     pub single_object: bool,
     /// `--show-managed-fields`: keep `metadata.managedFields` in `-o json` (kubectl drops them).
     pub show_managed_fields: bool,
+    /// `--show-labels`: a LABELS column in tables.
+    pub show_labels: bool,
+    /// `-L/--label-columns`: a column per label key in tables.
+    pub label_columns: Vec<String>,
+    /// `--sort-by`: the order of the initial list in tables.
+    pub sort_by: Option<SortBy>,
+}
+
+/// `--sort-by`, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortBy {
+    pub template: String,
+    pub path: crate::jsonpath::JsonPath,
+}
+
+impl SortBy {
+    /// kubectl reads `--sort-by` as it reads custom-column paths (`.a.b`, `{.a.b}`, `a.b`).
+    pub fn parse(value: &str) -> Result<SortBy, FormatError> {
+        let template = format::relaxed_jsonpath(value)?;
+        let path = crate::jsonpath::JsonPath::parse(&template)
+            .map_err(|e| FormatError::JsonPath {
+                template: template.clone(),
+                message: e.to_string(),
+            })?
+            .allow_missing_keys(true);
+        Ok(SortBy { template, path })
+    }
 }
 
 /// An object that is not valid JSON reached a printer that must decode it.
@@ -199,6 +227,7 @@ mod tests {
                 no_headers: false,
                 single_object: false,
                 show_managed_fields: false,
+                ..PrintOptions::default()
             };
             let mut printer = new_printer(&options);
             let mut out = Vec::new();

@@ -9,14 +9,24 @@
 //!   (kubectl decorates the namespace, then prepends the event column);
 //! - `priority > 0` columns only with `-o wide`; cells beyond the column definitions are dropped;
 //! - rows are held in the tabwriter until `checkpoint`, kubectl's `Flush` points, so the initial
-//!   list is aligned as a whole and later rows drift as they do under kubectl.
+//!   list is aligned as a whole and later rows drift as they do under kubectl;
+//! - `-L KEY` adds a column per label (header: the key's last `/` segment, upper-cased; cell:
+//!   the value or nothing) and `--show-labels` a LABELS column (`k=v,...` sorted, `<none>`),
+//!   after the server's columns, as kubectl's `decorateTable` does;
+//! - `--sort-by` sorts the rows of the initial list (kubectl's `TableSorter`: the JSONPath is
+//!   evaluated on each row's whole object, which the request asks for with
+//!   `includeObject=Object`); watch events after it are printed as they come.
 
 use std::io::{self, Write};
 
-use crate::events::Event;
+use serde_json::Value;
+
+use crate::events::{Event, Origin};
+use crate::jsonpath::JsonPath;
 use crate::wire::{EventType, TableColumnDefinition};
 
 use super::cell::{write_cell, write_string_cell};
+use super::sort::{go_sort, sort_key_less};
 use super::tabwriter::TabWriter;
 use super::{PrintOptions, Printer};
 
@@ -43,6 +53,14 @@ pub struct TablePrinter {
     /// One line of tab-separated text, reused for every row.
     line: Vec<u8>,
     tabwriter: TabWriter,
+    /// `-L`: label keys shown as columns.
+    label_columns: Vec<String>,
+    /// `--show-labels`.
+    show_labels: bool,
+    /// `--sort-by`: rows of the initial list wait here, with their sort key, until the list
+    /// is complete.
+    sort_by: Option<JsonPath>,
+    held: Vec<(Option<Value>, Vec<u8>)>,
 }
 
 impl TablePrinter {
@@ -56,7 +74,15 @@ impl TablePrinter {
             printed_headers: false,
             line: Vec::with_capacity(256),
             tabwriter: TabWriter::kubectl(),
+            label_columns: options.label_columns.clone(),
+            show_labels: options.show_labels,
+            sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            held: Vec::new(),
         }
+    }
+
+    fn includes_labels(&self) -> bool {
+        self.show_labels || !self.label_columns.is_empty()
     }
 
     fn visible(&self, column: &TableColumnDefinition) -> bool {
@@ -82,6 +108,15 @@ impl TablePrinter {
         for column in columns.iter().filter(|c| self.wide || c.priority == 0) {
             separate(&mut self.line);
             write_go_upper(&mut self.line, &column.name);
+        }
+        for key in &self.label_columns {
+            separate(&mut self.line);
+            let last = key.rsplit('/').next().unwrap_or(key);
+            write_go_upper(&mut self.line, last);
+        }
+        if self.show_labels {
+            separate(&mut self.line);
+            self.line.extend_from_slice(b"LABELS");
         }
         self.line.push(b'\n');
     }
@@ -116,7 +151,55 @@ impl TablePrinter {
             first = false;
             write_cell(&mut self.line, cell);
         }
+        if self.includes_labels() {
+            self.write_label_cells(event, first);
+        }
         self.line.push(b'\n');
+    }
+
+    /// The `-L` and `--show-labels` cells, from the labels of the row's object.
+    fn write_label_cells(&mut self, event: &Event<'_>, mut first: bool) {
+        let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+        let labels = object
+            .get("metadata")
+            .and_then(|m| m.get("labels"))
+            .and_then(Value::as_object);
+        for key in &self.label_columns {
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            if let Some(value) = labels.and_then(|l| l.get(key)).and_then(Value::as_str) {
+                write_string_cell(&mut self.line, value);
+            }
+        }
+        if self.show_labels {
+            if !first {
+                self.line.push(b'\t');
+            }
+            // kubectl's `labels.FormatLabels`: sorted `k=v` pairs, `<none>` when there are none.
+            let mut text = String::new();
+            for (key, value) in labels.into_iter().flatten() {
+                if !text.is_empty() {
+                    text.push(',');
+                }
+                text.push_str(key);
+                text.push('=');
+                text.push_str(value.as_str().unwrap_or_default());
+            }
+            if text.is_empty() {
+                text.push_str("<none>");
+            }
+            write_string_cell(&mut self.line, &text);
+        }
+    }
+
+    /// The `--sort-by` key of the row's object: the first result of the JSONPath.
+    fn sort_key(&self, event: &Event<'_>) -> Option<Value> {
+        let path = self.sort_by.as_ref()?;
+        let object: Value = serde_json::from_str(event.object.get()).ok()?;
+        let groups = path.find(&object).ok()?;
+        groups.first()?.first().map(|v| v.clone().into_owned())
     }
 }
 
@@ -141,6 +224,18 @@ impl Printer for TablePrinter {
         if !suppress_header {
             self.write_header(&columns);
         }
+        if self.sort_by.is_some() && event.origin == Origin::List {
+            // The header goes out now; the row waits for the rest of the list.
+            let header = std::mem::take(&mut self.line);
+            let result = self.tabwriter.write(&header, out);
+            self.line = header;
+            self.line.clear();
+            self.write_row(event, &columns, row.cells);
+            self.last_columns = columns;
+            let key = self.sort_key(event);
+            self.held.push((key, self.line.clone()));
+            return result;
+        }
         self.write_row(event, &columns, row.cells);
         self.last_columns = columns;
 
@@ -151,11 +246,28 @@ impl Printer for TablePrinter {
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.held.is_empty() {
+            let mut held = std::mem::take(&mut self.held);
+            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
+            go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
+            for (_, line) in held {
+                self.tabwriter.write(&line, out)?;
+            }
+        }
         self.tabwriter.flush(out)
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.tabwriter.flush(out)
+        self.checkpoint(out)
+    }
+}
+
+/// kubectl's `TableSorter.Less`: a row without a value sorts first.
+fn row_less(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, _) => true,
+        (_, None) => false,
+        (Some(a), Some(b)) => sort_key_less(a, b),
     }
 }
 
@@ -195,6 +307,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         }
     }
 
