@@ -4,8 +4,6 @@
 //! arrays element by element; values kubectl cannot sort (booleans, maps, mixed types) compare
 //! as "not less". Also Go's own `sort.Sort`, which kubectl sorts rows with.
 
-use std::cmp::Ordering;
-
 use serde_json::Value;
 
 /// kubectl's `isLess` for values decoded from JSON.
