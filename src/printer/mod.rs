@@ -7,6 +7,7 @@
 
 pub mod cell;
 mod columns;
+pub mod fallback;
 pub mod format;
 pub mod gojson;
 pub mod goyaml;
@@ -20,6 +21,7 @@ mod template;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
+pub use fallback::fallback_row;
 pub use format::{check_show_labels, parse_output, Column, FormatError};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
