@@ -110,6 +110,46 @@ pub struct GetArgs {
     #[arg(long, value_name = "JSONPATH")]
     pub sort_by: Option<String>,
 
+    /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
+    /// event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started).
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "rfc3339",
+        value_parser = ["rfc3339", "local", "relative"]
+    )]
+    pub timestamps: Option<String>,
+
+    /// kw: colour event types, status words and headers: auto (on a terminal, unless NO_COLOR
+    /// is set; CLICOLOR_FORCE forces it in a pipe), always, never.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "auto",
+        value_parser = ["auto", "always", "never"]
+    )]
+    pub color: String,
+
+    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object
+    /// (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event
+    /// lines). resourceVersion, managedFields and generation are ignored. kw keeps the last
+    /// version of every watched object in memory to compare with.
+    #[arg(long)]
+    pub diff: bool,
+
+    /// kw: do not print a MODIFIED event whose visible row (or, in other formats, the object
+    /// without resourceVersion, managedFields and generation) is the same as the last one
+    /// printed for that object: node heartbeats, status-only churn. Off by default, as kubectl.
+    #[arg(long)]
+    pub ignore_unchanged: bool,
+
+    /// kw: print only these event types (`--only added,deleted`). The initial list counts as
+    /// added.
+    #[arg(long, value_name = "TYPE,...", value_delimiter = ',')]
+    pub only: Vec<String>,
+
     #[command(flatten)]
     pub config: ConfigFlags,
 }

@@ -85,6 +85,16 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
     let format: OutputFormat = printer::check_show_labels(&args.output, args.show_labels)
         .and_then(|()| printer::parse_output(&args.output))
         .map_err(|e| KwError::Usage(format!("error: {e}")))?;
+    let usage = |e: String| KwError::Usage(format!("error: {e}"));
+    let only = printer::parse_only(&args.only).map_err(usage)?;
+    let timestamps = args
+        .timestamps
+        .as_deref()
+        .map(str::parse::<printer::TimestampFormat>)
+        .transpose()
+        .map_err(usage)?;
+    let color_choice: printer::ColorChoice = args.color.parse().map_err(usage)?;
+    let terminal = printer::terminal::stdout_is_terminal();
     let sort_by = match &args.sort_by {
         Some(value) => {
             Some(printer::SortBy::parse(value).map_err(|e| KwError::Usage(format!("error: {e}")))?)
@@ -121,6 +131,13 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         show_labels: args.show_labels,
         label_columns: args.label_columns.clone(),
         sort_by,
+        timestamps,
+        started: Some(std::time::SystemTime::now()),
+        color: printer::terminal::use_color(color_choice, terminal),
+        terminal,
+        diff: args.diff,
+        ignore_unchanged: args.ignore_unchanged,
+        only,
     };
     let deadline = if watching {
         settings
@@ -137,7 +154,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         label_selector: args.selector.clone(),
         field_selector: args.field_selector.clone(),
         // Table rows carry only metadata unless a printer needs the whole object.
-        include_object: format.is_table() && print_options.sort_by.is_some(),
+        include_object: format.is_table() && (print_options.sort_by.is_some() || args.diff),
     };
     let options = Options {
         table: format.is_table(),

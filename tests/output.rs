@@ -186,3 +186,319 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
         common::assert_golden(golden, &String::from_utf8(out).expect("utf-8"));
     }
 }
+
+// --- kw-only flags, against a watch that sees the golden scenario (a pod created, started,
+// deleted) ---
+
+/// The scenario's operations, as objects to feed the simulator.
+fn scenario() -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(common::golden_path("watch-scenario.jsonl")).expect("scenario");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("scenario line"))
+        .collect()
+}
+
+fn apply(cluster: &Cluster, op: &serde_json::Value) {
+    let resource = op["resource"].as_str().expect("resource");
+    match op["op"].as_str() {
+        Some("create") => {
+            cluster
+                .sim
+                .create(resource, op["object"].clone())
+                .expect("create");
+        }
+        Some("update") => {
+            cluster
+                .sim
+                .update(resource, op["object"].clone())
+                .expect("update");
+        }
+        Some("delete") => {
+            cluster
+                .sim
+                .delete(
+                    resource,
+                    op["namespace"].as_str().unwrap_or_default(),
+                    op["name"].as_str().expect("name"),
+                )
+                .expect("delete");
+        }
+        other => panic!("unknown op {other:?}"),
+    }
+    std::thread::sleep(Duration::from_millis(100));
+}
+
+/// Wait until a watch request beyond the first `before` ones has reached the simulator.
+fn wait_for_watch(cluster: &Cluster, before: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        if watches(cluster) > before {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("kw did not start watching within 10s");
+}
+
+fn watches(cluster: &Cluster) -> usize {
+    cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+/// Run `kw get ARGS` (with a 4 s request timeout) while `ops` are applied; all stdout lines.
+fn watch_while(
+    cluster: &Cluster,
+    cmd: &mut std::process::Command,
+    ops: &[serde_json::Value],
+) -> Vec<String> {
+    cmd.arg("--request-timeout=4s");
+    let before = watches(cluster);
+    let live = common::Live::spawn(cmd);
+    wait_for_watch(cluster, before);
+    for op in ops {
+        apply(cluster, op);
+    }
+    let (code, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    lines
+}
+
+#[test]
+fn timestamps_add_a_time_column_and_a_ts_field() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--timestamps"]),
+        &ops[..1],
+    );
+    assert!(lines[0].starts_with("TIME "), "{lines:#?}");
+    for line in &lines[1..] {
+        let stamp = line.split_whitespace().next().unwrap_or_default();
+        assert!(humantime::parse_rfc3339(stamp).is_ok(), "{line}");
+    }
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--timestamps=relative",
+        ]),
+        &[],
+    );
+    for line in lines {
+        let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
+        let ts = event["ts"].as_str().expect("ts");
+        assert!(ts.starts_with('+') && ts.ends_with('s'), "{ts}");
+        assert_eq!(event["type"], "ADDED");
+    }
+}
+
+#[test]
+fn only_keeps_the_chosen_event_types() {
+    let cluster = Cluster::seeded();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--output-watch-events",
+            "--only",
+            "deleted,modified",
+            "--no-headers",
+        ]),
+        &scenario(),
+    );
+    let kinds: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(kinds, ["MODIFIED", "MODIFIED", "DELETED"], "{lines:#?}");
+    let outcome = run(&mut cluster.get(&["pods", "--only", "renamed"]), LIMIT);
+    assert_eq!(outcome.code, Some(1));
+    assert!(
+        outcome
+            .stderr
+            .contains("--only takes added, modified or deleted"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn ignore_unchanged_drops_modifications_nobody_can_see() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    // An annotation is not in the row: the same row again.
+    let mut invisible = ops[1].clone();
+    invisible["object"]["metadata"]["annotations"] = serde_json::json!({"touched": "yes"});
+    let sequence = [ops[0].clone(), ops[1].clone(), invisible, ops[2].clone()];
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--output-watch-events",
+            "--ignore-unchanged",
+            "--watch-only",
+        ]),
+        &sequence,
+    );
+    let rows: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "ADDED watch-demo 0/1 ContainerCreating",
+            "MODIFIED watch-demo 1/1 Running",
+            "MODIFIED watch-demo 1/1 Terminating"
+        ],
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--diff", "--watch-only"]),
+        &ops[..2],
+    );
+    let text = lines.join("\n");
+    assert!(
+        text.contains("    status.phase: Pending → Running"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    status.podIP: (none) → 10.244.1.77"),
+        "{text}"
+    );
+    assert!(!text.contains("resourceVersion"), "{text}");
+    let modified_at = lines
+        .iter()
+        .position(|l| l.contains("Running"))
+        .expect("modified row");
+    assert!(lines[modified_at + 1].starts_with("    "), "{text}");
+
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--diff",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+        ]),
+        &ops[2..3],
+    );
+    let modified: serde_json::Value =
+        serde_json::from_str(lines.last().expect("a line")).expect("json");
+    assert_eq!(modified["type"], "MODIFIED");
+    let ops = modified["diff"].as_array().expect("diff");
+    assert!(
+        ops.iter()
+            .any(|op| op["op"] == "add" && op["path"] == "/metadata/deletionTimestamp"),
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn colour_only_in_a_terminal_or_when_forced() {
+    let cluster = Cluster::seeded();
+    let plain = run(cluster.get(&["pods"]).env_remove("NO_COLOR"), LIMIT);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    let forced = run(
+        cluster
+            .get(&["pods"])
+            .env_remove("NO_COLOR")
+            .env("CLICOLOR_FORCE", "1"),
+        LIMIT,
+    );
+    assert!(
+        forced.stdout.contains("\x1b[1mNAME\x1b[0m"),
+        "{}",
+        forced.stdout
+    );
+    assert!(
+        forced.stdout.contains("\x1b[32mRunning\x1b[0m"),
+        "{}",
+        forced.stdout
+    );
+    // Widths leave the escape codes out: the visible text lines up as without colour.
+    let strip = |s: &str| {
+        s.replace("\x1b[1m", "")
+            .replace("\x1b[32m", "")
+            .replace("\x1b[0m", "")
+    };
+    assert_eq!(strip(&forced.stdout), plain.stdout);
+    let no_color = run(
+        cluster
+            .get(&["pods"])
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", "1"),
+        LIMIT,
+    );
+    assert!(!no_color.stdout.contains('\x1b'));
+    let terminal = run(
+        cluster
+            .get(&["pods"])
+            .env_remove("NO_COLOR")
+            .env("KW_FORCE_TERMINAL", "1"),
+        LIMIT,
+    );
+    assert!(terminal.stdout.contains('\x1b'));
+    let never = run(
+        cluster
+            .get(&["pods", "--color=never"])
+            .env("KW_FORCE_TERMINAL", "1")
+            .env_remove("NO_COLOR"),
+        LIMIT,
+    );
+    assert!(!never.stdout.contains('\x1b'));
+}
+
+#[test]
+fn terminal_columns_stay_aligned_by_reprinting_the_header() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let mut long = ops[0].clone();
+    long["object"]["metadata"]["name"] = "a-pod-with-a-much-longer-name-than-the-rest".into();
+    long["object"]["metadata"]["uid"] = "6d2c3a4e-0f1b-4c6d-9e8f-7a6b5c4d3e2f".into();
+    let mut cmd = cluster.get(&["pods", "-w"]);
+    cmd.env("KW_FORCE_TERMINAL", "1");
+    let lines = watch_while(&cluster, &mut cmd, &[ops[0].clone(), ops[1].clone(), long]);
+    let headers: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("NAME"))
+        .collect();
+    assert_eq!(headers.len(), 2, "{lines:#?}");
+    // ContainerCreating → Running fit the reserved STATUS width: no header for them.
+    let second = headers[1];
+    assert!(
+        lines[second + 1].starts_with("a-pod-with-a-much-longer-name"),
+        "{lines:#?}"
+    );
+    let column = |line: &str, word: &str| line.find(word).expect(word);
+    assert_eq!(
+        column(&lines[second], "READY"),
+        column(&lines[second + 1], "0/1"),
+        "{lines:#?}"
+    );
+    // Every row of the first block lines up with the first header.
+    let ready = column(&lines[0], "READY");
+    for row in &lines[1..second] {
+        assert_eq!(row.find('/').map(|i| i - 1), Some(ready), "{lines:#?}");
+    }
+}

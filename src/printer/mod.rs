@@ -6,8 +6,11 @@
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
 pub mod cell;
+pub mod changes;
 mod columns;
+mod extras;
 pub mod fallback;
+mod filter;
 pub mod format;
 pub mod gojson;
 pub mod goyaml;
@@ -15,19 +18,25 @@ mod json;
 mod jsonl;
 mod name;
 pub mod sort;
+mod style;
 mod table;
 pub mod tabwriter;
 mod template;
+pub mod terminal;
+pub mod timestamp;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
 pub use fallback::fallback_row;
+pub use filter::parse_only;
 pub use format::{check_show_labels, parse_output, Column, FormatError};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
+pub use terminal::ColorChoice;
+pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
 
 use std::io::{self, Write};
@@ -114,6 +123,20 @@ pub struct PrintOptions {
     pub label_columns: Vec<String>,
     /// `--sort-by`: the order of the initial list in tables.
     pub sort_by: Option<SortBy>,
+    /// `--timestamps`: a TIME column in tables, a `"ts"` field in JSON event lines.
+    pub timestamps: Option<TimestampFormat>,
+    /// When kw started (`--timestamps=relative` counts from here).
+    pub started: Option<std::time::SystemTime>,
+    /// Colour tables (resolved from `--color`, `NO_COLOR`, `CLICOLOR_FORCE` and the terminal).
+    pub color: bool,
+    /// Output is a terminal: stable columns, display-width alignment.
+    pub terminal: bool,
+    /// `--diff`: the changed fields of MODIFIED objects.
+    pub diff: bool,
+    /// `--ignore-unchanged`.
+    pub ignore_unchanged: bool,
+    /// `--only`: the event types to print (empty: all).
+    pub only: Vec<crate::wire::EventType>,
 }
 
 /// `--sort-by`, parsed.
@@ -160,8 +183,20 @@ pub trait Printer {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// Choose the printer for these options.
+/// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
+    let printer = format_printer(options);
+    if options.only.is_empty() && !options.ignore_unchanged {
+        return printer;
+    }
+    Box::new(filter::FilterPrinter::new(
+        printer,
+        &options.only,
+        options.ignore_unchanged,
+    ))
+}
+
+fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
     match &options.format {
         OutputFormat::Table | OutputFormat::Wide => Box::new(TablePrinter::new(options)),
         OutputFormat::Json => Box::new(JsonPrinter::new(options)),
