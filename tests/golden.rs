@@ -213,6 +213,11 @@ golden!(
     watch_show_labels,
     show_labels_json,
     label_columns_custom,
+    pods_json_sort_by,
+    pods_name_sort_by,
+    pods_custom_columns_sort_by,
+    pods_jsonpath_sort_by,
+    watch_name_sort_by,
 );
 
 /// A case added to cases.tsv must get a test here too.

@@ -37,7 +37,12 @@ impl ColumnsPrinter {
             header_printed: false,
             watching: options.watching,
             watch_events: options.watch_events,
-            tabwriter: TabWriter::kubectl(),
+            tabwriter: {
+                // On a terminal, wide characters and long Unicode cells still line up.
+                let mut tabwriter = TabWriter::kubectl();
+                tabwriter.set_measure(false, options.terminal);
+                tabwriter
+            },
             line: Vec::with_capacity(256),
             scratch: Vec::new(),
         }

@@ -18,6 +18,7 @@ mod json;
 mod jsonl;
 mod name;
 pub mod sort;
+mod sorting;
 mod style;
 mod table;
 pub mod tabwriter;
@@ -185,7 +186,12 @@ pub trait Printer {
 
 /// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
-    let printer = format_printer(options);
+    let mut printer = format_printer(options);
+    // kubectl sorts object formats only without --watch (tables it sorts either way).
+    let sorts_objects = !options.format.is_table() && !options.watching;
+    if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
+        printer = Box::new(sorting::SortingPrinter::new(printer, &sort_by.path));
+    }
     if options.only.is_empty() && !options.ignore_unchanged {
         return printer;
     }
