@@ -71,3 +71,54 @@ fn upstream_cases_pass() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn upstream_parser_cases_pass() {
+    let table = table();
+    let mut failures = Vec::new();
+    let parser_cases = table["parser_cases"].as_array().expect("parser_cases");
+    assert!(parser_cases.len() > 20);
+    for case in parser_cases {
+        let name = case["name"].as_str().unwrap_or_default();
+        let template = case["template"].as_str().expect("template");
+        match (kw::jsonpath::parse_dump(template), case.get("nodes")) {
+            (Ok(got), Some(nodes)) => {
+                let want: Vec<&str> = nodes
+                    .as_array()
+                    .expect("nodes")
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                if got != want {
+                    failures.push(format!(
+                        "{name}: {template}\n  expected {want:?}\n  got      {got:?}"
+                    ));
+                }
+            }
+            (Err(_), None) => {}
+            (Ok(got), None) => failures.push(format!(
+                "{name}: {template}: parsed as {got:?}, expected an error"
+            )),
+            (Err(e), Some(_)) => failures.push(format!("{name}: {template}: {e}")),
+        }
+    }
+    for case in table["parser_failures"]
+        .as_array()
+        .expect("parser_failures")
+    {
+        let template = case["template"].as_str().expect("template");
+        let want = case["error_message"].as_str().expect("error_message");
+        match JsonPath::parse(template) {
+            Err(e) if e.to_string() == want => {}
+            other => failures.push(format!(
+                "{template}: expected error {want:?}, got {other:?}"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -77,6 +77,11 @@ impl JsonPath {
     }
 }
 
+/// The parsed nodes of `template` as upstream's parser tests list them (for those tests).
+pub fn parse_dump(template: &str) -> Result<Vec<String>, JsonPathError> {
+    parser::parse(template).map(|nodes| parser::dump(&nodes))
+}
+
 /// One result as upstream prints it.
 pub fn write_result(out: &mut Vec<u8>, value: &Value) {
     match value {

@@ -329,6 +329,57 @@ impl Parser<'_> {
     }
 }
 
+/// The nodes in upstream's `collectNode` order, each as upstream's `String()` prints it
+/// (`NodeField: name`): what upstream's parser tests compare.
+pub fn dump(nodes: &[Node]) -> Vec<String> {
+    let mut out = Vec::new();
+    for node in nodes {
+        dump_node(node, &mut out);
+    }
+    out
+}
+
+fn dump_node(node: &Node, out: &mut Vec<String>) {
+    let params = |p: &[Param; 3]| {
+        p.iter()
+            .map(|e| format!("{{{} {} {}}}", e.value, e.known, e.derived))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match node {
+        Node::Text(text) => out.push(format!("NodeText: {text}")),
+        Node::List(nodes) => {
+            out.push("NodeList".into());
+            for node in nodes {
+                dump_node(node, out);
+            }
+        }
+        Node::Field(name) => out.push(format!("NodeField: {name}")),
+        Node::Array(p) => out.push(format!("NodeArray: [{}]", params(p))),
+        Node::Filter {
+            left,
+            right,
+            operator,
+        } => {
+            out.push(format!("NodeFilter: NodeList {operator} NodeList"));
+            dump_node(&Node::List(left.clone()), out);
+            dump_node(&Node::List(right.clone()), out);
+        }
+        Node::Int(value) => out.push(format!("NodeInt: {value}")),
+        Node::Float(value) => out.push(format!("NodeFloat: {value}")),
+        Node::Bool(value) => out.push(format!("NodeBool: {value}")),
+        Node::Wildcard => out.push("NodeWildcard".into()),
+        Node::Recursive => out.push("NodeRecursive".into()),
+        Node::Union(members) => {
+            out.push("NodeUnion".into());
+            for member in members {
+                dump_node(&Node::List(member.clone()), out);
+            }
+        }
+        Node::Identifier(name) => out.push(format!("NodeIdentifier: {name}")),
+    }
+}
+
 /// upstream's `^([^!<>=]+)([!<>=]+)(.+?)$`.
 fn split_comparison(text: &str) -> Option<(&str, &str, &str)> {
     let is_op = |c: char| matches!(c, '!' | '<' | '>' | '=');
