@@ -122,3 +122,52 @@ fn upstream_parser_cases_pass() {
         failures.join("\n")
     );
 }
+
+/// Templates are user input: whatever they are, parsing and running them returns, never
+/// panics. A bounded, deterministic sweep over the characters the dialect cares about.
+#[test]
+fn arbitrary_templates_never_panic() {
+    let alphabet: Vec<char> = "{}[]().,:*?@$='\"\\ -+0123456789abrangeditems\n\té"
+        .chars()
+        .collect();
+    let data: Value = serde_json::json!({
+        "items": [{"a": 1, "b": [1, 2, {"c": "x"}]}, {"a": "s", "b": null}],
+        "a": {"b": 1.5}, "s": "text"
+    });
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    for extreme in [
+        "{[9223372036854775807]}",
+        "{[-9223372036854775808:]}",
+        "{.items[:-9223372036854775808]}",
+    ] {
+        if let Ok(path) = JsonPath::parse(extreme) {
+            let _ = path.execute(&data, &mut Vec::new());
+        }
+    }
+    for _ in 0..20_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let length = (state % 24) as usize;
+        let mut template = String::from("{");
+        let mut seed = state;
+        for _ in 0..length {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            template.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
+        }
+        if state % 3 == 0 {
+            template.push('}');
+        }
+        if state % 5 == 0 {
+            template = format!("{{.items[{}:{}]}}", state as i64, -(state as i64));
+        }
+        if let Ok(path) = JsonPath::parse(&template) {
+            let mut out = Vec::new();
+            let _ = path
+                .allow_missing_keys(state % 2 == 0)
+                .execute(&data, &mut out);
+        }
+    }
+}

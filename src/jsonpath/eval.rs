@@ -250,7 +250,7 @@ fn array<'a>(input: Vec<Val<'a>>, params: &[Param; 3]) -> Result<Vec<Val<'a>>, J
         let length = items.len() as i64;
         let mut start = if params[0].known { params[0].value } else { 0 };
         if start < 0 {
-            start += length;
+            start = start.saturating_add(length);
         }
         let mut end = if params[1].known {
             params[1].value
@@ -258,7 +258,7 @@ fn array<'a>(input: Vec<Val<'a>>, params: &[Param; 3]) -> Result<Vec<Val<'a>>, J
             length
         };
         if end < 0 || (end == 0 && params[1].derived) {
-            end += length;
+            end = end.saturating_add(length);
         }
         if end == start {
             // Upstream returns here, skipping any further input values.
@@ -272,7 +272,7 @@ fn array<'a>(input: Vec<Val<'a>>, params: &[Param; 3]) -> Result<Vec<Val<'a>>, J
         if end > length || end < 0 {
             return Err(exec(format!(
                 "array index out of bounds: index {}, length {length}",
-                end - 1
+                end.saturating_sub(1)
             )));
         }
         if start > end {

@@ -424,7 +424,7 @@ fn parse_slice(text: &str) -> Result<[Param; 3], JsonPathError> {
             Some(_) => {}
             None if i == 1 => {
                 params[1] = Param {
-                    value: params[0].value + 1,
+                    value: params[0].value.saturating_add(1),
                     known: true,
                     derived: true,
                 };
