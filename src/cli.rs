@@ -75,7 +75,9 @@ pub struct GetArgs {
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub chunk_size: u64,
 
-    /// Output format: json, jsonl, name, wide, yaml (default: a table printed by the server).
+    /// Output format (default: the table printed by the server): wide, json, jsonl, yaml, name,
+    /// jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE.
+    /// Go templates (go-template, template) are not supported.
     #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
     pub output: String,
 

@@ -157,16 +157,16 @@ fn arbitrary_templates_never_panic() {
                 .wrapping_add(1442695040888963407);
             template.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
         }
-        if state % 3 == 0 {
+        if state.is_multiple_of(3) {
             template.push('}');
         }
-        if state % 5 == 0 {
+        if state.is_multiple_of(5) {
             template = format!("{{.items[{}:{}]}}", state as i64, -(state as i64));
         }
         if let Ok(path) = JsonPath::parse(&template) {
             let mut out = Vec::new();
             let _ = path
-                .allow_missing_keys(state % 2 == 0)
+                .allow_missing_keys(state.is_multiple_of(2))
                 .execute(&data, &mut out);
         }
     }
