@@ -76,7 +76,8 @@ pub struct GetArgs {
     pub chunk_size: u64,
 
     /// Output format (default: the table printed by the server): wide, json, jsonl, yaml, name,
-    /// jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE.
+    /// jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC,
+    /// custom-columns-file=FILE.
     /// Go templates (go-template, template) are not supported.
     #[arg(short = 'o', long, value_name = "FORMAT", default_value = "")]
     pub output: String,

@@ -218,6 +218,7 @@ golden!(
     pods_custom_columns_sort_by,
     pods_jsonpath_sort_by,
     watch_name_sort_by,
+    pods_jsonpath_as_json,
 );
 
 /// A case added to cases.tsv must get a test here too.

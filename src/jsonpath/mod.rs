@@ -82,6 +82,19 @@ pub fn parse_dump(template: &str) -> Result<Vec<String>, JsonPathError> {
     parser::parse(template).map(|nodes| parser::dump(&nodes))
 }
 
+impl JsonPath {
+    /// Upstream's `EnableJSONOutput` (`-o jsonpath-as-json`): each action's results as one
+    /// JSON array, indented as `json.MarshalIndent` with four spaces, and a newline.
+    pub fn execute_json(&self, data: &Value, out: &mut Vec<u8>) -> Result<(), JsonPathError> {
+        for group in self.find(data)? {
+            let array = Value::Array(group.into_iter().map(Cow::into_owned).collect());
+            crate::printer::gojson::write_indented(out, &array, 0);
+            out.push(b'\n');
+        }
+        Ok(())
+    }
+}
+
 /// One result as upstream prints it.
 pub fn write_result(out: &mut Vec<u8>, value: &Value) {
     match value {

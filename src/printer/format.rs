@@ -11,7 +11,7 @@ use super::OutputFormat;
 /// `-o` could not be turned into a printer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
-    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,json,jsonl,jsonpath,jsonpath-file,name,wide,yaml")]
+    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml")]
     Unknown(String),
     #[error("kw does not print Go templates (-o {0}); use -o jsonpath=..., -o custom-columns=..., or -o jsonl with jq")]
     GoTemplate(String),
@@ -75,13 +75,14 @@ pub fn parse_output(value: &str) -> Result<OutputFormat, FormatError> {
         ("go-template" | "go-template-file" | "template" | "templatefile", _) => {
             Err(FormatError::GoTemplate(name.to_string()))
         }
-        ("jsonpath", Some(template)) if !template.is_empty() => jsonpath(template),
-        ("jsonpath-file", Some(path)) if !path.is_empty() => jsonpath(&read(name, path)?),
+        ("jsonpath", Some(template)) if !template.is_empty() => jsonpath(template, false),
+        ("jsonpath-as-json", Some(template)) if !template.is_empty() => jsonpath(template, true),
+        ("jsonpath-file", Some(path)) if !path.is_empty() => jsonpath(&read(name, path)?, false),
         ("custom-columns", Some(spec)) => columns_from_spec(spec),
         ("custom-columns-file", Some(path)) if !path.is_empty() => {
             columns_from_file(&read(name, path)?)
         }
-        ("jsonpath" | "jsonpath-file" | "custom-columns-file", _) => {
+        ("jsonpath" | "jsonpath-as-json" | "jsonpath-file" | "custom-columns-file", _) => {
             Err(FormatError::MissingTemplate(name.to_string()))
         }
         ("custom-columns", None) => Err(FormatError::NoColumns),
@@ -97,11 +98,12 @@ fn read(flag: &str, path: &str) -> Result<String, FormatError> {
     })
 }
 
-fn jsonpath(template: &str) -> Result<OutputFormat, FormatError> {
+fn jsonpath(template: &str, as_json: bool) -> Result<OutputFormat, FormatError> {
     let path = parse_template(template)?;
     Ok(OutputFormat::JsonPath {
         template: template.to_string(),
         path,
+        as_json,
     })
 }
 

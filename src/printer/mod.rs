@@ -61,10 +61,12 @@ pub enum OutputFormat {
     Name,
     /// `-o yaml`: kubectl's YAML, byte for byte.
     Yaml,
-    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE`.
+    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE` / `-o jsonpath-as-json=TEMPLATE`.
     JsonPath {
         template: String,
         path: crate::jsonpath::JsonPath,
+        /// `jsonpath-as-json`: each action's results as an indented JSON array.
+        as_json: bool,
     },
     /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
     CustomColumns {
@@ -209,9 +211,11 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
         OutputFormat::Name => Box::new(NamePrinter::new()),
         OutputFormat::Yaml => Box::new(YamlPrinter::new(options)),
-        OutputFormat::JsonPath { template, path } => {
-            Box::new(JsonPathPrinter::new(template, path, options))
-        }
+        OutputFormat::JsonPath {
+            template,
+            path,
+            as_json,
+        } => Box::new(JsonPathPrinter::new(template, path, *as_json, options)),
         OutputFormat::CustomColumns { columns, from_file } => {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }

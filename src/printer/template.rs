@@ -1,5 +1,6 @@
 //! `-o jsonpath=TEMPLATE` and `-o jsonpath-file=FILE`, as kubectl's `JSONPathPrinter` prints:
-//! the template's text with nothing added (no newline at the end).
+//! the template's text with nothing added (no newline at the end); `-o jsonpath-as-json` prints
+//! each action's results as an indented JSON array instead.
 //!
 //! Without `--watch` kubectl runs the template once against the whole `List` (so
 //! `{.items[*].metadata.name}` works), which means the items are held until `finish`; a single
@@ -31,6 +32,7 @@ pub struct TemplateError {
 pub struct JsonPathPrinter {
     template: String,
     path: JsonPath,
+    as_json: bool,
     per_object: bool,
     watch_events: bool,
     strip_managed_fields: bool,
@@ -43,10 +45,16 @@ pub struct JsonPathPrinter {
 }
 
 impl JsonPathPrinter {
-    pub fn new(template: &str, path: &JsonPath, options: &PrintOptions) -> JsonPathPrinter {
+    pub fn new(
+        template: &str,
+        path: &JsonPath,
+        as_json: bool,
+        options: &PrintOptions,
+    ) -> JsonPathPrinter {
         JsonPathPrinter {
             template: template.to_string(),
             path: path.clone(),
+            as_json,
             per_object: options.watching || options.single_object,
             watch_events: options.watch_events,
             strip_managed_fields: !options.show_managed_fields && !options.watch_events,
@@ -59,7 +67,12 @@ impl JsonPathPrinter {
 
     fn run(&mut self, input: &Value, out: &mut dyn Write) -> io::Result<()> {
         self.buffer.clear();
-        self.path.execute(input, &mut self.buffer).map_err(|e| {
+        let result = if self.as_json {
+            self.path.execute_json(input, &mut self.buffer)
+        } else {
+            self.path.execute(input, &mut self.buffer)
+        };
+        result.map_err(|e| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 TemplateError {
