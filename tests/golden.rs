@@ -219,6 +219,9 @@ golden!(
     pods_jsonpath_sort_by,
     watch_name_sort_by,
     pods_jsonpath_as_json,
+    pods_custom_columns_file_no_headers,
+    nodes_label_hostname,
+    pods_yaml_events_only,
 );
 
 /// A case added to cases.tsv must get a test here too.
