@@ -70,8 +70,7 @@ fn options(format: OutputFormat, watch_events: bool) -> PrintOptions {
         watching: true,
         all_namespaces: false,
         no_headers: false,
-        single_object: false,
-        show_managed_fields: false,
+        ..PrintOptions::default()
     }
 }
 
@@ -86,7 +85,7 @@ fn frame_and_decode(bencher: Bencher) {
             let Ok(event) = serde_json::from_slice::<WireEvent>(frame) else {
                 break;
             };
-            let head: ObjectHead = serde_json::from_str(event.object.get()).unwrap_or_default();
+            let head: ObjectHead = kw::decode::object_head(event.object.get()).unwrap_or_default();
             versions += head.metadata.resource_version.len();
         }
         versions

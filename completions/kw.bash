@@ -133,7 +133,7 @@ _kw() {
             return 0
             ;;
         kw__subcmd__get)
-            opts="-w -n -A -l -f -o -s -v -h -V --watch --watch-only --namespace --all-namespaces --selector --field-selector --chunk-size --max-object-size --filename --until --fail-on --for --timeout --max-events --output --output-watch-events --no-headers --show-kind --show-managed-fields --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --as --as-group --as-uid --request-timeout --v --help --version"
+            opts="-w -n -A -l -f -o -L -s -v -h -V --watch --watch-only --namespace --all-namespaces --selector --field-selector --chunk-size --max-object-size --filename --until --fail-on --for --timeout --max-events --output --output-watch-events --no-headers --show-kind --show-managed-fields --show-labels --label-columns --sort-by --timestamps --color --diff --ignore-unchanged --only --kubeconfig --context --cluster --user --server --token --certificate-authority --client-certificate --client-key --tls-server-name --insecure-skip-tls-verify --as --as-group --as-uid --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,6 +200,30 @@ _kw() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label-columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -L)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timestamps)
+                    COMPREPLY=($(compgen -W "rfc3339 local relative" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --only)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

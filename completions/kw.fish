@@ -44,7 +44,16 @@ complete -c kw -n "__fish_kw_using_subcommand get" -l fail-on -d 'End the watch 
 complete -c kw -n "__fish_kw_using_subcommand get" -l for -d '`all`: --until needs every watched object (every named one, or every one the selector matches, at least one); `any`: one object suffices' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l timeout -d 'Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l max-events -d 'Stop after N printed events (list items count), with exit 0' -r
-complete -c kw -n "__fish_kw_using_subcommand get" -s o -l output -d 'Output format: json, jsonl, name, wide (default: a table printed by the server)' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -s o -l output -d 'Output format (default: the table printed by the server): wide, json, jsonl, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=FILE. Go templates (go-template, template) are not supported' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -s L -l label-columns -d 'In tables, show these labels as columns (`-L app,tier`; repeatable). The header is the key\'s last `/` segment, upper-cased' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l sort-by -d 'Sort the initial list by this JSONPath (`.metadata.name`, `{.status.startTime}`, as kubectl); events that arrive later are printed as they come' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l timestamps -d 'kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started)' -r -f -a "rfc3339\t''
+local\t''
+relative\t''"
+complete -c kw -n "__fish_kw_using_subcommand get" -l color -d 'kw: colour event types, status words and headers: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it in a pipe), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kw -n "__fish_kw_using_subcommand get" -l only -d 'kw: print only these event types (`--only added,deleted`). The initial list counts as added' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -66,7 +75,10 @@ complete -c kw -n "__fish_kw_using_subcommand get" -s A -l all-namespaces -d 'Li
 complete -c kw -n "__fish_kw_using_subcommand get" -l output-watch-events -d 'With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED)'
 complete -c kw -n "__fish_kw_using_subcommand get" -l no-headers -d 'Do not print table headers'
 complete -c kw -n "__fish_kw_using_subcommand get" -l show-kind -d 'Put the kind in front of each name (`pod/web-1`); always on for several types'
-complete -c kw -n "__fish_kw_using_subcommand get" -l show-managed-fields -d 'Keep metadata.managedFields in -o json output (kubectl drops them by default)'
+complete -c kw -n "__fish_kw_using_subcommand get" -l show-managed-fields -d 'Keep metadata.managedFields in -o json and -o yaml output (kubectl drops them by default)'
+complete -c kw -n "__fish_kw_using_subcommand get" -l show-labels -d 'In tables, show all labels as the last column (LABELS)'
+complete -c kw -n "__fish_kw_using_subcommand get" -l diff -d 'kw: under each MODIFIED row, the fields that changed since kw last saw the object (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event lines). resourceVersion, managedFields and generation are ignored. kw keeps the last version of every watched object in memory to compare with'
+complete -c kw -n "__fish_kw_using_subcommand get" -l ignore-unchanged -d 'kw: do not print a MODIFIED event whose visible row (or, in other formats, the object without resourceVersion, managedFields and generation) is the same as the last one printed for that object: node heartbeats, status-only churn. Off by default, as kubectl'
 complete -c kw -n "__fish_kw_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time'
 complete -c kw -n "__fish_kw_using_subcommand get" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_using_subcommand get" -s V -l version -d 'Print version'

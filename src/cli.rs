@@ -126,7 +126,10 @@ pub struct GetArgs {
     #[arg(long, value_name = "N", help_heading = "Waiting and limits")]
     pub max_events: Option<u64>,
 
-    /// Output format: json, jsonl, name, wide (default: a table printed by the server).
+    /// Output format (default: the table printed by the server): wide, json, jsonl, yaml, name,
+    /// jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC,
+    /// custom-columns-file=FILE.
+    /// Go templates (go-template, template) are not supported.
     #[arg(
         short = 'o',
         long,
@@ -148,9 +151,76 @@ pub struct GetArgs {
     #[arg(long, help_heading = "Output")]
     pub show_kind: bool,
 
-    /// Keep metadata.managedFields in -o json output (kubectl drops them by default).
+    /// Keep metadata.managedFields in -o json and -o yaml output (kubectl drops them by default).
     #[arg(long, help_heading = "Output")]
     pub show_managed_fields: bool,
+
+    /// In tables, show all labels as the last column (LABELS).
+    #[arg(long, help_heading = "Output")]
+    pub show_labels: bool,
+
+    /// In tables, show these labels as columns (`-L app,tier`; repeatable). The header is the
+    /// key's last `/` segment, upper-cased.
+    #[arg(
+        help_heading = "Output",
+        short = 'L',
+        long = "label-columns",
+        value_name = "KEY,...",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+
+    /// Sort the initial list by this JSONPath (`.metadata.name`, `{.status.startTime}`, as
+    /// kubectl); events that arrive later are printed as they come.
+    #[arg(long, value_name = "JSONPATH", help_heading = "Output")]
+    pub sort_by: Option<String>,
+
+    /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
+    /// event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started).
+    #[arg(
+        long,
+        help_heading = "Output",
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "rfc3339",
+        value_parser = ["rfc3339", "local", "relative"]
+    )]
+    pub timestamps: Option<String>,
+
+    /// kw: colour event types, status words and headers: auto (on a terminal, unless NO_COLOR
+    /// is set; CLICOLOR_FORCE forces it in a pipe), always, never.
+    #[arg(
+        long,
+        help_heading = "Output",
+        value_name = "WHEN",
+        default_value = "auto",
+        value_parser = ["auto", "always", "never"]
+    )]
+    pub color: String,
+
+    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object
+    /// (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event
+    /// lines). resourceVersion, managedFields and generation are ignored. kw keeps the last
+    /// version of every watched object in memory to compare with.
+    #[arg(long, help_heading = "Output")]
+    pub diff: bool,
+
+    /// kw: do not print a MODIFIED event whose visible row (or, in other formats, the object
+    /// without resourceVersion, managedFields and generation) is the same as the last one
+    /// printed for that object: node heartbeats, status-only churn. Off by default, as kubectl.
+    #[arg(long, help_heading = "Output")]
+    pub ignore_unchanged: bool,
+
+    /// kw: print only these event types (`--only added,deleted`). The initial list counts as
+    /// added.
+    #[arg(
+        long,
+        value_name = "TYPE,...",
+        value_delimiter = ',',
+        help_heading = "Output"
+    )]
+    pub only: Vec<String>,
 
     #[command(flatten, next_help_heading = "Cluster connection")]
     pub config: ConfigFlags,

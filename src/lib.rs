@@ -15,6 +15,7 @@ pub mod discovery;
 pub mod events;
 pub mod exit;
 pub mod in_cluster;
+pub mod jsonpath;
 pub mod kubeconfig;
 pub mod log;
 pub mod manifest;

@@ -209,10 +209,25 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
                 .into(),
         ));
     }
-    let format: OutputFormat = args
-        .output
-        .parse()
-        .map_err(|e: printer::UnknownFormat| KwError::Usage(format!("error: {e}")))?;
+    let format: OutputFormat = printer::check_show_labels(&args.output, args.show_labels)
+        .and_then(|()| printer::parse_output(&args.output))
+        .map_err(|e| KwError::Usage(format!("error: {e}")))?;
+    let usage = |e: String| KwError::Usage(format!("error: {e}"));
+    let only = printer::parse_only(&args.only).map_err(usage)?;
+    let timestamps = args
+        .timestamps
+        .as_deref()
+        .map(str::parse::<printer::TimestampFormat>)
+        .transpose()
+        .map_err(usage)?;
+    let color_choice: printer::ColorChoice = args.color.parse().map_err(usage)?;
+    let terminal = printer::terminal::stdout_is_terminal();
+    let sort_by = match &args.sort_by {
+        Some(value) => {
+            Some(printer::SortBy::parse(value).map_err(|e| KwError::Usage(format!("error: {e}")))?)
+        }
+        None => None,
+    };
     if args.filename.is_none() {
         // Flag mistakes are reported before any file or network is touched.
         parse_targets(&args.targets)?;
@@ -293,6 +308,16 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         no_headers: args.no_headers,
         single_object,
         show_managed_fields: args.show_managed_fields,
+        show_labels: args.show_labels,
+        label_columns: args.label_columns.clone(),
+        sort_by: sort_by.clone(),
+        timestamps,
+        started: Some(std::time::SystemTime::now()),
+        color: printer::terminal::use_color(color_choice, terminal),
+        terminal,
+        diff: args.diff,
+        ignore_unchanged: args.ignore_unchanged,
+        only: only.clone(),
     };
     let target = |w: Wanted| Target {
         namespace: if args.all_namespaces || !w.resource.namespaced {
@@ -304,7 +329,9 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
         names: w.names,
         label_selector: args.selector.clone(),
         field_selector: args.field_selector.clone(),
-        include_object: format.is_table() && rules.needs_object(),
+        // Table rows carry only metadata unless a printer or a condition needs the object.
+        include_object: format.is_table()
+            && (rules.needs_object() || sort_by.is_some() || args.diff),
     };
     let no_resources_message =
         if args.all_namespaces || !groups.iter().any(|w| w.resource.namespaced) {
@@ -393,7 +420,7 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
             )
         }));
     }
-    if printed == 0 && !watching && format != OutputFormat::Json {
+    if printed == 0 && !watching && !format.prints_empty_list() {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
         eprintln!("{no_resources_message}");
     }
@@ -621,6 +648,10 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
         }
         KwError::Watch(e @ WatchError::TooManyNames(_)) => {
             (vec![format!("error: {e}")], exit::USAGE)
+        }
+        // A printer that cannot print an object (a template that fails on it) says why itself.
+        KwError::Watch(WatchError::Output(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            (vec![format!("error: {e}")], exit::SERVER_ERROR)
         }
         KwError::Watch(e) => (vec![format!("error: {e}")], exit::SERVER_ERROR),
         KwError::Sim(e) => (vec![format!("error: {e}")], exit::USAGE),

@@ -65,7 +65,7 @@ fn escape_terminal_in_place(out: &mut Vec<u8>, start: usize) {
 }
 
 /// `fmt.Sprint` of a decoded JSON value (`%v`).
-fn write_go_value(out: &mut Vec<u8>, value: &Value) {
+pub fn write_go_value(out: &mut Vec<u8>, value: &Value) {
     match value {
         Value::Null => out.extend_from_slice(b"<nil>"),
         Value::Bool(true) => out.extend_from_slice(b"true"),

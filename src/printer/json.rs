@@ -8,7 +8,7 @@
 //! - With `--watch`: each object on its own, `MarshalIndent` plus a newline.
 //! - With `--output-watch-events`: one compact `json.Marshal` line per event,
 //!   `{"type":"ADDED","object":{..}}`; kw adds `"kw":{"synthetic":true}` to events it
-//!   synthesised after a re-list.
+//!   synthesised after a re-list, and its `"ts"`/`"diff"` fields when asked (see `extras`).
 //!
 //! Items of a LIST carry no `apiVersion`/`kind`; kubectl fills them in, and so does this.
 
@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::events::{Event, Origin};
 
+use super::extras::EventExtras;
 use super::gojson::{write_compact, write_indented, write_newline_indent, write_string};
 use super::{ObjectDecodeError, PrintOptions, Printer};
 
@@ -50,6 +51,7 @@ pub struct JsonPrinter {
     items_written: usize,
     list_closed: bool,
     buffer: Vec<u8>,
+    extras: EventExtras,
 }
 
 impl JsonPrinter {
@@ -67,6 +69,7 @@ impl JsonPrinter {
             items_written: 0,
             list_closed: false,
             buffer: Vec::with_capacity(4096),
+            extras: EventExtras::new(options),
         }
     }
 }
@@ -113,6 +116,7 @@ impl Printer for JsonPrinter {
                     self.buffer
                         .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
                 }
+                self.extras.append(&mut self.buffer, event, Some(&object));
                 self.buffer.extend_from_slice(b"}\n");
             }
             Layout::Objects => {
@@ -168,6 +172,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         }
     }
 

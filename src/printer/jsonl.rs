@@ -6,17 +6,19 @@
 //! dropped with the other whitespace outside strings so that one object stays one line. With
 //! `--output-watch-events` each line is `{"type":"..","object":<raw>}`, plus
 //! `"kw":{"synthetic":true}` for events kw synthesised after a re-list. There is never a `List`
-//! wrapper.
+//! wrapper. kw's `"ts"` and `"diff"` fields (`--timestamps`, `--diff`) follow, see `extras`.
 
 use std::io::{self, Write};
 
 use crate::events::{Event, Origin};
 
+use super::extras::EventExtras;
 use super::gojson::write_string;
 use super::{PrintOptions, Printer};
 
 pub struct JsonlPrinter {
     watch_events: bool,
+    extras: EventExtras,
     buffer: Vec<u8>,
 }
 
@@ -24,6 +26,7 @@ impl JsonlPrinter {
     pub fn new(options: &PrintOptions) -> JsonlPrinter {
         JsonlPrinter {
             watch_events: options.watch_events,
+            extras: EventExtras::new(options),
             buffer: Vec::with_capacity(4096),
         }
     }
@@ -102,6 +105,7 @@ impl Printer for JsonlPrinter {
                 self.buffer
                     .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
             }
+            self.extras.append(&mut self.buffer, event, None);
             self.buffer.push(b'}');
         } else {
             write_object(&mut self.buffer, event);
@@ -145,6 +149,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         };
         let raw = RawValue::from_string(json.to_string()).unwrap();
         let event = Event {

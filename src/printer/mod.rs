@@ -5,18 +5,40 @@
 //! kubectl v1.32 byte for byte (`gojson` is Go's `encoding/json` output); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
-mod cell;
+pub mod cell;
+pub mod changes;
+mod columns;
+mod extras;
+pub mod fallback;
+mod filter;
+pub mod format;
 pub mod gojson;
+pub mod goyaml;
 mod json;
 mod jsonl;
 mod name;
+pub mod sort;
+mod sorting;
+mod style;
 mod table;
 pub mod tabwriter;
+mod template;
+pub mod terminal;
+pub mod timestamp;
+mod yaml;
 
+pub use columns::ColumnsPrinter;
+pub use fallback::fallback_row;
+pub use filter::parse_only;
+pub use format::{check_show_labels, parse_output, Column, FormatError};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub use table::TablePrinter;
+pub use template::{JsonPathPrinter, TemplateError};
+pub use terminal::ColorChoice;
+pub use timestamp::TimestampFormat;
+pub use yaml::YamlPrinter;
 
 use std::io::{self, Write};
 use std::str::FromStr;
@@ -24,9 +46,10 @@ use std::str::FromStr;
 use crate::events::Event;
 
 /// What `-o` asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum OutputFormat {
     /// The default: server-side printed table.
+    #[default]
     Table,
     /// `-o wide`: the table including `priority > 0` columns.
     Wide,
@@ -36,6 +59,20 @@ pub enum OutputFormat {
     Jsonl,
     /// `-o name`: `pod/nginx`.
     Name,
+    /// `-o yaml`: kubectl's YAML, byte for byte.
+    Yaml,
+    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE` / `-o jsonpath-as-json=TEMPLATE`.
+    JsonPath {
+        template: String,
+        path: crate::jsonpath::JsonPath,
+        /// `jsonpath-as-json`: each action's results as an indented JSON array.
+        as_json: bool,
+    },
+    /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
+    CustomColumns {
+        columns: Vec<Column>,
+        from_file: bool,
+    },
 }
 
 impl OutputFormat {
@@ -43,30 +80,31 @@ impl OutputFormat {
     pub fn is_table(&self) -> bool {
         matches!(self, OutputFormat::Table | OutputFormat::Wide)
     }
+
+    /// Formats kubectl prints the whole `List` with (so something even when nothing matched:
+    /// `[]`, a header), and then says nothing on stderr.
+    pub fn prints_empty_list(&self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Json
+                | OutputFormat::Yaml
+                | OutputFormat::JsonPath { .. }
+                | OutputFormat::CustomColumns { .. }
+        )
+    }
 }
 
-/// `-o` named a format kw does not print.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: json,jsonl,name,wide")]
-pub struct UnknownFormat(pub String);
-
 impl FromStr for OutputFormat {
-    type Err = UnknownFormat;
+    type Err = FormatError;
 
+    /// The value of `-o` (template files it names are read).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "" => OutputFormat::Table,
-            "wide" => OutputFormat::Wide,
-            "json" => OutputFormat::Json,
-            "jsonl" => OutputFormat::Jsonl,
-            "name" => OutputFormat::Name,
-            other => return Err(UnknownFormat(other.to_string())),
-        })
+        parse_output(s)
     }
 }
 
 /// Everything a printer needs to know, resolved from flags once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PrintOptions {
     pub format: OutputFormat,
     /// `--output-watch-events`: say the event type (EVENT column, or `{"type":..,"object":..}`).
@@ -82,6 +120,47 @@ pub struct PrintOptions {
     pub single_object: bool,
     /// `--show-managed-fields`: keep `metadata.managedFields` in `-o json` (kubectl drops them).
     pub show_managed_fields: bool,
+    /// `--show-labels`: a LABELS column in tables.
+    pub show_labels: bool,
+    /// `-L/--label-columns`: a column per label key in tables.
+    pub label_columns: Vec<String>,
+    /// `--sort-by`: the order of the initial list in tables.
+    pub sort_by: Option<SortBy>,
+    /// `--timestamps`: a TIME column in tables, a `"ts"` field in JSON event lines.
+    pub timestamps: Option<TimestampFormat>,
+    /// When kw started (`--timestamps=relative` counts from here).
+    pub started: Option<std::time::SystemTime>,
+    /// Colour tables (resolved from `--color`, `NO_COLOR`, `CLICOLOR_FORCE` and the terminal).
+    pub color: bool,
+    /// Output is a terminal: stable columns, display-width alignment.
+    pub terminal: bool,
+    /// `--diff`: the changed fields of MODIFIED objects.
+    pub diff: bool,
+    /// `--ignore-unchanged`.
+    pub ignore_unchanged: bool,
+    /// `--only`: the event types to print (empty: all).
+    pub only: Vec<crate::wire::EventType>,
+}
+
+/// `--sort-by`, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortBy {
+    pub template: String,
+    pub path: crate::jsonpath::JsonPath,
+}
+
+impl SortBy {
+    /// kubectl reads `--sort-by` as it reads custom-column paths (`.a.b`, `{.a.b}`, `a.b`).
+    pub fn parse(value: &str) -> Result<SortBy, FormatError> {
+        let template = format::relaxed_jsonpath(value)?;
+        let path = crate::jsonpath::JsonPath::parse(&template)
+            .map_err(|e| FormatError::JsonPath {
+                template: template.clone(),
+                message: e.to_string(),
+            })?
+            .allow_missing_keys(true);
+        Ok(SortBy { template, path })
+    }
 }
 
 /// An object that is not valid JSON reached a printer that must decode it.
@@ -108,13 +187,39 @@ pub trait Printer: Send {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// Choose the printer for these options.
+/// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
-    match options.format {
+    let mut printer = format_printer(options);
+    // kubectl sorts object formats only without --watch (tables it sorts either way).
+    let sorts_objects = !options.format.is_table() && !options.watching;
+    if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
+        printer = Box::new(sorting::SortingPrinter::new(printer, &sort_by.path));
+    }
+    if options.only.is_empty() && !options.ignore_unchanged {
+        return printer;
+    }
+    Box::new(filter::FilterPrinter::new(
+        printer,
+        &options.only,
+        options.ignore_unchanged,
+    ))
+}
+
+fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
+    match &options.format {
         OutputFormat::Table | OutputFormat::Wide => Box::new(TablePrinter::new(options)),
         OutputFormat::Json => Box::new(JsonPrinter::new(options)),
         OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
         OutputFormat::Name => Box::new(NamePrinter::new()),
+        OutputFormat::Yaml => Box::new(YamlPrinter::new(options)),
+        OutputFormat::JsonPath {
+            template,
+            path,
+            as_json,
+        } => Box::new(JsonPathPrinter::new(template, path, *as_json, options)),
+        OutputFormat::CustomColumns { columns, from_file } => {
+            Box::new(ColumnsPrinter::new(columns, *from_file, options))
+        }
     }
 }
 
@@ -170,6 +275,7 @@ mod tests {
                 no_headers: false,
                 single_object: false,
                 show_managed_fields: false,
+                ..PrintOptions::default()
             };
             let mut printer = new_printer(&options);
             let mut out = Vec::new();

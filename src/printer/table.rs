@@ -9,15 +9,33 @@
 //!   (kubectl decorates the namespace, then prepends the event column);
 //! - `priority > 0` columns only with `-o wide`; cells beyond the column definitions are dropped;
 //! - rows are held in the tabwriter until `checkpoint`, kubectl's `Flush` points, so the initial
-//!   list is aligned as a whole and later rows drift as they do under kubectl.
+//!   list is aligned as a whole and later rows drift as they do under kubectl;
+//! - `-L KEY` adds a column per label (header: the key's last `/` segment, upper-cased; cell:
+//!   the value or nothing) and `--show-labels` a LABELS column (`k=v,...` sorted, `<none>`),
+//!   after the server's columns, as kubectl's `decorateTable` does;
+//! - kw-only, off by default: `--timestamps` (a TIME column first), colour (event types,
+//!   status words, bold headers; widths measured without the escape codes), `--diff` (the
+//!   changed fields in lines under each MODIFIED row), and on a terminal stable columns (widths
+//!   reserved for STATUS; a row that would not fit re-prints the header with the new widths
+//!   instead of drifting) measured in display columns;
+//! - `--sort-by` sorts the rows of the initial list (kubectl's `TableSorter`: the JSONPath is
+//!   evaluated on each row's whole object, which the request asks for with
+//!   `includeObject=Object`); watch events after it are printed as they come.
 
 use std::io::{self, Write};
 
-use crate::events::Event;
+use serde_json::Value;
+
+use crate::events::{Event, Origin};
+use crate::jsonpath::JsonPath;
 use crate::wire::{EventType, TableColumnDefinition};
 
-use super::cell::{write_cell, write_string_cell};
+use super::cell::{write_cell, write_escaped, write_string_cell};
+use super::changes::{describe, Changes};
+use super::sort::{go_sort, sort_key_less};
+use super::style::{event_color, is_status_column, status_color, BOLD, RESET};
 use super::tabwriter::TabWriter;
+use super::timestamp::{format_timestamp, TimestampFormat};
 use super::{PrintOptions, Printer};
 
 /// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
@@ -43,7 +61,28 @@ pub struct TablePrinter {
     /// One line of tab-separated text, reused for every row.
     line: Vec<u8>,
     tabwriter: TabWriter,
+    /// `-L`: label keys shown as columns.
+    label_columns: Vec<String>,
+    /// `--show-labels`.
+    show_labels: bool,
+    /// `--sort-by`: rows of the initial list wait here, with their sort key, until the list
+    /// is complete.
+    sort_by: Option<JsonPath>,
+    held: Vec<(Option<Value>, Vec<u8>)>,
+    timestamps: Option<TimestampFormat>,
+    started: std::time::SystemTime,
+    color: bool,
+    /// Terminal: keep columns stable (see the module header).
+    stable: bool,
+    /// The initial list has been written out.
+    list_done: bool,
+    /// `--diff`: the objects seen so far.
+    changes: Option<Changes>,
+    header: Vec<u8>,
 }
+
+/// A STATUS column keeps room for the longest usual status word (`ContainerCreating`).
+const STATUS_RESERVE: usize = 17;
 
 impl TablePrinter {
     pub fn new(options: &PrintOptions) -> TablePrinter {
@@ -56,34 +95,93 @@ impl TablePrinter {
             printed_headers: false,
             line: Vec::with_capacity(256),
             tabwriter: TabWriter::kubectl(),
+            label_columns: options.label_columns.clone(),
+            show_labels: options.show_labels,
+            sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            held: Vec::new(),
+            timestamps: options.timestamps,
+            started: options.started.unwrap_or_else(std::time::SystemTime::now),
+            color: options.color,
+            stable: options.terminal,
+            list_done: false,
+            changes: options.diff.then(Changes::default),
+            header: Vec::new(),
         }
+        .with_measure(options)
+    }
+
+    fn with_measure(mut self, options: &PrintOptions) -> TablePrinter {
+        self.tabwriter.set_measure(options.color, options.terminal);
+        self
+    }
+
+    /// Columns kw puts before the server's: TIME, EVENT, NAMESPACE.
+    fn prefix_columns(&self) -> usize {
+        usize::from(self.timestamps.is_some())
+            + usize::from(self.with_event_type)
+            + usize::from(self.with_namespace)
+    }
+
+    fn includes_labels(&self) -> bool {
+        self.show_labels || !self.label_columns.is_empty()
     }
 
     fn visible(&self, column: &TableColumnDefinition) -> bool {
         self.wide || column.priority == 0
     }
 
+    /// The header line for `columns`, into `self.header`.
     fn write_header(&mut self, columns: &[TableColumnDefinition]) {
-        let mut first = true;
-        let mut separate = |line: &mut Vec<u8>| {
-            if !first {
-                line.push(b'\t');
-            }
-            first = false;
-        };
+        let color = self.color;
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        if self.timestamps.is_some() {
+            names.push(b"TIME".to_vec());
+        }
         if self.with_event_type {
-            separate(&mut self.line);
-            self.line.extend_from_slice(b"EVENT");
+            names.push(b"EVENT".to_vec());
         }
         if self.with_namespace {
-            separate(&mut self.line);
-            self.line.extend_from_slice(b"NAMESPACE");
+            names.push(b"NAMESPACE".to_vec());
         }
         for column in columns.iter().filter(|c| self.wide || c.priority == 0) {
-            separate(&mut self.line);
-            write_go_upper(&mut self.line, &column.name);
+            let mut name = Vec::new();
+            write_go_upper(&mut name, &column.name);
+            names.push(name);
         }
-        self.line.push(b'\n');
+        for key in &self.label_columns {
+            let mut name = Vec::new();
+            let last = key.rsplit('/').next().unwrap_or(key);
+            write_go_upper(&mut name, last);
+            names.push(name);
+        }
+        if self.show_labels {
+            names.push(b"LABELS".to_vec());
+        }
+        self.header.clear();
+        for (index, name) in names.iter().enumerate() {
+            if index > 0 {
+                self.header.push(b'\t');
+            }
+            if color {
+                self.header.extend_from_slice(BOLD.as_bytes());
+            }
+            self.header.extend_from_slice(name);
+            if color {
+                self.header.extend_from_slice(RESET.as_bytes());
+            }
+        }
+        self.header.push(b'\n');
+    }
+
+    /// On a terminal, give the STATUS column room for the usual status words up front.
+    fn reserve_status(&mut self, columns: &[TableColumnDefinition]) {
+        let prefix = self.prefix_columns();
+        let visible = columns.iter().filter(|c| self.wide || c.priority == 0);
+        for (index, column) in visible.enumerate() {
+            if column.name.eq_ignore_ascii_case("status") {
+                self.tabwriter.reserve(prefix + index, STATUS_RESERVE);
+            }
+        }
     }
 
     fn write_row(
@@ -93,10 +191,30 @@ impl TablePrinter {
         cells: &[serde_json::Value],
     ) {
         let mut first = true;
-        if self.with_event_type {
+        if let Some(format) = self.timestamps {
             first = false;
+            let now = std::time::SystemTime::now();
+            self.line
+                .extend_from_slice(format_timestamp(format, now, self.started).as_bytes());
+        }
+        if self.with_event_type {
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            let color = if self.color {
+                event_color(event.kind)
+            } else {
+                None
+            };
+            if let Some(color) = color {
+                self.line.extend_from_slice(color.as_bytes());
+            }
             self.line
                 .extend_from_slice(event_type_cell(event.kind).as_bytes());
+            if color.is_some() {
+                self.line.extend_from_slice(RESET.as_bytes());
+            }
         }
         if self.with_namespace {
             if !first {
@@ -114,9 +232,89 @@ impl TablePrinter {
                 self.line.push(b'\t');
             }
             first = false;
+            let start = self.line.len();
             write_cell(&mut self.line, cell);
+            if self.color && is_status_column(&column.name) {
+                let color = std::str::from_utf8(&self.line[start..])
+                    .ok()
+                    .and_then(status_color);
+                if let Some(color) = color {
+                    self.line.splice(start..start, color.bytes());
+                    self.line.extend_from_slice(RESET.as_bytes());
+                }
+            }
+        }
+        if self.includes_labels() {
+            self.write_label_cells(event, first);
         }
         self.line.push(b'\n');
+    }
+
+    /// The `-L` and `--show-labels` cells, from the labels of the row's object.
+    fn write_label_cells(&mut self, event: &Event<'_>, mut first: bool) {
+        let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+        let labels = object
+            .get("metadata")
+            .and_then(|m| m.get("labels"))
+            .and_then(Value::as_object);
+        for key in &self.label_columns {
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            if let Some(value) = labels.and_then(|l| l.get(key)).and_then(Value::as_str) {
+                write_string_cell(&mut self.line, value);
+            }
+        }
+        if self.show_labels {
+            if !first {
+                self.line.push(b'\t');
+            }
+            // kubectl's `labels.FormatLabels`: sorted `k=v` pairs, `<none>` when there are none.
+            let mut text = String::new();
+            for (key, value) in labels.into_iter().flatten() {
+                if !text.is_empty() {
+                    text.push(',');
+                }
+                text.push_str(key);
+                text.push('=');
+                text.push_str(value.as_str().unwrap_or_default());
+            }
+            if text.is_empty() {
+                text.push_str("<none>");
+            }
+            write_string_cell(&mut self.line, &text);
+        }
+    }
+
+    /// `--diff`: the fields that changed, in lines under a MODIFIED row (the object is the
+    /// whole object: the request asked for `includeObject=Object`).
+    fn write_changes(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let Some(changes) = self.changes.as_mut() else {
+            return Ok(());
+        };
+        let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+        let found = changes.record(event.kind, event.namespace, event.name, &object);
+        for change in found {
+            self.line.clear();
+            self.line.extend_from_slice(b"    ");
+            let text = describe(&change).replace(['\t', '\n', '\r'], " ");
+            write_escaped(&mut self.line, &text);
+            self.line.push(b'\n');
+            let line = std::mem::take(&mut self.line);
+            let result = self.tabwriter.write(&line, out);
+            self.line = line;
+            result?;
+        }
+        Ok(())
+    }
+
+    /// The `--sort-by` key of the row's object: the first result of the JSONPath.
+    fn sort_key(&self, event: &Event<'_>) -> Option<Value> {
+        let path = self.sort_by.as_ref()?;
+        let object: Value = serde_json::from_str(event.object.get()).ok()?;
+        let groups = path.find(&object).ok()?;
+        groups.first()?.first().map(|v| v.clone().into_owned())
     }
 }
 
@@ -138,24 +336,66 @@ impl Printer for TablePrinter {
 
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
-        if !suppress_header {
+        self.write_row(event, &columns, row.cells);
+        let mut header_due = !suppress_header;
+        if header_due && self.stable {
+            self.reserve_status(&columns);
+        }
+        // Stable columns: a row that would push a column wider gets a fresh header above it,
+        // laid out with it, rather than drifting out of line with the rows above.
+        if self.stable && self.list_done && !header_due && !self.no_headers {
+            header_due = self.tabwriter.would_grow(&self.line);
+        }
+        if header_due {
             self.write_header(&columns);
         }
-        self.write_row(event, &columns, row.cells);
         self.last_columns = columns;
-
+        let mut result = Ok(());
+        if header_due {
+            let header = std::mem::take(&mut self.header);
+            result = self.tabwriter.write(&header, out);
+            self.header = header;
+        }
+        if self.sort_by.is_some() && event.origin == Origin::List {
+            // The row waits for the rest of the list.
+            let key = self.sort_key(event);
+            self.held.push((key, self.line.clone()));
+            result?;
+            // Nothing to show for a listed object, but `--diff` remembers it.
+            return self.write_changes(event, out);
+        }
+        result?;
         let line = std::mem::take(&mut self.line);
         let result = self.tabwriter.write(&line, out);
         self.line = line;
-        result
+        result?;
+        self.write_changes(event, out)
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.list_done = true;
+        if !self.held.is_empty() {
+            let mut held = std::mem::take(&mut self.held);
+            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
+            go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
+            for (_, line) in held {
+                self.tabwriter.write(&line, out)?;
+            }
+        }
         self.tabwriter.flush(out)
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.tabwriter.flush(out)
+        self.checkpoint(out)
+    }
+}
+
+/// kubectl's `TableSorter.Less`: a row without a value sorts first.
+fn row_less(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, _) => true,
+        (_, None) => false,
+        (Some(a), Some(b)) => sort_key_less(a, b),
     }
 }
 
@@ -195,6 +435,7 @@ mod tests {
             no_headers: false,
             single_object: false,
             show_managed_fields: false,
+            ..PrintOptions::default()
         }
     }
 

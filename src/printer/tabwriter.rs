@@ -10,6 +10,11 @@
 //! reproduces it on purpose. Widths count Unicode scalar values (Go counts runes), not display
 //! columns.
 //!
+//! Two kw-only measures, off unless asked for (so pipes get kubectl's layout): ANSI colour
+//! sequences (`ESC [ ... m`) can be left out of widths, and widths can be display columns
+//! (East Asian wide characters count two) rather than runes. `would_grow` and `reserve` let a
+//! terminal table keep its columns stable.
+//!
 //! Only what kubectl's configuration exercises is implemented: no HTML filtering, no escape
 //! sequences (0xff never occurs in UTF-8 text), no right alignment, no discarding of empty
 //! columns, no tab padding.
@@ -52,6 +57,10 @@ pub struct TabWriter {
     max_widths: Vec<usize>,
     /// Formatted output, written out in one call per flush.
     staged: Vec<u8>,
+    /// Leave ANSI SGR sequences out of widths (colour output).
+    skip_ansi: bool,
+    /// Measure display columns instead of runes (terminal output).
+    display_width: bool,
 }
 
 impl TabWriter {
@@ -74,9 +83,71 @@ impl TabWriter {
             widths: Vec::new(),
             max_widths: Vec::new(),
             staged: Vec::new(),
+            skip_ansi: false,
+            display_width: false,
         };
         writer.reset();
         writer
+    }
+
+    /// kw's measures: leave colour sequences out of widths, and/or count display columns.
+    pub fn set_measure(&mut self, skip_ansi: bool, display_width: bool) {
+        self.skip_ansi = skip_ansi;
+        self.display_width = display_width;
+    }
+
+    /// Whether `line` (tab-separated, one line) has a cell wider than its column has been so
+    /// far: printed now, it would not line up with the rows above it.
+    pub fn would_grow(&self, line: &[u8]) -> bool {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let cells: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+        // The last cell is not part of a column.
+        cells[..cells.len().saturating_sub(1)]
+            .iter()
+            .enumerate()
+            .any(|(column, cell)| match self.max_widths.get(column) {
+                Some(&width) => self.measure(cell) + self.padding > width,
+                None => !self.max_widths.is_empty(),
+            })
+    }
+
+    /// Make `column` at least `width` characters wide (plus padding) from now on.
+    pub fn reserve(&mut self, column: usize, width: usize) {
+        if self.max_widths.len() <= column {
+            self.max_widths.resize(column + 1, self.min_width);
+        }
+        let wanted = (width + self.padding).max(self.min_width);
+        if self.max_widths[column] < wanted {
+            self.max_widths[column] = wanted;
+        }
+    }
+
+    /// The width of `text` as this writer counts it.
+    fn measure(&self, text: &[u8]) -> usize {
+        if !self.skip_ansi && !self.display_width {
+            return text.iter().filter(|&&b| (b & 0xc0) != 0x80).count();
+        }
+        let text = String::from_utf8_lossy(text);
+        let mut width = 0;
+        let mut chars = text.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if self.skip_ansi && ch == '\x1b' && chars.peek() == Some(&'[') {
+                // A CSI sequence: parameters up to the final byte (`m` for colours).
+                chars.next();
+                for next in chars.by_ref() {
+                    if ('@'..='~').contains(&next) {
+                        break;
+                    }
+                }
+                continue;
+            }
+            width += if self.display_width {
+                unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0)
+            } else {
+                1
+            };
+        }
+        width
     }
 
     /// The remembered column widths (for tests and diagnostics).
@@ -140,7 +211,7 @@ impl TabWriter {
     /// UTF-8: every byte that is not a continuation byte starts a rune.
     fn update_width(&mut self) {
         let fresh = &self.text[self.counted_up_to..];
-        self.cell.width += fresh.iter().filter(|&&b| (b & 0xc0) != 0x80).count();
+        self.cell.width += self.measure(fresh);
         self.counted_up_to = self.text.len();
     }
 
@@ -297,6 +368,32 @@ mod tests {
         let second = run(&mut writer, &["s\ty\n"]);
         assert_eq!(first, "long-long-name   x\n");
         assert_eq!(second, "s                y\n");
+    }
+
+    #[test]
+    fn colour_sequences_take_no_room_when_asked() {
+        let mut writer = TabWriter::kubectl();
+        writer.set_measure(true, false);
+        let got = run(&mut writer, &["\x1b[32mab\x1b[0m\tc\nabcdefg\td\n"]);
+        assert_eq!(got, "\x1b[32mab\x1b[0m        c\nabcdefg   d\n");
+    }
+
+    #[test]
+    fn display_width_counts_wide_characters_twice() {
+        let mut writer = TabWriter::kubectl();
+        writer.set_measure(false, true);
+        let got = run(&mut writer, &["日本語\tx\nabcdefg\ty\n"]);
+        assert_eq!(got, "日本語    x\nabcdefg   y\n");
+    }
+
+    #[test]
+    fn growth_is_seen_before_it_happens() {
+        let mut writer = TabWriter::kubectl();
+        let _ = run(&mut writer, &["NAME\tSTATUS\nweb\tRunning\n"]);
+        assert!(!writer.would_grow(b"api\tPending\n"));
+        assert!(writer.would_grow(b"a-much-longer-name\tPending\n"));
+        writer.reserve(0, 20);
+        assert!(!writer.would_grow(b"a-much-longer-name\tPending\n"));
     }
 
     #[test]

@@ -1,0 +1,60 @@
+//! kw's own fields in JSON event lines (`-o json|jsonl --output-watch-events`): `"ts"`, when kw
+//! received the event (`--timestamps`), and `"diff"`, the RFC 6902 operations that turn the
+//! object kw saw last into this one (`--diff`, MODIFIED events only). They come after
+//! `"object"` (and kw's `"kw"` marker), so kubectl-shaped readers still find what they expect.
+
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::events::Event;
+use crate::wire::EventType;
+
+use super::changes::{json_patch, Changes};
+use super::gojson::{write_compact, write_string};
+use super::timestamp::{format_timestamp, TimestampFormat};
+use super::PrintOptions;
+
+pub struct EventExtras {
+    timestamps: Option<TimestampFormat>,
+    started: SystemTime,
+    changes: Option<Changes>,
+}
+
+impl EventExtras {
+    pub fn new(options: &PrintOptions) -> EventExtras {
+        EventExtras {
+            timestamps: options.timestamps,
+            started: options.started.unwrap_or_else(SystemTime::now),
+            changes: options.diff.then(Changes::default),
+        }
+    }
+
+    /// Append `,"ts":..` and `,"diff":[..]` as asked for. `object` is the event's object when
+    /// the caller has it decoded already.
+    pub fn append(&mut self, out: &mut Vec<u8>, event: &Event<'_>, object: Option<&Value>) {
+        if let Some(format) = self.timestamps {
+            out.extend_from_slice(b",\"ts\":");
+            write_string(
+                out,
+                &format_timestamp(format, SystemTime::now(), self.started),
+            );
+        }
+        let Some(changes) = self.changes.as_mut() else {
+            return;
+        };
+        let decoded;
+        let object = match object {
+            Some(object) => object,
+            None => {
+                decoded = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+                &decoded
+            }
+        };
+        let found = changes.record(event.kind, event.namespace, event.name, object);
+        if event.kind == EventType::Modified {
+            out.extend_from_slice(b",\"diff\":");
+            write_compact(out, &json_patch(&found));
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Reading `-o`: the format name, and for the template formats their template (from the flag or
+//! from a file). Templates are parsed here, once, so that a bad one is a usage error before any
+//! request is made. The wording of errors follows kubectl's.
+
+use std::path::Path;
+
+use crate::jsonpath::{JsonPath, JsonPathError};
+
+use super::OutputFormat;
+
+/// `-o` could not be turned into a printer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml")]
+    Unknown(String),
+    #[error("kw does not print Go templates (-o {0}); use -o jsonpath=..., -o custom-columns=..., or -o jsonl with jq")]
+    GoTemplate(String),
+    #[error("{0} format specified but no template given")]
+    MissingTemplate(String),
+    #[error("error parsing jsonpath {template}, {message}")]
+    JsonPath { template: String, message: String },
+    #[error("error reading {flag} file {path}: {message}")]
+    File {
+        flag: String,
+        path: String,
+        message: String,
+    },
+    #[error("custom-columns format specified but no custom columns given")]
+    NoColumns,
+    #[error("unexpected custom-columns spec: {0}, expected <header>:<json-path-expr>")]
+    ColumnSpec(String),
+    #[error("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{{name1.name2}}' or '{{.name1.name2}}'")]
+    ColumnPath,
+    #[error("invalid template, missing {0} line. Expected format is one line of space separated headers, one line of space separated column specs.")]
+    ColumnsFile(&'static str),
+    #[error("number of headers ({0}) and field specifications ({1}) don't match")]
+    ColumnsCount(usize, usize),
+    #[error("--show-labels option cannot be used with {0} printer")]
+    ShowLabels(String),
+}
+
+/// kubectl's check of `--show-labels` against `-o` (only tables have a LABELS column).
+pub fn check_show_labels(output: &str, show_labels: bool) -> Result<(), FormatError> {
+    if show_labels && !output.is_empty() && output != "wide" {
+        return Err(FormatError::ShowLabels(output.to_string()));
+    }
+    Ok(())
+}
+
+/// One column of `-o custom-columns`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub header: String,
+    /// The column's path as written, made into a template (`{.metadata.name}`).
+    pub template: String,
+    pub path: JsonPath,
+}
+
+/// Read the value of `-o` (reading template files it names).
+pub fn parse_output(value: &str) -> Result<OutputFormat, FormatError> {
+    let (name, argument) = match value.split_once('=') {
+        Some((name, argument)) => (name, Some(argument)),
+        None => (value, None),
+    };
+    match name {
+        "" => return Ok(OutputFormat::Table),
+        "wide" => return Ok(OutputFormat::Wide),
+        "json" => return Ok(OutputFormat::Json),
+        "jsonl" => return Ok(OutputFormat::Jsonl),
+        "name" => return Ok(OutputFormat::Name),
+        "yaml" => return Ok(OutputFormat::Yaml),
+        _ => {}
+    }
+    match (name, argument) {
+        ("go-template" | "go-template-file" | "template" | "templatefile", _) => {
+            Err(FormatError::GoTemplate(name.to_string()))
+        }
+        ("jsonpath", Some(template)) if !template.is_empty() => jsonpath(template, false),
+        ("jsonpath-as-json", Some(template)) if !template.is_empty() => jsonpath(template, true),
+        ("jsonpath-file", Some(path)) if !path.is_empty() => jsonpath(&read(name, path)?, false),
+        ("custom-columns", Some(spec)) => columns_from_spec(spec),
+        ("custom-columns-file", Some(path)) if !path.is_empty() => {
+            columns_from_file(&read(name, path)?)
+        }
+        ("jsonpath" | "jsonpath-as-json" | "jsonpath-file" | "custom-columns-file", _) => {
+            Err(FormatError::MissingTemplate(name.to_string()))
+        }
+        ("custom-columns", None) => Err(FormatError::NoColumns),
+        _ => Err(FormatError::Unknown(value.to_string())),
+    }
+}
+
+fn read(flag: &str, path: &str) -> Result<String, FormatError> {
+    std::fs::read_to_string(Path::new(path)).map_err(|e| FormatError::File {
+        flag: flag.to_string(),
+        path: path.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn jsonpath(template: &str, as_json: bool) -> Result<OutputFormat, FormatError> {
+    let path = parse_template(template)?;
+    Ok(OutputFormat::JsonPath {
+        template: template.to_string(),
+        path,
+        as_json,
+    })
+}
+
+fn parse_template(template: &str) -> Result<JsonPath, FormatError> {
+    JsonPath::parse(template)
+        .map(|path| path.allow_missing_keys(true))
+        .map_err(|e| FormatError::JsonPath {
+            template: template.to_string(),
+            message: match e {
+                JsonPathError::Parse(m) | JsonPathError::Execute(m) => m,
+            },
+        })
+}
+
+fn columns_from_spec(spec: &str) -> Result<OutputFormat, FormatError> {
+    if spec.is_empty() {
+        return Err(FormatError::NoColumns);
+    }
+    let mut columns = Vec::new();
+    for part in spec.split(',') {
+        let Some((header, path)) = part.split_once(':') else {
+            return Err(FormatError::ColumnSpec(part.to_string()));
+        };
+        columns.push(column(header, path)?);
+    }
+    Ok(OutputFormat::CustomColumns {
+        columns,
+        from_file: false,
+    })
+}
+
+fn columns_from_file(text: &str) -> Result<OutputFormat, FormatError> {
+    let mut lines = text.lines();
+    let headers: Vec<&str> = lines
+        .next()
+        .ok_or(FormatError::ColumnsFile("header"))?
+        .split_whitespace()
+        .collect();
+    let paths: Vec<&str> = lines
+        .next()
+        .ok_or(FormatError::ColumnsFile("spec"))?
+        .split_whitespace()
+        .collect();
+    if headers.len() != paths.len() {
+        return Err(FormatError::ColumnsCount(headers.len(), paths.len()));
+    }
+    let columns = headers
+        .iter()
+        .zip(&paths)
+        .map(|(header, path)| column(header, path))
+        .collect::<Result<_, _>>()?;
+    Ok(OutputFormat::CustomColumns {
+        columns,
+        from_file: true,
+    })
+}
+
+fn column(header: &str, path: &str) -> Result<Column, FormatError> {
+    let template = relaxed_jsonpath(path)?;
+    let parsed = parse_template(&template)?;
+    Ok(Column {
+        header: header.to_string(),
+        template,
+        path: parsed,
+    })
+}
+
+/// kubectl's `RelaxedJSONPathExpression`: `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all mean
+/// `{.a.b}`.
+pub fn relaxed_jsonpath(path: &str) -> Result<String, FormatError> {
+    if path.is_empty() {
+        return Ok(String::new());
+    }
+    let inner = match path.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+        Some(inner) => inner,
+        None => path,
+    };
+    let inner = inner.strip_prefix('.').unwrap_or(inner);
+    if inner.is_empty() || inner.contains(['{', '}']) {
+        return Err(FormatError::ColumnPath);
+    }
+    Ok(format!("{{.{inner}}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_templates() {
+        assert_eq!(parse_output("").unwrap(), OutputFormat::Table);
+        assert_eq!(parse_output("yaml").unwrap(), OutputFormat::Yaml);
+        assert!(matches!(
+            parse_output("jsonpath={.a}").unwrap(),
+            OutputFormat::JsonPath { template, .. } if template == "{.a}"
+        ));
+        assert!(matches!(
+            parse_output("go-template={{.a}}"),
+            Err(FormatError::GoTemplate(_))
+        ));
+        assert!(matches!(parse_output("xml"), Err(FormatError::Unknown(_))));
+        assert!(matches!(
+            parse_output("jsonpath={.a["),
+            Err(FormatError::JsonPath { .. })
+        ));
+        assert!(matches!(
+            parse_output("jsonpath-file=/nonexistent/kw"),
+            Err(FormatError::File { .. })
+        ));
+    }
+
+    #[test]
+    fn custom_columns_spec() {
+        let OutputFormat::CustomColumns { columns, .. } =
+            parse_output("custom-columns=NAME:.metadata.name,RV:{.metadata.resourceVersion},X:a.b")
+                .unwrap()
+        else {
+            panic!("not columns");
+        };
+        let templates: Vec<&str> = columns.iter().map(|c| c.template.as_str()).collect();
+        assert_eq!(
+            templates,
+            ["{.metadata.name}", "{.metadata.resourceVersion}", "{.a.b}"]
+        );
+        assert_eq!(
+            parse_output("custom-columns=NAME"),
+            Err(FormatError::ColumnSpec("NAME".into()))
+        );
+        assert_eq!(parse_output("custom-columns="), Err(FormatError::NoColumns));
+    }
+
+    #[test]
+    fn custom_columns_file() {
+        let OutputFormat::CustomColumns { columns, from_file } =
+            columns_from_file("NAME   PHASE\n.metadata.name  .status.phase\n").unwrap()
+        else {
+            panic!("not columns");
+        };
+        assert!(from_file);
+        assert_eq!(columns[1].header, "PHASE");
+        assert_eq!(
+            columns_from_file("A B\n.a\n"),
+            Err(FormatError::ColumnsCount(2, 1))
+        );
+        assert_eq!(
+            columns_from_file(""),
+            Err(FormatError::ColumnsFile("header"))
+        );
+    }
+}

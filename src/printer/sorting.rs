@@ -1,0 +1,111 @@
+//! `--sort-by` for the formats that print objects (`-o json|yaml|name|jsonpath|custom-columns`
+//! ...): kubectl sorts the initial list with its `RuntimeSort` before printing it, so kw holds
+//! the list's events (copied: events borrow the decoder's buffer) until the list is complete,
+//! sorts them exactly as kubectl does (Go's `sort.Sort`, `printer::sort`), and replays them to
+//! the format's printer. kubectl does this only without `--watch` (its goldens show watch
+//! output unsorted), so kw too. Tables sort themselves (`table`), watching or not.
+
+use std::io::{self, Write};
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::events::{Event, Origin, ResourceInfo};
+use crate::jsonpath::JsonPath;
+use crate::wire::EventType;
+
+use super::sort::{go_sort, sort_key_less};
+use super::Printer;
+
+struct Held {
+    kind: EventType,
+    object: Box<RawValue>,
+    object_lacks_type: bool,
+    name: String,
+    namespace: String,
+    key: Option<Value>,
+}
+
+pub struct SortingPrinter {
+    inner: Box<dyn Printer>,
+    path: JsonPath,
+    resource: Option<ResourceInfo>,
+    held: Vec<Held>,
+}
+
+impl SortingPrinter {
+    pub fn new(inner: Box<dyn Printer>, path: &JsonPath) -> SortingPrinter {
+        SortingPrinter {
+            inner,
+            path: path.clone(),
+            resource: None,
+            held: Vec::new(),
+        }
+    }
+
+    fn key(&self, object: &str) -> Option<Value> {
+        let value: Value = serde_json::from_str(object).ok()?;
+        let groups = self.path.find(&value).ok()?;
+        groups.first()?.first().map(|v| v.clone().into_owned())
+    }
+
+    fn release(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let mut held = std::mem::take(&mut self.held);
+        let Some(resource) = self.resource.clone() else {
+            return Ok(());
+        };
+        go_sort(&mut held, |a, b| match (&a.key, &b.key) {
+            (None, _) => true,
+            (_, None) => false,
+            (Some(a), Some(b)) => sort_key_less(a, b),
+        });
+        for item in &held {
+            let event = Event {
+                kind: item.kind,
+                origin: Origin::List,
+                resource: &resource,
+                object: &item.object,
+                object_lacks_type: item.object_lacks_type,
+                name: &item.name,
+                namespace: &item.namespace,
+                row: None,
+            };
+            self.inner.print(&event, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl Printer for SortingPrinter {
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        if event.origin != Origin::List || event.row.is_some() {
+            return self.inner.print(event, out);
+        }
+        if self.resource.is_none() {
+            self.resource = Some(event.resource.clone());
+        }
+        self.held.push(Held {
+            kind: event.kind,
+            object: event.object.to_owned(),
+            object_lacks_type: event.object_lacks_type,
+            name: event.name.to_string(),
+            namespace: event.namespace.to_string(),
+            key: self.key(event.object.get()),
+        });
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.held.is_empty() {
+            self.release(out)?;
+        }
+        self.inner.checkpoint(out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.held.is_empty() {
+            self.release(out)?;
+        }
+        self.inner.finish(out)
+    }
+}

@@ -1,0 +1,56 @@
+//! What kind of place the output goes to, decided once: a terminal gets colour (unless told
+//! otherwise), stable columns and display-width alignment; a pipe gets kubectl's bytes.
+//!
+//! The only place kw reads `NO_COLOR`, `CLICOLOR_FORCE` and its test hook `KW_FORCE_TERMINAL`
+//! (set to `1` to make tests see a terminal without one).
+
+use std::io::IsTerminal;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless `NO_COLOR` is set; `CLICOLOR_FORCE` forces it in a pipe.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl std::str::FromStr for ColorChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(ColorChoice::Auto),
+            "always" => Ok(ColorChoice::Always),
+            "never" => Ok(ColorChoice::Never),
+            other => Err(format!(
+                "--color must be auto, always or never, not {other:?}"
+            )),
+        }
+    }
+}
+
+/// Whether stdout is a terminal (or a test says to act as if).
+pub fn stdout_is_terminal() -> bool {
+    if std::env::var_os("KW_FORCE_TERMINAL").is_some_and(|v| v == "1") {
+        return true;
+    }
+    std::io::stdout().is_terminal()
+}
+
+/// Whether to colour the output.
+pub fn use_color(choice: ColorChoice, terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto
+            if set("CLICOLOR_FORCE") && std::env::var_os("CLICOLOR_FORCE") != Some("0".into()) =>
+        {
+            true
+        }
+        ColorChoice::Auto => terminal,
+    }
+}

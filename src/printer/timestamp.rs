@@ -1,0 +1,108 @@
+//! `--timestamps`: when kw received each event, as a TIME column in tables and a `"ts"` field in
+//! JSON event lines. Users wrap kubectl in shell loops just to get this.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// `--timestamps[=rfc3339|local|relative]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimestampFormat {
+    /// UTC, RFC 3339 to the millisecond: `2026-01-01T12:00:00.123Z`.
+    #[default]
+    Rfc3339,
+    /// The local time with its offset: `2026-01-01T13:00:00.123+01:00`.
+    Local,
+    /// Seconds since kw started: `+12.345s`.
+    Relative,
+}
+
+impl std::str::FromStr for TimestampFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "rfc3339" => Ok(TimestampFormat::Rfc3339),
+            "local" => Ok(TimestampFormat::Local),
+            "relative" => Ok(TimestampFormat::Relative),
+            other => Err(format!(
+                "--timestamps must be rfc3339, local or relative, not {other:?}"
+            )),
+        }
+    }
+}
+
+/// Format `at`; `start` is when kw started (for `relative`).
+pub fn format_timestamp(format: TimestampFormat, at: SystemTime, start: SystemTime) -> String {
+    match format {
+        TimestampFormat::Rfc3339 => humantime::format_rfc3339_millis(at).to_string(),
+        TimestampFormat::Relative => {
+            let elapsed = at.duration_since(start).unwrap_or(Duration::ZERO);
+            format!("+{}.{:03}s", elapsed.as_secs(), elapsed.subsec_millis())
+        }
+        TimestampFormat::Local => match local_offset_seconds(at) {
+            Some(offset) => format_with_offset(at, offset),
+            None => humantime::format_rfc3339_millis(at).to_string(),
+        },
+    }
+}
+
+/// `at` shifted by `offset` seconds, written as RFC 3339 with that offset.
+fn format_with_offset(at: SystemTime, offset: i64) -> String {
+    let shifted = if offset >= 0 {
+        at + Duration::from_secs(offset.unsigned_abs())
+    } else {
+        at.checked_sub(Duration::from_secs(offset.unsigned_abs()))
+            .unwrap_or(UNIX_EPOCH)
+    };
+    let utc = humantime::format_rfc3339_millis(shifted).to_string();
+    let base = utc.trim_end_matches('Z');
+    if offset == 0 {
+        return format!("{base}Z");
+    }
+    let sign = if offset < 0 { '-' } else { '+' };
+    let minutes = offset.unsigned_abs() / 60;
+    format!("{base}{sign}{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// The local zone's offset from UTC at `at`, from the C library (which reads `TZ` and
+/// `/etc/localtime`).
+fn local_offset_seconds(at: SystemTime) -> Option<i64> {
+    let seconds = at.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    let time = libc::time_t::try_from(seconds).ok()?;
+    // SAFETY: `localtime_r` writes only into the `tm` we own and reads the `time_t` we pass.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let result = unsafe { libc::localtime_r(&time, &mut tm) };
+    if result.is_null() {
+        return None;
+    }
+    Some(tm.tm_gmtoff as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        let start = humantime::parse_rfc3339("2026-01-01T12:00:00Z").unwrap();
+        let at = start + Duration::from_millis(12_345);
+        assert_eq!(
+            format_timestamp(TimestampFormat::Rfc3339, at, start),
+            "2026-01-01T12:00:12.345Z"
+        );
+        assert_eq!(
+            format_timestamp(TimestampFormat::Relative, at, start),
+            "+12.345s"
+        );
+        assert_eq!(
+            format_with_offset(at, 3600),
+            "2026-01-01T13:00:12.345+01:00"
+        );
+        assert_eq!(
+            format_with_offset(at, -5400),
+            "2026-01-01T10:30:12.345-01:30"
+        );
+        assert_eq!(format_with_offset(at, 0), "2026-01-01T12:00:12.345Z");
+        let local = format_timestamp(TimestampFormat::Local, at, start);
+        assert!(local.starts_with("2026-01-01T"), "{local}");
+    }
+}

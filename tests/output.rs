@@ -1,0 +1,504 @@
+//! Output formats and flags end to end, where there is no kubectl golden to compare with: kw's
+//! own messages, kw-only flags, and the edges of kubectl-compatible formats.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{run, Cluster};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+#[test]
+fn go_templates_are_refused_with_one_clear_line() {
+    let cluster = Cluster::seeded();
+    for format in [
+        "go-template={{.metadata.name}}",
+        "go-template-file=x.tpl",
+        "template={{.kind}}",
+    ] {
+        let outcome = run(&mut cluster.get(&["pods", "-o", format]), LIMIT);
+        assert_eq!(outcome.code, Some(1), "{format}: {outcome:?}");
+        assert_eq!(outcome.stdout, "");
+        let lines: Vec<&str> = outcome.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{format}: {:?}", outcome.stderr);
+        assert!(
+            lines[0].contains("does not print Go templates"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("jsonpath"), "{}", lines[0]);
+    }
+}
+
+#[test]
+fn bad_templates_are_usage_errors_before_any_request() {
+    let cluster = Cluster::seeded();
+    let cases = [
+        (
+            "jsonpath={.items[",
+            "error parsing jsonpath {.items[, unterminated array",
+        ),
+        (
+            "custom-columns=NAME",
+            "unexpected custom-columns spec: NAME",
+        ),
+        (
+            "jsonpath-file=/nonexistent/kw.tpl",
+            "error reading jsonpath-file file /nonexistent/kw.tpl",
+        ),
+        ("xml", "allowed formats are:"),
+    ];
+    for (format, message) in cases {
+        let before = cluster.sim.requests().len();
+        let outcome = run(&mut cluster.get(&["pods", "-o", format]), LIMIT);
+        assert_eq!(outcome.code, Some(1), "{format}: {outcome:?}");
+        assert!(
+            outcome.stderr.contains(message),
+            "{format}: {}",
+            outcome.stderr
+        );
+        assert_eq!(
+            cluster.sim.requests().len(),
+            before,
+            "{format} made requests"
+        );
+    }
+}
+
+#[test]
+fn template_errors_on_objects_name_the_template() {
+    let cluster = Cluster::seeded();
+    let outcome = run(
+        &mut cluster.get(&["pods", "-o", "jsonpath={.items[99]}"]),
+        LIMIT,
+    );
+    assert_ne!(outcome.code, Some(0), "{outcome:?}");
+    assert_eq!(outcome.stdout, "");
+    assert!(
+        outcome.stderr.contains("array index out of bounds")
+            && outcome.stderr.contains("{.items[99]}"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn empty_lists_in_list_formats_say_nothing_on_stderr() {
+    let cluster = Cluster::seeded();
+    for format in [
+        "yaml",
+        "json",
+        "jsonpath={.items}",
+        "custom-columns=N:.metadata.name",
+    ] {
+        let outcome = run(
+            &mut cluster.get(&["pods", "-n", "nothing-here", "-o", format]),
+            LIMIT,
+        );
+        assert_eq!(outcome.code, Some(0), "{format}: {outcome:?}");
+        assert_eq!(outcome.stderr, "", "{format}");
+        assert!(!outcome.stdout.is_empty(), "{format}");
+    }
+}
+
+/// The fallback table (for servers that cannot print tables) against kubectl's own tables of
+/// the same objects: kw lists them as JSON from the simulator, builds each row with
+/// `fallback_row`, lays it out with the table printer, and compares with the golden file.
+#[test]
+fn fallback_table_matches_kubectl_for_core_kinds() {
+    use kw::events::{Event, Origin, ResourceInfo, TableRow};
+    use kw::printer::{fallback_row, new_printer, OutputFormat, PrintOptions};
+    use kw::wire::EventType;
+    use serde_json::value::RawValue;
+
+    let cluster = Cluster::seeded();
+    let cases = [
+        ("pods", "Pod", "", &["-A"][..], true, "pods_all.out"),
+        ("nodes", "Node", "", &[][..], false, "nodes.out"),
+        ("services", "Service", "", &["-A"][..], true, "services.out"),
+        (
+            "namespaces",
+            "Namespace",
+            "",
+            &[][..],
+            false,
+            "namespaces.out",
+        ),
+        (
+            "configmaps",
+            "ConfigMap",
+            "",
+            &["-n", "kube-system"][..],
+            false,
+            "configmaps.out",
+        ),
+        ("secrets", "Secret", "", &[][..], false, "secrets.out"),
+        (
+            "replicasets",
+            "ReplicaSet",
+            "apps",
+            &["-n", "team-a"][..],
+            false,
+            "rs.out",
+        ),
+    ];
+    for (plural, kind, group, extra, all_namespaces, golden) in cases {
+        let mut args = vec![plural, "-o", "json"];
+        args.extend_from_slice(extra);
+        let outcome = run(&mut cluster.get(&args), LIMIT);
+        assert_eq!(outcome.code, Some(0), "{plural}: {outcome:?}");
+        let list: serde_json::Value = serde_json::from_str(&outcome.stdout).expect("json");
+        let resource = ResourceInfo {
+            plural: plural.into(),
+            singular: kind.to_lowercase(),
+            kind: kind.into(),
+            group: group.into(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let options = PrintOptions {
+            format: OutputFormat::Table,
+            all_namespaces,
+            ..PrintOptions::default()
+        };
+        let mut printer = new_printer(&options);
+        let mut out = Vec::new();
+        for item in list["items"].as_array().expect("items") {
+            let (columns, cells) = fallback_row(&resource, item, common::frozen_now());
+            let raw = RawValue::from_string(item.to_string()).expect("raw");
+            let event = Event {
+                kind: EventType::Added,
+                origin: Origin::List,
+                resource: &resource,
+                object: &raw,
+                object_lacks_type: false,
+                name: item["metadata"]["name"].as_str().unwrap_or_default(),
+                namespace: item["metadata"]["namespace"].as_str().unwrap_or_default(),
+                row: Some(TableRow {
+                    columns: &columns,
+                    cells: &cells,
+                }),
+            };
+            printer.print(&event, &mut out).expect("print");
+        }
+        printer.finish(&mut out).expect("finish");
+        common::assert_golden(golden, &String::from_utf8(out).expect("utf-8"));
+    }
+}
+
+// --- kw-only flags, against a watch that sees the golden scenario (a pod created, started,
+// deleted) ---
+
+/// The scenario's operations, as objects to feed the simulator.
+fn scenario() -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(common::golden_path("watch-scenario.jsonl")).expect("scenario");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("scenario line"))
+        .collect()
+}
+
+fn apply(cluster: &Cluster, op: &serde_json::Value) {
+    let resource = op["resource"].as_str().expect("resource");
+    match op["op"].as_str() {
+        Some("create") => {
+            cluster
+                .sim
+                .create(resource, op["object"].clone())
+                .expect("create");
+        }
+        Some("update") => {
+            cluster
+                .sim
+                .update(resource, op["object"].clone())
+                .expect("update");
+        }
+        Some("delete") => {
+            cluster
+                .sim
+                .delete(
+                    resource,
+                    op["namespace"].as_str().unwrap_or_default(),
+                    op["name"].as_str().expect("name"),
+                )
+                .expect("delete");
+        }
+        other => panic!("unknown op {other:?}"),
+    }
+    std::thread::sleep(Duration::from_millis(100));
+}
+
+/// Wait until a watch request beyond the first `before` ones has reached the simulator.
+fn wait_for_watch(cluster: &Cluster, before: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        if watches(cluster) > before {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("kw did not start watching within 10s");
+}
+
+fn watches(cluster: &Cluster) -> usize {
+    cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+/// Run `kw get ARGS` (with a 4 s request timeout) while `ops` are applied; all stdout lines.
+fn watch_while(
+    cluster: &Cluster,
+    cmd: &mut std::process::Command,
+    ops: &[serde_json::Value],
+) -> Vec<String> {
+    cmd.arg("--request-timeout=4s");
+    let before = watches(cluster);
+    let live = common::Live::spawn(cmd);
+    wait_for_watch(cluster, before);
+    for op in ops {
+        apply(cluster, op);
+    }
+    let (code, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    lines
+}
+
+#[test]
+fn timestamps_add_a_time_column_and_a_ts_field() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--timestamps"]),
+        &ops[..1],
+    );
+    assert!(lines[0].starts_with("TIME "), "{lines:#?}");
+    for line in &lines[1..] {
+        let stamp = line.split_whitespace().next().unwrap_or_default();
+        assert!(humantime::parse_rfc3339(stamp).is_ok(), "{line}");
+    }
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--timestamps=relative",
+        ]),
+        &[],
+    );
+    for line in lines {
+        let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
+        let ts = event["ts"].as_str().expect("ts");
+        assert!(ts.starts_with('+') && ts.ends_with('s'), "{ts}");
+        assert_eq!(event["type"], "ADDED");
+    }
+}
+
+#[test]
+fn only_keeps_the_chosen_event_types() {
+    let cluster = Cluster::seeded();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--output-watch-events",
+            "--only",
+            "deleted,modified",
+            "--no-headers",
+        ]),
+        &scenario(),
+    );
+    let kinds: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(kinds, ["MODIFIED", "MODIFIED", "DELETED"], "{lines:#?}");
+    let outcome = run(&mut cluster.get(&["pods", "--only", "renamed"]), LIMIT);
+    assert_eq!(outcome.code, Some(1));
+    assert!(
+        outcome
+            .stderr
+            .contains("--only takes added, modified or deleted"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn ignore_unchanged_drops_modifications_nobody_can_see() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    // An annotation is not in the row: the same row again.
+    let mut invisible = ops[1].clone();
+    invisible["object"]["metadata"]["annotations"] = serde_json::json!({"touched": "yes"});
+    let sequence = [ops[0].clone(), ops[1].clone(), invisible, ops[2].clone()];
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--output-watch-events",
+            "--ignore-unchanged",
+            "--watch-only",
+        ]),
+        &sequence,
+    );
+    let rows: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "ADDED watch-demo 0/1 ContainerCreating",
+            "MODIFIED watch-demo 1/1 Running",
+            "MODIFIED watch-demo 1/1 Terminating"
+        ],
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--diff", "--watch-only"]),
+        &ops[..2],
+    );
+    let text = lines.join("\n");
+    assert!(
+        text.contains("    status.phase: Pending → Running"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    status.podIP: (none) → 10.244.1.77"),
+        "{text}"
+    );
+    assert!(!text.contains("resourceVersion"), "{text}");
+    let modified_at = lines
+        .iter()
+        .position(|l| l.contains("Running"))
+        .expect("modified row");
+    assert!(lines[modified_at + 1].starts_with("    "), "{text}");
+
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--diff",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+        ]),
+        &ops[2..3],
+    );
+    let modified: serde_json::Value =
+        serde_json::from_str(lines.last().expect("a line")).expect("json");
+    assert_eq!(modified["type"], "MODIFIED");
+    let ops = modified["diff"].as_array().expect("diff");
+    assert!(
+        ops.iter()
+            .any(|op| op["op"] == "add" && op["path"] == "/metadata/deletionTimestamp"),
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn colour_only_in_a_terminal_or_when_forced() {
+    let cluster = Cluster::seeded();
+    let plain = run(cluster.get(&["pods"]).env_remove("NO_COLOR"), LIMIT);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    let forced = run(
+        cluster
+            .get(&["pods"])
+            .env_remove("NO_COLOR")
+            .env("CLICOLOR_FORCE", "1"),
+        LIMIT,
+    );
+    assert!(
+        forced.stdout.contains("\x1b[1mNAME\x1b[0m"),
+        "{}",
+        forced.stdout
+    );
+    assert!(
+        forced.stdout.contains("\x1b[32mRunning\x1b[0m"),
+        "{}",
+        forced.stdout
+    );
+    // Widths leave the escape codes out: the visible text lines up as without colour.
+    let strip = |s: &str| {
+        s.replace("\x1b[1m", "")
+            .replace("\x1b[32m", "")
+            .replace("\x1b[0m", "")
+    };
+    assert_eq!(strip(&forced.stdout), plain.stdout);
+    let no_color = run(
+        cluster
+            .get(&["pods"])
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", "1"),
+        LIMIT,
+    );
+    assert!(!no_color.stdout.contains('\x1b'));
+    let terminal = run(
+        cluster
+            .get(&["pods"])
+            .env_remove("NO_COLOR")
+            .env("KW_FORCE_TERMINAL", "1"),
+        LIMIT,
+    );
+    assert!(terminal.stdout.contains('\x1b'));
+    let never = run(
+        cluster
+            .get(&["pods", "--color=never"])
+            .env("KW_FORCE_TERMINAL", "1")
+            .env_remove("NO_COLOR"),
+        LIMIT,
+    );
+    assert!(!never.stdout.contains('\x1b'));
+}
+
+#[test]
+fn terminal_columns_stay_aligned_by_reprinting_the_header() {
+    let cluster = Cluster::seeded();
+    let ops = scenario();
+    let mut long = ops[0].clone();
+    long["object"]["metadata"]["name"] = "a-pod-with-a-much-longer-name-than-the-rest".into();
+    long["object"]["metadata"]["uid"] = "6d2c3a4e-0f1b-4c6d-9e8f-7a6b5c4d3e2f".into();
+    let mut cmd = cluster.get(&["pods", "-w"]);
+    cmd.env("KW_FORCE_TERMINAL", "1");
+    let lines = watch_while(&cluster, &mut cmd, &[ops[0].clone(), ops[1].clone(), long]);
+    let headers: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("NAME"))
+        .collect();
+    assert_eq!(headers.len(), 2, "{lines:#?}");
+    // ContainerCreating → Running fit the reserved STATUS width: no header for them.
+    let second = headers[1];
+    assert!(
+        lines[second + 1].starts_with("a-pod-with-a-much-longer-name"),
+        "{lines:#?}"
+    );
+    let column = |line: &str, word: &str| line.find(word).expect(word);
+    assert_eq!(
+        column(&lines[second], "READY"),
+        column(&lines[second + 1], "0/1"),
+        "{lines:#?}"
+    );
+    // Every row of the first block lines up with the first header.
+    let ready = column(&lines[0], "READY");
+    for row in &lines[1..second] {
+        assert_eq!(row.find('/').map(|i| i - 1), Some(ready), "{lines:#?}");
+    }
+}
