@@ -131,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve plain HTTP instead of HTTPS (benchmarks)')
             [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Start with namespaces only, no seed objects')
+            [CompletionResult]::new('--no-tables', '--no-tables', [CompletionResultType]::ParameterName, 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -125,6 +125,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
             cand --http 'Serve plain HTTP instead of HTTPS (benchmarks)'
             cand --empty 'Start with namespaces only, no seed objects'
+            cand --no-tables 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -334,3 +334,51 @@ fn cluster_scoped_types_ignore_the_namespace() {
         .any(|r| r.path.starts_with("/api/v1/nodes"));
     assert!(listed);
 }
+
+/// A server that cannot print tables (an old aggregated API) answers with plain objects: kw lays
+/// the rows out itself, with the kind's usual columns, and says so once.
+#[test]
+fn types_the_server_cannot_print_are_laid_out_by_kw() {
+    use kw::sim::SimConfig;
+    // Same seed, real clock on both: ages are computed from the same creation times.
+    let printing = Cluster::start(SimConfig::default());
+    let plain = Cluster::start(SimConfig {
+        no_tables: true,
+        ..SimConfig::default()
+    });
+    for args in [
+        &["pods"][..],
+        &["deploy", "-n", "team-a"],
+        &["nodes"],
+        &["svc", "-A"],
+    ] {
+        // Ages move on between the two runs only at a minute boundary: try again then.
+        let mut attempts = 0;
+        loop {
+            let expected = run(printing.get(args), LIMIT);
+            let actual = run(plain.get(args), LIMIT);
+            assert_eq!(actual.code, Some(0), "{}", actual.stderr);
+            assert!(
+                actual.stderr.contains("kw lays them out itself"),
+                "{}",
+                actual.stderr
+            );
+            attempts += 1;
+            if actual.stdout == expected.stdout || attempts == 3 {
+                assert_eq!(actual.stdout, expected.stdout, "{args:?}");
+                break;
+            }
+        }
+    }
+    let (code, lines, _) = Live::spawn(&mut plain.get(&[
+        "pods",
+        "-w",
+        "--output-watch-events",
+        "--request-timeout",
+        "1s",
+    ]))
+    .finish(LIMIT);
+    assert_eq!(code, Some(0));
+    assert!(lines[0].starts_with("EVENT      NAME"), "{lines:?}");
+    assert_eq!(lines.len(), 8, "{lines:?}");
+}

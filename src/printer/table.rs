@@ -320,9 +320,24 @@ impl TablePrinter {
 
 impl Printer for TablePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        // Every table event carries a row; an event without one has nothing to show here.
         let Some(row) = event.row else {
-            return Ok(());
+            // The server could not print this type (kw received plain objects): lay the row out
+            // here from the whole object, with kubectl's columns for the kind.
+            let object: serde_json::Value = serde_json::from_str(event.object.get())
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            let (columns, cells) = super::fallback::fallback_row(
+                event.resource,
+                &object,
+                std::time::SystemTime::now(),
+            );
+            let with_row = Event {
+                row: Some(crate::events::TableRow {
+                    columns: &columns,
+                    cells: &cells,
+                }),
+                ..*event
+            };
+            return self.print(&with_row, out);
         };
         let same_as_last = row.columns.is_empty() || row.columns == self.last_columns.as_slice();
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);

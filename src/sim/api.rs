@@ -207,7 +207,7 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             if let Err(status) = check_access(&user, verb, info, namespace, None) {
                 return Reply::status(status);
             }
-            let rendering = match query::rendering(request) {
+            let rendering = match query::rendering(request, shared.tables) {
                 Ok(rendering) => rendering,
                 Err(_) => return Reply::status(not_acceptable()),
             };
@@ -231,7 +231,7 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             if let Err(status) = check_access(&user, "get", info, namespace, Some(name)) {
                 return Reply::status(status);
             }
-            let rendering = match query::rendering(request) {
+            let rendering = match query::rendering(request, shared.tables) {
                 Ok(rendering) => rendering,
                 Err(_) => return Reply::status(not_acceptable()),
             };

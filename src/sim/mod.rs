@@ -100,6 +100,8 @@ pub struct SimConfig {
     pub bookmark_interval: Duration,
     /// End every watch after this long at the latest, whatever timeoutSeconds asked for.
     pub max_watch: Option<Duration>,
+    /// Do not offer Table rendering, like an aggregated API server that cannot print.
+    pub no_tables: bool,
     /// Faults injected into lists and watches.
     pub faults: Faults,
     /// Flood mode for benchmarks.
@@ -125,6 +127,7 @@ impl Default for SimConfig {
             history: 10_000,
             bookmark_interval: Duration::from_secs(60),
             max_watch: None,
+            no_tables: false,
             faults: Faults::default(),
             flood: None,
             server_names: None,
@@ -165,6 +168,11 @@ pub struct SimArgs {
     /// Seconds between BOOKMARK events on watches that allow them.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub bookmark_interval: f64,
+
+    /// Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table
+    /// is acceptable, like an aggregated API server that cannot print.
+    #[arg(long)]
+    pub no_tables: bool,
 
     /// End every watch after SECS at the latest, as a real server's --min-request-timeout does.
     #[arg(long, value_name = "SECS")]
@@ -306,6 +314,7 @@ impl SimArgs {
             empty: self.empty,
             history: self.history.max(1),
             bookmark_interval: Duration::from_secs_f64(self.bookmark_interval),
+            no_tables: self.no_tables,
             max_watch: self
                 .max_watch_secs
                 .filter(|s| s.is_finite() && *s > 0.0)

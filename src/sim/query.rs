@@ -76,8 +76,9 @@ impl ListOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotAcceptable;
 
-/// Pick the first acceptable media type of `Accept`, as the server's negotiation does.
-pub fn rendering(request: &Request) -> Result<Rendering, NotAcceptable> {
+/// Pick the first acceptable media type of `Accept`, as the server's negotiation does. Without
+/// `tables` (an aggregated API that cannot print), Table clauses are skipped.
+pub fn rendering(request: &Request, tables: bool) -> Result<Rendering, NotAcceptable> {
     let Some(accept) = request.header("accept") else {
         return Ok(Rendering::Json);
     };
@@ -105,7 +106,9 @@ pub fn rendering(request: &Request) -> Result<Rendering, NotAcceptable> {
         }
         match (as_kind, group, version) {
             (None, _, _) => return Ok(Rendering::Json),
-            (Some("Table"), Some("meta.k8s.io"), Some("v1")) => return Ok(Rendering::Table),
+            (Some("Table"), Some("meta.k8s.io"), Some("v1")) if tables => {
+                return Ok(Rendering::Table)
+            }
             // Other transformations (v1beta1 Tables, PartialObjectMetadata) are not served.
             _ => continue,
         }
@@ -139,17 +142,30 @@ mod tests {
     #[test]
     fn negotiates_tables_like_the_server() {
         assert_eq!(
-            rendering(&request_accepting(crate::wire::TABLE_ACCEPT)),
+            rendering(&request_accepting(crate::wire::TABLE_ACCEPT), true),
             Ok(Rendering::Table)
         );
         assert_eq!(
-            rendering(&request_accepting("application/json, */*")),
+            rendering(&request_accepting("application/json, */*"), true),
             Ok(Rendering::Json)
         );
         assert_eq!(
-            rendering(&request_accepting(
-                "application/json;as=Table;v=v1beta1;g=meta.k8s.io"
-            )),
+            rendering(
+                &request_accepting("application/json;as=Table;v=v1beta1;g=meta.k8s.io"),
+                true
+            ),
+            Err(NotAcceptable)
+        );
+        // A server that cannot print tables falls through to plain JSON, or refuses.
+        assert_eq!(
+            rendering(&request_accepting(crate::wire::TABLE_ACCEPT), false),
+            Ok(Rendering::Json)
+        );
+        assert_eq!(
+            rendering(
+                &request_accepting("application/json;as=Table;v=v1;g=meta.k8s.io"),
+                false
+            ),
             Err(NotAcceptable)
         );
     }

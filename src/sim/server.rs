@@ -55,6 +55,8 @@ pub struct Shared {
     /// The longest any watch may run, whatever the client asked (a real server's
     /// --min-request-timeout; 60–120 s for custom resources).
     pub max_watch: Option<Duration>,
+    /// Whether Table rendering is offered (an old aggregated API cannot print tables).
+    pub tables: bool,
     pub shutdown: AtomicBool,
     /// The accept loop ends (for `restart`) while the rest keeps running.
     stop_accepting: AtomicBool,
@@ -164,6 +166,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         address: SocketAddr::new(ip, port).to_string(),
         bookmark_interval: config.bookmark_interval,
         max_watch: config.max_watch,
+        tables: !config.no_tables,
         shutdown: AtomicBool::new(false),
         stop_accepting: AtomicBool::new(false),
         flood,

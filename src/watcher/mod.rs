@@ -138,6 +138,9 @@ pub struct Watcher<'c> {
     resource_version: String,
     backoff: Backoff,
     printed: u64,
+    /// The server prints Tables for this type; false once it answered with plain objects (an
+    /// aggregated API that cannot print), and the printer lays the rows out itself.
+    table: bool,
     /// Streaming lists are still worth trying (the server has not refused one).
     streaming: bool,
     pending_sync: Option<PendingSync>,
@@ -150,6 +153,7 @@ impl<'c> Watcher<'c> {
         let keep_cells = options.table;
         let streaming = options.streaming_list && !options.table && options.watch;
         Watcher {
+            table: options.table,
             streaming,
             pending_sync: None,
             streaming_failures: 0,
@@ -165,7 +169,7 @@ impl<'c> Watcher<'c> {
     }
 
     fn accept(&self) -> &'static str {
-        if self.options.table {
+        if self.table {
             TABLE_ACCEPT
         } else {
             "application/json"
@@ -438,11 +442,11 @@ impl<'c> Watcher<'c> {
             path: path.to_string(),
             reason,
         };
-        if self.options.table {
+        if self.table && !is_table(body) {
+            self.tables_unavailable();
+        }
+        if self.table {
             let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
-            if table.kind != "Table" {
-                return Err(bad(format!("expected a Table, got {:?}", table.kind)));
-            }
             if let Some(columns) = table.column_definitions {
                 if !columns.is_empty() {
                     self.columns = columns;
@@ -502,6 +506,10 @@ impl<'c> Watcher<'c> {
                     self.backoff.healthy(Instant::now());
                     return Ok(body);
                 }
+                Err(ClientError::Status { code: 406, .. }) if self.table => {
+                    self.tables_unavailable();
+                    continue;
+                }
                 Err(e) => e,
             };
             let pause = match retry_pause(&error, &mut self.backoff) {
@@ -538,7 +546,10 @@ impl<'c> Watcher<'c> {
                 }
                 Err(e) => return Err(e.into()),
             };
-            if self.options.table {
+            if self.table && !is_table(&body) {
+                self.tables_unavailable();
+            }
+            if self.table {
                 self.read_list_page(&body, &path, sink, Origin::List, true)?;
             } else {
                 let object: &RawValue =
@@ -675,6 +686,12 @@ impl<'c> Watcher<'c> {
         if self.deadline_passed() {
             return Ok(WatchEnd::Deadline);
         }
+        if error.status_code() == Some(406) && self.table {
+            self.tables_unavailable();
+            return Ok(WatchEnd::Broken {
+                pause: Duration::ZERO,
+            });
+        }
         if let ClientError::Status { code, status, .. } = &error {
             if *code == 410 || status.as_deref().is_some_and(Status::is_expired) {
                 return Ok(WatchEnd::Expired);
@@ -727,7 +744,7 @@ impl<'c> Watcher<'c> {
                 if !rv.is_empty() {
                     self.resource_version = rv;
                 }
-                if self.pending_sync.is_some() && !self.options.table {
+                if self.pending_sync.is_some() && !self.table {
                     let head: ObjectHead =
                         serde_json::from_str(event.object.get()).unwrap_or_default();
                     if head
@@ -739,7 +756,7 @@ impl<'c> Watcher<'c> {
                 }
                 Ok(None)
             }
-            EventType::Added if self.pending_sync.is_some() && !self.options.table => {
+            EventType::Added if self.pending_sync.is_some() && !self.table => {
                 // An object of the initial state: compared with what was printed, like a LIST
                 // item. Its resourceVersion is not a position in the stream: only the end
                 // bookmark says where the stream is.
@@ -759,7 +776,10 @@ impl<'c> Watcher<'c> {
                 Ok(None)
             }
             EventType::Added | EventType::Modified | EventType::Deleted => {
-                if self.options.table {
+                if self.table && !is_table(event.object.get().as_bytes()) {
+                    self.tables_unavailable();
+                }
+                if self.table {
                     let table: TableBody = serde_json::from_str(event.object.get())
                         .map_err(|e| self.bad_event(offset, e))?;
                     if let Some(columns) = table.column_definitions {
@@ -812,6 +832,18 @@ impl<'c> Watcher<'c> {
         }
     }
 
+    /// The server answered a Table request with plain objects (or refused it with 406): from now
+    /// on kw asks for objects, and the printer lays the rows out itself, as kubectl does.
+    fn tables_unavailable(&mut self) {
+        if self.table {
+            self.table = false;
+            log::notice(&format!(
+                "the server cannot print tables for {}; kw lays them out itself",
+                self.target.resource.plural
+            ));
+        }
+    }
+
     /// Under a selector, DELETED also means "no longer matches" (the server sends the last
     /// matching state). When the object still exists, say so rather than let a reader think it
     /// was deleted.
@@ -840,7 +872,7 @@ impl<'c> Watcher<'c> {
 
     /// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
     fn event_resource_version(&self, object: &RawValue) -> Result<String, WatchError> {
-        if self.options.table {
+        if self.table {
             if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
                 if !table.metadata.resource_version.is_empty() {
                     return Ok(table.metadata.resource_version.into_owned());
@@ -927,7 +959,7 @@ impl<'c> Watcher<'c> {
             object_lacks_type: false,
             name: &gone.name,
             namespace: &gone.namespace,
-            row: if self.options.table {
+            row: if self.table {
                 Some(TableRow {
                     columns: &self.columns,
                     cells: &gone.cells,
@@ -969,6 +1001,14 @@ fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {
             Some(backoff.failed(Instant::now()))
         }
     }
+}
+
+/// Whether a response body is a `meta.k8s.io` `Table` (checked on the head only).
+fn is_table(body: &[u8]) -> bool {
+    std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| decode::object_head(text).ok())
+        .is_some_and(|head| head.kind == "Table")
 }
 
 fn listed_event(change: Listed) -> Option<EventType> {
