@@ -263,8 +263,12 @@ mod tests {
                 OutputFormat::Json,
                 "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"metadata\": {\n        \"name\": \"nginx\"\n    }\n}\n",
             ),
-            // A table event without a row has nothing to print.
-            (OutputFormat::Table, ""),
+            // A table event without a row (the server could not print it) is laid out by kw,
+            // from the object, with the kind's usual columns.
+            (
+                OutputFormat::Table,
+                "NAME    READY   STATUS   RESTARTS   AGE\nnginx   0/0              0          <unknown>\n",
+            ),
         ];
         for (format, expected) in cases {
             let options = PrintOptions {
