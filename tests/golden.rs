@@ -39,36 +39,8 @@ fn last_line(s: &str) -> String {
 
 /// Play watch-scenario.jsonl against the simulator, as record.sh does against kubectl's.
 fn play_scenario(cluster: &Cluster) {
-    let ops = std::fs::read_to_string(golden_path("watch-scenario.jsonl")).expect("scenario");
-    for line in ops.lines() {
-        let op: serde_json::Value = serde_json::from_str(line).expect("scenario line");
-        let resource = op["resource"].as_str().expect("resource");
-        match op["op"].as_str() {
-            Some("create") => {
-                cluster
-                    .sim
-                    .create(resource, op["object"].clone())
-                    .expect("create");
-            }
-            Some("update") => {
-                cluster
-                    .sim
-                    .update(resource, op["object"].clone())
-                    .expect("update");
-            }
-            Some("delete") => {
-                cluster
-                    .sim
-                    .delete(
-                        resource,
-                        op["namespace"].as_str().unwrap_or_default(),
-                        op["name"].as_str().expect("name"),
-                    )
-                    .expect("delete");
-            }
-            other => panic!("unknown scenario op {other:?}"),
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    for op in common::scenario_ops() {
+        common::apply_scenario_op(cluster, &op);
     }
 }
 

@@ -190,45 +190,6 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
 // --- kw-only flags, against a watch that sees the golden scenario (a pod created, started,
 // deleted) ---
 
-/// The scenario's operations, as objects to feed the simulator.
-fn scenario() -> Vec<serde_json::Value> {
-    let text =
-        std::fs::read_to_string(common::golden_path("watch-scenario.jsonl")).expect("scenario");
-    text.lines()
-        .map(|line| serde_json::from_str(line).expect("scenario line"))
-        .collect()
-}
-
-fn apply(cluster: &Cluster, op: &serde_json::Value) {
-    let resource = op["resource"].as_str().expect("resource");
-    match op["op"].as_str() {
-        Some("create") => {
-            cluster
-                .sim
-                .create(resource, op["object"].clone())
-                .expect("create");
-        }
-        Some("update") => {
-            cluster
-                .sim
-                .update(resource, op["object"].clone())
-                .expect("update");
-        }
-        Some("delete") => {
-            cluster
-                .sim
-                .delete(
-                    resource,
-                    op["namespace"].as_str().unwrap_or_default(),
-                    op["name"].as_str().expect("name"),
-                )
-                .expect("delete");
-        }
-        other => panic!("unknown op {other:?}"),
-    }
-    std::thread::sleep(Duration::from_millis(100));
-}
-
 /// Wait until a watch request beyond the first `before` ones has reached the simulator.
 fn wait_for_watch(cluster: &Cluster, before: usize) {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -261,7 +222,7 @@ fn watch_while(
     let live = common::Live::spawn(cmd);
     wait_for_watch(cluster, before);
     for op in ops {
-        apply(cluster, op);
+        common::apply_scenario_op(cluster, op);
     }
     let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -271,7 +232,7 @@ fn watch_while(
 #[test]
 fn timestamps_add_a_time_column_and_a_ts_field() {
     let cluster = Cluster::seeded();
-    let ops = scenario();
+    let ops = common::scenario_ops();
     let lines = watch_while(
         &cluster,
         &mut cluster.get(&["pods", "-w", "--timestamps"]),
@@ -315,7 +276,7 @@ fn only_keeps_the_chosen_event_types() {
             "deleted,modified",
             "--no-headers",
         ]),
-        &scenario(),
+        &common::scenario_ops(),
     );
     let kinds: Vec<&str> = lines
         .iter()
@@ -336,7 +297,7 @@ fn only_keeps_the_chosen_event_types() {
 #[test]
 fn ignore_unchanged_drops_modifications_nobody_can_see() {
     let cluster = Cluster::seeded();
-    let ops = scenario();
+    let ops = common::scenario_ops();
     // An annotation is not in the row: the same row again.
     let mut invisible = ops[1].clone();
     invisible["object"]["metadata"]["annotations"] = serde_json::json!({"touched": "yes"});
@@ -370,7 +331,7 @@ fn ignore_unchanged_drops_modifications_nobody_can_see() {
 #[test]
 fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
     let cluster = Cluster::seeded();
-    let ops = scenario();
+    let ops = common::scenario_ops();
     let lines = watch_while(
         &cluster,
         &mut cluster.get(&["pods", "-w", "--diff", "--watch-only"]),
@@ -473,7 +434,7 @@ fn colour_only_in_a_terminal_or_when_forced() {
 #[test]
 fn terminal_columns_stay_aligned_by_reprinting_the_header() {
     let cluster = Cluster::seeded();
-    let ops = scenario();
+    let ops = common::scenario_ops();
     let mut long = ops[0].clone();
     long["object"]["metadata"]["name"] = "a-pod-with-a-much-longer-name-than-the-rest".into();
     long["object"]["metadata"]["uid"] = "6d2c3a4e-0f1b-4c6d-9e8f-7a6b5c4d3e2f".into();

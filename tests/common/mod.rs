@@ -236,3 +236,43 @@ pub fn assert_golden(name: &str, actual: &str) {
         );
     }
 }
+
+/// The operations of tests/golden/watch-scenario.jsonl (a pod created, started, terminating,
+/// deleted), which record.sh plays against kubectl's watch.
+pub fn scenario_ops() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(golden_path("watch-scenario.jsonl")).expect("scenario");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("scenario line"))
+        .collect()
+}
+
+/// Apply one scenario operation to the simulator, then pause as record.sh does.
+pub fn apply_scenario_op(cluster: &Cluster, op: &serde_json::Value) {
+    let resource = op["resource"].as_str().expect("resource");
+    match op["op"].as_str() {
+        Some("create") => {
+            cluster
+                .sim
+                .create(resource, op["object"].clone())
+                .expect("create");
+        }
+        Some("update") => {
+            cluster
+                .sim
+                .update(resource, op["object"].clone())
+                .expect("update");
+        }
+        Some("delete") => {
+            cluster
+                .sim
+                .delete(
+                    resource,
+                    op["namespace"].as_str().unwrap_or_default(),
+                    op["name"].as_str().expect("name"),
+                )
+                .expect("delete");
+        }
+        other => panic!("unknown scenario op {other:?}"),
+    }
+    std::thread::sleep(Duration::from_millis(100));
+}
