@@ -1,0 +1,206 @@
+//! Listing: read a complete list (paged), compare it with what was printed, and print the
+//! difference; retry what is worth retrying; and `kw get TYPE NAME` without a watch.
+
+use super::*;
+
+impl Watcher<'_> {
+    /// Read a complete list and print how it differs from what was printed before (everything is
+    /// new the first time). Restarts if a continue token expires half-way.
+    pub(super) fn sync(
+        &mut self,
+        sink: &mut dyn Sink,
+        origin: Origin,
+        print: bool,
+        first: bool,
+    ) -> Result<(), SyncError> {
+        'restart: loop {
+            self.known.begin_sync();
+            let mut continue_token: Option<String> = None;
+            loop {
+                let path = self
+                    .target
+                    .list_path(self.options.chunk_size, continue_token.as_deref());
+                let body = match self.get_with_retry(&path, first) {
+                    Ok(body) => body,
+                    Err(SyncError::Fatal(WatchError::Client(ClientError::Status {
+                        code: 410,
+                        ..
+                    }))) if continue_token.is_some() => {
+                        vlog!(
+                            log::REQUESTS,
+                            "continue token expired; listing again from the start"
+                        );
+                        continue 'restart;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let next = self
+                    .read_list_page(&body, &path, sink, origin, print)
+                    .map_err(SyncError::Fatal)?;
+                match next {
+                    Some(token) => continue_token = Some(token),
+                    None => break,
+                }
+            }
+            for gone in self.known.end_sync() {
+                if print {
+                    self.emit_gone(sink, &gone, origin)
+                        .map_err(SyncError::Fatal)?;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Print one page; returns the continue token if there are more pages.
+    pub(super) fn read_list_page(
+        &mut self,
+        body: &[u8],
+        path: &str,
+        sink: &mut dyn Sink,
+        origin: Origin,
+        print: bool,
+    ) -> Result<Option<String>, WatchError> {
+        let bad = |reason: String| WatchError::BadResponse {
+            path: path.to_string(),
+            reason,
+        };
+        if self.table && !is_table(body) {
+            self.tables_unavailable();
+        }
+        if self.table {
+            let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+            if let Some(columns) = table.column_definitions {
+                if !columns.is_empty() {
+                    self.columns = columns;
+                }
+            }
+            self.resource_version = table.metadata.resource_version.into_owned();
+            for row in &table.rows {
+                let object = row.object.unwrap_or(RawValue::NULL);
+                let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
+                let seen = seen_of(&head, Some(&row.cells));
+                let change = self.known.listed(&seen);
+                if print {
+                    if let Some(kind) = listed_event(change) {
+                        self.emit(sink, kind, origin, object, &head, Some(&row.cells), false)?;
+                    }
+                }
+            }
+            Ok(table
+                .metadata
+                .continue_token
+                .map(|c| c.into_owned())
+                .filter(|c| !c.is_empty()))
+        } else {
+            let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+            self.resource_version = list.metadata.resource_version.into_owned();
+            for item in &list.items {
+                let head: ObjectHead =
+                    decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
+                let seen = seen_of(&head, None);
+                let change = self.known.listed(&seen);
+                if print {
+                    if let Some(kind) = listed_event(change) {
+                        let lacks_type = head.kind.is_empty() || head.api_version.is_empty();
+                        self.emit(sink, kind, origin, item, &head, None, lacks_type)?;
+                    }
+                }
+            }
+            Ok(list
+                .metadata
+                .continue_token
+                .map(|c| c.into_owned())
+                .filter(|c| !c.is_empty()))
+        }
+    }
+
+    /// GET with retries for what is worth retrying. The first list of a run fails fast when the
+    /// server cannot be reached at all (a typo in the server address should not hang).
+    pub(super) fn get_with_retry(&mut self, path: &str, first: bool) -> Result<Vec<u8>, SyncError> {
+        let mut attempts = 0u32;
+        loop {
+            if self.deadline_passed() {
+                return Err(SyncError::Deadline);
+            }
+            attempts += 1;
+            let error = match self.client.get(path, self.accept()) {
+                Ok(body) => {
+                    self.backoff.healthy(Instant::now());
+                    return Ok(body);
+                }
+                Err(ClientError::Status { code: 406, .. }) if self.table => {
+                    self.tables_unavailable();
+                    continue;
+                }
+                Err(e) => e,
+            };
+            let pause = match retry_pause(&error, &mut self.backoff) {
+                Some(pause) if !(first && attempts >= 5) => pause,
+                _ => return Err(SyncError::Fatal(error.into())),
+            };
+            if first
+                && matches!(
+                    error,
+                    ClientError::Unreachable { .. } | ClientError::Tls { .. }
+                )
+            {
+                return Err(SyncError::Fatal(error.into()));
+            }
+            log::notice(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+            if self.sleep(pause) {
+                return Err(SyncError::Deadline);
+            }
+        }
+    }
+
+    /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
+    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+        let mut missing: Vec<ClientError> = Vec::new();
+        let names = self.target.names.clone();
+        for name in &names {
+            let path = self.target.object_path(name);
+            let body = match self.client.get(&path, self.accept()) {
+                Ok(body) => body,
+                Err(e @ ClientError::Status { code: 404, .. }) => {
+                    // kubectl prints the objects it found and reports the missing ones after.
+                    missing.push(e);
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if self.table && !is_table(&body) {
+                self.tables_unavailable();
+            }
+            if self.table {
+                self.read_list_page(&body, &path, sink, Origin::List, true)?;
+            } else {
+                let object: &RawValue =
+                    serde_json::from_slice(&body).map_err(|e| WatchError::BadResponse {
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    })?;
+                let head: ObjectHead =
+                    serde_json::from_str(object.get()).map_err(|e| WatchError::BadResponse {
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    })?;
+                self.emit(
+                    sink,
+                    EventType::Added,
+                    Origin::List,
+                    object,
+                    &head,
+                    None,
+                    false,
+                )?;
+            }
+        }
+        end_of_sync(sink)?;
+        if missing.is_empty() {
+            Ok(self.summary())
+        } else {
+            Err(WatchError::NotFound(missing))
+        }
+    }
+}
