@@ -30,6 +30,11 @@ impl EventExtras {
         }
     }
 
+    /// Whether `append` needs the decoded object (for `--diff`).
+    pub fn needs_object(&self) -> bool {
+        self.changes.is_some()
+    }
+
     /// Append `,"ts":..` and `,"diff":[..]` as asked for. `object` is the event's object when
     /// the caller has it decoded already.
     pub fn append(&mut self, out: &mut Vec<u8>, event: &Event<'_>, object: Option<&Value>) {

@@ -87,8 +87,15 @@ pub fn write_indented(out: &mut Vec<u8>, value: &Value, depth: usize) {
 /// A newline followed by `depth` indentation levels.
 pub fn write_newline_indent(out: &mut Vec<u8>, depth: usize) {
     out.push(b'\n');
-    for _ in 0..depth {
-        out.extend_from_slice(INDENT);
+    // One copy for the usual depths rather than one per level.
+    const SPACES: &[u8] = &[b' '; 64];
+    match SPACES.get(..depth * INDENT.len()) {
+        Some(spaces) => out.extend_from_slice(spaces),
+        None => {
+            for _ in 0..depth {
+                out.extend_from_slice(INDENT);
+            }
+        }
     }
 }
 
@@ -124,53 +131,70 @@ pub fn write_string(out: &mut Vec<u8>, text: &str) {
     let mut start = 0;
     let mut index = 0;
     while index < bytes.len() {
+        // Most bytes need nothing: one table lookup each (this loop is hot in `-o json`).
         let byte = bytes[index];
-        if byte < 0x80 {
-            let short: Option<&[u8]> = match byte {
-                b'"' => Some(b"\\\""),
-                b'\\' => Some(b"\\\\"),
-                0x08 => Some(b"\\b"),
-                0x0c => Some(b"\\f"),
-                b'\n' => Some(b"\\n"),
-                b'\r' => Some(b"\\r"),
-                b'\t' => Some(b"\\t"),
-                _ => None,
-            };
-            let needs_escape = short.is_some() || byte < 0x20 || matches!(byte, b'<' | b'>' | b'&');
-            if !needs_escape {
-                index += 1;
-                continue;
-            }
-            out.extend_from_slice(&bytes[start..index]);
-            match short {
-                Some(escape) => out.extend_from_slice(escape),
-                None => {
-                    out.extend_from_slice(b"\\u00");
-                    out.push(HEX[usize::from(byte >> 4)]);
-                    out.push(HEX[usize::from(byte & 0x0f)]);
-                }
-            }
+        if !SPECIAL[usize::from(byte)] {
             index += 1;
-            start = index;
             continue;
         }
-        // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
-        if byte == 0xe2
-            && bytes.get(index + 1) == Some(&0x80)
-            && matches!(bytes.get(index + 2), Some(0xa8) | Some(0xa9))
-        {
-            out.extend_from_slice(&bytes[start..index]);
-            out.extend_from_slice(b"\\u202");
-            out.push(if bytes[index + 2] == 0xa8 { b'8' } else { b'9' });
-            index += 3;
-            start = index;
+        if byte == 0xe2 {
+            // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8; other E2 sequences pass.
+            if bytes.get(index + 1) == Some(&0x80)
+                && matches!(bytes.get(index + 2), Some(0xa8) | Some(0xa9))
+            {
+                out.extend_from_slice(&bytes[start..index]);
+                out.extend_from_slice(b"\\u202");
+                out.push(if bytes[index + 2] == 0xa8 { b'8' } else { b'9' });
+                index += 3;
+                start = index;
+            } else {
+                index += 1;
+            }
             continue;
+        }
+        out.extend_from_slice(&bytes[start..index]);
+        let short: Option<&[u8]> = match byte {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            0x08 => Some(b"\\b"),
+            0x0c => Some(b"\\f"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            _ => None,
+        };
+        match short {
+            Some(escape) => out.extend_from_slice(escape),
+            None => {
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(byte >> 4)]);
+                out.push(HEX[usize::from(byte & 0x0f)]);
+            }
         }
         index += 1;
+        start = index;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
+
+/// Bytes `write_string` must look at: control characters, `"`, backslash, `<`, `>`, `&`, 0xE2
+/// (the lead byte of U+2028/U+2029).
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'<' as usize] = true;
+    table[b'>' as usize] = true;
+    table[b'&' as usize] = true;
+    table[0xe2] = true;
+    table
+};
 
 /// A number as Go prints it after `unstructured` decoding: integers that fit int64 stay integers,
 /// everything else is a float64. Known gap: serde_json reads the literal `-0` as the float -0.0,

@@ -19,7 +19,8 @@ use serde_json::Value;
 use crate::events::{Event, Origin};
 
 use super::extras::EventExtras;
-use super::gojson::{write_compact, write_indented, write_newline_indent, write_string};
+use super::gojson::{write_compact, write_newline_indent, write_string};
+use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, PrintOptions, Printer};
 
 /// The opening of kubectl's `List`, up to the items.
@@ -52,6 +53,7 @@ pub struct JsonPrinter {
     list_closed: bool,
     buffer: Vec<u8>,
     extras: EventExtras,
+    reencoder: Reencoder,
 }
 
 impl JsonPrinter {
@@ -70,6 +72,7 @@ impl JsonPrinter {
             list_closed: false,
             buffer: Vec::with_capacity(4096),
             extras: EventExtras::new(options),
+            reencoder: Reencoder::default(),
         }
     }
 }
@@ -97,30 +100,63 @@ pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
     Ok(value)
 }
 
+impl JsonPrinter {
+    /// Append the event's object, re-encoded as Go prints it, to the buffer.
+    fn write_object(&mut self, event: &Event<'_>, layout: reencode::Layout) -> io::Result<()> {
+        let api_version;
+        let fill = if event.object_lacks_type {
+            api_version = event.resource.api_version();
+            Some(TypeFill {
+                api_version: &api_version,
+                kind: &event.resource.kind,
+            })
+        } else {
+            None
+        };
+        let edits = Edits {
+            fill,
+            strip_managed_fields: self.strip_managed_fields,
+        };
+        self.reencoder
+            .encode(&mut self.buffer, event.object.get(), layout, &edits)
+            .map_err(|source| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    ObjectDecodeError {
+                        name: event.name.to_string(),
+                        source,
+                    },
+                )
+            })
+    }
+}
+
 impl Printer for JsonPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let mut object = decode_object(event)?;
-        if self.strip_managed_fields {
-            if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
-                metadata.remove("managedFields");
-            }
-        }
         self.buffer.clear();
         match self.layout {
             Layout::Events => {
                 self.buffer.extend_from_slice(b"{\"type\":");
                 write_string(&mut self.buffer, event.kind.as_str());
                 self.buffer.extend_from_slice(b",\"object\":");
-                write_compact(&mut self.buffer, &object);
+                // `--diff` compares decoded objects: only then is the tree worth building.
+                let object = if self.extras.needs_object() {
+                    let object = decode_object(event)?;
+                    write_compact(&mut self.buffer, &object);
+                    Some(object)
+                } else {
+                    self.write_object(event, reencode::Layout::Compact)?;
+                    None
+                };
                 if event.origin == Origin::Relist {
                     self.buffer
                         .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
                 }
-                self.extras.append(&mut self.buffer, event, Some(&object));
+                self.extras.append(&mut self.buffer, event, object.as_ref());
                 self.buffer.extend_from_slice(b"}\n");
             }
             Layout::Objects => {
-                write_indented(&mut self.buffer, &object, 0);
+                self.write_object(event, reencode::Layout::Indented { depth: 0 })?;
                 self.buffer.push(b'\n');
             }
             Layout::List => {
@@ -130,7 +166,8 @@ impl Printer for JsonPrinter {
                     self.buffer.push(b',');
                 }
                 write_newline_indent(&mut self.buffer, LIST_ITEM_DEPTH);
-                write_indented(&mut self.buffer, &object, LIST_ITEM_DEPTH);
+                let depth = LIST_ITEM_DEPTH;
+                self.write_object(event, reencode::Layout::Indented { depth })?;
             }
         }
         self.items_written += 1;

@@ -17,6 +17,7 @@ pub mod goyaml;
 mod json;
 mod jsonl;
 mod name;
+mod reencode;
 pub mod sort;
 mod sorting;
 mod style;
