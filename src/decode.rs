@@ -196,6 +196,15 @@ pub struct WireEvent<'a> {
     pub object: &'a RawValue,
 }
 
+/// A watch event in table mode, decoded in one pass: the object is a `Table` (one row).
+#[derive(Debug, Deserialize)]
+pub struct TableEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Cow<'a, str>,
+    #[serde(borrow)]
+    pub object: TableBody<'a>,
+}
+
 /// The parts of an object's `metadata` kw keeps track of.
 #[derive(Debug, Default, Deserialize)]
 pub struct MetaHead<'a> {
