@@ -7,7 +7,7 @@ use crate::wire::{EventType, TableColumnDefinition};
 
 /// What a resource type is, as discovery described it. Enough to build request paths and to
 /// print `-o name` (`pod/nginx`, `deployment.apps/web`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ResourceInfo {
     /// Plural, lower case: `pods`, `deployments`, `widgets`.
     pub plural: String,

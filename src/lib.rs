@@ -12,6 +12,7 @@ pub mod completion;
 pub mod conditions;
 pub mod decode;
 pub mod discovery;
+pub mod discovery_cache;
 pub mod events;
 pub mod exit;
 pub mod in_cluster;

@@ -13,6 +13,7 @@ use kw::cli::{Cli, Command, CompletionArgs, DemoArgs, GetArgs, VersionArgs};
 use kw::client::{Client, ClientError};
 use kw::conditions::{ConditionSink, Ended, Expr, For, Judge, Named, Rules};
 use kw::discovery::{self, DiscoveryError};
+use kw::discovery_cache::DiscoveryCache;
 use kw::exit;
 use kw::output::{is_closed_pipe, Output};
 use kw::printer::{self, OutputFormat, PrintOptions};
@@ -29,6 +30,9 @@ struct Environment {
     /// `KW_IDLE_TIMEOUT`: overrides `IDLE_TIMEOUT` (e.g. `5s`), for networks that cut idle
     /// connections sooner, and for tests.
     idle_timeout: Duration,
+    /// Where resolved resource types are cached: `$XDG_CACHE_HOME/kw/discovery`, else
+    /// `$HOME/.cache/kw/discovery`.
+    discovery_cache: Option<PathBuf>,
 }
 
 impl Environment {
@@ -44,7 +48,18 @@ impl Environment {
                 })?,
             Err(_) => IDLE_TIMEOUT,
         };
-        Ok(Environment { idle_timeout })
+        let cache_base = std::env::var_os("XDG_CACHE_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|home| PathBuf::from(home).join(".cache"))
+            });
+        Ok(Environment {
+            idle_timeout,
+            discovery_cache: cache_base.map(|base| base.join("kw").join("discovery")),
+        })
     }
 }
 
@@ -157,7 +172,11 @@ struct Wanted {
 
 /// What the command line (or `-f`) asks for, resolved by discovery, in order; `pods,po` and
 /// repeated types merge as in kubectl.
-fn wanted(args: &GetArgs, client: &Client) -> Result<Vec<Wanted>, KwError> {
+fn wanted(
+    args: &GetArgs,
+    client: &Client,
+    cache: &mut DiscoveryCache,
+) -> Result<Vec<Wanted>, KwError> {
     let requested: Vec<(String, Vec<String>, Option<String>)> = match &args.filename {
         Some(_) if !args.targets.is_empty() => {
             return Err(KwError::Usage(
@@ -175,7 +194,16 @@ fn wanted(args: &GetArgs, client: &Client) -> Result<Vec<Wanted>, KwError> {
     };
     let mut groups: Vec<Wanted> = Vec::new();
     for (type_name, names, namespace) in requested {
-        for resource in discovery::resolve_many(client, &type_name)? {
+        let now = std::time::SystemTime::now();
+        let resources = match cache.get(&type_name, now) {
+            Some(resources) => resources,
+            None => {
+                let resources = discovery::resolve_many(client, &type_name)?;
+                cache.put(&type_name, &resources, now);
+                resources
+            }
+        };
+        for resource in resources {
             let namespace = namespace.clone().filter(|_| resource.namespaced);
             match groups
                 .iter_mut()
@@ -195,6 +223,32 @@ fn wanted(args: &GetArgs, client: &Client) -> Result<Vec<Wanted>, KwError> {
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
 fn run_get(args: GetArgs) -> Result<(), KwError> {
+    let mut cached: Option<CachedTypes> = None;
+    let result = run_get_resolved(args, &mut cached);
+    // A collection the server no longer serves (a CRD deleted, a version dropped): the cached
+    // resolution is stale; forget it so the next run asks discovery again.
+    if let (
+        Err(KwError::Watch(WatchError::Client(ClientError::Status { code: 404, .. }))),
+        Some(c),
+    ) = (&result, cached)
+    {
+        let mut cache = DiscoveryCache::open(Some(&c.dir), &c.server);
+        for resource in &c.resources {
+            cache.forget(resource);
+        }
+        cache.save();
+    }
+    result
+}
+
+/// Which cache the types of this run were resolved through.
+struct CachedTypes {
+    dir: PathBuf,
+    server: String,
+    resources: Vec<kw::events::ResourceInfo>,
+}
+
+fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(), KwError> {
     let rules = rules_of(&args)?;
     let timeout = timeout_of(&args)?;
     if rules.has_conditions() && args.watch_only {
@@ -240,7 +294,16 @@ fn run_get(args: GetArgs) -> Result<(), KwError> {
     let environment = Environment::read()?;
     let started = Instant::now();
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
-    let mut groups = wanted(&args, &client)?;
+    let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), client.server());
+    let mut groups = wanted(&args, &client, &mut cache)?;
+    cache.save();
+    if let Some(dir) = &environment.discovery_cache {
+        *cached = Some(CachedTypes {
+            dir: dir.clone(),
+            server: client.server().to_string(),
+            resources: groups.iter().map(|w| w.resource.clone()).collect(),
+        });
+    }
     // Objects named one by one (several names, or a manifest) are watched one watcher each
     // when waiting on them; a plain watch keeps kubectl's rule of one name per type.
     let split_names = rules.has_conditions() || args.filename.is_some();

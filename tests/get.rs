@@ -382,3 +382,60 @@ fn types_the_server_cannot_print_are_laid_out_by_kw() {
     assert!(lines[0].starts_with("EVENT      NAME"), "{lines:?}");
     assert_eq!(lines.len(), 8, "{lines:?}");
 }
+
+/// A warm `kw get` asks discovery nothing: resolved types are cached per server (in
+/// `$XDG_CACHE_HOME/kw/discovery`), and a cached type the server no longer serves is forgotten.
+#[test]
+fn resolved_types_are_cached_and_stale_ones_forgotten() {
+    let cluster = Cluster::seeded();
+    let cache_home = cluster.dir.path().join("cache");
+    let discovery_requests = |cluster: &Cluster| {
+        cluster
+            .sim
+            .requests()
+            .iter()
+            .filter(|r| {
+                let path = r.path.split('?').next().unwrap_or_default();
+                path == "/api/v1"
+                    || path == "/apis"
+                    || path.starts_with("/apis/apps/v1") && !path.contains("/namespaces/")
+            })
+            .count()
+    };
+    let get = || {
+        let mut cmd = cluster.get(&["deploy", "-n", "team-a", "-o", "name"]);
+        cmd.env("XDG_CACHE_HOME", &cache_home);
+        run(cmd, LIMIT)
+    };
+    let cold = get();
+    assert_eq!(cold.code, Some(0), "{}", cold.stderr);
+    let after_cold = discovery_requests(&cluster);
+    assert!(after_cold >= 2, "a cold run discovers ({after_cold})");
+    let warm = get();
+    assert_eq!(warm.stdout, cold.stdout);
+    assert_eq!(
+        discovery_requests(&cluster),
+        after_cold,
+        "a warm run asks discovery nothing"
+    );
+
+    // Make the cached resolution stale: a plural the server does not serve.
+    let dir = cache_home.join("kw").join("discovery");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("\"plural\":\"deployments\"", "\"plural\":\"gone\""),
+    )
+    .unwrap();
+    let stale = get();
+    assert_ne!(stale.code, Some(0), "the stale type fails once");
+    let healed = get();
+    assert_eq!(healed.code, Some(0), "{}", healed.stderr);
+    assert_eq!(healed.stdout, cold.stdout);
+}
