@@ -20,6 +20,9 @@ use kw::printer::{self, OutputFormat, PrintOptions};
 use kw::settings::{self, SettingsError};
 use kw::watcher::{Options, Sink, Target, WatchError, Watcher};
 
+/// The temporary directory of a running `kw demo`, for the Ctrl-C handler to remove.
+static DEMO_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
 /// How long a watch may stay silent before kw treats the connection as dead. Real API servers
 /// send a bookmark about once a minute to watchers that ask for them.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
@@ -101,7 +104,13 @@ fn main() -> ExitCode {
         }
     };
     kw::log::set_level(cli.verbosity);
-    let _ = ctrlc::set_handler(|| std::process::exit(exit::INTERRUPTED));
+    let _ = ctrlc::set_handler(|| {
+        // `kw demo` leaves no kubeconfig (with the simulator's tokens) behind.
+        if let Some(dir) = DEMO_DIR.get() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        std::process::exit(exit::INTERRUPTED)
+    });
 
     let result = match cli.command {
         Command::Get(args) => run_get(args),
@@ -621,6 +630,7 @@ fn run_demo(args: DemoArgs) -> Result<(), KwError> {
     };
     let sim = kw::sim::start(config)?;
     let dir = std::env::temp_dir().join(format!("kw-demo-{}", std::process::id()));
+    let _ = DEMO_DIR.set(dir.clone());
     std::fs::create_dir_all(&dir)
         .map_err(|e| KwError::Usage(format!("error: creating {}: {e}", dir.display())))?;
     let kubeconfig: PathBuf = dir.join("kubeconfig");

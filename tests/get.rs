@@ -439,3 +439,25 @@ fn resolved_types_are_cached_and_stale_ones_forgotten() {
     assert_eq!(healed.code, Some(0), "{}", healed.stderr);
     assert_eq!(healed.stdout, cold.stdout);
 }
+
+/// `kw demo` works with nothing but the binary, and Ctrl-C ends it with 130, leaving no
+/// kubeconfig behind.
+#[test]
+fn the_demo_runs_and_ctrl_c_cleans_up() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+    cmd.args(["demo", "pods", "-n", "team-a", "-w", "-o", "name"])
+        .env("TMPDIR", tmp.path())
+        .env("HOME", tmp.path())
+        .env_remove("KUBECONFIG")
+        .stdin(Stdio::null());
+    let live = Live::spawn(&mut cmd);
+    let first = live.next_line(LIMIT).expect("the demo prints pods");
+    assert!(first.starts_with("pod/"), "{first}");
+    let demo_dir = tmp.path().join(format!("kw-demo-{}", live.child.id()));
+    assert!(demo_dir.join("kubeconfig").exists());
+    live.interrupt();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(!demo_dir.exists(), "the demo's kubeconfig is removed");
+}
