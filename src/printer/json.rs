@@ -21,7 +21,7 @@ use crate::events::{Event, Origin};
 use super::extras::EventExtras;
 use super::gojson::{write_compact, write_newline_indent, write_string};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
-use super::{ObjectDecodeError, PrintOptions, Printer};
+use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
 
 /// The opening of kubectl's `List`, up to the items.
 const LIST_OPENING: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
@@ -34,20 +34,9 @@ const EMPTY_LIST: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n
 /// How items of a `List` are nested: inside the list object and its `items` array.
 const LIST_ITEM_DEPTH: usize = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    /// Not watching: everything inside one `List`.
-    List,
-    /// Watching, or a single object: each object indented on its own.
-    Objects,
-    /// `--output-watch-events`: one compact event per line.
-    Events,
-}
-
 pub struct JsonPrinter {
+    /// Events are one compact line each; objects are indented.
     layout: Layout,
-    /// kubectl drops `metadata.managedFields` from objects it prints unless asked not to; its
-    /// watch-event envelope bypasses that, so events keep them.
     strip_managed_fields: bool,
     items_written: usize,
     list_closed: bool,
@@ -58,15 +47,9 @@ pub struct JsonPrinter {
 
 impl JsonPrinter {
     pub fn new(options: &PrintOptions) -> JsonPrinter {
-        let layout = if options.watch_events {
-            Layout::Events
-        } else if options.watching || options.single_object {
-            Layout::Objects
-        } else {
-            Layout::List
-        };
+        let layout = Layout::of(options);
         JsonPrinter {
-            strip_managed_fields: !options.show_managed_fields && layout != Layout::Events,
+            strip_managed_fields: layout.strips_managed_fields(options),
             layout,
             items_written: 0,
             list_closed: false,

@@ -104,6 +104,35 @@ impl FromStr for OutputFormat {
     }
 }
 
+/// How the object formats (`-o json`, `-o yaml`) arrange what they print, by kubectl's rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ObjectLayout {
+    /// Not watching: everything inside one `List`.
+    List,
+    /// Watching, or a single named object: each object on its own.
+    Objects,
+    /// `--output-watch-events`: each event in kubectl's `WatchEvent` envelope.
+    Events,
+}
+
+impl ObjectLayout {
+    pub(crate) fn of(options: &PrintOptions) -> ObjectLayout {
+        if options.watch_events {
+            ObjectLayout::Events
+        } else if options.watching || options.single_object {
+            ObjectLayout::Objects
+        } else {
+            ObjectLayout::List
+        }
+    }
+
+    /// kubectl drops `metadata.managedFields` from the objects it prints unless asked not to;
+    /// its watch-event envelope bypasses that, so events keep them.
+    pub(crate) fn strips_managed_fields(self, options: &PrintOptions) -> bool {
+        !options.show_managed_fields && self != ObjectLayout::Events
+    }
+}
+
 /// Everything a printer needs to know, resolved from flags once.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PrintOptions {

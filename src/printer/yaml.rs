@@ -20,14 +20,7 @@ use crate::events::{Event, Origin};
 
 use super::goyaml::{write_document, ListWriter};
 use super::json::decode_object;
-use super::{PrintOptions, Printer};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    List,
-    Documents,
-    Events,
-}
+use super::{ObjectLayout as Layout, PrintOptions, Printer};
 
 pub struct YamlPrinter {
     layout: Layout,
@@ -40,15 +33,9 @@ pub struct YamlPrinter {
 
 impl YamlPrinter {
     pub fn new(options: &PrintOptions) -> YamlPrinter {
-        let layout = if options.watch_events {
-            Layout::Events
-        } else if options.watching || options.single_object {
-            Layout::Documents
-        } else {
-            Layout::List
-        };
+        let layout = Layout::of(options);
         YamlPrinter {
-            strip_managed_fields: !options.show_managed_fields && layout != Layout::Events,
+            strip_managed_fields: layout.strips_managed_fields(options),
             layout,
             list: ListWriter::new(),
             printed: 0,
@@ -72,7 +59,7 @@ impl Printer for YamlPrinter {
         }
         match self.layout {
             Layout::List => self.list.item(&mut self.buffer, &object),
-            Layout::Documents => write_document(&mut self.buffer, &object),
+            Layout::Objects => write_document(&mut self.buffer, &object),
             Layout::Events => {
                 let mut envelope = Map::new();
                 envelope.insert("object".into(), object);
