@@ -101,6 +101,20 @@ fn fetch<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<
     })
 }
 
+/// A group version's resources, or `None` when its server fails to serve them: a broken
+/// aggregated API server should not hide every other group.
+fn resource_list(client: &Client, path: &str) -> Result<Option<ApiResourceList>, DiscoveryError> {
+    match fetch(client, path) {
+        Ok(list) => Ok(Some(list)),
+        Err(DiscoveryError::Client(ClientError::Status { code, .. }))
+            if code >= 500 || code == 404 =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn find_in(
     client: &Client,
     path: &str,
@@ -108,21 +122,12 @@ fn find_in(
     group: &str,
     version: &str,
 ) -> Result<Option<ResourceInfo>, DiscoveryError> {
-    let list: ApiResourceList = match fetch(client, path) {
-        Ok(list) => list,
-        // A group version that an aggregated API server fails to serve should not hide the rest.
-        Err(DiscoveryError::Client(ClientError::Status { code, .. }))
-            if code >= 500 || code == 404 =>
-        {
-            return Ok(None)
-        }
-        Err(e) => return Err(e),
-    };
-    Ok(list
-        .resources
-        .iter()
-        .find(|r| matches(r, &query.name))
-        .map(|r| info(r, group, version)))
+    Ok(resource_list(client, path)?.and_then(|list| {
+        list.resources
+            .iter()
+            .find(|r| matches(r, &query.name))
+            .map(|r| info(r, group, version))
+    }))
 }
 
 /// Resolve a typed name to the types it means: one type, or every type of a category
@@ -154,11 +159,8 @@ fn category(client: &Client, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryE
             continue;
         }
         let path = format!("/apis/{}/{}", group.name, version);
-        match fetch::<ApiResourceList>(client, &path) {
-            Ok(list) => lists.push((list, group.name.clone(), version.clone())),
-            Err(DiscoveryError::Client(ClientError::Status { code, .. }))
-                if code >= 500 || code == 404 => {}
-            Err(e) => return Err(e),
+        if let Some(list) = resource_list(client, &path)? {
+            lists.push((list, group.name.clone(), version.clone()));
         }
     }
     Ok(lists
