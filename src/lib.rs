@@ -15,6 +15,7 @@ pub mod discovery;
 pub mod discovery_cache;
 pub mod events;
 pub mod exit;
+pub mod goformat;
 pub mod in_cluster;
 pub mod jsonpath;
 pub mod kubeconfig;

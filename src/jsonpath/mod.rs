@@ -15,8 +15,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::printer::cell::write_go_float_v;
-use crate::printer::gojson::write_compact;
+use crate::goformat::fmt::write_go_float_v;
+use crate::goformat::json::write_compact;
 
 pub use eval::Item;
 
@@ -88,7 +88,7 @@ impl JsonPath {
     pub fn execute_json(&self, data: &Value, out: &mut Vec<u8>) -> Result<(), JsonPathError> {
         for group in self.find(data)? {
             let array = Value::Array(group.into_iter().map(Cow::into_owned).collect());
-            crate::printer::gojson::write_indented(out, &array, 0);
+            crate::goformat::json::write_indented(out, &array, 0);
             out.push(b'\n');
         }
         Ok(())

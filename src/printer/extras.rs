@@ -11,7 +11,7 @@ use crate::events::Event;
 use crate::wire::EventType;
 
 use super::changes::{json_patch, Changes};
-use super::gojson::{write_compact, write_string};
+use crate::goformat::json::{write_compact, write_string};
 use super::timestamp::{format_timestamp, TimestampFormat};
 use super::PrintOptions;
 

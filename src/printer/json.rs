@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::events::{Event, Origin};
 
 use super::extras::EventExtras;
-use super::gojson::{write_compact, write_newline_indent, write_string};
+use crate::goformat::json::{write_compact, write_newline_indent, write_string};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
 

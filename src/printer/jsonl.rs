@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use crate::events::{Event, Origin};
 
 use super::extras::EventExtras;
-use super::gojson::write_string;
+use crate::goformat::json::write_string;
 use super::{PrintOptions, Printer};
 
 pub struct JsonlPrinter {

@@ -2,7 +2,7 @@
 //! the printer is chosen once from `-o` (as kubectl's `cli-runtime/pkg/printers` does).
 //!
 //! `table` (default and `-o wide`, through `tabwriter`, cells by `cell`) and `json` reproduce
-//! kubectl v1.32 byte for byte (`gojson` is Go's `encoding/json` output); `jsonl` and `name` are
+//! kubectl v1.32 byte for byte (`crate::goformat` holds Go's encoders); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
 pub mod cell;
@@ -12,8 +12,7 @@ mod extras;
 pub mod fallback;
 mod filter;
 pub mod format;
-pub mod gojson;
-pub mod goyaml;
+
 mod json;
 mod jsonl;
 mod name;

@@ -15,7 +15,7 @@ use std::io::Write as _;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::gojson::{write_json_float, write_newline_indent, write_string};
+use crate::goformat::json::{write_json_float, write_newline_indent, write_string};
 
 /// `apiVersion` and `kind` to add to a top-level object that lacks them (items of a LIST).
 pub struct TypeFill<'a> {
@@ -305,7 +305,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
         if i64::try_from(value).is_ok() {
             let _ = write!(self.state.out, "{value}");
         } else {
-            // Above int64: Go's decoder falls back to float64 (as `gojson::write_number`).
+            // Above int64: Go's decoder falls back to float64 (as `goformat::json::write_number`).
             write_json_float(self.state.out, value as f64);
         }
         Ok(())
@@ -400,7 +400,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::printer::gojson::{write_compact, write_indented};
+    use crate::goformat::json::{write_compact, write_indented};
 
     const NO_EDITS: Edits<'static> = Edits {
         fill: None,

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::events::{Event, Origin};
 
-use super::goyaml::{write_document, ListWriter};
+use crate::goformat::yaml::{write_document, ListWriter};
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
 

@@ -235,7 +235,7 @@ pub fn write_json_float(out: &mut Vec<u8>, float: f64) {
 }
 
 /// The shortest round-trip digits of `float` as `d.ddd` and its decimal exponent.
-pub(crate) fn shortest_exponent_form(float: f64) -> (String, i32) {
+pub fn shortest_exponent_form(float: f64) -> (String, i32) {
     let text = format!("{float:e}");
     match text.split_once('e') {
         Some((mantissa, exponent)) => (mantissa.to_string(), exponent.parse().unwrap_or(0)),

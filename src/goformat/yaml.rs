@@ -14,8 +14,8 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Number, Value};
 
-use super::cell::write_go_float_v;
-use super::gojson::write_json_float;
+use super::fmt::write_go_float_v;
+use super::json::write_json_float;
 
 /// go-yaml's emitter defaults.
 const BEST_INDENT: i32 = 2;
