@@ -27,5 +27,6 @@ pub mod proxy;
 pub mod settings;
 pub mod sim;
 pub mod sinks;
+pub mod terminal;
 pub mod watcher;
 pub mod wire;

@@ -283,8 +283,8 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
         .map(str::parse::<printer::TimestampFormat>)
         .transpose()
         .map_err(usage)?;
-    let color_choice: printer::ColorChoice = args.color.parse().map_err(usage)?;
-    let terminal = printer::terminal::stdout_is_terminal();
+    let color_choice: kw::terminal::ColorChoice = args.color.parse().map_err(usage)?;
+    let terminal = kw::terminal::stdout_is_terminal();
     let sort_by = match &args.sort_by {
         Some(value) => {
             Some(printer::SortBy::parse(value).map_err(|e| KwError::Usage(format!("error: {e}")))?)
@@ -385,7 +385,7 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
         sort_by: sort_by.clone(),
         timestamps,
         started: Some(std::time::SystemTime::now()),
-        color: printer::terminal::use_color(color_choice, terminal),
+        color: kw::terminal::use_color(color_choice, terminal),
         terminal,
         diff: args.diff,
         ignore_unchanged: args.ignore_unchanged,

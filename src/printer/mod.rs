@@ -23,7 +23,6 @@ mod style;
 mod table;
 pub mod tabwriter;
 mod template;
-pub mod terminal;
 pub mod timestamp;
 mod yaml;
 
@@ -36,7 +35,6 @@ pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
-pub use terminal::ColorChoice;
 pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
 

@@ -33,7 +33,7 @@ use crate::wire::{EventType, TableColumnDefinition};
 use super::cell::{write_cell, write_escaped, write_string_cell};
 use super::changes::{describe, Changes};
 use super::sort::{go_sort, sort_key_less};
-use super::style::{event_color, is_status_column, status_color, BOLD, RESET};
+use super::style::{event_color, is_status_column, status_color, write_bold, write_colored};
 use super::tabwriter::TabWriter;
 use super::timestamp::{format_timestamp, TimestampFormat};
 use super::{PrintOptions, Printer};
@@ -193,12 +193,9 @@ impl TablePrinter {
             if index > 0 {
                 self.header.push(b'\t');
             }
-            if color {
-                self.header.extend_from_slice(BOLD.as_bytes());
-            }
-            self.header.extend_from_slice(name);
-            if color {
-                self.header.extend_from_slice(RESET.as_bytes());
+            match std::str::from_utf8(name) {
+                Ok(text) if color => write_bold(&mut self.header, text),
+                _ => self.header.extend_from_slice(name),
             }
         }
         self.header.push(b'\n');
@@ -238,13 +235,10 @@ impl TablePrinter {
             } else {
                 None
             };
-            if let Some(color) = color {
-                self.line.extend_from_slice(color.as_bytes());
-            }
-            self.line
-                .extend_from_slice(event_type_cell(event.kind).as_bytes());
-            if color.is_some() {
-                self.line.extend_from_slice(RESET.as_bytes());
+            let text = event_type_cell(event.kind);
+            match color {
+                Some(color) => write_colored(&mut self.line, text, color),
+                None => self.line.extend_from_slice(text.as_bytes()),
             }
         }
         if self.with_namespace {
@@ -270,8 +264,10 @@ impl TablePrinter {
                     .ok()
                     .and_then(status_color);
                 if let Some(color) = color {
-                    self.line.splice(start..start, color.bytes());
-                    self.line.extend_from_slice(RESET.as_bytes());
+                    let cell = self.line.split_off(start);
+                    // `status_color` matched the cell as UTF-8 just above.
+                    let text = String::from_utf8_lossy(&cell);
+                    write_colored(&mut self.line, &text, color);
                 }
             }
         }

@@ -1,5 +1,6 @@
-//! What kind of place the output goes to, decided once: a terminal gets colour (unless told
-//! otherwise), stable columns and display-width alignment; a pipe gets kubectl's bytes.
+//! What kind of place the output goes to, decided once before any printer exists: a terminal
+//! gets colour (unless told otherwise), stable columns and display-width alignment; a pipe gets
+//! kubectl's bytes. Printers are told the answer and never look at the environment themselves.
 //!
 //! The only place kw reads `NO_COLOR`, `CLICOLOR_FORCE` and its test hook `KW_FORCE_TERMINAL`
 //! (set to `1` to make tests see a terminal without one).
@@ -39,8 +40,15 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
-/// Whether to colour the output.
+/// Whether to colour the output. The answer is also handed to `colored` (which the printers
+/// paint with), so that its own guess from the environment never disagrees with `--color`.
 pub fn use_color(choice: ColorChoice, terminal: bool) -> bool {
+    let color = decide_color(choice, terminal);
+    colored::control::set_override(color);
+    color
+}
+
+fn decide_color(choice: ColorChoice, terminal: bool) -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
     match choice {
         ColorChoice::Always => true,
