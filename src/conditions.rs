@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::events::{Event, ResourceInfo};
+use crate::goformat::fmt::write_go_value;
+use crate::jsonpath::{self, JsonPath};
 use crate::watcher::Sink;
 use crate::wire::EventType;
 
@@ -34,7 +36,7 @@ pub enum ConditionError {
 }
 
 /// One condition, as kubectl wait spells it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     /// The object is deleted (or, for a named object, does not exist).
     Delete,
@@ -43,10 +45,12 @@ pub enum Expr {
     /// `status.conditions[type=NAME].status == VALUE` (both case-insensitive; VALUE defaults to
     /// `True`), as `kubectl wait --for=condition=NAME[=VALUE]`.
     Condition { name: String, value: String },
-    /// The field at PATH equals VALUE, or with no VALUE, exists.
+    /// The one value at PATH, printed as Go's `%v`, equals VALUE (both trimmed), or with no
+    /// VALUE, exists: `kubectl wait --for=jsonpath=...`, with kubectl's full JSONPath dialect
+    /// (filters such as `[?(@.type=="Ready")]` included).
     JsonPath {
         text: String,
-        path: FieldPath,
+        path: JsonPath,
         value: Option<String>,
     },
 }
@@ -96,7 +100,13 @@ impl Expr {
         }
         if let Some(rest) = strip_prefix_ci(trimmed, "jsonpath=") {
             let (template, value) = split_jsonpath(rest).map_err(|r| invalid(&r))?;
-            let path = FieldPath::parse(template).map_err(|r| invalid(&r))?;
+            let path = jsonpath::relaxed(template)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| {
+                    invalid("a path such as {.status.phase} (braces of its own are not allowed)")
+                })
+                .and_then(|t| JsonPath::parse(&t).map_err(|e| invalid(&e.to_string())))?
+                .allow_missing_keys(true);
             return Ok(Expr::JsonPath {
                 text: template.to_string(),
                 path,
@@ -121,14 +131,32 @@ impl Expr {
             Expr::Create => true,
             Expr::Condition { name, value } => object.is_some_and(|o| condition_is(o, name, value)),
             Expr::JsonPath { path, value, .. } => {
-                let Some(found) = object.and_then(|o| path.lookup(o)) else {
-                    return false;
-                };
-                match value {
-                    None => !found.is_null(),
-                    Some(expected) => scalar_text(found) == *expected,
-                }
+                object.is_some_and(|o| jsonpath_holds(path, value.as_deref(), o))
             }
+        }
+    }
+}
+
+/// kubectl wait's JSONPath rule: exactly one value found; with VALUE, a scalar whose `%v`
+/// equals it (both trimmed). Several values or a map or list never meet a VALUE (kubectl
+/// reports those as errors; a watch keeps waiting for the object to take a shape that does).
+fn jsonpath_holds(path: &JsonPath, expected: Option<&str>, object: &Value) -> bool {
+    let Ok(groups) = path.find(object) else {
+        return false;
+    };
+    let [group] = groups.as_slice() else {
+        return false;
+    };
+    let [found] = group.as_slice() else {
+        return false;
+    };
+    match (expected, found.as_ref()) {
+        (None, found) => !found.is_null(),
+        (Some(_), Value::Object(_) | Value::Array(_)) => false,
+        (Some(expected), found) => {
+            let mut text = Vec::new();
+            write_go_value(&mut text, found);
+            String::from_utf8_lossy(&text).trim() == expected.trim()
         }
     }
 }
@@ -192,82 +220,6 @@ fn value_after(rest: &str) -> Result<Option<&str>, String> {
         Some(value) if !value.is_empty() => Ok(Some(value)),
         Some(_) => Err("an empty VALUE after '='".into()),
         None => Err(format!("unexpected {rest:?} after the JSONPath")),
-    }
-}
-
-/// A field path such as `{.status.phase}` or `.status.containerStatuses[0].ready`.
-///
-/// This is the small dialect kw needs for conditions today: dotted names and `[N]` indexes. It
-/// is the only thing here that knows JSONPath, so `crate::jsonpath` (kubectl's full dialect)
-/// can replace `parse` and `lookup` without touching the rest of the module.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldPath(Vec<Step>);
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Step {
-    Field(String),
-    Index(usize),
-}
-
-impl FieldPath {
-    pub fn parse(template: &str) -> Result<FieldPath, String> {
-        let inner = template.trim();
-        let inner = match inner.strip_prefix('{') {
-            Some(rest) => rest
-                .strip_suffix('}')
-                .ok_or_else(|| "unbalanced braces in the JSONPath".to_string())?,
-            None => inner,
-        };
-        let inner = inner.trim();
-        let inner = inner.strip_prefix('$').unwrap_or(inner);
-        let mut steps = Vec::new();
-        let mut rest = inner;
-        while !rest.is_empty() {
-            if let Some(after) = rest.strip_prefix('.') {
-                let end = after.find(['.', '[']).unwrap_or(after.len());
-                let name = &after[..end];
-                if name.is_empty() {
-                    return Err(format!("empty field name in {template:?}"));
-                }
-                steps.push(Step::Field(name.to_string()));
-                rest = &after[end..];
-            } else if let Some(after) = rest.strip_prefix('[') {
-                let end = after
-                    .find(']')
-                    .ok_or_else(|| format!("unclosed '[' in {template:?}"))?;
-                let index = after[..end].trim();
-                let index = index.parse().map_err(|_| {
-                    format!(
-                        "{index:?} in {template:?}: only numeric indexes such as [0] are supported"
-                    )
-                })?;
-                steps.push(Step::Index(index));
-                rest = &after[end + 1..];
-            } else {
-                return Err(format!(
-                    "{template:?}: a path must start with '.' (e.g. {{.status.phase}})"
-                ));
-            }
-        }
-        if steps.is_empty() {
-            return Err(format!("{template:?} names no field"));
-        }
-        Ok(FieldPath(steps))
-    }
-
-    pub fn lookup<'v>(&self, value: &'v Value) -> Option<&'v Value> {
-        self.0.iter().try_fold(value, |v, step| match step {
-            Step::Field(name) => v.get(name.as_str()),
-            Step::Index(i) => v.get(*i),
-        })
-    }
-}
-
-/// How kubectl prints a JSONPath result: strings bare, everything else as JSON.
-fn scalar_text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -723,6 +675,11 @@ mod tests {
             parse("jsonpath={.status.readyReplicas}"),
             Expr::JsonPath { value: None, .. }
         ));
+        // kubectl's relaxed form: a bare field name is a path.
+        assert!(matches!(
+            parse("jsonpath=status.phase=Running"),
+            Expr::JsonPath { value: Some(_), .. }
+        ));
     }
 
     #[test]
@@ -734,8 +691,8 @@ mod tests {
             "jsonpath={.a",
             "jsonpath={.a}x",
             "jsonpath={.a}=",
-            "jsonpath=status",
             "jsonpath={.a[x]}",
+            "jsonpath={.a}}",
             "jsonpath={}",
         ] {
             let err = Expr::parse("--fail-on", text).unwrap_err().to_string();
@@ -746,23 +703,34 @@ mod tests {
     }
 
     #[test]
-    fn field_paths_follow_fields_and_indexes() {
-        let object =
-            json!({"status": {"containerStatuses": [{"ready": true}], "phase": "Running"}});
-        let path = FieldPath::parse("{.status.containerStatuses[0].ready}").unwrap();
-        assert_eq!(path.lookup(&object), Some(&json!(true)));
-        assert_eq!(
-            FieldPath::parse("{$.status.phase}")
-                .unwrap()
-                .lookup(&object),
-            Some(&json!("Running"))
-        );
-        assert_eq!(
-            FieldPath::parse(".status.nope").unwrap().lookup(&object),
-            None
-        );
-        let expr = parse("jsonpath={.status.containerStatuses[0].ready}=true");
-        assert!(expr.holds_for(Some(&object)));
+    fn jsonpath_conditions_use_kubectls_dialect() {
+        let object = json!({"status": {
+            "containerStatuses": [{"ready": true}],
+            "phase": "Running",
+            "replicas": 3,
+            "conditions": [
+                {"type": "Available", "status": "False"},
+                {"type": "Ready", "status": "True"}
+            ]
+        }});
+        let holds = |text: &str| parse(text).holds_for(Some(&object));
+        assert!(holds("jsonpath={.status.containerStatuses[0].ready}=true"));
+        assert!(holds("jsonpath=.status.phase=Running"));
+        assert!(holds("jsonpath=status.phase=Running"));
+        assert!(holds("jsonpath={.status.replicas}=3"));
+        assert!(holds("jsonpath={.status.phase}"));
+        assert!(!holds("jsonpath={.status.nope}"));
+        assert!(!holds("jsonpath={.status.phase}=Pending"));
+        // The filter form `kubectl wait` accepts, as the shell hands it over.
+        assert!(holds(
+            r#"jsonpath={.status.conditions[?(@.type=="Ready")].status}=True"#
+        ));
+        assert!(!holds(
+            r#"jsonpath={.status.conditions[?(@.type=="Available")].status}=True"#
+        ));
+        // Several values, or a map, never meet a VALUE.
+        assert!(!holds("jsonpath={.status.conditions[*].status}=True"));
+        assert!(!holds("jsonpath={.status.containerStatuses[0]}=true"));
     }
 
     #[test]

@@ -622,3 +622,36 @@ metadata: {name: cart}
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_jsonpath_filter_waits_as_kubectl_wait_does() {
+    let cluster = Cluster::seeded();
+    cluster.sim.create("widgets", job("filtered")).unwrap();
+    // The form kubectl's docs give, as the shell hands it over (the single quotes removed).
+    let ready = r#"jsonpath={.status.conditions[?(@.type=="Ready")].status}=True"#;
+    let mut live = spawn(
+        &cluster,
+        &[
+            "wd/filtered",
+            "--until",
+            ready,
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ],
+    );
+    live.lines_until(LIMIT, |_| true);
+    // Another condition being True is not the one asked about.
+    let other = with_condition(job("filtered"), "Synced", "True");
+    cluster.sim.update("widgets", other).unwrap();
+    still_waiting(&mut live, Duration::from_millis(600));
+    let done = with_condition(job("filtered"), "Ready", "True");
+    cluster.sim.update("widgets", done).unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("met by widget.example.com/filtered"),
+        "{stderr}"
+    );
+}

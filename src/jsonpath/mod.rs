@@ -77,6 +77,24 @@ impl JsonPath {
     }
 }
 
+/// kubectl's `RelaxedJSONPathExpression`, for paths typed without the template syntax
+/// (custom columns, `--sort-by`, wait conditions): `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all mean
+/// `{.a.b}`. `None` when the path is empty inside braces or holds braces of its own.
+pub fn relaxed(path: &str) -> Option<String> {
+    if path.is_empty() {
+        return Some(String::new());
+    }
+    let inner = match path.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+        Some(inner) => inner,
+        None => path,
+    };
+    let inner = inner.strip_prefix('.').unwrap_or(inner);
+    if inner.is_empty() || inner.contains(['{', '}']) {
+        return None;
+    }
+    Some(format!("{{.{inner}}}"))
+}
+
 /// The parsed nodes of `template` as upstream's parser tests list them (for those tests).
 pub fn parse_dump(template: &str) -> Result<Vec<String>, JsonPathError> {
     parser::parse(template).map(|nodes| parser::dump(&nodes))

@@ -13,11 +13,11 @@ use serde_json::Value;
 use crate::events::Event;
 
 use super::cell::write_escaped;
-use crate::goformat::fmt::write_go_value;
 use super::format::Column;
 use super::tabwriter::TabWriter;
 use super::template::{event_object, watch_event, TemplateError};
 use super::{PrintOptions, Printer};
+use crate::goformat::fmt::write_go_value;
 
 pub struct ColumnsPrinter {
     columns: Vec<Column>,

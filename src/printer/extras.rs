@@ -11,9 +11,9 @@ use crate::events::Event;
 use crate::wire::EventType;
 
 use super::changes::{json_patch, Changes};
-use crate::goformat::json::{write_compact, write_string};
 use super::timestamp::{format_timestamp, TimestampFormat};
 use super::PrintOptions;
+use crate::goformat::json::{write_compact, write_string};
 
 pub struct EventExtras {
     timestamps: Option<TimestampFormat>,

@@ -171,21 +171,9 @@ fn column(header: &str, path: &str) -> Result<Column, FormatError> {
     })
 }
 
-/// kubectl's `RelaxedJSONPathExpression`: `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all mean
-/// `{.a.b}`.
+/// kubectl's `RelaxedJSONPathExpression` (see `crate::jsonpath::relaxed`).
 pub fn relaxed_jsonpath(path: &str) -> Result<String, FormatError> {
-    if path.is_empty() {
-        return Ok(String::new());
-    }
-    let inner = match path.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
-        Some(inner) => inner,
-        None => path,
-    };
-    let inner = inner.strip_prefix('.').unwrap_or(inner);
-    if inner.is_empty() || inner.contains(['{', '}']) {
-        return Err(FormatError::ColumnPath);
-    }
-    Ok(format!("{{.{inner}}}"))
+    crate::jsonpath::relaxed(path).ok_or(FormatError::ColumnPath)
 }
 
 #[cfg(test)]

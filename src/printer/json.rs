@@ -19,9 +19,9 @@ use serde_json::Value;
 use crate::events::{Event, Origin};
 
 use super::extras::EventExtras;
-use crate::goformat::json::{write_compact, write_newline_indent, write_string};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
+use crate::goformat::json::{write_compact, write_newline_indent, write_string};
 
 /// The opening of kubectl's `List`, up to the items.
 const LIST_OPENING: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [";

@@ -13,8 +13,8 @@ use std::io::{self, Write};
 use crate::events::{Event, Origin};
 
 use super::extras::EventExtras;
-use crate::goformat::json::write_string;
 use super::{PrintOptions, Printer};
+use crate::goformat::json::write_string;
 
 pub struct JsonlPrinter {
     watch_events: bool,

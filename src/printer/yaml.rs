@@ -18,9 +18,9 @@ use serde_json::{Map, Value};
 
 use crate::events::{Event, Origin};
 
-use crate::goformat::yaml::{write_document, ListWriter};
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
+use crate::goformat::yaml::{write_document, ListWriter};
 
 pub struct YamlPrinter {
     layout: Layout,
