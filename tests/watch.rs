@@ -560,6 +560,80 @@ fn an_object_leaving_the_selector_is_not_called_deleted() {
 }
 
 #[test]
+fn deletions_under_a_selector_never_wait_for_the_left_selector_check() {
+    let cluster = Cluster::seeded();
+    const PODS: usize = 40;
+    for i in 0..PODS {
+        let mut p = pod(&format!("mass-{i:02}"), "Running");
+        p["metadata"]["labels"] = json!({"wave": "one"});
+        cluster.sim.create("pods", p).unwrap();
+    }
+    // The server takes 3 s to answer the first "does it still exist?" question.
+    cluster.sim.set_faults(Faults {
+        first_get_stall_ms: Some(3000),
+        ..Faults::default()
+    });
+    let mut cmd = cluster.get(&["pods", "-l", "wave=one", "-w", "--output-watch-events"]);
+    let live = Live::spawn(&mut cmd);
+    for _ in 0..=PODS {
+        live.next_line(LIMIT).expect("header and list");
+    }
+    for i in 0..PODS {
+        cluster
+            .sim
+            .delete("pods", "default", &format!("mass-{i:02}"))
+            .unwrap();
+    }
+    for _ in 0..PODS {
+        let line = live.next_line(LIMIT).expect("a DELETED row");
+        assert!(line.starts_with("DELETED"), "{line}");
+    }
+    let object_gets = |cluster: &Cluster| {
+        cluster
+            .sim
+            .requests()
+            .iter()
+            .filter(|r| {
+                r.method == "GET" && r.path.starts_with("/api/v1/namespaces/default/pods/mass-")
+            })
+            .count()
+    };
+    // Every row arrived while the first check was still waiting for its answer.
+    assert_eq!(
+        object_gets(&cluster),
+        0,
+        "a DELETED row waited for a request"
+    );
+    // Once it is answered, the queued checks run and the rest of the burst is summed up: the
+    // burst costs the server a bounded number of requests, not one per object.
+    let deadline = Instant::now() + LIMIT;
+    let (mut seen, mut stable_since) = (0, Instant::now());
+    while Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        let now = object_gets(&cluster);
+        if now != seen {
+            (seen, stable_since) = (now, Instant::now());
+        } else if seen > 0 && stable_since.elapsed() > Duration::from_millis(700) {
+            break;
+        }
+    }
+    let stderr = live.stop();
+    let gets = object_gets(&cluster);
+    assert!(
+        gets <= 1 + 8,
+        "{gets} GETs for one burst of {PODS} deletions"
+    );
+    let unchecked = PODS - gets;
+    assert!(
+        stderr.contains(&format!(
+            "{unchecked} more objects left the selector or were deleted; too many at once to check which"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("it was not deleted"), "{stderr}");
+}
+
+#[test]
 fn a_relist_in_table_mode_prints_the_missed_rows() {
     let cluster = Cluster::seeded();
     let live = Live::spawn(&mut cluster.get(&["pods", "-w", "--output-watch-events"]));

@@ -236,6 +236,9 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
                 Err(_) => return Reply::status(not_acceptable()),
             };
             let options = ListOptions::parse(request.query());
+            if let Some(stall) = shared.faults.take_get_stall() {
+                std::thread::sleep(stall);
+            }
             get(shared, info, namespace, name, &options, rendering)
         }
     }

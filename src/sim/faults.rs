@@ -30,6 +30,9 @@ pub struct Faults {
     pub huge_object_bytes: Option<usize>,
     /// Watch faults fire for the first K watch connections only; `None` = all.
     pub times: Option<u64>,
+    /// Hold the answer to the first GET of a single object this many milliseconds (a slow
+    /// server, for requests kw makes beside a watch).
+    pub first_get_stall_ms: Option<u64>,
 }
 
 /// What one watch connection must do wrong.
@@ -55,6 +58,7 @@ struct Counters {
     faults: Faults,
     lists_failed: u64,
     watches_seen: u64,
+    gets_seen: u64,
 }
 
 /// The configured faults and how many times each has fired; shared by all connections.
@@ -69,6 +73,7 @@ impl FaultState {
                 faults,
                 lists_failed: 0,
                 watches_seen: 0,
+                gets_seen: 0,
             }),
         }
     }
@@ -84,6 +89,7 @@ impl FaultState {
             faults,
             lists_failed: 0,
             watches_seen: 0,
+            gets_seen: 0,
         };
     }
 
@@ -96,6 +102,14 @@ impl FaultState {
         }
         counters.lists_failed += 1;
         Some(status)
+    }
+
+    /// How long to hold the answer to this GET of a single object, if at all.
+    pub fn take_get_stall(&self) -> Option<std::time::Duration> {
+        let mut counters = self.lock();
+        counters.gets_seen += 1;
+        let stall = counters.faults.first_get_stall_ms?;
+        (counters.gets_seen == 1).then(|| std::time::Duration::from_millis(stall))
     }
 
     /// Count a new watch connection and say what it gets.

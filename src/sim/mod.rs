@@ -331,6 +331,8 @@ impl SimArgs {
                 invalid_json_after: self.fault_invalid_json_after,
                 huge_object_bytes: self.fault_huge_object_bytes,
                 times: self.fault_times,
+                // A test-only fault (set through the control API), not a flag.
+                first_get_stall_ms: None,
             },
             flood,
             ..SimConfig::default()

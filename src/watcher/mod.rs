@@ -6,6 +6,7 @@
 //! It hands events to a `Sink` and knows nothing of formats or stdout.
 
 pub mod known;
+mod left_selector;
 mod list;
 mod request;
 mod streaming;
@@ -150,6 +151,9 @@ pub struct Watcher<'c> {
     pending_sync: Option<PendingSync>,
     /// Streaming lists that ended before their end bookmark, in a row.
     streaming_failures: u32,
+    /// Where DELETED events under a selector go to be told apart from deletions (while a watch
+    /// with a selector runs).
+    left_selector: Option<left_selector::LeftSelectorChecks>,
 }
 
 impl<'c> Watcher<'c> {
@@ -169,6 +173,7 @@ impl<'c> Watcher<'c> {
             resource_version: String::new(),
             backoff: Backoff::default(),
             printed: 0,
+            left_selector: None,
         }
     }
 
@@ -182,6 +187,23 @@ impl<'c> Watcher<'c> {
 
     /// List (and with `watch`, watch until the deadline or forever).
     pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+        let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
+        if !(self.options.watch && selected) {
+            return self.run_here(sink);
+        }
+        let client = self.client;
+        std::thread::scope(|scope| {
+            let (checks, checker) = left_selector::channel();
+            scope.spawn(move || checker.run(client));
+            self.left_selector = Some(checks);
+            let result = self.run_here(sink);
+            // Ends the checker (after the request in flight, if any).
+            self.left_selector = None;
+            result
+        })
+    }
+
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
         if !self.options.watch && !self.target.names.is_empty() {
             return self.get_named(sink);
         }
@@ -620,23 +642,20 @@ impl<'c> Watcher<'c> {
         }
     }
 
-    /// Under a selector, DELETED also means "no longer matches" (the server sends the last
-    /// matching state). When the object still exists, say so rather than let a reader think it
-    /// was deleted.
+    /// Under a selector, DELETED also means "no longer matches": hand it to the checker
+    /// (`left_selector`), which tells the user when the object still exists.
     fn note_if_left_selector(&self, kind: EventType, head: &ObjectHead<'_>) {
-        let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
-        if kind != EventType::Deleted || !selected {
+        let Some(checks) = &self.left_selector else {
+            return;
+        };
+        if kind != EventType::Deleted {
             return;
         }
         let path = self
             .target
             .object_path_in(&head.metadata.namespace, &head.metadata.name);
-        if self.client.get(&path, "application/json").is_ok() {
-            log::notice(&format!(
-                "{}/{} left the selector; it was not deleted",
-                self.target.resource.singular, head.metadata.name
-            ));
-        }
+        let label = format!("{}/{}", self.target.resource.singular, head.metadata.name);
+        checks.check(path, label);
     }
 
     fn bad_event(&self, offset: u64, e: serde_json::Error) -> WatchError {
