@@ -1,10 +1,23 @@
 //! Diagnostics on stderr for `-v N`: timestamped lines that say why kw did what it did. The level
 //! is set once from the command line; credentials are never passed in here.
+//!
+//! As a second line of defence, every line written here (and every final error, through
+//! [`scrub`]) has the credentials kw holds replaced by `<redacted>`: a server or proxy that
+//! echoes the `Authorization` header into an error message must not put the token in a CI log.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// The credentials in use, to be cut out of anything written to stderr.
+static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Shorter strings are not redacted: cutting every `ab` out of messages would garble them, and
+/// no server issues a bearer token that short.
+const MIN_SECRET_LEN: usize = 6;
 
 /// Requests, reconnects, re-lists and backoff decisions.
 pub const REQUESTS: u8 = 4;
@@ -25,7 +38,8 @@ pub fn log(level: u8, message: std::fmt::Arguments<'_>) {
         return;
     }
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now());
-    let _ = writeln!(std::io::stderr().lock(), "{now} {message}");
+    let message = message.to_string();
+    let _ = writeln!(std::io::stderr().lock(), "{now} {}", scrub(&message));
 }
 
 /// `vlog!(level, "format", args...)`: a diagnostic line at `-v level`.
@@ -42,6 +56,7 @@ macro_rules! vlog {
 /// it stands apart from the output it interrupts.
 pub fn notice(message: &str) {
     use std::io::IsTerminal;
+    let message = scrub(message);
     let stderr = std::io::stderr();
     let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         format!("\x1b[2mkw: {message}\x1b[0m")
@@ -49,4 +64,42 @@ pub fn notice(message: &str) {
         format!("kw: {message}")
     };
     let _ = writeln!(stderr.lock(), "{line}");
+}
+
+/// Remember a credential so that [`scrub`] cuts it out of stderr.
+pub fn register_secret(secret: &str) {
+    if secret.len() < MIN_SECRET_LEN {
+        return;
+    }
+    let mut secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    if !secrets.iter().any(|known| known == secret) {
+        secrets.push(secret.to_string());
+    }
+}
+
+/// `text` with every registered credential replaced by `<redacted>`.
+pub fn scrub(text: &str) -> Cow<'_, str> {
+    let secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut text = Cow::Borrowed(text);
+    for secret in secrets.iter() {
+        if text.contains(secret.as_str()) {
+            text = Cow::Owned(text.replace(secret.as_str(), "<redacted>"));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_secrets_are_cut_out() {
+        register_secret("s3cr3t-value");
+        register_secret("abc");
+        assert_eq!(
+            scrub("Unauthorized: Bearer s3cr3t-value, abc"),
+            "Unauthorized: Bearer <redacted>, abc"
+        );
+    }
 }

@@ -125,7 +125,7 @@ fn main() -> ExitCode {
             let (lines, code) = report(&err);
             let mut stderr = io::stderr().lock();
             for line in lines {
-                let _ = writeln!(stderr, "{line}");
+                let _ = writeln!(stderr, "{}", kw::log::scrub(&line));
             }
             ExitCode::from(code as u8)
         }

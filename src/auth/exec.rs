@@ -257,6 +257,18 @@ pub fn parse_output(plugin: &ExecPlugin, stdout: &[u8]) -> Result<ExecOutput, Au
         return Err(plugin_error(plugin, "did not return a status field"));
     };
     let token = status.token.filter(|token| !token.0.is_empty());
+    if let Some(what) = token
+        .as_ref()
+        .and_then(|t| super::unsendable_character(&t.0))
+    {
+        return Err(plugin_error(
+            plugin,
+            &format!(
+                "returned a token that contains {what}, which cannot be sent in an HTTP header \
+                 (the token is not shown)"
+            ),
+        ));
+    }
     let cert = status
         .client_certificate_data
         .filter(|data| !data.is_empty());

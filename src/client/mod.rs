@@ -65,6 +65,12 @@ pub enum SetupError {
     Credentials(#[from] AuthError),
     #[error(transparent)]
     Proxy(#[from] ProxyError),
+    /// ureq refused a header value; its own text would quote the header, token and all.
+    #[error(
+        "a request header holds a character HTTP does not allow (check --as, --as-group and \
+         --as-uid, or the kubeconfig's as and as-groups)"
+    )]
+    BadHeader,
 }
 
 impl From<tls::TlsSetupError> for ClientError {
@@ -275,6 +281,8 @@ impl Client {
             request = request.timeout(timeout);
         }
         if let Some(token) = &credential.token {
+            // Every source checks its tokens already; this is the last door before the header.
+            crate::auth::check_token(&token.0, "the bearer token").map_err(SetupError::from)?;
             request = request.set("Authorization", &format!("Bearer {}", token.0));
         }
         for (name, value) in &self.impersonation {
@@ -355,6 +363,9 @@ impl Client {
                 server,
                 reason: tls::describe_tls_error(tls, &self.roots_origin),
             };
+        }
+        if transport.kind() == ureq::ErrorKind::BadHeader {
+            return ClientError::Setup(SetupError::BadHeader);
         }
         let io = io_error_in(transport);
         let reason = match io.map(|e| e.kind()) {
