@@ -348,11 +348,15 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
     // --request-timeout cuts a watch quietly (kubectl's meaning); --timeout is a failure of its
     // own. The watcher gets the earlier of the two, and kw remembers which one it was.
     let request_deadline = if watching {
-        settings.connection.request_timeout.map(|t| started + t)
+        // A timeout too long to add to an Instant is never reached: no deadline.
+        settings
+            .connection
+            .request_timeout
+            .and_then(|t| started.checked_add(t))
     } else {
         None
     };
-    let timeout_deadline = timeout.map(|t| started + t);
+    let timeout_deadline = timeout.and_then(|t| started.checked_add(t));
     let deadline = match (request_deadline, timeout_deadline) {
         (Some(r), Some(t)) => Some(r.min(t)),
         (r, t) => r.or(t),

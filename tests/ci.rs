@@ -622,3 +622,48 @@ metadata: {name: cart}
         "{lines:?}"
     );
 }
+
+/// Numbers from the server or the command line too big for a clock (issue #11, item 4).
+#[test]
+fn a_huge_retry_after_and_a_huge_timeout_end_cleanly() {
+    let cluster = Cluster::seeded();
+    // Retry-After: u64::MAX with a deadline set: the pause is capped, the deadline ends it.
+    cluster.sim.set_faults(Faults {
+        list_status: Some(429),
+        list_count: 1,
+        list_retry_after: Some("18446744073709551615".into()),
+        ..Faults::default()
+    });
+    let started = Instant::now();
+    let outcome = run(
+        &mut cluster.get(&["pods", "--until", "create", "--timeout", "2s"]),
+        LIMIT,
+    );
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("retrying in 60.0s"),
+        "the server's pause is capped at a minute: {}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains("panicked"), "{}", outcome.stderr);
+    assert!(started.elapsed() < LIMIT);
+
+    // --timeout u64::MAX seconds: no deadline kw could ever reach, so none at all.
+    cluster.sim.set_faults(Faults::default());
+    for timeout in ["18446744073709551615", "584542046090years"] {
+        let outcome = run(
+            &mut cluster.get(&[
+                "pods",
+                "--until",
+                "create",
+                "--timeout",
+                timeout,
+                "-o",
+                "name",
+            ]),
+            LIMIT,
+        );
+        assert_eq!(outcome.code, Some(0), "--timeout {timeout}: {outcome:#?}");
+        assert!(outcome.stdout.contains("pod/"), "{outcome:#?}");
+    }
+}

@@ -335,8 +335,7 @@ impl Client {
                 );
                 let retry_after = response
                     .header("Retry-After")
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-                    .map(Duration::from_secs);
+                    .and_then(crate::backoff::server_pause);
                 let mut body = Vec::new();
                 let _ = response
                     .into_reader()

@@ -308,7 +308,8 @@ impl<'c> Watcher<'c> {
         match self.options.deadline {
             Some(deadline) => {
                 let now = Instant::now();
-                if now + pause >= deadline {
+                // A pause too long to add to an Instant certainly outlasts the deadline.
+                if now.checked_add(pause).is_none_or(|end| end >= deadline) {
                     std::thread::sleep(deadline.saturating_duration_since(now));
                     return true;
                 }
