@@ -454,7 +454,10 @@ fn build_transport(
     idle_timeout: Duration,
 ) -> Result<Transport, ClientError> {
     let tls = match conn.server.scheme {
-        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
+        Scheme::Https => Some(Arc::new(tls::Connector::new(
+            tls::client_config(conn, identity.as_deref())?,
+            conn.tls_server_name.as_deref(),
+        ))),
         Scheme::Http => None,
     };
     Ok(Transport {
@@ -465,7 +468,7 @@ fn build_transport(
 }
 
 fn build_agent(
-    tls: Option<Arc<rustls::ClientConfig>>,
+    tls: Option<Arc<tls::Connector>>,
     proxy: Option<ureq::Proxy>,
     read_timeout: Duration,
 ) -> ureq::Agent {
@@ -480,7 +483,7 @@ fn build_agent(
         builder = builder.proxy(proxy);
     }
     if let Some(tls) = tls {
-        builder = builder.tls_config(tls);
+        builder = builder.tls_connector(tls);
     }
     builder.build()
 }
