@@ -181,16 +181,34 @@ impl Client {
 
     /// GET a streamed body (a watch). Reads that wait longer than the idle timeout fail, so a
     /// silent dead connection is noticed.
-    /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch).
+    /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch,
+    /// `--timeout`), and reads still fail after the idle timeout: ureq's request timeout would
+    /// replace the socket's read timeout with the time left, so a half-open connection under
+    /// `--timeout 1h` would hang for the hour. It is used only when the time left is shorter
+    /// than the idle timeout; before that kw's own reader checks the deadline between reads.
+    /// (The watcher asks the server to end streams early enough for this to be exact.)
     pub fn stream(
         &self,
         path_and_query: &str,
         accept: &str,
         deadline: Option<Instant>,
     ) -> Result<Box<dyn Read + Send + Sync>, ClientError> {
-        let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let timeout = left.filter(|left| *left <= self.idle_timeout);
         let response = self.send(true, path_and_query, accept, timeout)?;
-        Ok(response.into_reader())
+        let reader = response.into_reader();
+        Ok(match deadline {
+            Some(deadline) if timeout.is_none() => Box::new(UntilDeadline {
+                inner: reader,
+                deadline,
+            }),
+            _ => reader,
+        })
+    }
+
+    /// How long a watch may stay silent before its connection counts as dead.
+    pub fn idle_timeout(&self) -> Duration {
+        self.idle_timeout
     }
 
     /// Describe an I/O failure while reading a body.
@@ -384,6 +402,25 @@ impl Client {
             }
             _ => ClientError::Broken { server, reason },
         }
+    }
+}
+
+/// A body that fails with `TimedOut` once `deadline` has passed, for a server that keeps
+/// streaming past the `timeoutSeconds` it was given.
+struct UntilDeadline {
+    inner: Box<dyn Read + Send + Sync>,
+    deadline: Instant,
+}
+
+impl Read for UntilDeadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if Instant::now() >= self.deadline {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the deadline passed",
+            ));
+        }
+        self.inner.read(buf)
     }
 }
 
