@@ -740,3 +740,68 @@ fn no_credential_reaches_stderr_whatever_the_token_or_the_server_says() {
         }
     }
 }
+
+// ---- exec plugins: where they are found, how much is read (issue #11, item 10) ----------
+
+#[test]
+fn a_bare_plugin_name_is_not_found_through_the_current_directory() {
+    let cluster = Cluster::seeded();
+    let plugin = write_script(
+        &cluster,
+        "kw-dot-plugin",
+        &plugin_body(
+            &cluster,
+            "client.authentication.k8s.io/v1",
+            &format!(r#"{{"token":"{}"}}"#, cluster.sim.admin_token()),
+        ),
+    );
+    let mut user = exec_user(
+        "client.authentication.k8s.io/v1",
+        Path::new("kw-dot-plugin"),
+    );
+    user["exec"]["provideClusterInfo"] = false.into();
+    let config = write_kubeconfig(&cluster, "config", user);
+    let system = std::env::var("PATH").unwrap_or_default();
+    // `.` and an empty entry both mean the current directory, where the plugin is.
+    for path in [
+        format!(".:{system}"),
+        format!(":{system}"),
+        format!("{system}:"),
+    ] {
+        let mut cmd = kw_get(&cluster, &config, &["pods"]);
+        cmd.current_dir(cluster.dir.path()).env("PATH", &path);
+        let outcome = run(&mut cmd, LIMIT);
+        assert_eq!(outcome.code, Some(4), "PATH={path}: {outcome:#?}");
+        assert!(
+            outcome.stderr.contains("\"kw-dot-plugin\" was not found"),
+            "{}",
+            outcome.stderr
+        );
+        assert_eq!(runs(&cluster), 0, "the plugin in . must not run");
+    }
+    // From an absolute PATH entry, the same plugin is found and used.
+    let dir = plugin.parent().unwrap().display().to_string();
+    let mut cmd = kw_get(&cluster, &config, &["pods"]);
+    cmd.current_dir(cluster.dir.path())
+        .env("PATH", format!("{dir}:{system}"));
+    assert_ok(&run(&mut cmd, LIMIT));
+    assert_eq!(runs(&cluster), 1);
+}
+
+#[test]
+fn a_plugin_that_prints_without_end_is_stopped_at_one_mebibyte() {
+    let cluster = Cluster::seeded();
+    let plugin = write_script(&cluster, "plugin", "exec yes\n");
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1", &plugin),
+    );
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("printed more than 1 MiB"),
+        "{}",
+        outcome.stderr
+    );
+}

@@ -667,3 +667,30 @@ fn a_huge_retry_after_and_a_huge_timeout_end_cleanly() {
         assert!(outcome.stdout.contains("pod/"), "{outcome:#?}");
     }
 }
+
+/// `kw version | true` (issue #11, item 10): stdout closed before kw writes is a quiet exit 0,
+/// not a panic; the same for completion scripts.
+#[test]
+fn version_and_completion_exit_0_quietly_into_a_closed_pipe() {
+    let cluster = Cluster::seeded();
+    let mut commands = vec![cluster.kw(), cluster.kw(), cluster.kw()];
+    commands[0]
+        .args(["version", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    commands[1].args(["version", "--client"]);
+    commands[2].args(["completion", "bash"]);
+    for mut cmd in commands {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kw starts");
+        // Close the reading end at once, as `| true` does.
+        drop(child.stdout.take());
+        let mut stderr = String::new();
+        let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
+        let code = common::wait_with_limit(&mut child, LIMIT);
+        assert_eq!(code, Some(0), "{cmd:?}: {stderr}");
+        assert!(stderr.is_empty(), "{cmd:?}: {stderr}");
+    }
+}
