@@ -272,9 +272,19 @@ fn is_executable(path: &std::path::Path) -> bool {
 /// Reads the plugin's `ExecCredential` from its standard output.
 pub fn parse_output(plugin: &ExecPlugin, stdout: &[u8]) -> Result<ExecOutput, AuthError> {
     let credential: ExecCredential = serde_json::from_slice(stdout).map_err(|error| {
+        // A data error quotes the value it did not expect (`invalid type: string "..."`),
+        // which may be the token in the wrong place: say only where it is.
+        let what = match error.classify() {
+            serde_json::error::Category::Data => format!(
+                "a field of the wrong type at line {} column {}",
+                error.line(),
+                error.column()
+            ),
+            _ => error.to_string(),
+        };
         plugin_error(
             plugin,
-            &format!("printed something that is not an ExecCredential: {error}"),
+            &format!("printed something that is not an ExecCredential: {what}"),
         )
     })?;
     if credential.kind != "ExecCredential" {
@@ -512,8 +522,12 @@ mod tests {
             humantime::parse_rfc3339("2030-01-01T00:00:00Z").ok()
         );
 
-        let cases: [(&[u8], &str); 6] = [
+        let cases: [(&[u8], &str); 7] = [
             (b"not json", "not an ExecCredential"),
+            (
+                br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":"tok-abcdef-123"}"#,
+                "a field of the wrong type at line 1 column",
+            ),
             (
                 br#"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}}"#,
                 "plugin returned version client.authentication.k8s.io/v1beta1",
@@ -540,6 +554,10 @@ mod tests {
             assert!(message.contains(expected), "{message}");
             assert!(message.contains("user \"u\""), "{message}");
             assert!(!message.contains('\n'), "{message}");
+            assert!(
+                !message.contains("tok-abcdef"),
+                "values are not quoted: {message}"
+            );
         }
     }
 
