@@ -125,7 +125,7 @@ fn main() -> ExitCode {
             let (lines, code) = report(&err);
             let mut stderr = io::stderr().lock();
             for line in lines {
-                let _ = writeln!(stderr, "{line}");
+                let _ = writeln!(stderr, "{}", kw::log::clean(&line));
             }
             ExitCode::from(code as u8)
         }
@@ -348,11 +348,15 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
     // --request-timeout cuts a watch quietly (kubectl's meaning); --timeout is a failure of its
     // own. The watcher gets the earlier of the two, and kw remembers which one it was.
     let request_deadline = if watching {
-        settings.connection.request_timeout.map(|t| started + t)
+        // A timeout too long to add to an Instant is never reached: no deadline.
+        settings
+            .connection
+            .request_timeout
+            .and_then(|t| started.checked_add(t))
     } else {
         None
     };
-    let timeout_deadline = timeout.map(|t| started + t);
+    let timeout_deadline = timeout.and_then(|t| started.checked_add(t));
     let deadline = match (request_deadline, timeout_deadline) {
         (Some(r), Some(t)) => Some(r.min(t)),
         (r, t) => r.or(t),
@@ -439,8 +443,8 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
             if output.is_none() || format.is_table() {
                 if let Some(mut done) = output.take() {
                     finish(&mut done)?;
-                    if printed > 0 && !args.no_headers {
-                        println!();
+                    if printed > 0 && !args.no_headers && !print_stdout("\n")? {
+                        return Ok(());
                     }
                 }
                 output = Some(Output::new(
@@ -677,8 +681,8 @@ fn run_completion(args: CompletionArgs) -> Result<(), KwError> {
 
 /// `kw version`: kw's version, then (unless --client) the server's `/version`.
 fn run_version(args: VersionArgs) -> Result<(), KwError> {
-    println!("Client Version: v{}", env!("CARGO_PKG_VERSION"));
-    if args.client {
+    let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");
+    if !print_stdout(client_version)? || args.client {
         return Ok(());
     }
     let settings = settings::resolve_from_env(&args.config, None)?;
@@ -696,8 +700,22 @@ fn run_version(args: VersionArgs) -> Result<(), KwError> {
             reason: e.to_string(),
         })
     })?;
-    println!("Server Version: {}", version.git_version);
+    print_stdout(&format!("Server Version: {}\n", version.git_version))?;
     Ok(())
+}
+
+/// Write `text` to stdout now. `Ok(false)` when stdout is closed (`kw version | true`): kw then
+/// ends quietly with status 0, where `println!` would panic.
+fn print_stdout(text: &str) -> Result<bool, KwError> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(true),
+        Err(e) if is_closed_pipe(&e) => Ok(false),
+        Err(e) => Err(WatchError::Output(e).into()),
+    }
 }
 
 /// Every error becomes its message lines and exit code here, and only here.

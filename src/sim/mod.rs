@@ -331,6 +331,9 @@ impl SimArgs {
                 invalid_json_after: self.fault_invalid_json_after,
                 huge_object_bytes: self.fault_huge_object_bytes,
                 times: self.fault_times,
+                // Hostile error bodies and headers are for tests through the control protocol.
+                list_message: None,
+                list_retry_after: None,
             },
             flood,
             ..SimConfig::default()
