@@ -7,6 +7,17 @@ use std::time::{Duration, Instant};
 const INITIAL: Duration = Duration::from_millis(800);
 const CAP: Duration = Duration::from_secs(30);
 const RESET_AFTER: Duration = Duration::from_secs(120);
+/// The longest pause a server may ask for with `Retry-After`. A server's number is input:
+/// `Retry-After: 18446744073709551615` must neither overflow a deadline nor stall kw for ever,
+/// and a minute is twice kw's own longest backoff.
+pub const MAX_SERVER_PAUSE: Duration = Duration::from_secs(60);
+
+/// The pause a `Retry-After` header asks for, capped at [`MAX_SERVER_PAUSE`]; `None` unless it
+/// is a number of seconds (the HTTP-date form is not worth trusting a server's clock for).
+pub fn server_pause(retry_after: &str) -> Option<Duration> {
+    let seconds = retry_after.trim().parse::<u64>().ok()?;
+    Some(Duration::from_secs(seconds).min(MAX_SERVER_PAUSE))
+}
 
 pub struct Backoff {
     next: Duration,
@@ -122,6 +133,16 @@ mod tests {
         }
         backoff.progressed();
         assert!(backoff.failed(now) <= INITIAL * 2);
+    }
+
+    #[test]
+    fn server_pauses_are_capped() {
+        assert_eq!(server_pause("2"), Some(Duration::from_secs(2)));
+        assert_eq!(server_pause(" 30 "), Some(Duration::from_secs(30)));
+        assert_eq!(server_pause("18446744073709551615"), Some(MAX_SERVER_PAUSE));
+        assert_eq!(server_pause("99999999999999999999999"), None);
+        assert_eq!(server_pause("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(server_pause("-1"), None);
     }
 
     #[test]

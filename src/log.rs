@@ -1,10 +1,25 @@
 //! Diagnostics on stderr for `-v N`: timestamped lines that say why kw did what it did. The level
 //! is set once from the command line; credentials are never passed in here.
+//!
+//! As a second line of defence, every line written here (and every final error, through
+//! [`clean`]) has the credentials kw holds replaced by `<redacted>`: a server or proxy that
+//! echoes the `Authorization` header into an error message must not put the token in a CI log.
+//! [`clean`] also shows control characters as text (ESC as `^[`, as kubectl's table cells do),
+//! so a server's `Status.message` cannot move the cursor, retitle the terminal or fake lines.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// The credentials in use, to be cut out of anything written to stderr.
+static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Shorter strings are not redacted: cutting every `ab` out of messages would garble them, and
+/// no server issues a bearer token that short.
+const MIN_SECRET_LEN: usize = 6;
 
 /// Requests, reconnects, re-lists and backoff decisions.
 pub const REQUESTS: u8 = 4;
@@ -25,7 +40,8 @@ pub fn log(level: u8, message: std::fmt::Arguments<'_>) {
         return;
     }
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now());
-    let _ = writeln!(std::io::stderr().lock(), "{now} {message}");
+    let message = message.to_string();
+    let _ = writeln!(std::io::stderr().lock(), "{now} {}", clean(&message));
 }
 
 /// `vlog!(level, "format", args...)`: a diagnostic line at `-v level`.
@@ -42,6 +58,7 @@ macro_rules! vlog {
 /// it stands apart from the output it interrupts.
 pub fn notice(message: &str) {
     use std::io::IsTerminal;
+    let message = clean(message);
     let stderr = std::io::stderr();
     let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         format!("\x1b[2mkw: {message}\x1b[0m")
@@ -49,4 +66,66 @@ pub fn notice(message: &str) {
         format!("kw: {message}")
     };
     let _ = writeln!(stderr.lock(), "{line}");
+}
+
+/// Remember a credential so that [`clean`] cuts it out of stderr.
+pub fn register_secret(secret: &str) {
+    if secret.len() < MIN_SECRET_LEN {
+        return;
+    }
+    let mut secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    if !secrets.iter().any(|known| known == secret) {
+        secrets.push(secret.to_string());
+    }
+}
+
+/// `text` as it may go to stderr: every registered credential replaced by `<redacted>`, and
+/// control characters (other than tab) written out as text.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    let secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut text = Cow::Borrowed(text);
+    for secret in secrets.iter() {
+        if text.contains(secret.as_str()) {
+            text = Cow::Owned(text.replace(secret.as_str(), "<redacted>"));
+        }
+    }
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return text;
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => shown.push(c),
+            '\x1b' => shown.push_str("^["),
+            '\r' => shown.push_str("\\r"),
+            '\n' => shown.push_str("\\n"),
+            c if c.is_control() => shown.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c => shown.push(c),
+        }
+    }
+    Cow::Owned(shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_secrets_are_cut_out() {
+        register_secret("s3cr3t-value");
+        register_secret("abc");
+        assert_eq!(
+            clean("Unauthorized: Bearer s3cr3t-value, abc"),
+            "Unauthorized: Bearer <redacted>, abc"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_obeyed() {
+        assert_eq!(clean("plain\ttext"), "plain\ttext");
+        assert_eq!(
+            clean("\x1b]0;owned\x07red\x1b[31m\r\nfake\u{9b}"),
+            "^[]0;owned\\u{0007}red^[[31m\\r\\nfake\\u{009b}"
+        );
+    }
 }

@@ -133,7 +133,7 @@ fn main() -> ExitCode {
             let (lines, code) = report(&err);
             let mut stderr = io::stderr().lock();
             for line in lines {
-                let _ = writeln!(stderr, "{line}");
+                let _ = writeln!(stderr, "{}", kw::log::clean(&line));
             }
             ExitCode::from(code as u8)
         }
@@ -334,8 +334,8 @@ fn run_completion(args: CompletionArgs) -> Result<(), KwError> {
 
 /// `kw version`: kw's version, then (unless --client) the server's `/version`.
 fn run_version(args: VersionArgs) -> Result<(), KwError> {
-    println!("Client Version: v{}", env!("CARGO_PKG_VERSION"));
-    if args.client {
+    let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");
+    if !print_stdout(client_version)? || args.client {
         return Ok(());
     }
     let settings = settings::resolve_from_env(&args.config, None)?;
@@ -354,6 +354,20 @@ fn run_version(args: VersionArgs) -> Result<(), KwError> {
         })?;
     println!("Server Version: {}", version.git_version);
     Ok(())
+}
+
+/// Write `text` to stdout now. `Ok(false)` when stdout is closed (`kw version | true`): kw then
+/// ends quietly with status 0, where `println!` would panic.
+fn print_stdout(text: &str) -> Result<bool, KwError> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(true),
+        Err(e) if is_closed_pipe(&e) => Ok(false),
+        Err(e) => Err(KwError::Output(e)),
+    }
 }
 
 /// Every error becomes its message lines and exit code here, and only here.

@@ -237,6 +237,8 @@ pub enum SettingsError {
     },
     #[error("{origin} is empty")]
     EmptyToken { origin: String },
+    #[error(transparent)]
+    UnsendableToken(#[from] crate::auth::AuthError),
     #[error("user \"{user}\" authenticates with {mechanism}, which kw does not support")]
     UnsupportedAuth {
         user: String,
@@ -727,10 +729,18 @@ fn resolve_credentials(
         Some(path) => file_origin("tokenFile", path, &user_label),
         None => String::new(),
     };
+    // Every token is checked here, before any request, so the HTTP library never gets to
+    // quote an `Authorization` header it refuses (with the token in it) in an error.
     let (token, token_file) = match non_empty(flags.token.as_deref()) {
-        Some(token) => (Some(Secret(token.to_string())), None),
+        Some(token) => {
+            crate::auth::check_token(token, "--token")?;
+            (Some(Secret(token.to_string())), None)
+        }
         None => match (&user.token, &user.token_file) {
-            (Some(token), _) if !token.0.is_empty() => (Some(token.clone()), None),
+            (Some(token), _) if !token.0.is_empty() => {
+                crate::auth::check_token(&token.0, &format!("the token of {user_label}"))?;
+                (Some(token.clone()), None)
+            }
             (_, Some(path)) => {
                 let token = read_token_file(path, &user_label)?;
                 (Some(token), Some(path.clone()))
@@ -801,7 +811,12 @@ fn resolve_credentials(
                 })
             }
             "oidc" if token.is_none() && token_file.is_none() => {
-                token = Some(oidc_id_token(&provider.config.0, user_name)?);
+                let id_token = oidc_id_token(&provider.config.0, user_name)?;
+                crate::auth::check_token(
+                    &id_token.0,
+                    &format!("the oidc id-token of {user_label}"),
+                )?;
+                token = Some(id_token);
             }
             "oidc" => {}
             other => {
@@ -910,6 +925,7 @@ fn read_token_file(path: &Path, user_label: &str) -> Result<Secret, SettingsErro
     if token.is_empty() {
         return Err(SettingsError::EmptyToken { origin });
     }
+    crate::auth::check_token(&token, &origin)?;
     Ok(Secret(token))
 }
 

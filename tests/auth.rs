@@ -553,3 +553,255 @@ fn an_unchanged_token_file_is_not_retried_after_a_401() {
     // The file was read again after the 401, found unchanged, and not sent a second time.
     assert_eq!(cluster.sim.requests().len(), 1);
 }
+
+// ---- credentials never reach stderr (issue #11, item 1) -----------------------------------
+
+/// Every 8-character piece of `secret` that shows up in `text`: a leak of part of a token is
+/// a leak too.
+fn leaked_pieces<'a>(secret: &'a str, text: &str) -> Vec<&'a str> {
+    let chars: Vec<(usize, char)> = secret.char_indices().collect();
+    (0..chars.len().saturating_sub(7))
+        .filter_map(|i| {
+            let start = chars[i].0;
+            let end = chars.get(i + 8).map_or(secret.len(), |c| c.0);
+            let piece = &secret[start..end];
+            text.contains(piece).then_some(piece)
+        })
+        .collect()
+}
+
+/// Where a test token is put: the three places a kubeconfig user gets a bearer token from.
+#[derive(Debug, Clone, Copy)]
+enum TokenPlace {
+    Inline,
+    File,
+    Exec,
+}
+
+/// A kubeconfig whose user gets `token` from `place`.
+fn kubeconfig_with_token(cluster: &Cluster, place: TokenPlace, token: &str) -> PathBuf {
+    match place {
+        TokenPlace::Inline => write_kubeconfig(cluster, "config", json!({"token": token})),
+        TokenPlace::File => {
+            std::fs::write(cluster.dir.path().join("token"), token).unwrap();
+            write_kubeconfig(cluster, "config", json!({"tokenFile": "token"}))
+        }
+        TokenPlace::Exec => {
+            let credential = json!({
+                "apiVersion": "client.authentication.k8s.io/v1",
+                "kind": "ExecCredential",
+                "status": {"token": token},
+            });
+            let path = cluster.dir.path().join("credential.json");
+            std::fs::write(&path, credential.to_string()).unwrap();
+            let script = write_script(cluster, "plugin", &format!("cat '{}'\n", path.display()));
+            write_kubeconfig(
+                cluster,
+                "config",
+                exec_user("client.authentication.k8s.io/v1", &script),
+            )
+        }
+    }
+}
+
+#[test]
+fn tokens_http_cannot_carry_are_refused_by_name_and_never_shown() {
+    let cluster = Cluster::seeded();
+    let secret = "SUPERSECRETTOKEN123";
+    let bad = [
+        (format!("{secret}\n{secret}"), "a line break"),
+        (format!("{secret}\t{secret}"), "a tab"),
+        (format!("{secret}é{secret}"), "a non-ASCII character"),
+        (format!("{secret}\x1b[31m{secret}"), "a control character"),
+    ];
+    for place in [TokenPlace::Inline, TokenPlace::File, TokenPlace::Exec] {
+        for (token, what) in &bad {
+            for verbosity in ["0", "6", "9"] {
+                let config = kubeconfig_with_token(&cluster, place, token);
+                let outcome = run(
+                    &mut kw_get(&cluster, &config, &["pods", "-v", verbosity]),
+                    LIMIT,
+                );
+                let context = format!("{place:?} {what} -v {verbosity}: {outcome:#?}");
+                assert!(!outcome.stderr.contains(secret), "{context}");
+                assert!(outcome.stderr.contains(what), "{context}");
+                assert!(outcome.stderr.contains("user \"u\""), "{context}");
+                let expected = match place {
+                    TokenPlace::Exec => 4,
+                    TokenPlace::Inline | TokenPlace::File => 1,
+                };
+                assert_eq!(outcome.code, Some(expected), "{context}");
+            }
+        }
+    }
+    // A trailing newline in a token file is an editor's, and trimmed as client-go does; inline
+    // (a YAML `token: |` block) it is part of the token, and refused.
+    let token = format!("{}\n", cluster.sim.admin_token());
+    let config = kubeconfig_with_token(&cluster, TokenPlace::File, &token);
+    assert_ok(&run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT));
+    let config = kubeconfig_with_token(&cluster, TokenPlace::Inline, &token);
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods", "-v", "9"]), LIMIT);
+    assert_eq!(outcome.code, Some(1), "{outcome:#?}");
+    assert!(leaked_pieces(&cluster.sim.admin_token(), &outcome.stderr).is_empty());
+}
+
+/// xorshift64*: reproducible random cases without a dependency; the seed is in every message.
+struct Cases(u64);
+
+impl Cases {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// A token of the characters tokens are made of, with now and then one they must not hold.
+    fn token(&mut self) -> String {
+        const PLAIN: &[u8] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/";
+        const HOSTILE: &[&str] = &[
+            "\n", "\r\n", "\t", " ", "\x7f", "\x1b[31m", "\0", "é", "\u{2028}", "😀", "\"", "\\",
+        ];
+        let len = 16 + self.below(40);
+        let mut token = String::new();
+        while token.chars().count() < len {
+            if self.below(12) == 0 {
+                let piece: &str = HOSTILE[self.below(HOSTILE.len())];
+                token.push_str(piece);
+            } else {
+                token.push(*self.pick(PLAIN) as char);
+            }
+        }
+        token
+    }
+}
+
+#[test]
+fn no_credential_reaches_stderr_whatever_the_token_or_the_server_says() {
+    let cluster = Cluster::seeded();
+    let seed = 0x5eed_0011;
+    let mut cases = Cases(seed);
+    // Kubeconfig token fields: random tokens, sendable or not, from every source, at every -v.
+    for case in 0..24 {
+        let token = cases.token();
+        let place = *cases.pick(&[TokenPlace::Inline, TokenPlace::File, TokenPlace::Exec]);
+        let verbosity = *cases.pick(&["0", "4", "6", "9"]);
+        let config = kubeconfig_with_token(&cluster, place, &token);
+        let outcome = run(
+            &mut kw_get(&cluster, &config, &["pods", "-v", verbosity]),
+            LIMIT,
+        );
+        let leaks = leaked_pieces(token.trim(), &outcome.stderr);
+        assert!(
+            leaks.is_empty(),
+            "seed {seed:#x} case {case} {place:?} -v {verbosity} token {token:?}: {leaks:?} in {}",
+            outcome.stderr
+        );
+        assert!(
+            matches!(outcome.code, Some(1 | 4)),
+            "seed {seed:#x} case {case}: {outcome:#?}"
+        );
+    }
+    // Server error bodies that echo the credential back amid random junk, on a fatal error and
+    // on a retried one.
+    let admin = cluster.sim.admin_token();
+    for case in 0..8 {
+        let message = format!(
+            "{} Authorization: Bearer {admin} {}",
+            cases.token(),
+            cases.token()
+        );
+        let code = *cases.pick(&[403u16, 500, 401]);
+        let verbosity = *cases.pick(&["0", "6", "9"]);
+        cluster.sim.set_faults(Faults {
+            list_status: Some(code),
+            list_count: 1,
+            list_message: Some(message.clone()),
+            ..Faults::default()
+        });
+        let outcome = run(&mut cluster.get(&["pods", "-v", verbosity]), LIMIT);
+        let leaks = leaked_pieces(&admin, &outcome.stderr);
+        assert!(
+            leaks.is_empty(),
+            "seed {seed:#x} case {case} code {code}: {leaks:?} in {}",
+            outcome.stderr
+        );
+        if code == 403 {
+            assert!(outcome.stderr.contains("<redacted>"), "{}", outcome.stderr);
+        }
+    }
+}
+
+// ---- exec plugins: where they are found, how much is read (issue #11, item 10) ----------
+
+#[test]
+fn a_bare_plugin_name_is_not_found_through_the_current_directory() {
+    let cluster = Cluster::seeded();
+    let plugin = write_script(
+        &cluster,
+        "kw-dot-plugin",
+        &plugin_body(
+            &cluster,
+            "client.authentication.k8s.io/v1",
+            &format!(r#"{{"token":"{}"}}"#, cluster.sim.admin_token()),
+        ),
+    );
+    let mut user = exec_user(
+        "client.authentication.k8s.io/v1",
+        Path::new("kw-dot-plugin"),
+    );
+    user["exec"]["provideClusterInfo"] = false.into();
+    let config = write_kubeconfig(&cluster, "config", user);
+    let system = std::env::var("PATH").unwrap_or_default();
+    // `.` and an empty entry both mean the current directory, where the plugin is.
+    for path in [
+        format!(".:{system}"),
+        format!(":{system}"),
+        format!("{system}:"),
+    ] {
+        let mut cmd = kw_get(&cluster, &config, &["pods"]);
+        cmd.current_dir(cluster.dir.path()).env("PATH", &path);
+        let outcome = run(&mut cmd, LIMIT);
+        assert_eq!(outcome.code, Some(4), "PATH={path}: {outcome:#?}");
+        assert!(
+            outcome.stderr.contains("\"kw-dot-plugin\" was not found"),
+            "{}",
+            outcome.stderr
+        );
+        assert_eq!(runs(&cluster), 0, "the plugin in . must not run");
+    }
+    // From an absolute PATH entry, the same plugin is found and used.
+    let dir = plugin.parent().unwrap().display().to_string();
+    let mut cmd = kw_get(&cluster, &config, &["pods"]);
+    cmd.current_dir(cluster.dir.path())
+        .env("PATH", format!("{dir}:{system}"));
+    assert_ok(&run(&mut cmd, LIMIT));
+    assert_eq!(runs(&cluster), 1);
+}
+
+#[test]
+fn a_plugin_that_prints_without_end_is_stopped_at_one_mebibyte() {
+    let cluster = Cluster::seeded();
+    let plugin = write_script(&cluster, "plugin", "exec yes\n");
+    let config = write_kubeconfig(
+        &cluster,
+        "config",
+        exec_user("client.authentication.k8s.io/v1", &plugin),
+    );
+    let outcome = run(&mut kw_get(&cluster, &config, &["pods"]), LIMIT);
+    assert_eq!(outcome.code, Some(4), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("printed more than 1 MiB"),
+        "{}",
+        outcome.stderr
+    );
+}

@@ -655,3 +655,75 @@ fn a_jsonpath_filter_waits_as_kubectl_wait_does() {
         "{stderr}"
     );
 }
+
+/// Numbers from the server or the command line too big for a clock (issue #11, item 4).
+#[test]
+fn a_huge_retry_after_and_a_huge_timeout_end_cleanly() {
+    let cluster = Cluster::seeded();
+    // Retry-After: u64::MAX with a deadline set: the pause is capped, the deadline ends it.
+    cluster.sim.set_faults(Faults {
+        list_status: Some(429),
+        list_count: 1,
+        list_retry_after: Some("18446744073709551615".into()),
+        ..Faults::default()
+    });
+    let started = Instant::now();
+    let outcome = run(
+        &mut cluster.get(&["pods", "--until", "create", "--timeout", "2s"]),
+        LIMIT,
+    );
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("retrying in 60.0s"),
+        "the server's pause is capped at a minute: {}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains("panicked"), "{}", outcome.stderr);
+    assert!(started.elapsed() < LIMIT);
+
+    // --timeout u64::MAX seconds: no deadline kw could ever reach, so none at all.
+    cluster.sim.set_faults(Faults::default());
+    for timeout in ["18446744073709551615", "584542046090years"] {
+        let outcome = run(
+            &mut cluster.get(&[
+                "pods",
+                "--until",
+                "create",
+                "--timeout",
+                timeout,
+                "-o",
+                "name",
+            ]),
+            LIMIT,
+        );
+        assert_eq!(outcome.code, Some(0), "--timeout {timeout}: {outcome:#?}");
+        assert!(outcome.stdout.contains("pod/"), "{outcome:#?}");
+    }
+}
+
+/// `kw version | true` (issue #11, item 10): stdout closed before kw writes is a quiet exit 0,
+/// not a panic; the same for completion scripts.
+#[test]
+fn version_and_completion_exit_0_quietly_into_a_closed_pipe() {
+    let cluster = Cluster::seeded();
+    let mut commands = vec![cluster.kw(), cluster.kw(), cluster.kw()];
+    commands[0]
+        .args(["version", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    commands[1].args(["version", "--client"]);
+    commands[2].args(["completion", "bash"]);
+    for mut cmd in commands {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kw starts");
+        // Close the reading end at once, as `| true` does.
+        drop(child.stdout.take());
+        let mut stderr = String::new();
+        let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
+        let code = common::wait_with_limit(&mut child, LIMIT);
+        assert_eq!(code, Some(0), "{cmd:?}: {stderr}");
+        assert!(stderr.is_empty(), "{cmd:?}: {stderr}");
+    }
+}

@@ -461,3 +461,41 @@ fn the_demo_runs_and_ctrl_c_cleans_up() {
     assert_eq!(code, Some(130), "{stderr}");
     assert!(!demo_dir.exists(), "the demo's kubeconfig is removed");
 }
+
+/// A server's `Status.message` is text, not terminal commands (issue #11, item 10): escape
+/// sequences are shown as `^[` as kubectl shows them in table cells, line breaks as `\n`.
+#[test]
+fn escape_sequences_in_a_server_message_are_shown_not_obeyed() {
+    let cluster = Cluster::seeded();
+    for code in [403u16, 500] {
+        cluster.sim.set_faults(kw::sim::Faults {
+            list_status: Some(code),
+            list_count: 1,
+            list_message: Some("denied\x1b]0;pwned\x07\x1b[2J\r\nerror: fake line".into()),
+            ..kw::sim::Faults::default()
+        });
+        let outcome = run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
+        assert!(
+            !outcome.stderr.contains('\x1b'),
+            "{code}: {:?}",
+            outcome.stderr
+        );
+        assert!(
+            !outcome.stderr.contains('\x07'),
+            "{code}: {:?}",
+            outcome.stderr
+        );
+        assert!(
+            outcome
+                .stderr
+                .contains("denied^[]0;pwned\\u{0007}^[[2J\\r\\nerror: fake line"),
+            "{code}: {:?}",
+            outcome.stderr
+        );
+        assert!(
+            !outcome.stderr.lines().any(|l| l.starts_with("error: fake")),
+            "{code}: {:?}",
+            outcome.stderr
+        );
+    }
+}

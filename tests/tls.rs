@@ -104,6 +104,13 @@ fn tls_server_name_verifies_a_certificate_that_lacks_the_address() {
     let config = write_kubeconfig(&cluster, "named", fields, admin(&cluster));
     let outcome = get(&cluster, &config, &[]);
     assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    // ... and sent as SNI, as client-go does, for front ends that route by it.
+    assert_eq!(
+        cluster.sim.tls_server_names().last(),
+        Some(&Some("kubernetes.default.svc".to_string())),
+        "{:?}",
+        cluster.sim.tls_server_names()
+    );
     // The name is checked, not skipped: a wrong one still fails.
     let outcome = get(&cluster, &config, &["--tls-server-name", "other.example"]);
     assert_eq!(outcome.code, Some(5), "{outcome:#?}");

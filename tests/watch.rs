@@ -837,3 +837,24 @@ fn bookmarks_advance_the_resume_point() {
     }
     drop(live);
 }
+
+/// A deadline far away must not switch the idle timeout off (issue #11, item 5): a half-open
+/// connection under `--timeout 1h` is noticed after the idle timeout and resumed, not waited on
+/// for the hour.
+#[test]
+fn a_stalled_connection_under_a_distant_deadline_is_resumed_after_the_idle_timeout() {
+    for deadline in ["--timeout", "--request-timeout"] {
+        let cluster = faulty(Faults {
+            stall_after: Some(1),
+            // Far longer than the test waits: only kw's idle timeout can end the stall.
+            stall_secs: 600,
+            times: Some(2),
+            ..Faults::default()
+        });
+        let from = cluster.sim.current_resource_version();
+        let mut watch = Watch::start(&cluster, &[deadline, "1h"], &[("KW_IDLE_TIMEOUT", "1s")]);
+        churn(&cluster, "p", 3, Duration::from_millis(30));
+        watch.read_until(cluster.sim.current_resource_version());
+        assert_exact(&cluster, &watch, from);
+    }
+}

@@ -4,7 +4,9 @@
 //!
 //! Protocol: <https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins>.
 
-use std::io::IsTerminal;
+use std::ffi::OsStr;
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
@@ -185,7 +187,20 @@ pub fn run(plugin: &ExecPlugin) -> Result<ExecOutput, AuthError> {
         "spec": spec,
     });
 
-    let mut command = Command::new(&plugin.command);
+    let not_found = || AuthError::PluginNotFound {
+        user_label: plugin.user_label.clone(),
+        command: plugin.command.clone(),
+        hint: plugin.install_hint.clone(),
+    };
+    let program = if plugin.command.contains(std::path::MAIN_SEPARATOR) {
+        PathBuf::from(&plugin.command)
+    } else {
+        // Looked up by kw, not by the OS: execvp would also search `.` and empty PATH entries,
+        // running whatever a bare name matches in the current directory (Go refuses since 1.19).
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        find_in_path(&plugin.command, &path).ok_or_else(not_found)?
+    };
+    let mut command = Command::new(&program);
     command
         .args(&plugin.args)
         .envs(plugin.env.iter().map(|(k, v)| (k, v)))
@@ -198,36 +213,78 @@ pub fn run(plugin: &ExecPlugin) -> Result<ExecOutput, AuthError> {
         } else {
             Stdio::null()
         });
-    let output = command.output().map_err(|error| {
+    let mut child = command.spawn().map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
-            AuthError::PluginNotFound {
-                user_label: plugin.user_label.clone(),
-                command: plugin.command.clone(),
-                hint: plugin.install_hint.clone(),
-            }
+            not_found()
         } else {
             plugin_error(plugin, &format!("could not be started: {error}"))
         }
     })?;
-    if !output.status.success() {
-        let how = match output.status.code() {
+    // Read at most one byte past the limit: a plugin printing without end must not fill memory.
+    let mut stdout = Vec::new();
+    let read = match child.stdout.take() {
+        Some(out) => out
+            .take(MAX_OUTPUT_BYTES as u64 + 1)
+            .read_to_end(&mut stdout)
+            .map(|_| ()),
+        None => Ok(()),
+    };
+    if stdout.len() > MAX_OUTPUT_BYTES {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(plugin_error(plugin, "printed more than 1 MiB"));
+    }
+    let status = child
+        .wait()
+        .map_err(|error| plugin_error(plugin, &format!("could not be waited for: {error}")))?;
+    if !status.success() {
+        let how = match status.code() {
             Some(code) => format!("exited with status {code}"),
             None => "was killed by a signal".to_string(),
         };
         return Err(plugin_error(plugin, &how));
     }
-    if output.stdout.len() > MAX_OUTPUT_BYTES {
-        return Err(plugin_error(plugin, "printed more than 1 MiB"));
-    }
-    parse_output(plugin, &output.stdout)
+    read.map_err(|error| plugin_error(plugin, &format!("could not be read: {error}")))?;
+    parse_output(plugin, &stdout)
+}
+
+/// The executable file `name` in an absolute directory of `path` (a PATH value). Empty and
+/// relative entries (`.`, `bin`) are skipped: they depend on the current directory.
+pub fn find_in_path(name: &str, path: &OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &std::path::Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| meta.is_file())
 }
 
 /// Reads the plugin's `ExecCredential` from its standard output.
 pub fn parse_output(plugin: &ExecPlugin, stdout: &[u8]) -> Result<ExecOutput, AuthError> {
     let credential: ExecCredential = serde_json::from_slice(stdout).map_err(|error| {
+        // A data error quotes the value it did not expect (`invalid type: string "..."`),
+        // which may be the token in the wrong place: say only where it is.
+        let what = match error.classify() {
+            serde_json::error::Category::Data => format!(
+                "a field of the wrong type at line {} column {}",
+                error.line(),
+                error.column()
+            ),
+            _ => error.to_string(),
+        };
         plugin_error(
             plugin,
-            &format!("printed something that is not an ExecCredential: {error}"),
+            &format!("printed something that is not an ExecCredential: {what}"),
         )
     })?;
     if credential.kind != "ExecCredential" {
@@ -257,6 +314,18 @@ pub fn parse_output(plugin: &ExecPlugin, stdout: &[u8]) -> Result<ExecOutput, Au
         return Err(plugin_error(plugin, "did not return a status field"));
     };
     let token = status.token.filter(|token| !token.0.is_empty());
+    if let Some(what) = token
+        .as_ref()
+        .and_then(|t| super::unsendable_character(&t.0))
+    {
+        return Err(plugin_error(
+            plugin,
+            &format!(
+                "returned a token that contains {what}, which cannot be sent in an HTTP header \
+                 (the token is not shown)"
+            ),
+        ));
+    }
     let cert = status
         .client_certificate_data
         .filter(|data| !data.is_empty());
@@ -353,6 +422,39 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn bare_names_are_found_in_absolute_path_entries_only() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let plugin = dir.path().join("kw-plugin");
+        std::fs::write(&plugin, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let absolute = dir.path().as_os_str().to_owned();
+        assert_eq!(find_in_path("kw-plugin", &absolute), Some(plugin.clone()));
+        // The same directory as `.`, as an empty entry, or relative: never searched.
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(dir.path(), &cwd);
+        for path in [".", "", ":", "::/nonexistent", relative.as_str()] {
+            assert_eq!(
+                find_in_path("kw-plugin", OsStr::new(path)),
+                None,
+                "{path:?}"
+            );
+        }
+        // Not executable: not a command.
+        std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(find_in_path("kw-plugin", &absolute), None);
+    }
+
+    /// `to` written relative to `from` (`../../tmp/x`), for a relative PATH entry.
+    fn pathdiff(to: &std::path::Path, from: &std::path::Path) -> String {
+        let ups = from.components().count().saturating_sub(1);
+        let mut text = "../".repeat(ups);
+        text.push_str(to.strip_prefix("/").unwrap().to_str().unwrap());
+        text
+    }
     use crate::kubeconfig::ExecConfig;
 
     fn config(api_version: &str, mode: Option<&str>) -> ExecConfig {
@@ -420,8 +522,12 @@ mod tests {
             humantime::parse_rfc3339("2030-01-01T00:00:00Z").ok()
         );
 
-        let cases: [(&[u8], &str); 6] = [
+        let cases: [(&[u8], &str); 7] = [
             (b"not json", "not an ExecCredential"),
+            (
+                br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":"tok-abcdef-123"}"#,
+                "a field of the wrong type at line 1 column",
+            ),
             (
                 br#"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}}"#,
                 "plugin returned version client.authentication.k8s.io/v1beta1",
@@ -448,6 +554,10 @@ mod tests {
             assert!(message.contains(expected), "{message}");
             assert!(message.contains("user \"u\""), "{message}");
             assert!(!message.contains('\n'), "{message}");
+            assert!(
+                !message.contains("tok-abcdef"),
+                "values are not quoted: {message}"
+            );
         }
     }
 

@@ -44,6 +44,36 @@ pub enum AuthError {
     },
     #[error("cannot read {origin}: {reason}")]
     TokenFile { origin: String, reason: String },
+    /// A credential kw refuses to put in a header. Says where it came from, never its value.
+    #[error(
+        "{origin} contains {what}, which cannot be sent in an HTTP header (the token is not shown)"
+    )]
+    UnsendableToken { origin: String, what: &'static str },
+}
+
+/// What in `token` cannot go into an `Authorization` header, in words, or `None` if all of it
+/// can. Only visible ASCII passes: that is every bearer token a server issues, and an HTTP
+/// library's own error for anything else would quote the whole header, token included.
+pub fn unsendable_character(token: &str) -> Option<&'static str> {
+    token.chars().find_map(|c| match c {
+        '!'..='~' => None,
+        ' ' => Some("a space"),
+        '\t' => Some("a tab"),
+        '\n' | '\r' => Some("a line break"),
+        c if c.is_control() => Some("a control character"),
+        _ => Some("a non-ASCII character"),
+    })
+}
+
+/// `Err` naming `origin` if `token` cannot be sent.
+pub fn check_token(token: &str, origin: &str) -> Result<(), AuthError> {
+    match unsendable_character(token) {
+        Some(what) => Err(AuthError::UnsendableToken {
+            origin: origin.to_string(),
+            what,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Where the bearer token / client certificate of each request comes from.
@@ -102,12 +132,14 @@ impl Authenticator {
         let mut state = State::default();
         match &source {
             CredentialSource::Token(token) => {
+                crate::log::register_secret(&token.0);
                 state.credential = Some(Credential {
                     token: Some(token.clone()),
                     identity: None,
                 })
             }
             CredentialSource::TokenFile { path, initial, .. } => {
+                crate::log::register_secret(&initial.0);
                 state.credential = Some(Credential {
                     token: Some(initial.clone()),
                     identity: None,
@@ -231,12 +263,17 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
                 crate::log::notice(&format!("{origin} is empty; keeping the previous token"));
                 return;
             }
+            if let Err(error) = check_token(&token, origin) {
+                crate::log::notice(&format!("{error}; keeping the previous token"));
+                return;
+            }
             let token = Secret(token);
             let unchanged = state
                 .credential
                 .as_ref()
                 .is_some_and(|c| c.token.as_ref() == Some(&token));
             if !unchanged {
+                crate::log::register_secret(&token.0);
                 vlog!(crate::log::REQUESTS, "read a new token from {origin}");
                 state.credential = Some(Credential {
                     token: Some(token),
@@ -252,6 +289,9 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
 
 fn run_plugin(state: &mut State, plugin: &ExecPlugin) -> Result<(), AuthError> {
     let output = exec::run(plugin)?;
+    if let Some(token) = &output.token {
+        crate::log::register_secret(&token.0);
+    }
     let identity = match &output.client_certificate {
         Some((cert, key)) => {
             let origin = format!(

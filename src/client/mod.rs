@@ -65,6 +65,12 @@ pub enum SetupError {
     Credentials(#[from] AuthError),
     #[error(transparent)]
     Proxy(#[from] ProxyError),
+    /// ureq refused a header value; its own text would quote the header, token and all.
+    #[error(
+        "a request header holds a character HTTP does not allow (check --as, --as-group and \
+         --as-uid, or the kubeconfig's as and as-groups)"
+    )]
+    BadHeader,
 }
 
 impl From<tls::TlsSetupError> for ClientError {
@@ -175,16 +181,34 @@ impl Client {
 
     /// GET a streamed body (a watch). Reads that wait longer than the idle timeout fail, so a
     /// silent dead connection is noticed.
-    /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch).
+    /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch,
+    /// `--timeout`), and reads still fail after the idle timeout: ureq's request timeout would
+    /// replace the socket's read timeout with the time left, so a half-open connection under
+    /// `--timeout 1h` would hang for the hour. It is used only when the time left is shorter
+    /// than the idle timeout; before that kw's own reader checks the deadline between reads.
+    /// (The watcher asks the server to end streams early enough for this to be exact.)
     pub fn stream(
         &self,
         path_and_query: &str,
         accept: &str,
         deadline: Option<Instant>,
     ) -> Result<Box<dyn Read + Send + Sync>, ClientError> {
-        let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let timeout = left.filter(|left| *left <= self.idle_timeout);
         let response = self.send(true, path_and_query, accept, timeout)?;
-        Ok(response.into_reader())
+        let reader = response.into_reader();
+        Ok(match deadline {
+            Some(deadline) if timeout.is_none() => Box::new(UntilDeadline {
+                inner: reader,
+                deadline,
+            }),
+            _ => reader,
+        })
+    }
+
+    /// How long a watch may stay silent before its connection counts as dead.
+    pub fn idle_timeout(&self) -> Duration {
+        self.idle_timeout
     }
 
     /// Describe an I/O failure while reading a body.
@@ -275,6 +299,8 @@ impl Client {
             request = request.timeout(timeout);
         }
         if let Some(token) = &credential.token {
+            // Every source checks its tokens already; this is the last door before the header.
+            crate::auth::check_token(&token.0, "the bearer token").map_err(SetupError::from)?;
             request = request.set("Authorization", &format!("Bearer {}", token.0));
         }
         for (name, value) in &self.impersonation {
@@ -327,8 +353,7 @@ impl Client {
                 );
                 let retry_after = response
                     .header("Retry-After")
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-                    .map(Duration::from_secs);
+                    .and_then(crate::backoff::server_pause);
                 let mut body = Vec::new();
                 let _ = response
                     .into_reader()
@@ -356,6 +381,9 @@ impl Client {
                 reason: tls::describe_tls_error(tls, &self.roots_origin),
             };
         }
+        if transport.kind() == ureq::ErrorKind::BadHeader {
+            return ClientError::Setup(SetupError::BadHeader);
+        }
         let io = io_error_in(transport);
         let reason = match io.map(|e| e.kind()) {
             Some(std::io::ErrorKind::ConnectionRefused) => "connection refused".to_string(),
@@ -374,6 +402,25 @@ impl Client {
             }
             _ => ClientError::Broken { server, reason },
         }
+    }
+}
+
+/// A body that fails with `TimedOut` once `deadline` has passed, for a server that keeps
+/// streaming past the `timeoutSeconds` it was given.
+struct UntilDeadline {
+    inner: Box<dyn Read + Send + Sync>,
+    deadline: Instant,
+}
+
+impl Read for UntilDeadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if Instant::now() >= self.deadline {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the deadline passed",
+            ));
+        }
+        self.inner.read(buf)
     }
 }
 
@@ -444,7 +491,10 @@ fn build_transport(
     idle_timeout: Duration,
 ) -> Result<Transport, ClientError> {
     let tls = match conn.server.scheme {
-        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
+        Scheme::Https => Some(Arc::new(tls::Connector::new(
+            tls::client_config(conn, identity.as_deref())?,
+            conn.tls_server_name.as_deref(),
+        ))),
         Scheme::Http => None,
     };
     Ok(Transport {
@@ -455,7 +505,7 @@ fn build_transport(
 }
 
 fn build_agent(
-    tls: Option<Arc<rustls::ClientConfig>>,
+    tls: Option<Arc<tls::Connector>>,
     proxy: Option<ureq::Proxy>,
     read_timeout: Duration,
 ) -> ureq::Agent {
@@ -470,7 +520,7 @@ fn build_agent(
         builder = builder.proxy(proxy);
     }
     if let Some(tls) = tls {
-        builder = builder.tls_config(tls);
+        builder = builder.tls_connector(tls);
     }
     builder.build()
 }

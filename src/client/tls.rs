@@ -1,6 +1,7 @@
 //! TLS: build the rustls client configuration from the resolved connection settings, and turn a
 //! failed handshake into a message that says what failed. Verification is on unless the user
-//! asked for `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked, never the check.
+//! asked for `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked and sent as SNI,
+//! never the check.
 
 use std::sync::Arc;
 
@@ -99,8 +100,37 @@ fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupErr
     }
 }
 
+/// ureq's rustls connector, with `tls-server-name` (when set) as the name the handshake sends
+/// (SNI) instead of the host connected to, as client-go does, so front ends that route by SNI
+/// reach the right cluster.
+pub struct Connector {
+    config: Arc<ClientConfig>,
+    server_name: Option<String>,
+}
+
+impl Connector {
+    pub fn new(config: Arc<ClientConfig>, tls_server_name: Option<&str>) -> Connector {
+        Connector {
+            config,
+            server_name: tls_server_name.map(str::to_string),
+        }
+    }
+}
+
+impl ureq::TlsConnector for Connector {
+    fn connect(
+        &self,
+        dns_name: &str,
+        io: Box<dyn ureq::ReadWrite>,
+    ) -> Result<Box<dyn ureq::ReadWrite>, ureq::Error> {
+        let name = self.server_name.as_deref().unwrap_or(dns_name);
+        self.config.connect(name, io)
+    }
+}
+
 /// Verifies the server's chain as usual, but against the configured `tls-server-name` instead of
-/// the host the connection was made to.
+/// the host the connection was made to. (The connector already hands rustls that name; this
+/// keeps the check independent of how the connection was opened.)
 #[derive(Debug)]
 struct RenamedVerifier {
     inner: Arc<WebPkiServerVerifier>,

@@ -384,8 +384,17 @@ fn list(
     options: &ListOptions,
     rendering: Rendering,
 ) -> Reply {
-    if let Some(code) = shared.faults.take_list_fault() {
-        return Reply::status(list_fault_status(code));
+    if let Some(fault) = shared.faults.take_list_fault() {
+        let mut status = list_fault_status(fault.code);
+        if let Some(message) = fault.message {
+            status.message = message;
+        }
+        let mut reply = Reply::status(status);
+        if let (Some(value), Reply::Body { headers, .. }) = (fault.retry_after, &mut reply) {
+            headers.retain(|(name, _)| *name != "Retry-After");
+            headers.push(("Retry-After", value));
+        }
+        return reply;
     }
     if options.send_initial_events.is_some() {
         return Reply::status(invalid_options(&[(

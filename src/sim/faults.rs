@@ -22,6 +22,10 @@ pub struct Faults {
     /// Answer the next `list_count` LIST requests with this status.
     pub list_status: Option<u16>,
     pub list_count: u64,
+    /// The `message` of those list faults' Status instead of the usual one (hostile servers).
+    pub list_message: Option<String>,
+    /// The `Retry-After` header of those list faults, verbatim (429 sends `1` without it).
+    pub list_retry_after: Option<String>,
     /// Answer watch requests with this HTTP status (for the first `times` watches).
     pub watch_status: Option<u16>,
     /// After N events send a line that is not JSON.
@@ -33,6 +37,14 @@ pub struct Faults {
     /// Hold the answer to the first GET of a single object this many milliseconds (a slow
     /// server, for requests kw makes beside a watch).
     pub first_get_stall_ms: Option<u64>,
+}
+
+/// What one LIST request gets instead of its list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListFault {
+    pub code: u16,
+    pub message: Option<String>,
+    pub retry_after: Option<String>,
 }
 
 /// What one watch connection must do wrong.
@@ -94,14 +106,18 @@ impl FaultState {
     }
 
     /// The status this LIST must fail with, if any.
-    pub fn take_list_fault(&self) -> Option<u16> {
+    pub fn take_list_fault(&self) -> Option<ListFault> {
         let mut counters = self.lock();
-        let status = counters.faults.list_status?;
+        let code = counters.faults.list_status?;
         if counters.lists_failed >= counters.faults.list_count {
             return None;
         }
         counters.lists_failed += 1;
-        Some(status)
+        Some(ListFault {
+            code,
+            message: counters.faults.list_message.clone(),
+            retry_after: counters.faults.list_retry_after.clone(),
+        })
     }
 
     /// How long to hold the answer to this GET of a single object, if at all.
@@ -147,7 +163,9 @@ mod tests {
             list_count: 2,
             ..Faults::default()
         });
-        let fired: Vec<Option<u16>> = (0..3).map(|_| state.take_list_fault()).collect();
+        let fired: Vec<Option<u16>> = (0..3)
+            .map(|_| state.take_list_fault().map(|fault| fault.code))
+            .collect();
         assert_eq!(fired, [Some(429), Some(429), None]);
         state.set(Faults::default());
         assert_eq!(state.take_list_fault(), None);

@@ -331,8 +331,10 @@ impl SimArgs {
                 invalid_json_after: self.fault_invalid_json_after,
                 huge_object_bytes: self.fault_huge_object_bytes,
                 times: self.fault_times,
-                // A test-only fault (set through the control API), not a flag.
+                // Test-only faults (set through the control protocol), not flags.
                 first_get_stall_ms: None,
+                list_message: None,
+                list_retry_after: None,
             },
             flood,
             ..SimConfig::default()

@@ -65,6 +65,8 @@ pub struct Shared {
     /// sends no credentials over plain HTTP (clientcmd reads auth info only for TLS).
     pub anonymous_is_admin: bool,
     requests: Mutex<VecDeque<RequestRecord>>,
+    /// The SNI name of each TLS handshake (`None`: the client sent none), the last 10 000.
+    server_names: Mutex<VecDeque<Option<String>>>,
     connections: Mutex<HashMap<u64, TcpStream>>,
     next_connection: AtomicU64,
 }
@@ -172,6 +174,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         flood,
         anonymous_is_admin: !config.tls,
         requests: Mutex::new(VecDeque::new()),
+        server_names: Mutex::new(VecDeque::new()),
         connections: Mutex::new(HashMap::new()),
         next_connection: AtomicU64::new(0),
     });
@@ -240,7 +243,7 @@ fn serve_connection(
     }
     let _ = stream.set_nodelay(true);
     let _ = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
-    if let Some((transport, cert)) = open_transport(stream, tls_config) {
+    if let Some((transport, cert)) = open_transport(shared, stream, tls_config) {
         request_loop(shared, transport, cert.as_ref());
     }
     if let Some(stream) = shared.lock_connections().remove(&id) {
@@ -250,6 +253,7 @@ fn serve_connection(
 
 /// Complete the TLS handshake (if any) and read the client certificate's identity.
 fn open_transport(
+    shared: &Shared,
     mut stream: TcpStream,
     tls_config: Option<Arc<rustls::ServerConfig>>,
 ) -> Option<(Box<dyn Transport>, Option<CertIdentity>)> {
@@ -260,6 +264,16 @@ fn open_transport(
     let mut connection = rustls::ServerConnection::new(tls_config).ok()?;
     while connection.is_handshaking() {
         connection.complete_io(&mut stream).ok()?;
+    }
+    {
+        let mut names = shared
+            .server_names
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        names.push_back(connection.server_name().map(str::to_string));
+        while names.len() > REQUESTS_KEPT {
+            names.pop_front();
+        }
     }
     let cert = connection
         .peer_certificates()
@@ -407,6 +421,16 @@ impl SimHandle {
     /// Replace the injected faults (their counts restart).
     pub fn set_faults(&self, faults: Faults) {
         self.shared.faults.set(faults)
+    }
+
+    /// The server name (SNI) of each TLS handshake so far, in order (the last 10 000).
+    pub fn tls_server_names(&self) -> Vec<Option<String>> {
+        let names = self
+            .shared
+            .server_names
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        names.iter().cloned().collect()
     }
 
     /// The requests served so far (the last 10 000).

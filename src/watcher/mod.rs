@@ -330,7 +330,8 @@ impl<'c> Watcher<'c> {
         match self.options.deadline {
             Some(deadline) => {
                 let now = Instant::now();
-                if now + pause >= deadline {
+                // A pause too long to add to an Instant certainly outlasts the deadline.
+                if now.checked_add(pause).is_none_or(|end| end >= deadline) {
                     std::thread::sleep(deadline.saturating_duration_since(now));
                     return true;
                 }
@@ -357,8 +358,13 @@ impl<'c> Watcher<'c> {
         // Spread reconnects of many clients over time, as client-go does; kube-rs stays under 295.
         let mut timeout_secs = 290 + (self.backoff.random_unit() * 310.0) as u64;
         if let Some(deadline) = self.options.deadline {
-            let left = deadline.saturating_duration_since(Instant::now()).as_secs() + 1;
-            timeout_secs = timeout_secs.min(left);
+            // A stream that goes silent within the idle timeout of the deadline would be noticed
+            // only after it (reads wait that long), so the server ends streams by then; the last
+            // one reads with the time left as its timeout (see `Client::stream`).
+            let left = deadline.saturating_duration_since(Instant::now());
+            let idle = self.client.idle_timeout();
+            let planned = if left > idle { left - idle } else { left };
+            timeout_secs = timeout_secs.min(planned.as_secs() + 1);
         }
         let path = match self.pending_sync {
             Some(_) => self
