@@ -654,6 +654,7 @@ fn a_jsonpath_filter_waits_as_kubectl_wait_does() {
         stderr.contains("met by widget.example.com/filtered"),
         "{stderr}"
     );
+}
 
 /// Numbers from the server or the command line too big for a clock (issue #11, item 4).
 #[test]
