@@ -2,9 +2,9 @@
 //! (kubectl wait's vocabulary) and judging them over the events the watcher prints.
 //!
 //! A `ConditionSink` sits in front of the printer's sink. It forwards every event, then asks the
-//! shared `Judge` whether the watch is over; when it is, it returns an `io::Error` wrapping an
-//! `Ended`, which the watcher hands back as `WatchError::Output` and `main` turns into an exit
-//! code. The judge sees exactly the events the watcher prints, so it inherits the watcher's
+//! shared `Judge` whether the watch is over; when it is, the judge records why (`Ended`) and
+//! every condition sink answers `Flow::Stop`, which ends each watcher; the session reads the
+//! judge's record and `main` turns it into an exit code. The judge sees exactly the events the watcher prints, so it inherits the watcher's
 //! guarantees over reconnects and re-lists (a DELETED synthesised by a re-list is a deletion).
 //! It never talks to the server and knows nothing of formats.
 
@@ -15,10 +15,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::events::{Event, ResourceInfo};
+use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::goformat::fmt::write_go_value;
 use crate::jsonpath::{self, JsonPath};
-use crate::watcher::Sink;
 use crate::wire::EventType;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -274,7 +273,7 @@ impl std::str::FromStr for For {
     }
 }
 
-/// Why a watch ended early; carried inside an `io::Error` from the sink to `main`.
+/// Why a watch ended early, as the judge recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended {
     /// An `--until` condition was met (exit 0).
@@ -295,15 +294,6 @@ impl fmt::Display for Ended {
             Ended::MaxEvents(n) => write!(f, "--max-events {n} reached"),
             Ended::Elsewhere => f.write_str("the watch ended in another thread"),
         }
-    }
-}
-
-impl std::error::Error for Ended {}
-
-impl Ended {
-    /// The `Ended` inside an output error, if that is what it is.
-    pub fn from_io(error: &io::Error) -> Option<&Ended> {
-        error.get_ref().and_then(|e| e.downcast_ref::<Ended>())
     }
 }
 
@@ -403,6 +393,17 @@ impl Judge {
     /// What ended the watch, once something has.
     pub fn ended(&self) -> Option<Ended> {
         self.ended.clone()
+    }
+
+    /// Keep a decision; every sink stops from now on.
+    fn record(&mut self, decided: Option<Ended>) -> Flow {
+        match decided {
+            Some(ended) => {
+                self.ended = Some(ended);
+                Flow::Stop
+            }
+            None => Flow::Continue,
+        }
     }
 
     /// Note one printed event; `Some` when the watch is over.
@@ -585,47 +586,39 @@ impl<S: Sink> ConditionSink<S> {
     }
 }
 
-fn ended(e: Ended) -> io::Error {
-    io::Error::other(e)
-}
-
+/// Conditions decide on events and complete lists; when the judge has decided (here or in
+/// another watcher's sink), every sink says stop. The judge keeps the reason.
 impl<S: Sink> Sink for ConditionSink<S> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
         let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
         if judge.ended.is_some() {
-            return Err(ended(Ended::Elsewhere));
+            return Ok(Flow::Stop);
         }
-        self.inner.event(event)?;
-        match judge.event(event) {
-            Some(e) => {
-                judge.ended = Some(e.clone());
-                Err(ended(e))
-            }
-            None => Ok(()),
+        if self.inner.event(event)? == Flow::Stop {
+            return Ok(Flow::Stop);
         }
+        let decided = judge.event(event);
+        Ok(judge.record(decided))
     }
 
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
         let judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
         if judge.ended.is_some() {
-            return Err(ended(Ended::Elsewhere));
+            return Ok(Flow::Stop);
         }
         self.inner.checkpoint(more_ready)
     }
 
-    fn synced(&mut self) -> io::Result<()> {
+    fn synced(&mut self) -> io::Result<Flow> {
         let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
         if judge.ended.is_some() {
-            return Err(ended(Ended::Elsewhere));
+            return Ok(Flow::Stop);
         }
-        self.inner.synced()?;
-        match judge.synced(self.index) {
-            Some(e) => {
-                judge.ended = Some(e.clone());
-                Err(ended(e))
-            }
-            None => Ok(()),
+        if self.inner.synced()? == Flow::Stop {
+            return Ok(Flow::Stop);
         }
+        let decided = judge.synced(self.index);
+        Ok(judge.record(decided))
     }
 }
 

@@ -1,5 +1,7 @@
-//! Events: what the watcher hands to a printer. Borrowed from the decoder's line buffer, so a
-//! printer that needs something later must copy it.
+//! Events: what the watcher hands to a `Sink` (a printer, behind conditions and prefixes).
+//! Borrowed from the decoder's line buffer, so a sink that needs something later must copy it.
+
+use std::io;
 
 use serde_json::value::RawValue;
 
@@ -70,4 +72,42 @@ pub struct Event<'a> {
     pub namespace: &'a str,
     /// Table mode only.
     pub row: Option<TableRow<'a>>,
+}
+
+/// What a sink tells the watcher after each call: go on, or stop watching. A sink that stops
+/// (a condition met, `--max-events` reached) keeps its reason; the watcher only ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Where events go: a printer and stdout, possibly behind conditions and a kind prefix. Errors
+/// are output errors (a closed pipe is the common case).
+pub trait Sink {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow>;
+    /// The end of a group of events (the initial list, one watch event). `more_ready` says more
+    /// events are already buffered: a sink may wait with flushing until they are out too.
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow>;
+
+    /// A complete list (the first, or a re-list) has been delivered: the events so far describe
+    /// every object that exists. Conditions over "all objects" are decided here.
+    fn synced(&mut self) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        (**self).event(event)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        (**self).checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        (**self).synced()
+    }
 }

@@ -3,9 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::events::Event;
+use crate::events::{Event, Flow, Sink};
 use crate::printer::Printer;
-use crate::watcher::Sink;
 
 pub struct Output<W: Write> {
     printer: Box<dyn Printer>,
@@ -30,16 +29,17 @@ impl<W: Write> Output<W> {
 }
 
 impl<W: Write> Sink for Output<W> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
-        self.printer.print(event, &mut self.out)
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        self.printer.print(event, &mut self.out)?;
+        Ok(Flow::Continue)
     }
 
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
         self.printer.checkpoint(&mut self.out)?;
         if !more_ready {
             self.out.flush()?;
         }
-        Ok(())
+        Ok(Flow::Continue)
     }
 }
 

@@ -10,11 +10,11 @@ use std::sync::{mpsc, Arc, Mutex};
 
 use crate::client::Client;
 use crate::conditions::{ConditionSink, Ended, Judge};
-use crate::events::ResourceInfo;
+use crate::events::{ResourceInfo, Sink};
 use crate::output::{is_closed_pipe, Output};
 use crate::printer::{self, PrintOptions};
 use crate::sinks::{Shared, WithKind};
-use crate::watcher::{Options, Sink, Summary, Target, WatchError, Watcher};
+use crate::watcher::{Options, Summary, Target, WatchError, Watcher};
 
 /// How a session ended, when it did not fail.
 #[derive(Debug)]
@@ -179,17 +179,14 @@ fn run_wrapped(
 /// What a watcher's result means: go on, stop the session, or fail it.
 fn step(result: Result<Summary, WatchError>, judge: Option<&Arc<Mutex<Judge>>>) -> Step {
     match result {
+        Ok(summary) if summary.stopped => {
+            // The judge's record: this watcher may be one that was only told to stop because
+            // another one's objects met the condition.
+            let recorded = judge.and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
+            Step::Stop(Outcome::Ended(recorded.unwrap_or(Ended::Elsewhere)))
+        }
         Ok(summary) => Step::Continue(summary.printed),
         Err(WatchError::Output(e)) if is_closed_pipe(&e) => Step::Stop(Outcome::ClosedPipe),
-        Err(WatchError::Output(e)) if Ended::from_io(&e).is_some() => {
-            // The judge's own record: the watcher that reports first may be one that was only
-            // told to stop.
-            let recorded = judge.and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
-            let ended = recorded
-                .or_else(|| Ended::from_io(&e).cloned())
-                .unwrap_or(Ended::Elsewhere);
-            Step::Stop(Outcome::Ended(ended))
-        }
         Err(e) => Step::Fail(e),
     }
 }

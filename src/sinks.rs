@@ -7,8 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::events::{Event, ResourceInfo, TableRow};
-use crate::watcher::Sink;
+use crate::events::{Event, Flow, ResourceInfo, Sink, TableRow};
 
 /// `pod`, `deployment.apps`: how kubectl names a kind in front of an object's name.
 pub fn kind_prefix(resource: &ResourceInfo) -> String {
@@ -40,7 +39,7 @@ impl<S: Sink> WithKind<S> {
 }
 
 impl<S: Sink> Sink for WithKind<S> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
         let Some(row) = event.row else {
             return self.inner.event(event);
         };
@@ -65,11 +64,11 @@ impl<S: Sink> Sink for WithKind<S> {
         self.inner.event(&prefixed)
     }
 
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
         self.inner.checkpoint(more_ready)
     }
 
-    fn synced(&mut self) -> io::Result<()> {
+    fn synced(&mut self) -> io::Result<Flow> {
         self.inner.synced()
     }
 }
@@ -84,21 +83,21 @@ impl<S> Clone for Shared<S> {
 }
 
 impl<S: Sink> Sink for Shared<S> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .event(event)
     }
 
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .checkpoint(more_ready)
     }
 
-    fn synced(&mut self) -> io::Result<()> {
+    fn synced(&mut self) -> io::Result<Flow> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -117,13 +116,13 @@ mod tests {
     struct Collect(Vec<Vec<Value>>);
 
     impl Sink for Collect {
-        fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
             self.0
                 .push(event.row.map(|r| r.cells.to_vec()).unwrap_or_default());
-            Ok(())
+            Ok(Flow::Continue)
         }
-        fn checkpoint(&mut self, _: bool) -> io::Result<()> {
-            Ok(())
+        fn checkpoint(&mut self, _: bool) -> io::Result<Flow> {
+            Ok(Flow::Continue)
         }
     }
 
@@ -165,7 +164,7 @@ mod tests {
             }),
         };
         let mut sink = WithKind::new(Collect::default());
-        sink.event(&event).unwrap();
+        assert_eq!(sink.event(&event).unwrap(), Flow::Continue);
         assert_eq!(
             sink.into_inner().0,
             vec![vec![Value::from("deployment.apps/web"), Value::from("1/1")]]

@@ -22,10 +22,9 @@ impl Watcher<'_> {
                     .list_path(self.options.chunk_size, continue_token.as_deref());
                 let body = match self.get_with_retry(&path, first) {
                     Ok(body) => body,
-                    Err(SyncError::Fatal(WatchError::Client(ClientError::Status {
-                        code: 410,
-                        ..
-                    }))) if continue_token.is_some() => {
+                    Err(SyncError::Fatal(Halt::Failed(WatchError::Client(
+                        ClientError::Status { code: 410, .. },
+                    )))) if continue_token.is_some() => {
                         vlog!(
                             log::REQUESTS,
                             "continue token expired; listing again from the start"
@@ -60,7 +59,7 @@ impl Watcher<'_> {
         sink: &mut dyn Sink,
         origin: Origin,
         print: bool,
-    ) -> Result<Option<String>, WatchError> {
+    ) -> Result<Option<String>, Halt> {
         let bad = |reason: String| WatchError::BadResponse {
             path: path.to_string(),
             reason,
@@ -155,7 +154,7 @@ impl Watcher<'_> {
     }
 
     /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
-    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
         let mut missing: Vec<ClientError> = Vec::new();
         let names = self.target.names.clone();
         for name in &names {
@@ -200,7 +199,7 @@ impl Watcher<'_> {
         if missing.is_empty() {
             Ok(self.summary())
         } else {
-            Err(WatchError::NotFound(missing))
+            Err(WatchError::NotFound(missing).into())
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::client::{Client, ClientError};
 use crate::decode::{
     self, DecodeError, Framer, ListBody, ObjectHead, TableBody, TableEvent, WireEvent,
 };
-use crate::events::{Event, Origin, ResourceInfo, TableRow};
+use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};
 use crate::log;
 use crate::vlog;
 use crate::wire::{EventType, Status, TableColumnDefinition, TABLE_ACCEPT};
@@ -30,37 +30,44 @@ pub use known::Known;
 use known::{KnownObject, Listed, Seen};
 pub use request::Target;
 
-/// Where events go: a printer and stdout, in `main`.
-pub trait Sink {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()>;
-    /// The end of a group of events (the initial list, one watch event). `more_ready` says more
-    /// events are already buffered: a sink may wait with flushing until they are out too.
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()>;
-
-    /// A complete list (the first, or a re-list) has been delivered: the events so far describe
-    /// every object that exists. Conditions over "all objects" are decided here.
-    fn synced(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The end of a complete list: write it out, then say it is complete.
-fn end_of_sync(sink: &mut dyn Sink) -> Result<(), WatchError> {
-    sink.checkpoint(false).map_err(WatchError::Output)?;
-    sink.synced().map_err(WatchError::Output)
+fn end_of_sync(sink: &mut dyn Sink) -> Result<(), Halt> {
+    flow(sink.checkpoint(false))?;
+    flow(sink.synced())
 }
 
-impl<S: Sink + ?Sized> Sink for &mut S {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
-        (**self).event(event)
+/// A sink's answer, for `?`: stop when it says so, fail when it failed.
+fn flow(answer: io::Result<Flow>) -> Result<(), Halt> {
+    match answer {
+        Ok(Flow::Continue) => Ok(()),
+        Ok(Flow::Stop) => Err(Halt::Stopped),
+        Err(e) => Err(Halt::Failed(WatchError::Output(e))),
     }
+}
 
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<()> {
-        (**self).checkpoint(more_ready)
+/// Why the watcher's work ends before its time: the sink said stop, or something failed.
+/// Private: `run` turns it into a `Summary` or a `WatchError`.
+#[derive(Debug)]
+enum Halt {
+    Stopped,
+    Failed(WatchError),
+}
+
+impl From<WatchError> for Halt {
+    fn from(e: WatchError) -> Halt {
+        Halt::Failed(e)
     }
+}
 
-    fn synced(&mut self) -> io::Result<()> {
-        (**self).synced()
+impl From<ClientError> for Halt {
+    fn from(e: ClientError) -> Halt {
+        Halt::Failed(e.into())
+    }
+}
+
+impl From<DecodeError> for Halt {
+    fn from(e: DecodeError) -> Halt {
+        Halt::Failed(e.into())
     }
 }
 
@@ -131,6 +138,8 @@ enum WatchEnd {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Summary {
     pub printed: u64,
+    /// The sink stopped the watch (a condition met, a limit reached).
+    pub stopped: bool,
 }
 
 pub struct Watcher<'c> {
@@ -187,6 +196,17 @@ impl<'c> Watcher<'c> {
 
     /// List (and with `watch`, watch until the deadline or forever).
     pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+        match self.run_selected(sink) {
+            Ok(summary) => Ok(summary),
+            Err(Halt::Stopped) => Ok(Summary {
+                stopped: true,
+                ..self.summary()
+            }),
+            Err(Halt::Failed(e)) => Err(e),
+        }
+    }
+
+    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
         let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
         if !(self.options.watch && selected) {
             return self.run_here(sink);
@@ -203,12 +223,12 @@ impl<'c> Watcher<'c> {
         })
     }
 
-    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
         if !self.options.watch && !self.target.names.is_empty() {
             return self.get_named(sink);
         }
         if self.target.names.len() > 1 {
-            return Err(WatchError::TooManyNames(self.target.names.len()));
+            return Err(WatchError::TooManyNames(self.target.names.len()).into());
         }
         let print_list = self.options.print_list;
         if self.streaming {
@@ -232,10 +252,11 @@ impl<'c> Watcher<'c> {
     fn summary(&self) -> Summary {
         Summary {
             printed: self.printed,
+            stopped: false,
         }
     }
 
-    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), WatchError> {
+    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
         let mut disconnected_at: Option<Instant> = None;
         loop {
             let started = Instant::now();
@@ -351,7 +372,7 @@ impl<'c> Watcher<'c> {
 
     // ---- watching ------------------------------------------------------------------------
 
-    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<(WatchEnd, u64), WatchError> {
+    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<(WatchEnd, u64), Halt> {
         if self.deadline_passed() {
             return Ok((WatchEnd::Deadline, 0));
         }
@@ -438,8 +459,7 @@ impl<'c> Watcher<'c> {
                         events += 1;
                         self.backoff.healthy(Instant::now());
                         self.table_rows(kind, event.object, sink)?;
-                        sink.checkpoint(framer.has_buffered_frame())
-                            .map_err(WatchError::Output)?;
+                        flow(sink.checkpoint(framer.has_buffered_frame()))?;
                         continue;
                     }
                 }
@@ -461,8 +481,7 @@ impl<'c> Watcher<'c> {
             if let Some(end) = self.handle_event(&event, offset, sink)? {
                 return Ok((end, events));
             }
-            sink.checkpoint(framer.has_buffered_frame())
-                .map_err(WatchError::Output)?;
+            flow(sink.checkpoint(framer.has_buffered_frame()))?;
         }
     }
 
@@ -474,7 +493,7 @@ impl<'c> Watcher<'c> {
         self.backoff.failed(Instant::now())
     }
 
-    fn watch_request_failed(&mut self, error: ClientError) -> Result<WatchEnd, WatchError> {
+    fn watch_request_failed(&mut self, error: ClientError) -> Result<WatchEnd, Halt> {
         if self.deadline_passed() {
             return Ok(WatchEnd::Deadline);
         }
@@ -504,7 +523,7 @@ impl<'c> Watcher<'c> {
         event: &WireEvent<'_>,
         offset: u64,
         sink: &mut dyn Sink,
-    ) -> Result<Option<WatchEnd>, WatchError> {
+    ) -> Result<Option<WatchEnd>, Halt> {
         let Some(kind) = EventType::parse(&event.kind) else {
             log::notice(&format!(
                 "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
@@ -600,7 +619,7 @@ impl<'c> Watcher<'c> {
         kind: EventType,
         table: TableBody<'_>,
         sink: &mut dyn Sink,
-    ) -> Result<(), WatchError> {
+    ) -> Result<(), Halt> {
         if let Some(columns) = table.column_definitions {
             if !columns.is_empty() {
                 self.columns = columns;
@@ -672,7 +691,7 @@ impl<'c> Watcher<'c> {
     }
 
     /// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
-    fn event_resource_version(&self, object: &RawValue) -> Result<String, WatchError> {
+    fn event_resource_version(&self, object: &RawValue) -> Result<String, Halt> {
         if self.table {
             if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
                 if !table.metadata.resource_version.is_empty() {
@@ -701,7 +720,7 @@ impl<'c> Watcher<'c> {
         head: &ObjectHead<'_>,
         cells: Option<&[serde_json::Value]>,
         object_lacks_type: bool,
-    ) -> Result<(), WatchError> {
+    ) -> Result<(), Halt> {
         let resource: &ResourceInfo = &self.target.resource;
         let event = Event {
             kind,
@@ -716,7 +735,7 @@ impl<'c> Watcher<'c> {
                 cells,
             }),
         };
-        sink.event(&event).map_err(WatchError::Output)?;
+        flow(sink.event(&event))?;
         self.printed += 1;
         Ok(())
     }
@@ -728,7 +747,7 @@ impl<'c> Watcher<'c> {
         sink: &mut dyn Sink,
         gone: &KnownObject,
         origin: Origin,
-    ) -> Result<(), WatchError> {
+    ) -> Result<(), Halt> {
         let resource = &self.target.resource;
         let mut metadata = serde_json::Map::new();
         metadata.insert("name".into(), gone.name.clone().into());
@@ -769,7 +788,7 @@ impl<'c> Watcher<'c> {
                 None
             },
         };
-        sink.event(&event).map_err(WatchError::Output)?;
+        flow(sink.event(&event))?;
         self.printed += 1;
         Ok(())
     }
@@ -777,7 +796,7 @@ impl<'c> Watcher<'c> {
 
 enum SyncError {
     Deadline,
-    Fatal(WatchError),
+    Fatal(Halt),
 }
 
 /// How long to wait before retrying after this error, or `None` if retrying cannot help.

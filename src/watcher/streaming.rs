@@ -21,7 +21,7 @@ impl Watcher<'_> {
         &mut self,
         sink: &mut dyn Sink,
         pending: PendingSync,
-    ) -> Result<Option<WatchEnd>, WatchError> {
+    ) -> Result<Option<WatchEnd>, Halt> {
         vlog!(
             log::REQUESTS,
             "streaming lists are refused or keep breaking; using LIST + WATCH"
@@ -46,7 +46,7 @@ impl Watcher<'_> {
     }
 
     /// The end-of-initial-events bookmark: the streaming list is complete.
-    pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), WatchError> {
+    pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
         let Some(pending) = self.pending_sync.take() else {
             return Ok(());
         };
