@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kw_global_optspecs
-    string join \n v/v= h/help V/version
+    string join \n n/namespace= kubeconfig= context= cluster= user= s/server= token= certificate-authority= client-certificate= client-key= tls-server-name= insecure-skip-tls-verify= as= as-group= as-uid= request-timeout= v/v= h/help V/version
 end
 
 function __fish_kw_needs_command
@@ -24,6 +24,23 @@ function __fish_kw_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c kw -n "__fish_kw_needs_command" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
+complete -c kw -n "__fish_kw_needs_command" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kw -n "__fish_kw_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kw -n "__fish_kw_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kw -n "__fish_kw_needs_command" -l user -d 'The kubeconfig user to use' -r
+complete -c kw -n "__fish_kw_needs_command" -s s -l server -d 'The address of the API server (`https://host:port`)' -r
+complete -c kw -n "__fish_kw_needs_command" -l token -d 'Bearer token for authentication' -r
+complete -c kw -n "__fish_kw_needs_command" -l certificate-authority -d 'Path to a PEM file of CA certificates to verify the server with' -r -F
+complete -c kw -n "__fish_kw_needs_command" -l client-certificate -d 'Path to a PEM client certificate' -r -F
+complete -c kw -n "__fish_kw_needs_command" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
+complete -c kw -n "__fish_kw_needs_command" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
+complete -c kw -n "__fish_kw_needs_command" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_needs_command" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_needs_command" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kw -n "__fish_kw_needs_command" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_needs_command" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_needs_command" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_needs_command" -s V -l version -d 'Print version'
@@ -33,7 +50,6 @@ complete -c kw -n "__fish_kw_needs_command" -f -a "sim" -d 'Run the simulated Ku
 complete -c kw -n "__fish_kw_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kw -n "__fish_kw_needs_command" -f -a "version" -d 'Print kw\'s version and, when a cluster is reachable, the server\'s'
 complete -c kw -n "__fish_kw_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kw -n "__fish_kw_using_subcommand get" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -s l -l selector -d 'Label selector (`app=web,tier!=db`, `env in (a,b)`)' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l field-selector -d 'Field selector (`status.phase=Running`, `spec.nodeName=node-1`)' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l chunk-size -d 'Page size of the initial list; 0 lists in one request' -r
@@ -54,6 +70,7 @@ complete -c kw -n "__fish_kw_using_subcommand get" -l color -d 'kw: colour event
 always\t''
 never\t''"
 complete -c kw -n "__fish_kw_using_subcommand get" -l only -d 'kw: print only these event types (`--only added,deleted`). The initial list counts as added' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -64,6 +81,8 @@ complete -c kw -n "__fish_kw_using_subcommand get" -l certificate-authority -d '
 complete -c kw -n "__fish_kw_using_subcommand get" -l client-certificate -d 'Path to a PEM client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand get" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
 complete -c kw -n "__fish_kw_using_subcommand get" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
 complete -c kw -n "__fish_kw_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -79,11 +98,27 @@ complete -c kw -n "__fish_kw_using_subcommand get" -l show-managed-fields -d 'Ke
 complete -c kw -n "__fish_kw_using_subcommand get" -l show-labels -d 'In tables, show all labels as the last column (LABELS)'
 complete -c kw -n "__fish_kw_using_subcommand get" -l diff -d 'kw: under each MODIFIED row, the fields that changed since kw last saw the object (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event lines). resourceVersion, managedFields and generation are ignored. kw keeps the last version of every watched object in memory to compare with'
 complete -c kw -n "__fish_kw_using_subcommand get" -l ignore-unchanged -d 'kw: do not print a MODIFIED event whose visible row (or, in other formats, the object without resourceVersion, managedFields and generation) is the same as the last one printed for that object: node heartbeats, status-only churn. Off by default, as kubectl'
-complete -c kw -n "__fish_kw_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time'
 complete -c kw -n "__fish_kw_using_subcommand get" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_using_subcommand get" -s V -l version -d 'Print version'
 complete -c kw -n "__fish_kw_using_subcommand demo" -l churn -d 'Events per second the simulated cluster produces' -r
 complete -c kw -n "__fish_kw_using_subcommand demo" -l seed -d 'Seed for the simulated cluster\'s churn (the same seed, the same story)' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kw -n "__fish_kw_using_subcommand demo" -l context -d 'The kubeconfig context to use' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l user -d 'The kubeconfig user to use' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -s s -l server -d 'The address of the API server (`https://host:port`)' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l token -d 'Bearer token for authentication' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l certificate-authority -d 'Path to a PEM file of CA certificates to verify the server with' -r -F
+complete -c kw -n "__fish_kw_using_subcommand demo" -l client-certificate -d 'Path to a PEM client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand demo" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand demo" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
+complete -c kw -n "__fish_kw_using_subcommand demo" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kw -n "__fish_kw_using_subcommand demo" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand demo" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_using_subcommand demo" -s V -l version -d 'Print version'
@@ -108,15 +143,50 @@ complete -c kw -n "__fish_kw_using_subcommand sim" -l fault-huge-object-bytes -d
 complete -c kw -n "__fish_kw_using_subcommand sim" -l fault-times -d 'Each watch fault fires for the first K watch connections only (default: all)' -r
 complete -c kw -n "__fish_kw_using_subcommand sim" -l flood -d 'Flood mode: every pods WATCH streams N pre-serialised MODIFIED events, then ends' -r
 complete -c kw -n "__fish_kw_using_subcommand sim" -l flood-list -d 'Flood mode: the pods LIST returns M pods (paged with limit/continue)' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kw -n "__fish_kw_using_subcommand sim" -l context -d 'The kubeconfig context to use' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l user -d 'The kubeconfig user to use' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -s s -l server -d 'The address of the API server (`https://host:port`)' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l token -d 'Bearer token for authentication' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l certificate-authority -d 'Path to a PEM file of CA certificates to verify the server with' -r -F
+complete -c kw -n "__fish_kw_using_subcommand sim" -l client-certificate -d 'Path to a PEM client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand sim" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand sim" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
+complete -c kw -n "__fish_kw_using_subcommand sim" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kw -n "__fish_kw_using_subcommand sim" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand sim" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand sim" -l http -d 'Serve plain HTTP instead of HTTPS (benchmarks)'
 complete -c kw -n "__fish_kw_using_subcommand sim" -l empty -d 'Start with namespaces only, no seed objects'
 complete -c kw -n "__fish_kw_using_subcommand sim" -l no-tables -d 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print'
 complete -c kw -n "__fish_kw_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kw -n "__fish_kw_using_subcommand sim" -s V -l version -d 'Print version'
+complete -c kw -n "__fish_kw_using_subcommand completion" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kw -n "__fish_kw_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -s s -l server -d 'The address of the API server (`https://host:port`)' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l token -d 'Bearer token for authentication' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l certificate-authority -d 'Path to a PEM file of CA certificates to verify the server with' -r -F
+complete -c kw -n "__fish_kw_using_subcommand completion" -l client-certificate -d 'Path to a PEM client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand completion" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
+complete -c kw -n "__fish_kw_using_subcommand completion" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
+complete -c kw -n "__fish_kw_using_subcommand completion" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kw -n "__fish_kw_using_subcommand completion" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand completion" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand completion" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c kw -n "__fish_kw_using_subcommand version" -s n -l namespace -d 'Namespace to use (default: the context\'s, else `default`)' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kw -n "__fish_kw_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -127,13 +197,14 @@ complete -c kw -n "__fish_kw_using_subcommand version" -l certificate-authority 
 complete -c kw -n "__fish_kw_using_subcommand version" -l client-certificate -d 'Path to a PEM client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand version" -l client-key -d 'Path to the PEM key of the client certificate' -r -F
 complete -c kw -n "__fish_kw_using_subcommand version" -l tls-server-name -d 'Server name to verify the server\'s certificate against, instead of the host' -r
+complete -c kw -n "__fish_kw_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time' -r -f -a "true\t''
+false\t''"
 complete -c kw -n "__fish_kw_using_subcommand version" -l as -d 'Username to impersonate for the operation (a user or a service account)' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l request-timeout -d 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
 complete -c kw -n "__fish_kw_using_subcommand version" -l client -d 'Print only kw\'s version; do not ask the server'
-complete -c kw -n "__fish_kw_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate. Insecure: kw warns every time'
 complete -c kw -n "__fish_kw_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kw -n "__fish_kw_using_subcommand version" -s V -l version -d 'Print version'
 complete -c kw -n "__fish_kw_using_subcommand help; and not __fish_seen_subcommand_from get demo sim completion version help" -f -a "get" -d 'List resources, and with -w watch them for changes'

@@ -18,6 +18,11 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
+    /// kubectl's global flags: accepted before or after the subcommand (`kw --context prod get
+    /// pods`, `kw get pods --context prod`), so kubectl habits and aliases carry over.
+    #[command(flatten, next_help_heading = GLOBAL_HEADING)]
+    pub config: ConfigFlags,
+
     /// Log level for diagnostics on stderr (kubectl's -v): 4 logs requests, reconnects and
     /// re-lists; 6 and up adds response statuses. Tokens are always redacted.
     #[arg(
@@ -25,10 +30,15 @@ pub struct Cli {
         long = "v",
         global = true,
         value_name = "N",
-        default_value_t = 0
+        default_value_t = 0,
+        help_heading = GLOBAL_HEADING,
+        overrides_with = "verbosity"
     )]
     pub verbosity: u8,
 }
+
+/// Where `--help` lists the flags that go anywhere on the command line.
+const GLOBAL_HEADING: &str = "Global options (before or after the subcommand)";
 
 // Parsed once per run: the size of the largest variant costs nothing worth boxing for.
 #[allow(clippy::large_enum_variant)]
@@ -61,10 +71,6 @@ pub struct GetArgs {
     /// Watch for changes without printing the initial list.
     #[arg(long)]
     pub watch_only: bool,
-
-    /// Namespace to use (default: the context's, else `default`).
-    #[arg(short = 'n', long, value_name = "NAMESPACE")]
-    pub namespace: Option<String>,
 
     /// List and watch across all namespaces.
     #[arg(short = 'A', long)]
@@ -221,9 +227,6 @@ pub struct GetArgs {
         help_heading = "Output"
     )]
     pub only: Vec<String>,
-
-    #[command(flatten, next_help_heading = "Cluster connection")]
-    pub config: ConfigFlags,
 }
 
 #[derive(Debug, Args)]
@@ -238,9 +241,6 @@ pub struct VersionArgs {
     /// Print only kw's version; do not ask the server.
     #[arg(long)]
     pub client: bool,
-
-    #[command(flatten, next_help_heading = "Cluster connection")]
-    pub config: ConfigFlags,
 }
 
 /// Shown under `kw --help`.
@@ -294,55 +294,117 @@ Examples:
   kw completion powershell | Out-String | Invoke-Expression
   eval (kw completion elvish | slurp)                elvish";
 
-/// How to reach and authenticate to the cluster (kubectl's global flags).
+/// How to reach and authenticate to the cluster, and the namespace (kubectl's global flags).
+/// Every one is `global`: clap accepts it before the subcommand or after it. Each overrides
+/// itself: given twice (`alias k='kw -n prod'`, then `k get pods -n dev`), the last one wins, as
+/// in kubectl, instead of clap's "cannot be used multiple times".
 #[derive(Debug, Args, Default, Clone)]
 pub struct ConfigFlags {
+    /// Namespace to use (default: the context's, else `default`).
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "NAMESPACE",
+        global = true,
+        overrides_with = "namespace"
+    )]
+    pub namespace: Option<String>,
+
     /// Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config).
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(
+        long,
+        value_name = "PATH",
+        global = true,
+        overrides_with = "kubeconfig"
+    )]
     pub kubeconfig: Option<PathBuf>,
 
     /// The kubeconfig context to use.
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(long, value_name = "NAME", global = true, overrides_with = "context")]
     pub context: Option<String>,
 
     /// The kubeconfig cluster to use.
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(long, value_name = "NAME", global = true, overrides_with = "cluster")]
     pub cluster: Option<String>,
 
     /// The kubeconfig user to use.
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(long, value_name = "NAME", global = true, overrides_with = "user")]
     pub user: Option<String>,
 
     /// The address of the API server (`https://host:port`).
-    #[arg(short = 's', long, value_name = "URL", global = true)]
+    #[arg(
+        short = 's',
+        long,
+        value_name = "URL",
+        global = true,
+        overrides_with = "server"
+    )]
     pub server: Option<String>,
 
     /// Bearer token for authentication.
-    #[arg(long, value_name = "TOKEN", global = true)]
+    #[arg(long, value_name = "TOKEN", global = true, overrides_with = "token")]
     pub token: Option<String>,
 
     /// Path to a PEM file of CA certificates to verify the server with.
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(
+        long,
+        value_name = "PATH",
+        global = true,
+        overrides_with = "certificate_authority"
+    )]
     pub certificate_authority: Option<PathBuf>,
 
     /// Path to a PEM client certificate.
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(
+        long,
+        value_name = "PATH",
+        global = true,
+        overrides_with = "client_certificate"
+    )]
     pub client_certificate: Option<PathBuf>,
 
     /// Path to the PEM key of the client certificate.
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(
+        long,
+        value_name = "PATH",
+        global = true,
+        overrides_with = "client_key"
+    )]
     pub client_key: Option<PathBuf>,
 
     /// Server name to verify the server's certificate against, instead of the host.
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        global = true,
+        overrides_with = "tls_server_name"
+    )]
     pub tls_server_name: Option<String>,
 
     /// Do not verify the server's certificate. Insecure: kw warns every time.
-    #[arg(long, global = true)]
+    // `=true`/`=false` as well, since kubectl (pflag) takes them for every boolean flag.
+    #[arg(
+        long,
+        global = true,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        default_value = "false",
+        hide_default_value = true,
+        value_name = "BOOL",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        hide_possible_values = true,
+        overrides_with = "insecure_skip_tls_verify"
+    )]
     pub insecure_skip_tls_verify: bool,
 
     /// Username to impersonate for the operation (a user or a service account).
-    #[arg(long = "as", value_name = "USER", global = true)]
+    #[arg(
+        long = "as",
+        value_name = "USER",
+        global = true,
+        overrides_with = "as_user"
+    )]
     pub as_user: Option<String>,
 
     /// Group to impersonate for the operation; repeat for several groups.
@@ -350,13 +412,50 @@ pub struct ConfigFlags {
     pub as_group: Vec<String>,
 
     /// UID to impersonate for the operation.
-    #[arg(long = "as-uid", value_name = "UID", global = true)]
+    #[arg(
+        long = "as-uid",
+        value_name = "UID",
+        global = true,
+        overrides_with = "as_uid"
+    )]
     pub as_uid: Option<String>,
 
     /// Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never).
     /// Also cuts a watch after this long, as in kubectl.
-    #[arg(long, value_name = "DURATION", global = true)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        global = true,
+        overrides_with = "request_timeout"
+    )]
     pub request_timeout: Option<String>,
+}
+
+impl ConfigFlags {
+    /// The first flag given that chooses a cluster or credentials (everything but the namespace
+    /// and the request timeout), for commands that bring their own cluster (`kw demo`).
+    pub fn cluster_choice(&self) -> Option<&'static str> {
+        let given = [
+            ("--kubeconfig", self.kubeconfig.is_some()),
+            ("--context", self.context.is_some()),
+            ("--cluster", self.cluster.is_some()),
+            ("--user", self.user.is_some()),
+            ("--server", self.server.is_some()),
+            ("--token", self.token.is_some()),
+            (
+                "--certificate-authority",
+                self.certificate_authority.is_some(),
+            ),
+            ("--client-certificate", self.client_certificate.is_some()),
+            ("--client-key", self.client_key.is_some()),
+            ("--tls-server-name", self.tls_server_name.is_some()),
+            ("--insecure-skip-tls-verify", self.insecure_skip_tls_verify),
+            ("--as", self.as_user.is_some()),
+            ("--as-group", !self.as_group.is_empty()),
+            ("--as-uid", self.as_uid.is_some()),
+        ];
+        given.iter().find(|(_, set)| *set).map(|(flag, _)| *flag)
+    }
 }
 
 #[derive(Debug, Args)]

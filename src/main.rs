@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use kw::cli::{Cli, Command, CompletionArgs, DemoArgs, GetArgs, VersionArgs};
+use kw::cli::{Cli, Command, CompletionArgs, ConfigFlags, DemoArgs, GetArgs, VersionArgs};
 use kw::client::{Client, ClientError};
 use kw::conditions::{Ended, Judge, Named};
 use kw::discovery::{self, DiscoveryError};
@@ -121,11 +121,11 @@ fn main() -> ExitCode {
     });
 
     let result = match cli.command {
-        Command::Get(args) => run_get(args),
-        Command::Demo(args) => run_demo(args),
+        Command::Get(args) => run_get(args, &cli.config),
+        Command::Demo(args) => run_demo(args, &cli.config),
         Command::Sim(args) => kw::sim::run(args).map_err(KwError::from),
         Command::Completion(args) => run_completion(args),
-        Command::Version(args) => run_version(args),
+        Command::Version(args) => run_version(args, &cli.config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -187,9 +187,9 @@ fn wanted(
 }
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
-fn run_get(args: GetArgs) -> Result<(), KwError> {
+fn run_get(args: GetArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let mut cached: Option<CachedTypes> = None;
-    let result = run_get_resolved(args, &mut cached);
+    let result = run_get_resolved(args, config, &mut cached);
     // A collection the server no longer serves (a CRD deleted, a version dropped): the cached
     // resolution is stale; forget it so the next run asks discovery again.
     if let (
@@ -213,9 +213,13 @@ struct CachedTypes {
     resources: Vec<kw::events::ResourceInfo>,
 }
 
-fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(), KwError> {
+fn run_get_resolved(
+    args: GetArgs,
+    config: &ConfigFlags,
+    cached: &mut Option<CachedTypes>,
+) -> Result<(), KwError> {
     let plan = GetPlan::from_args(&args)?;
-    let settings = settings::resolve_from_env(&args.config, args.namespace.as_deref())?;
+    let settings = settings::resolve_from_env(config, config.namespace.as_deref())?;
     if settings.connection.insecure_skip_tls_verify {
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
     }
@@ -279,7 +283,12 @@ fn run_get_resolved(args: GetArgs, cached: &mut Option<CachedTypes>) -> Result<(
 }
 
 /// `kw demo`: the simulated cluster in-process, with churn, and `kw get` against it over TLS.
-fn run_demo(args: DemoArgs) -> Result<(), KwError> {
+fn run_demo(args: DemoArgs, outer: &ConfigFlags) -> Result<(), KwError> {
+    if let Some(flag) = outer.cluster_choice() {
+        return Err(KwError::Usage(format!(
+            "error: kw demo watches its own simulated cluster: drop {flag}"
+        )));
+    }
     let config = kw::sim::SimConfig {
         churn: Some(args.churn),
         seed: args.seed,
@@ -309,15 +318,21 @@ fn run_demo(args: DemoArgs) -> Result<(), KwError> {
     }
     argv.push("--kubeconfig".into());
     argv.push(kubeconfig.display().to_string());
-    let get = match Cli::try_parse_from(&argv) {
+    let (get, mut config) = match Cli::try_parse_from(&argv) {
         Ok(Cli {
             command: Command::Get(get),
+            config,
             ..
-        }) => get,
+        }) => (get, config),
         Ok(_) => return Err(KwError::Usage("error: kw demo runs `kw get`".into())),
         Err(e) => return Err(KwError::Usage(e.to_string().trim_end().to_string())),
     };
-    let result = run_get(get);
+    // `kw -n team-a demo` and `kw demo -- pods -n team-a` mean the same.
+    config.namespace = config.namespace.or_else(|| outer.namespace.clone());
+    config.request_timeout = config
+        .request_timeout
+        .or_else(|| outer.request_timeout.clone());
+    let result = run_get(get, &config);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
@@ -333,12 +348,12 @@ fn run_completion(args: CompletionArgs) -> Result<(), KwError> {
 }
 
 /// `kw version`: kw's version, then (unless --client) the server's `/version`.
-fn run_version(args: VersionArgs) -> Result<(), KwError> {
+fn run_version(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");
     if !print_stdout(client_version)? || args.client {
         return Ok(());
     }
-    let settings = settings::resolve_from_env(&args.config, None)?;
+    let settings = settings::resolve_from_env(config, None)?;
     let environment = Environment::read()?;
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
     let body = client.get("/version", "application/json")?;

@@ -491,7 +491,8 @@ fn help_shows_groups_examples_and_the_environment() {
     assert_eq!(out.code, Some(0));
     for needle in [
         "Waiting and limits:",
-        "Cluster connection:",
+        "Global options (before or after the subcommand):",
+        "--context <NAME>",
         "Examples:",
         "| jq",
         "--fail-on condition=Failed",

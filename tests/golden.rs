@@ -62,24 +62,73 @@ fn wait_for_watch(cluster: &Cluster) {
     panic!("kw did not start watching within 10s");
 }
 
-/// Each case runs with the token context (the kubeconfig's current one) and, unless it names a
-/// context itself or plays the (slow, timed) watch scenario, again with the client-certificate
-/// context: the output must not depend on how kw authenticates.
-fn check(name: &str) {
-    let case = case(name);
-    check_with(name, &case, &[]);
-    if !case.scenario && !case.args.iter().any(|a| a == "--context") {
-        check_with(name, &case, &["--context", "sim-cert"]);
+/// kubectl's global flags that take a value and appear in cases.tsv: kw accepts them before the
+/// subcommand or after it, as kubectl does.
+const GLOBAL_FLAGS: &[&str] = &[
+    "--kubeconfig",
+    "--context",
+    "-n",
+    "--namespace",
+    "--request-timeout",
+];
+
+/// A case's arguments split into its global flags, each written `FLAG=VALUE` (`-n=team-a`, as
+/// kubectl also takes it), and the rest: the subcommand, its arguments and its own flags.
+fn split_globals(args: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut globals = Vec::new();
+    let mut rest = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let flag = word.split('=').next().unwrap_or_default();
+        if !GLOBAL_FLAGS.contains(&flag) {
+            rest.push(word.clone());
+        } else if word.contains('=') {
+            globals.push(word.clone());
+        } else {
+            let value = words
+                .next()
+                .expect("a global flag in cases.tsv has a value");
+            globals.push(format!("{word}={value}"));
+        }
     }
+    (globals, rest)
 }
 
-fn check_with(name: &str, case: &Case, extra: &[&str]) {
+/// Each case runs twice, and both runs must match kubectl's output byte for byte:
+/// - as written, with `--kubeconfig K` after it and the kubeconfig's current context (token);
+/// - with every global flag moved before the subcommand in `--flag=value` form, and, unless the
+///   case names a context itself, `--context=sim-cert`: the output must depend neither on where
+///   the flags are nor on how kw authenticates.
+fn check(name: &str) {
+    let case = case(name);
+    let mut after = case.args.clone();
+    after.push("--kubeconfig".into());
+    after.push(kubeconfig_placeholder());
+    check_with(name, &case, &after, "flags after the subcommand");
+
+    let (mut globals, rest) = split_globals(&case.args);
+    globals.push(format!("--kubeconfig={}", kubeconfig_placeholder()));
+    if !globals.iter().any(|g| g.starts_with("--context")) {
+        globals.push("--context=sim-cert".into());
+    }
+    let before: Vec<String> = globals.into_iter().chain(rest).collect();
+    check_with(name, &case, &before, "flags before the subcommand");
+}
+
+/// Stands for the path of each run's own kubeconfig in an argument list.
+fn kubeconfig_placeholder() -> String {
+    "{kubeconfig}".into()
+}
+
+fn check_with(name: &str, case: &Case, args: &[String], variant: &str) {
     let cluster = Cluster::seeded();
+    let kubeconfig = cluster.kubeconfig.display().to_string();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace(&kubeconfig_placeholder(), &kubeconfig))
+        .collect();
     let mut cmd = cluster.kw();
-    cmd.args(&case.args)
-        .args(extra)
-        .arg("--kubeconfig")
-        .arg(&cluster.kubeconfig);
+    cmd.args(&args);
     let (code, stdout, stderr) = if case.scenario {
         let live = Live::spawn(&mut cmd);
         wait_for_watch(&cluster);
@@ -96,11 +145,15 @@ fn check_with(name: &str, case: &Case, extra: &[&str]) {
     };
     match case.compare.as_str() {
         "out" => {
-            assert_eq!(code, Some(0), "kw failed: {stderr}");
+            assert_eq!(code, Some(0), "kw {args:?} ({variant}) failed: {stderr}");
             assert_golden(&format!("{name}.out"), &stdout);
         }
         "err" => {
-            assert_ne!(code, Some(0), "kw succeeded; stdout: {stdout}");
+            assert_ne!(
+                code,
+                Some(0),
+                "kw {args:?} ({variant}) succeeded; stdout: {stdout}"
+            );
             assert_golden(&format!("{name}.err"), &last_line(&stderr));
         }
         "out+err" => {
