@@ -77,8 +77,8 @@ impl fmt::Display for ServerUrl {
 /// Where the certificates that verify the server come from.
 #[derive(Debug, Clone)]
 pub enum TrustRoots {
-    /// The well-known public roots.
-    Public,
+    /// The operating system's roots (as kubectl uses them), else the bundled public roots.
+    Platform,
     /// A CA bundle given by the kubeconfig or `--certificate-authority`; it replaces the public
     /// roots, as in kubectl. `origin` names the file or field, for error messages.
     Bundle {
@@ -658,7 +658,7 @@ fn resolve_trust(
         },
     };
     let Some(material) = material else {
-        return Ok((TrustRoots::Public, insecure));
+        return Ok((TrustRoots::Platform, insecure));
     };
     if insecure {
         return Err(SettingsError::InsecureWithCertificateAuthority {
@@ -1187,7 +1187,7 @@ users:
         assert_eq!(settings.connection.server.host, "dev.example");
         assert_eq!(settings.connection.server.port, 6443);
         assert_eq!(settings.connection.token, Some(Secret("dev-token".into())));
-        assert!(matches!(settings.connection.roots, TrustRoots::Public));
+        assert!(matches!(settings.connection.roots, TrustRoots::Platform));
     }
 
     #[test]
@@ -1454,7 +1454,7 @@ users:
         };
         let settings = resolve(&flags, None, &tls_config(&with_ca, "")).unwrap();
         assert!(settings.connection.insecure_skip_tls_verify);
-        assert!(matches!(settings.connection.roots, TrustRoots::Public));
+        assert!(matches!(settings.connection.roots, TrustRoots::Platform));
     }
 
     #[test]

@@ -228,3 +228,40 @@ fn ipv6_loopback_works_where_the_machine_has_it() {
     assert_eq!(outcome.code, Some(0), "{outcome:#?}");
     assert!(outcome.stdout.contains("team-a"));
 }
+
+/// With no CA in the kubeconfig, kw trusts what the system trusts, as kubectl does: here a CA
+/// "installed" the way the platform finds it (`SSL_CERT_FILE`), like a company CA.
+#[test]
+fn without_a_kubeconfig_ca_the_system_roots_are_used() {
+    let cluster = Cluster::seeded();
+    let config = write_kubeconfig(&cluster, "config", json!({}), admin(&cluster));
+    let installed = cluster.dir.path().join("system-ca.pem");
+    std::fs::write(&installed, cluster.sim.ca_pem()).unwrap();
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "namespaces", "--kubeconfig"])
+        .arg(&config)
+        .env("SSL_CERT_FILE", &installed)
+        .env_remove("SSL_CERT_DIR");
+    let trusted = run(&mut cmd, LIMIT);
+    assert_eq!(trusted.code, Some(0), "{trusted:#?}");
+    assert!(trusted.stdout.contains("kube-system"), "{}", trusted.stdout);
+
+    // The same kubeconfig on a system that does not trust the sim's CA.
+    let other = rcgen::generate_simple_self_signed(vec!["other-ca".to_string()]).unwrap();
+    let untrusted_store = cluster.dir.path().join("other-system-ca.pem");
+    std::fs::write(&untrusted_store, other.cert.pem()).unwrap();
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "namespaces", "--kubeconfig"])
+        .arg(&config)
+        .env("SSL_CERT_FILE", &untrusted_store)
+        .env_remove("SSL_CERT_DIR");
+    let refused = run(&mut cmd, LIMIT);
+    assert_eq!(refused.code, Some(5), "{refused:#?}");
+    assert!(
+        refused.stderr.contains(
+            "signed by an unknown authority (verified against the system's root certificates)"
+        ),
+        "{}",
+        refused.stderr
+    );
+}

@@ -138,7 +138,7 @@ impl Client {
         let read_timeout = conn.request_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
         let transport = build_transport(conn, None, &proxy, read_timeout, idle_timeout)?;
         let roots_origin = match &conn.roots {
-            TrustRoots::Public => "the public root certificates".to_string(),
+            TrustRoots::Platform => "the system's root certificates".to_string(),
             TrustRoots::Bundle { origin, .. } => origin.clone(),
         };
         let server_display = conn.server.to_string();

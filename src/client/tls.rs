@@ -83,9 +83,26 @@ pub fn client_config(
 fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupError> {
     let mut store = RootCertStore::empty();
     match roots {
-        TrustRoots::Public => {
+        TrustRoots::Platform => {
+            // What kubectl (Go's crypto/x509) trusts: the operating system's store, including a
+            // company CA installed there; SSL_CERT_FILE and SSL_CERT_DIR point elsewhere.
+            let found = rustls_native_certs::load_native_certs();
+            let (added, _unusable) = store.add_parsable_certificates(found.certs);
+            if added > 0 {
+                return Ok((store, "the system's root certificates".into()));
+            }
+            // A bare container image without a CA store: the well-known public roots, rather
+            // than no trust at all.
+            crate::vlog!(
+                crate::log::REQUESTS,
+                "no system root certificates found ({} errors); using the bundled public roots",
+                found.errors.len()
+            );
             store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-            Ok((store, "the public root certificates".into()))
+            Ok((
+                store,
+                "the bundled public root certificates (the system has none)".into(),
+            ))
         }
         TrustRoots::Bundle { certs, origin } => {
             let (added, _ignored) = store.add_parsable_certificates(certs.iter().cloned());
