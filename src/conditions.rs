@@ -325,6 +325,8 @@ pub struct Named {
     pub resource: String,
     pub namespace: Option<String>,
     pub name: String,
+    /// `pod/web-1`, for messages.
+    label: String,
 }
 
 impl Named {
@@ -333,6 +335,7 @@ impl Named {
             resource: resource_key(resource),
             namespace,
             name: name.to_string(),
+            label: format!("{}/{name}", crate::sinks::kind_prefix(resource)),
         }
     }
 }
@@ -369,6 +372,8 @@ pub struct Judge {
     deleted: Option<String>,
     printed: u64,
     ended: Option<Ended>,
+    /// The named objects missing after the first lists have been announced.
+    announced_missing: bool,
 }
 
 impl Judge {
@@ -383,6 +388,7 @@ impl Judge {
             deleted: None,
             printed: 0,
             ended: None,
+            announced_missing: false,
         }
     }
 
@@ -393,6 +399,19 @@ impl Judge {
     /// What ended the watch, once something has.
     pub fn ended(&self) -> Option<Ended> {
         self.ended.clone()
+    }
+
+    /// After the first complete lists, once: the named objects that do not exist (yet).
+    fn newly_missing(&mut self) -> Vec<String> {
+        if self.announced_missing || !self.all_synced() {
+            return Vec::new();
+        }
+        self.announced_missing = true;
+        self.named
+            .iter()
+            .filter(|n| !self.has_seen(n))
+            .map(|n| n.label.clone())
+            .collect()
     }
 
     /// Keep a decision; every sink stops from now on.
@@ -535,12 +554,14 @@ impl Judge {
 
     /// A named object that has not been seen (does not exist).
     fn missing_named(&self) -> Option<&Named> {
-        self.named.iter().find(|n| {
-            !self.objects.keys().any(|k| {
-                k.resource == n.resource
-                    && k.name == n.name
-                    && n.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
-            })
+        self.named.iter().find(|n| !self.has_seen(n))
+    }
+
+    fn has_seen(&self, named: &Named) -> bool {
+        self.objects.keys().any(|k| {
+            k.resource == named.resource
+                && k.name == named.name
+                && named.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
         })
     }
 
@@ -618,6 +639,14 @@ impl<S: Sink> Sink for ConditionSink<S> {
             return Ok(Flow::Stop);
         }
         let decided = judge.synced(self.index);
+        if decided.is_none() {
+            // Waiting for a typo would look like a hang: say what is being waited for.
+            for label in judge.newly_missing() {
+                crate::log::notice(&format!(
+                    "{label} does not exist yet; waiting for it to be created"
+                ));
+            }
+        }
         Ok(judge.record(decided))
     }
 }
@@ -868,11 +897,7 @@ mod tests {
 
     #[test]
     fn named_objects_must_exist_and_delete_counts_absence() {
-        let named = vec![Named {
-            resource: "pods.".into(),
-            namespace: Some("ns".into()),
-            name: "a".into(),
-        }];
+        let named = vec![Named::new(&resource(), Some("ns".into()), "a")];
         let mut judge = Judge::new(rules(&["create"], &[], For::All), named.clone(), 1);
         let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Pending")]);
         assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");

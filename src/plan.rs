@@ -202,6 +202,7 @@ impl GetPlan {
             print_list: self.print_list,
             deadline,
             max_object_size: self.max_object_size,
+            named_must_exist: !self.rules.has_conditions(),
             streaming_list: true,
         }
     }

@@ -135,6 +135,27 @@ fn waits_for_a_pod_that_does_not_exist_yet() {
     let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(lines, vec!["pod/late"]);
+    // Said once, so that waiting for a typo does not look like a hang.
+    let waiting = "pod/late does not exist yet; waiting for it to be created";
+    assert_eq!(stderr.matches(waiting).count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_plain_watch_of_a_missing_object_fails_as_kubectl_does() {
+    let cluster = Cluster::seeded();
+    for args in [
+        &["pod", "nosuch", "-w"][..],
+        &["pod/nosuch", "--watch-only", "-o", "name"],
+    ] {
+        let out = run(&mut cluster.get(args), LIMIT);
+        // kw's documented code for a named object the server does not have (kubectl: 1).
+        assert_eq!(out.code, Some(6), "{args:?}: {out:#?}");
+        assert_eq!(
+            out.stderr.trim_end(),
+            r#"Error from server (NotFound): pods "nosuch" not found"#,
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
@@ -219,7 +240,8 @@ fn timeout_exits_3_and_request_timeout_exits_0() {
     assert_eq!(out.code, Some(3), "{}", out.stderr);
     assert_eq!(
         out.stderr.trim_end(),
-        "error: timed out after 1s waiting for --until create"
+        "kw: pod/never does not exist yet; waiting for it to be created\n\
+         error: timed out after 1s waiting for --until create"
     );
     let out = run(
         cluster.get(&["pods", "-w", "--timeout", "1s", "-o", "name"]),

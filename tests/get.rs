@@ -295,9 +295,17 @@ fn request_timeout_ends_a_watch_with_status_0() {
 }
 
 #[test]
-fn a_named_object_is_noticed_when_it_is_created() {
+fn a_named_object_waited_for_is_noticed_when_it_is_created() {
     let cluster = Cluster::seeded();
-    let live = Live::spawn(&mut cluster.get(&["pod", "later", "-w", "-o", "name"]));
+    // A plain -w fails for a missing object (kubectl's rule); any condition makes kw wait.
+    let live = Live::spawn(&mut cluster.get(&[
+        "pod",
+        "later",
+        "-o",
+        "name",
+        "--fail-on",
+        "condition=Failed",
+    ]));
     // Wait for the watch to be open, then create the object.
     let deadline = Instant::now() + LIMIT;
     while !cluster

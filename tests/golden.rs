@@ -204,6 +204,8 @@ golden!(
     empty_json,
     unknown_type,
     not_found,
+    not_found_watch,
+    not_found_watch_json,
     forbidden,
     allowed_namespace,
     unauthorized,

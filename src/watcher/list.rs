@@ -202,4 +202,23 @@ impl Watcher<'_> {
             Err(WatchError::NotFound(missing).into())
         }
     }
+
+    /// `kw get TYPE NAME -w`: the object must exist when the watch starts, as in kubectl, so a
+    /// typo fails at once instead of looking like a quiet cluster. (Waiting for an object to
+    /// appear is `--until create`, which does not come here.)
+    pub(super) fn check_named_exists(&self) -> Result<(), Halt> {
+        let [name] = self.target.names.as_slice() else {
+            return Ok(());
+        };
+        match self
+            .client
+            .get(&self.target.object_path(name), "application/json")
+        {
+            Err(e @ ClientError::Status { code: 404, .. }) => {
+                Err(WatchError::NotFound(vec![e]).into())
+            }
+            // Anything else is the watch's to meet (and retry, or report) as usual.
+            _ => Ok(()),
+        }
+    }
 }

@@ -86,6 +86,9 @@ pub struct Options {
     pub deadline: Option<Instant>,
     /// Refuse any single value larger than this.
     pub max_object_size: usize,
+    /// A named object must exist when a watch starts (kubectl's rule); false when waiting for
+    /// it to be created is the point (`--until`/`--fail-on`).
+    pub named_must_exist: bool,
     /// Get the initial state from a streaming list (`sendInitialEvents=true`) instead of a LIST,
     /// falling back to LIST + WATCH when the server refuses. Never with tables (kubernetes#126206).
     pub streaming_list: bool,
@@ -229,6 +232,9 @@ impl<'c> Watcher<'c> {
         }
         if self.target.names.len() > 1 {
             return Err(WatchError::TooManyNames(self.target.names.len()).into());
+        }
+        if self.options.watch && self.options.named_must_exist {
+            self.check_named_exists()?;
         }
         let print_list = self.options.print_list;
         if self.streaming {
