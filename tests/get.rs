@@ -507,3 +507,48 @@ fn escape_sequences_in_a_server_message_are_shown_not_obeyed() {
         );
     }
 }
+
+/// kubectl's plugin mechanism: on PATH as `kubectl-kw`, kw runs as `kubectl kw ...`, with
+/// kubectl passing the arguments through. Run through the installed kubectl itself.
+#[test]
+fn kw_runs_as_a_kubectl_plugin() {
+    let kubectl = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .map(|dir| dir.join("kubectl"))
+        .find(|candidate| candidate.is_file())
+        .expect("kubectl on PATH (kw's reference; installed on every development and CI machine)");
+    let cluster = Cluster::seeded();
+    let plugins = cluster.dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), plugins.join("kubectl-kw")).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(plugins).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let mut cmd = std::process::Command::new(kubectl);
+    cmd.args([
+        "kw",
+        "get",
+        "pods",
+        "-w",
+        "--request-timeout",
+        "3s",
+        "-o",
+        "name",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig)
+    .env("PATH", path)
+    .env_remove("KUBECONFIG")
+    .env("HOME", cluster.dir.path())
+    .stdin(std::process::Stdio::null());
+    let out = run(&mut cmd, LIMIT);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert!(out.stdout.contains("pod/init-demo"), "{}", out.stdout);
+    assert!(
+        started.elapsed() >= Duration::from_secs(3),
+        "the watch lasted its 3 s"
+    );
+}
