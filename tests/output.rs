@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::{run, Cluster};
+use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -462,4 +463,33 @@ fn terminal_columns_stay_aligned_by_reprinting_the_header() {
     for row in &lines[1..second] {
         assert_eq!(row.find('/').map(|i| i - 1), Some(ready), "{lines:#?}");
     }
+}
+
+/// A custom resource can put anything in a printer column: 100,000 tabs in one cell make
+/// 100,000 columns, which kw lays out (as kubectl does) without exhausting its stack.
+#[test]
+fn a_cell_of_a_hundred_thousand_tabs_prints() {
+    let cluster = Cluster::seeded();
+    let tabs = "\t".repeat(100_000);
+    cluster
+        .sim
+        .create(
+            "widgets",
+            json!({
+                "apiVersion": "example.com/v1",
+                "kind": "Widget",
+                "metadata": {"name": "tabby", "namespace": "default"},
+                "spec": {"color": format!("red{tabs}blue"), "size": 1},
+            }),
+        )
+        .unwrap();
+    let out = run(&mut cluster.get(&["widgets", "tabby"]), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let row = out.stdout.lines().nth(1).expect("a row");
+    assert!(
+        row.starts_with("tabby") && row.contains("red"),
+        "{}",
+        &row[..40]
+    );
+    assert!(row.contains("blue"), "the cell after the tabs is printed");
 }

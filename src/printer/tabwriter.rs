@@ -51,7 +51,7 @@ pub struct TabWriter {
     /// `line_count` are kept from earlier flushes so that a line does not allocate.
     lines: Vec<Vec<Cell>>,
     line_count: usize,
-    /// Widths of the columns being formatted (a stack during `format`).
+    /// Widths of the columns being formatted (a stack during `format`, one per open block).
     widths: Vec<usize>,
     /// `RememberWidths`: the widest each column has ever been.
     max_widths: Vec<usize>,
@@ -186,7 +186,7 @@ impl TabWriter {
             self.terminate_cell();
         }
         self.staged.clear();
-        self.format(0, 0, self.line_count);
+        self.format();
         let result = out.write_all(&self.staged);
         // Go resets even when the write fails.
         self.reset();
@@ -237,51 +237,83 @@ impl TabWriter {
         !line.is_empty() && column < line.len() - 1
     }
 
-    /// Go's recursive elastic-tabstop formatter over lines `line0..line1`; `pos` is the text
-    /// offset of `line0`. Returns the text offset of `line1`.
-    fn format(&mut self, pos: usize, mut line0: usize, line1: usize) -> usize {
-        let mut pos = pos;
-        let column = self.widths.len();
-        let mut this = line0;
-        while this < line1 {
-            if !Self::has_column(&self.lines[this], column) {
+    /// Go's elastic-tabstop formatter over lines `0..line_count`, with Go's recursion (one level
+    /// per column) turned into a stack of blocks: a cell of 100,000 tabs from a hostile custom
+    /// resource makes 100,000 columns, which must cost heap, not the call stack.
+    ///
+    /// A block is a run of lines `line0..line1` that all have the columns of the blocks around
+    /// it; its column is its depth (`widths.len()` while it is on top). Within a block, the
+    /// lines that have its column form inner blocks, each formatted with that column's width.
+    fn format(&mut self) {
+        struct Block {
+            /// The first line not yet written.
+            line0: usize,
+            line1: usize,
+            /// Where to look for the next inner block.
+            next: usize,
+        }
+        let mut pos = 0;
+        let mut blocks = vec![Block {
+            line0: 0,
+            line1: self.line_count,
+            next: 0,
+        }];
+        while let Some(block) = blocks.last_mut() {
+            let column = self.widths.len();
+            let mut this = block.next;
+            while this < block.line1 && !Self::has_column(&self.lines[this], column) {
                 this += 1;
+            }
+            if this >= block.line1 {
+                // No more inner blocks: the rest of this block's lines, then back out.
+                pos = self.write_lines(pos, block.line0, block.line1);
+                blocks.pop();
+                if !blocks.is_empty() {
+                    self.widths.pop();
+                }
                 continue;
             }
-            // A block of lines having this column starts here: print the lines before it.
-            pos = self.write_lines(pos, line0, this);
-            line0 = this;
-
+            // An inner block starts here: print the lines before it.
+            pos = self.write_lines(pos, block.line0, this);
+            let inner0 = this;
             let mut width = self.min_width;
-            while this < line1 && Self::has_column(&self.lines[this], column) {
+            while this < block.line1 && Self::has_column(&self.lines[this], column) {
                 width = width.max(self.lines[this][column].width + self.padding);
                 this += 1;
             }
-
-            if self.remember_widths {
-                if self.max_widths.len() < self.widths.len() {
-                    let known = self.max_widths.len();
-                    let missing = &self.widths[known..];
-                    self.max_widths.extend_from_slice(missing);
-                }
-                let slot = self.widths.len();
-                if self.max_widths.len() == slot {
-                    self.max_widths.push(width);
-                } else if self.max_widths[slot] > width {
-                    width = self.max_widths[slot];
-                } else {
-                    self.max_widths[slot] = width;
-                }
-            }
-
+            // After the inner block: its end line is written with this block's next run, and
+            // Go's loop steps past it (it lacks the column).
+            block.line0 = this;
+            block.next = this + 1;
+            let width = self.remembered(column, width);
             self.widths.push(width);
-            pos = self.format(pos, line0, this);
-            self.widths.pop();
-            line0 = this;
-            // Go's loop increments past the line that ended the block; it lacks the column.
-            this += 1;
+            blocks.push(Block {
+                line0: inner0,
+                line1: this,
+                next: inner0,
+            });
         }
-        self.write_lines(pos, line0, line1)
+    }
+
+    /// `RememberWidths`: a column never gets narrower than it has been.
+    fn remembered(&mut self, column: usize, width: usize) -> usize {
+        if !self.remember_widths {
+            return width;
+        }
+        if self.max_widths.len() < column {
+            let known = self.max_widths.len();
+            let missing = &self.widths[known..column];
+            self.max_widths.extend_from_slice(missing);
+        }
+        if self.max_widths.len() == column {
+            self.max_widths.push(width);
+            width
+        } else if self.max_widths[column] > width {
+            self.max_widths[column]
+        } else {
+            self.max_widths[column] = width;
+            width
+        }
     }
 
     fn write_lines(&mut self, mut pos: usize, line0: usize, line1: usize) -> usize {
@@ -427,6 +459,30 @@ mod tests {
         let mut writer = TabWriter::new(0, 1, false);
         let got = run(&mut writer, &["a\tbbbbbb\tc\n", "a\td\n", "a\tb\tc\n"]);
         assert_eq!(got, "a bbbbbb c\na d\na b c\n");
+    }
+
+    #[test]
+    fn a_hundred_thousand_columns_need_no_deep_stack() {
+        // 64 KiB of stack: Go's recursion (one frame per column) would overflow it many times.
+        let formatted = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(|| {
+                let mut writer = TabWriter::kubectl();
+                let tabs = "\t".repeat(100_000);
+                run(&mut writer, &[&format!("NAME\tVALUE\nw\t{tabs}end\n")])
+            })
+            .unwrap()
+            .join()
+            .expect("formatted without overflowing the stack");
+        let lines: Vec<&str> = formatted.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[1].ends_with("end"),
+            "{}",
+            &lines[1][lines[1].len() - 20..]
+        );
+        // Each empty cell is padded to the minimum width plus padding, as Go pads it.
+        assert!(lines[1].len() > 100_000 * 3);
     }
 
     #[test]
