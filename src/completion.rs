@@ -1,7 +1,26 @@
-//! Shell completion scripts and man pages, generated from the clap definitions in `cli` so they
-//! can never describe flags kw does not have. `kw completion SHELL` prints a script; the same
-//! scripts and pages are committed under `completions/`, and `tests/completions.rs` fails when
-//! those copies are stale.
+//! Shell completion and man pages.
+//!
+//! Completion is served by kw itself: the bash, zsh and fish scripts `kw completion SHELL`
+//! prints are a few lines that, on TAB, run `kw __complete` with the words typed so far and
+//! show what it prints (`serve`). kw reads the words tolerantly (`words`), decides what the
+//! word under the cursor asks for (`question`), and answers from its own flag definitions
+//! (`vocabulary`), the kubeconfig, or the cluster and its discovery cache (`cluster`). So the
+//! scripts never go stale, and completion knows what only the cluster knows: its resource
+//! types, objects and namespaces. PowerShell and elvish get clap's static scripts (flags and
+//! subcommands only).
+//!
+//! The same scripts and the man pages (generated from the clap definitions in `cli`) are
+//! committed under `completions/`; `tests/completions.rs` fails when those copies are stale.
+
+mod candidate;
+pub mod cluster;
+pub mod question;
+pub mod serve;
+pub mod vocabulary;
+pub mod words;
+
+pub use candidate::Candidate;
+pub use serve::{answer, Answer};
 
 use clap::CommandFactory;
 use clap_complete::Shell;
@@ -19,6 +38,12 @@ pub const SHELLS: [Shell; 5] = [
 
 /// The completion script for `shell`.
 pub fn script(shell: Shell) -> Vec<u8> {
+    match shell {
+        Shell::Bash => return include_bytes!("completion/scripts/kw.bash").to_vec(),
+        Shell::Zsh => return include_bytes!("completion/scripts/_kw").to_vec(),
+        Shell::Fish => return include_bytes!("completion/scripts/kw.fish").to_vec(),
+        _ => {}
+    }
     let mut cmd = Cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "kw", &mut out);
@@ -62,11 +87,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scripts_mention_the_wait_flags() {
+    fn scripts_ask_kw_or_list_the_wait_flags() {
         for shell in SHELLS {
             let text = String::from_utf8(script(shell)).unwrap_or_default();
-            assert!(text.contains("until"), "{shell}");
-            assert!(text.contains("fail-on"), "{shell}");
+            match shell {
+                Shell::Bash | Shell::Zsh | Shell::Fish => {
+                    assert!(text.contains("__complete --"), "{shell}")
+                }
+                _ => {
+                    assert!(text.contains("until"), "{shell}");
+                    assert!(text.contains("fail-on"), "{shell}");
+                }
+            }
         }
     }
 

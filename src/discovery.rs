@@ -176,6 +176,51 @@ fn category(client: &Client, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryE
         .collect())
 }
 
+/// Every type the server can list, in each group's preferred version, the core group first:
+/// what `kw get <TAB>` offers. Group versions are asked in parallel, since a cluster serves
+/// dozens and completion has little time; one that fails is skipped, as in `category`.
+pub fn listable(client: &Client) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+    let core: ApiResourceList = fetch(client, "/api/v1")?;
+    let groups: ApiGroupList = fetch(client, "/apis")?;
+    let wanted: Vec<(&str, &str)> = groups
+        .groups
+        .iter()
+        .map(|g| (g.name.as_str(), g.preferred_version.version.as_str()))
+        .filter(|(_, version)| !version.is_empty())
+        .collect();
+    let lists = std::thread::scope(|scope| {
+        let asked: Vec<_> = wanted
+            .iter()
+            .map(|(group, version)| {
+                scope.spawn(move || resource_list(client, &format!("/apis/{group}/{version}")))
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|handle| handle.join().unwrap_or(Ok(None)))
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    let mut found: Vec<ResourceInfo> = listable_in(&core, "", "v1").collect();
+    for (list, (group, version)) in lists.iter().zip(&wanted) {
+        if let Some(list) = list {
+            found.extend(listable_in(list, group, version));
+        }
+    }
+    Ok(found)
+}
+
+fn listable_in<'a>(
+    list: &'a ApiResourceList,
+    group: &'a str,
+    version: &'a str,
+) -> impl Iterator<Item = ResourceInfo> + 'a {
+    list.resources
+        .iter()
+        .filter(|r| !r.name.contains('/'))
+        .filter(|r| r.verbs.iter().any(|v| v == "list"))
+        .map(move |r| info(r, group, version))
+}
+
 /// Resolve a typed resource type against the server.
 pub fn resolve(client: &Client, typed: &str) -> Result<ResourceInfo, DiscoveryError> {
     let query = parse_query(typed);

@@ -99,6 +99,14 @@ enum KwError {
 }
 
 fn main() -> ExitCode {
+    // The completion scripts' TAB: its words are a half-typed command line, which completion
+    // reads itself (clap would reject it, or answer with help).
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
+        return run_complete(&args[2..]);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -345,6 +353,19 @@ fn run_completion(args: CompletionArgs) -> Result<(), KwError> {
         Err(e) if !is_closed_pipe(&e) => Err(KwError::Output(e)),
         _ => Ok(()),
     }
+}
+
+/// `kw __complete [--] WORD...` (the completion scripts' TAB): candidates on stdout, never an
+/// error, always exit 0.
+fn run_complete(words: &[String]) -> ExitCode {
+    let words = match words.split_first() {
+        Some((first, rest)) if first == "--" => rest,
+        _ => words,
+    };
+    let answer = kw::completion::answer(words);
+    // A shell that stopped reading gets nothing more, and no message either.
+    let _ = kw::completion::serve::print(&answer, &mut io::stdout().lock());
+    ExitCode::SUCCESS
 }
 
 /// `kw version`: kw's version, then (unless --client) the server's `/version`.
