@@ -1,9 +1,13 @@
-//! A small on-disk cache of resolved resource types, one file per server, so that a warm
+//! A small on-disk cache of resolved resource types, one file per cluster, so that a warm
 //! `kw get deploy` asks the server nothing before its LIST (discovery of a non-core type costs
 //! three requests). Only successful resolutions are kept, for six hours as kubectl keeps its
 //! discovery cache; a type the server no longer serves (404 on its collection) is forgotten, and
 //! a name the cache does not know goes to the server. A broken or unwritable cache is ignored:
 //! it can only make kw slower, never wrong.
+//!
+//! A cluster is its server address *and* who vouches for it (the CA, the TLS server name) and
+//! the context: kind, minikube, k3d and port-forwards all live at `https://127.0.0.1:PORT`, and
+//! one of them must never answer for another. Files are the user's own (0600, directory 0700).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::events::ResourceInfo;
+use crate::settings::{Connection, TrustRoots};
 
 /// How long a resolution is trusted.
 pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
@@ -34,10 +39,78 @@ pub struct DiscoveryCache {
     dirty: bool,
 }
 
+/// Which cluster a cache belongs to: the server address (readable, in the file name) and a
+/// digest of everything else that tells two clusters at one address apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterKey {
+    server: String,
+    digest: u64,
+}
+
+impl ClusterKey {
+    pub fn new(connection: &Connection, context: Option<&str>) -> ClusterKey {
+        let mut digest = Fnv64::default();
+        match &connection.roots {
+            TrustRoots::Platform => digest.write(b"platform"),
+            TrustRoots::Bundle { certs, .. } => {
+                for cert in certs {
+                    digest.write(cert.as_ref());
+                }
+            }
+        }
+        digest.write(&[0, u8::from(connection.insecure_skip_tls_verify)]);
+        digest.write(
+            connection
+                .tls_server_name
+                .as_deref()
+                .unwrap_or("")
+                .as_bytes(),
+        );
+        digest.write(&[0]);
+        digest.write(context.unwrap_or("").as_bytes());
+        ClusterKey {
+            server: connection.server.to_string(),
+            digest: digest.0,
+        }
+    }
+
+    fn file_name(&self) -> String {
+        format!("{}-{:016x}.json", file_name(&self.server), self.digest)
+    }
+}
+
+/// FNV-1a: stable across Rust versions and builds (a file name must not change with them),
+/// and plenty to tell a handful of clusters apart. Not a security boundary.
+struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Fnv64 {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv64 {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The cache directory, owner-only.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
 impl DiscoveryCache {
-    /// The cache for `server` in `dir` (`None`: no cache at all).
-    pub fn open(dir: Option<&Path>, server: &str) -> DiscoveryCache {
-        let path = dir.map(|dir| dir.join(format!("{}.json", file_name(server))));
+    /// The cache of the cluster `key` in `dir` (`None`: no cache at all).
+    pub fn open(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
+        let path = dir.map(|dir| dir.join(key.file_name()));
         let file = path
             .as_ref()
             .and_then(|p| std::fs::read(p).ok())
@@ -89,13 +162,11 @@ impl DiscoveryCache {
             return;
         };
         if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = create_private_dir(dir);
         }
-        // Write then rename, so a concurrent kw never reads half a file.
-        let temp = path.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&temp, bytes).is_ok() && std::fs::rename(&temp, path).is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
+        // Private, and renamed into place: a concurrent kw never reads half a file, and a
+        // symlink planted at the path is replaced rather than written through.
+        let _ = crate::private_file::write(path, &bytes);
         self.dirty = false;
     }
 }
@@ -139,45 +210,68 @@ mod tests {
         }
     }
 
+    fn key(server: &str, digest: u64) -> ClusterKey {
+        ClusterKey {
+            server: server.into(),
+            digest,
+        }
+    }
+
     #[test]
     fn remembers_resolutions_across_opens_until_they_expire() {
         let dir = tempfile::tempdir().unwrap();
         let now = SystemTime::now();
-        let mut cache = DiscoveryCache::open(Some(dir.path()), "https://127.0.0.1:6443");
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 1));
         assert!(cache.get("deploy", now).is_none());
         cache.put("Deploy", &[deployments()], now);
         cache.save();
 
-        let cache = DiscoveryCache::open(Some(dir.path()), "https://127.0.0.1:6443");
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 1));
         assert_eq!(cache.get("deploy", now), Some(vec![deployments()]));
         assert!(cache.get("deploy", now + TTL).is_none(), "expired");
-        let other = DiscoveryCache::open(Some(dir.path()), "https://127.0.0.1:7443");
+        let other = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:7443", 1));
         assert!(other.get("deploy", now).is_none(), "per server");
+        let same_address =
+            DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 2));
+        assert!(
+            same_address.get("deploy", now).is_none(),
+            "per cluster at one address"
+        );
     }
 
     #[test]
     fn forgets_a_type_the_server_no_longer_serves() {
         let dir = tempfile::tempdir().unwrap();
         let now = SystemTime::now();
-        let mut cache = DiscoveryCache::open(Some(dir.path()), "s");
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
         cache.put("deploy", &[deployments()], now);
         cache.put("deployments.apps", &[deployments()], now);
         cache.forget(&deployments());
         cache.save();
-        let cache = DiscoveryCache::open(Some(dir.path()), "s");
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
         assert!(cache.get("deploy", now).is_none());
         assert!(cache.get("deployments.apps", now).is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_is_the_users_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("kw").join("discovery");
+        let mut cache = DiscoveryCache::open(Some(&dir), &key("s", 0));
+        cache.put("deploy", &[deployments()], SystemTime::now());
+        cache.save();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join(key("s", 0).file_name())), 0o600);
     }
 
     #[test]
     fn a_broken_cache_file_is_ignored() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join(format!("{}.json", file_name("s"))),
-            "{not json",
-        )
-        .unwrap();
-        let cache = DiscoveryCache::open(Some(dir.path()), "s");
+        std::fs::write(dir.path().join(key("s", 0).file_name()), "{not json").unwrap();
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
         assert!(cache.get("deploy", SystemTime::now()).is_none());
         assert_eq!(
             file_name("https://[::1]:6443/k8s/c-1"),

@@ -24,6 +24,7 @@ pub mod manifest;
 pub mod output;
 pub mod plan;
 pub mod printer;
+pub mod private_file;
 pub mod proxy;
 pub mod session;
 pub mod settings;

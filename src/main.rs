@@ -13,7 +13,7 @@ use kw::cli::{Cli, Command, CompletionArgs, ConfigFlags, DemoArgs, GetArgs, Vers
 use kw::client::{Client, ClientError};
 use kw::conditions::{Ended, Judge, Named};
 use kw::discovery::{self, DiscoveryError};
-use kw::discovery_cache::DiscoveryCache;
+use kw::discovery_cache::{ClusterKey, DiscoveryCache};
 use kw::exit;
 use kw::output::is_closed_pipe;
 use kw::plan::{GetPlan, PlanError, Request, Wanted};
@@ -121,7 +121,8 @@ fn main() -> ExitCode {
     };
     kw::log::set_level(cli.verbosity);
     let _ = ctrlc::set_handler(|| {
-        // `kw demo` leaves no kubeconfig (with the simulator's tokens) behind.
+        // Ctrl-C, SIGTERM or SIGHUP: `kw demo` leaves no kubeconfig (with the simulator's
+        // tokens) behind.
         if let Some(dir) = DEMO_DIR.get() {
             let _ = std::fs::remove_dir_all(dir);
         }
@@ -200,12 +201,15 @@ fn run_get(args: GetArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let result = run_get_resolved(args, config, &mut cached);
     // A collection the server no longer serves (a CRD deleted, a version dropped): the cached
     // resolution is stale; forget it so the next run asks discovery again.
-    if let (
-        Err(KwError::Watch(WatchError::Client(ClientError::Status { code: 404, .. }))),
-        Some(c),
-    ) = (&result, cached)
-    {
-        let mut cache = DiscoveryCache::open(Some(&c.dir), &c.server);
+    let type_gone = match &result {
+        Err(KwError::Watch(WatchError::Client(e))) => is_type_gone(e),
+        // A named GET answers 404 both for a missing object and for a missing type; only
+        // the second is about the cache.
+        Err(KwError::Watch(WatchError::NotFound(errors))) => errors.iter().any(is_type_gone),
+        _ => false,
+    };
+    if let (true, Some(c)) = (type_gone, cached) {
+        let mut cache = DiscoveryCache::open(Some(&c.dir), &c.key);
         for resource in &c.resources {
             cache.forget(resource);
         }
@@ -214,10 +218,24 @@ fn run_get(args: GetArgs, config: &ConfigFlags) -> Result<(), KwError> {
     result
 }
 
+/// A 404 about the collection itself ("the server could not find the requested resource"),
+/// not about one object in it (whose Status names the object).
+fn is_type_gone(error: &ClientError) -> bool {
+    match error {
+        ClientError::Status {
+            code: 404, status, ..
+        } => status
+            .as_ref()
+            .and_then(|s| s.details.as_ref())
+            .is_none_or(|details| details.name.is_empty()),
+        _ => false,
+    }
+}
+
 /// Which cache the types of this run were resolved through.
 struct CachedTypes {
     dir: PathBuf,
-    server: String,
+    key: ClusterKey,
     resources: Vec<kw::events::ResourceInfo>,
 }
 
@@ -234,13 +252,14 @@ fn run_get_resolved(
     let environment = Environment::read()?;
     let started = Instant::now();
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
-    let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), client.server());
+    let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
+    let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), &key);
     let wanted = wanted(&plan.request, &client, &mut cache)?;
     cache.save();
     if let Some(dir) = &environment.discovery_cache {
         *cached = Some(CachedTypes {
             dir: dir.clone(),
-            server: client.server().to_string(),
+            key,
             resources: wanted.iter().map(|w| w.resource.clone()).collect(),
         });
     }
@@ -303,11 +322,20 @@ fn run_demo(args: DemoArgs, outer: &ConfigFlags) -> Result<(), KwError> {
         ..kw::sim::SimConfig::default()
     };
     let sim = kw::sim::start(config)?;
-    let dir = std::env::temp_dir().join(format!("kw-demo-{}", std::process::id()));
-    let _ = DEMO_DIR.set(dir.clone());
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| KwError::Usage(format!("error: creating {}: {e}", dir.display())))?;
-    let kubeconfig: PathBuf = dir.join("kubeconfig");
+    // The kubeconfig holds the sim's tokens and client key: a fresh directory only the user
+    // can enter, under a name nobody can plant in advance (mkdtemp, mode 0700).
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("kw-demo-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    let dir = builder.tempdir().map_err(|e| {
+        KwError::Usage(format!(
+            "error: creating a private directory in {}: {e}",
+            std::env::temp_dir().display()
+        ))
+    })?;
+    let _ = DEMO_DIR.set(dir.path().to_path_buf());
+    let kubeconfig: PathBuf = dir.path().join("kubeconfig");
     sim.write_kubeconfig(&kubeconfig)?;
     eprintln!(
         "kw demo: a simulated cluster is running at {} (kubeconfig: {}); Ctrl-C to stop",
@@ -341,7 +369,7 @@ fn run_demo(args: DemoArgs, outer: &ConfigFlags) -> Result<(), KwError> {
         .request_timeout
         .or_else(|| outer.request_timeout.clone());
     let result = run_get(get, &config);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     result
 }
 

@@ -448,6 +448,63 @@ fn resolved_types_are_cached_and_stale_ones_forgotten() {
     assert_eq!(healed.stdout, cold.stdout);
 }
 
+/// One address, two clusters (kind, minikube and port-forwards all live at 127.0.0.1): the
+/// cached types of one never answer for another, and a named GET that finds the type itself
+/// gone clears the stale resolution.
+#[test]
+fn cached_types_belong_to_one_cluster_and_a_gone_type_is_forgotten() {
+    let cluster = Cluster::seeded();
+    let cache_home = cluster.dir.path().join("cache");
+    let get = |args: &[&str]| {
+        let mut cmd = cluster.get(args);
+        cmd.env("XDG_CACHE_HOME", &cache_home);
+        run(cmd, LIMIT)
+    };
+    let dir = cache_home.join("kw").join("discovery");
+    let files = || -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+    };
+    assert_eq!(get(&["deploy", "-n", "team-a", "-o", "name"]).code, Some(0));
+    assert_eq!(files().len(), 1);
+    // The same server through another context: its own cache.
+    let other = get(&[
+        "deploy",
+        "-n",
+        "team-a",
+        "-o",
+        "name",
+        "--context",
+        "sim-cert",
+    ]);
+    assert_eq!(other.code, Some(0), "{}", other.stderr);
+    assert_eq!(files().len(), 2, "one cache per cluster, not per address");
+
+    // A resolution gone stale, met by a named GET: the 404 is about the type, not the object.
+    for file in files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            text.replace("\"plural\":\"deployments\"", "\"plural\":\"gone\""),
+        )
+        .unwrap();
+    }
+    let stale = get(&["deploy", "backend", "-n", "team-a", "-o", "name"]);
+    assert_ne!(stale.code, Some(0), "the stale type fails once");
+    let healed = get(&["deploy", "backend", "-n", "team-a", "-o", "name"]);
+    assert_eq!(healed.code, Some(0), "{}", healed.stderr);
+    assert_eq!(healed.stdout.trim(), "deployment.apps/backend");
+    // A missing object is not a missing type: the resolution stays.
+    let before = std::fs::read_to_string(&files()[0]).unwrap();
+    let missing = get(&["deploy", "nosuch", "-n", "team-a", "-o", "name"]);
+    assert_eq!(missing.code, Some(6), "{}", missing.stderr);
+    assert_eq!(std::fs::read_to_string(&files()[0]).unwrap(), before);
+}
+
 /// `kw demo` works with nothing but the binary, and Ctrl-C ends it with 130, leaving no
 /// kubeconfig behind.
 #[test]
@@ -462,12 +519,92 @@ fn the_demo_runs_and_ctrl_c_cleans_up() {
     let live = Live::spawn(&mut cmd);
     let first = live.next_line(LIMIT).expect("the demo prints pods");
     assert!(first.starts_with("pod/"), "{first}");
-    let demo_dir = tmp.path().join(format!("kw-demo-{}", live.child.id()));
-    assert!(demo_dir.join("kubeconfig").exists());
+    let demo_dir = only_demo_dir(tmp.path());
+    assert_private(&demo_dir, &demo_dir.join("kubeconfig"));
     live.interrupt();
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(130), "{stderr}");
     assert!(!demo_dir.exists(), "the demo's kubeconfig is removed");
+}
+
+/// The one `kw-demo-*` directory a demo made in `tmp`.
+fn only_demo_dir(tmp: &std::path::Path) -> std::path::PathBuf {
+    let dirs: Vec<_> = std::fs::read_dir(tmp)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("kw-demo-")
+        })
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].clone()
+}
+
+/// Only the user may enter `dir` or read `file` (they hold the sim's credentials).
+fn assert_private(dir: &std::path::Path, file: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    assert_eq!(mode(file), 0o600, "{}", file.display());
+}
+
+/// The demo's directory has a name nobody can plant in advance, and goes away on SIGTERM and
+/// SIGHUP too.
+#[test]
+fn the_demo_directory_is_private_and_removed_on_termination() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        cmd.args(["demo", "pods", "-n", "team-a", "-w", "-o", "name"])
+            .env("TMPDIR", tmp.path())
+            .env("HOME", tmp.path())
+            .env_remove("KUBECONFIG")
+            .stdin(Stdio::null());
+        let live = Live::spawn(&mut cmd);
+        live.next_line(LIMIT).expect("the demo prints pods");
+        let demo_dir = only_demo_dir(tmp.path());
+        assert!(
+            !demo_dir.ends_with(format!("kw-demo-{}", live.child.id())),
+            "not the predictable kw-demo-<pid>"
+        );
+        assert_private(&demo_dir, &demo_dir.join("kubeconfig"));
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(live.child.id() as i32, signal) };
+        let (code, _, stderr) = live.finish(LIMIT);
+        assert_eq!(code, Some(130), "signal {signal}: {stderr}");
+        assert!(
+            !demo_dir.exists(),
+            "signal {signal}: the directory is removed"
+        );
+    }
+}
+
+/// `kw sim --kubeconfig-out` writes a file only its owner can read, replacing (never writing
+/// through) whatever was planted at the path.
+#[test]
+fn the_sim_kubeconfig_is_private() {
+    let tmp = tempfile::tempdir().unwrap();
+    let planted = tmp.path().join("theirs");
+    std::fs::write(&planted, "theirs").unwrap();
+    let out = tmp.path().join("kubeconfig");
+    std::os::unix::fs::symlink(&planted, &out).unwrap();
+    let sim = kw::sim::start(kw::sim::SimConfig::default()).unwrap();
+    sim.write_kubeconfig(&out).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(&out).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "the planted symlink was replaced"
+    );
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), "theirs");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("current-context: sim"));
+    sim.stop();
 }
 
 /// A server's `Status.message` is text, not terminal commands (issue #11, item 10): escape

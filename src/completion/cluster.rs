@@ -18,7 +18,7 @@ use super::words::Line;
 use crate::cli::ConfigFlags;
 use crate::client::Client;
 use crate::discovery;
-use crate::discovery_cache::DiscoveryCache;
+use crate::discovery_cache::{ClusterKey, DiscoveryCache};
 use crate::events::ResourceInfo;
 use crate::kubeconfig;
 use crate::settings;
@@ -125,7 +125,8 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
         budget.unwrap_or(Duration::from_secs(2)),
     )
     .ok()?;
-    let mut cache = DiscoveryCache::open(cache_dir().as_deref(), client.server());
+    let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
+    let mut cache = DiscoveryCache::open(cache_dir().as_deref(), &key);
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());
     let answer = match need {
         Need::Types => Some(type_candidates(&all_types(&client, &mut cache)?, typed)),

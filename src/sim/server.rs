@@ -356,11 +356,29 @@ impl SimHandle {
         })
     }
 
+    /// Write the kubeconfig (it holds the sim's tokens and client key) readable by the owner
+    /// only: created exclusively with mode 0600 beside `path`, then renamed onto it, so a file
+    /// or symlink another user planted there is replaced, never written through.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), SimError> {
-        std::fs::write(path, self.kubeconfig()).map_err(|source| SimError::Write {
+        let error = |source| SimError::Write {
             path: path.to_path_buf(),
             source,
-        })
+        };
+        let mut temp_name = path.as_os_str().to_owned();
+        temp_name.push(format!(".{}.tmp", std::process::id()));
+        let temp = std::path::PathBuf::from(temp_name);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let written = options
+            .open(&temp)
+            .and_then(|mut file| file.write_all(self.kubeconfig().as_bytes()))
+            .and_then(|()| std::fs::rename(&temp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        written.map_err(error)
     }
 
     /// The bearer token of the `admin` user (full access).
