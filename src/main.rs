@@ -251,7 +251,8 @@ fn run_get_resolved(
     }
     let environment = Environment::read()?;
     let started = Instant::now();
-    let client = Client::new(&settings.connection, environment.idle_timeout)?;
+    let mut client = Client::new(&settings.connection, environment.idle_timeout)?;
+    client.limit_objects(plan.max_object_size);
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
     let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), &key);
     let wanted = wanted(&plan.request, &client, &mut cache)?;

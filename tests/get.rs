@@ -689,3 +689,51 @@ fn kw_runs_as_a_kubectl_plugin() {
         "the watch lasted its 3 s"
     );
 }
+
+/// `--max-object-size` holds for every object kw reads: list items (tables and JSON), a named
+/// GET, as it does for watch events (issue #11, item 6).
+#[test]
+fn max_object_size_covers_lists_and_gets() {
+    let cluster = Cluster::seeded();
+    let mut big = pod("big");
+    big["metadata"]["annotations"] = json!({"padding": "x".repeat(200 * 1024)});
+    cluster.sim.create("pods", big).unwrap();
+    for args in [
+        &["pods", "--max-object-size", "100Ki"][..],
+        &["pods", "--max-object-size", "100Ki", "-o", "json"],
+        &[
+            "pods",
+            "--max-object-size",
+            "100Ki",
+            "-w",
+            "--request-timeout",
+            "2s",
+        ],
+    ] {
+        let out = run(cluster.get(args), LIMIT);
+        assert_eq!(out.code, Some(6), "{args:?}: {out:#?}");
+        assert_eq!(
+            out.stderr.trim_end(),
+            "error: the server sent an object of more than 102400 bytes in the list \
+             /api/v1/namespaces/default/pods (the limit is --max-object-size)",
+            "{args:?}"
+        );
+    }
+    let out = run(
+        cluster.get(&["pod", "big", "-o", "json", "--max-object-size", "100Ki"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(6), "{out:#?}");
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: the server sent more than 102400 bytes for \
+         /api/v1/namespaces/default/pods/big (the limit is --max-object-size)"
+    );
+    // Under the limit, the same objects print.
+    let out = run(
+        cluster.get(&["pods", "--max-object-size", "1Mi", "-o", "name"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("pod/big"));
+}

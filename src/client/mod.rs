@@ -19,8 +19,11 @@ use crate::settings::{ClientIdentity, Connection, Impersonation, Scheme, TrustRo
 use crate::vlog;
 use crate::wire::Status;
 
-/// The largest non-streamed body kw reads (a LIST page, discovery). Bigger is a broken server.
+/// The largest LIST page kw reads. Bigger is a broken server.
 pub const MAX_BODY_BYTES: u64 = 1 << 30;
+
+/// `--max-object-size`'s default (64 MiB; etcd itself refuses values over 1.5 MiB by default).
+pub const DEFAULT_OBJECT_LIMIT: u64 = 64 << 20;
 /// The largest error body kw reads to find a `Status` in.
 const MAX_ERROR_BODY_BYTES: u64 = 1 << 20;
 
@@ -49,8 +52,14 @@ pub enum ClientError {
     /// The connection broke or went silent in the middle of a response.
     #[error("the connection to {server} broke: {reason}")]
     Broken { server: String, reason: String },
-    #[error("the server sent a response larger than {limit} bytes")]
-    TooLarge { limit: u64 },
+    /// A body over its limit: `--max-object-size` for one object or document, kw's cap for a
+    /// list page.
+    #[error("the server sent more than {limit} bytes for {path} (the limit is {limit_name})")]
+    TooLarge {
+        path: String,
+        limit: u64,
+        limit_name: &'static str,
+    },
     /// No usable TLS configuration, proxy or credential: retrying cannot help.
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -116,6 +125,8 @@ pub struct Client {
     server_display: String,
     roots_origin: String,
     request_timeout: Option<Duration>,
+    /// `--max-object-size`, for bodies that hold one object or document.
+    object_limit: u64,
     impersonation: Vec<(String, String)>,
 }
 
@@ -154,6 +165,7 @@ impl Client {
             roots_origin,
             request_timeout: conn.request_timeout,
             impersonation: impersonation_headers(&conn.impersonate),
+            object_limit: DEFAULT_OBJECT_LIMIT,
         })
     }
 
@@ -162,18 +174,56 @@ impl Client {
         &self.server_display
     }
 
-    /// GET a whole body (discovery, a LIST page, a single object).
+    /// `--max-object-size`: the most one object, or one discovery document, may take.
+    pub fn limit_objects(&mut self, limit: usize) {
+        self.object_limit = limit as u64;
+    }
+
+    /// GET one object or document (a named object, discovery, `/version`), at most
+    /// `--max-object-size` bytes.
     pub fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ClientError> {
+        self.get_at_most(
+            path_and_query,
+            accept,
+            self.object_limit,
+            "--max-object-size",
+        )
+    }
+
+    /// GET a LIST page: many objects (each checked against `--max-object-size` by its reader),
+    /// at most `MAX_BODY_BYTES` in all.
+    pub fn get_list(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ClientError> {
+        self.get_at_most(
+            path_and_query,
+            accept,
+            MAX_BODY_BYTES,
+            "1 GiB per list page; a smaller --chunk-size makes pages smaller",
+        )
+    }
+
+    fn get_at_most(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+        limit: u64,
+        limit_name: &'static str,
+    ) -> Result<Vec<u8>, ClientError> {
         let response = self.send(false, path_and_query, accept, self.request_timeout)?;
         let mut body = Vec::new();
         response
             .into_reader()
-            .take(MAX_BODY_BYTES + 1)
+            .take(limit.saturating_add(1))
             .read_to_end(&mut body)
             .map_err(|e| self.broken(&e))?;
-        if body.len() as u64 > MAX_BODY_BYTES {
+        if body.len() as u64 > limit {
             return Err(ClientError::TooLarge {
-                limit: MAX_BODY_BYTES,
+                path: path_and_query
+                    .split('?')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+                limit,
+                limit_name,
             });
         }
         Ok(body)

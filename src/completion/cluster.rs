@@ -297,7 +297,7 @@ fn object_names(
     // Under -A, the namespace each name is in.
     let namespace_shown = namespace.is_none() && resource.namespaced;
     let path = target(reach, resource, namespace).list_path(NAME_LIMIT, None);
-    let body = client.get(&path, METADATA_ACCEPT).ok()?;
+    let body = client.get_list(&path, METADATA_ACCEPT).ok()?;
     let list: ObjectList = serde_json::from_slice(&body).ok()?;
     Some(
         list.items
@@ -318,7 +318,7 @@ fn condition_types(
     namespace: Option<String>,
 ) -> Option<Vec<String>> {
     let path = target(reach, resource, namespace).list_path(CONDITION_SAMPLE, None);
-    let body = client.get(&path, "application/json").ok()?;
+    let body = client.get_list(&path, "application/json").ok()?;
     let list: ObjectList = serde_json::from_slice(&body).ok()?;
     Some(
         list.items

@@ -77,6 +77,7 @@ impl Watcher<'_> {
             self.resource_version = table.metadata.resource_version.into_owned();
             for row in &table.rows {
                 let object = row.object.unwrap_or(RawValue::NULL);
+                self.check_item_size(object, path)?;
                 let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
                 let seen = seen_of(&head, Some(&row.cells));
                 let change = self.known.listed(&seen);
@@ -95,6 +96,7 @@ impl Watcher<'_> {
             let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
             self.resource_version = list.metadata.resource_version.into_owned();
             for item in &list.items {
+                self.check_item_size(item, path)?;
                 let head: ObjectHead =
                     decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
                 let seen = seen_of(&head, None);
@@ -114,6 +116,18 @@ impl Watcher<'_> {
         }
     }
 
+    /// `--max-object-size` holds for each object of a list, as for each watch event.
+    fn check_item_size(&self, item: &RawValue, path: &str) -> Result<(), WatchError> {
+        let limit = self.options.max_object_size;
+        if item.get().len() > limit {
+            return Err(WatchError::ItemTooLarge {
+                path: path.split('?').next().unwrap_or_default().to_string(),
+                limit,
+            });
+        }
+        Ok(())
+    }
+
     /// GET with retries for what is worth retrying. The first list of a run fails fast when the
     /// server cannot be reached at all (a typo in the server address should not hang).
     pub(super) fn get_with_retry(&mut self, path: &str, first: bool) -> Result<Vec<u8>, SyncError> {
@@ -123,7 +137,7 @@ impl Watcher<'_> {
                 return Err(SyncError::Deadline);
             }
             attempts += 1;
-            let error = match self.client.get(path, self.accept()) {
+            let error = match self.client.get_list(path, self.accept()) {
                 Ok(body) => {
                     self.backoff.healthy(Instant::now());
                     return Ok(body);

@@ -115,6 +115,8 @@ pub enum WatchError {
     BadResponse { path: String, reason: String },
     #[error(transparent)]
     Decode(#[from] DecodeError),
+    #[error("the server sent an object of more than {limit} bytes in the list {path} (the limit is --max-object-size)")]
+    ItemTooLarge { path: String, limit: usize },
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
     /// Some named objects do not exist (the ones that do were printed).
