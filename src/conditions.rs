@@ -444,7 +444,7 @@ impl Judge {
                 self.deleted = Some(label);
             } else {
                 let parsed: Option<Value> = if self.rules.needs_object() {
-                    serde_json::from_str(event.object.get()).ok()
+                    crate::decode::value(event.object.get()).ok()
                 } else {
                     None
                 };

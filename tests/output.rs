@@ -493,3 +493,66 @@ fn a_cell_of_a_hundred_thousand_tabs_prints() {
     );
     assert!(row.contains("blue"), "the cell after the tabs is printed");
 }
+
+/// Custom resources may nest far deeper than serde_json's default limit of 128 levels (the API
+/// server accepts up to 10,000): such an object prints in every format, and a condition can
+/// still look into it (issue #11, item 7).
+#[test]
+fn an_object_nested_a_thousand_levels_deep_prints_in_every_format() {
+    const LEVELS: usize = 1000;
+    let cluster = Cluster::seeded();
+    let mut deep = json!({"leaf": "bottom"});
+    for _ in 0..LEVELS {
+        deep = json!({ "n": deep });
+    }
+    cluster
+        .sim
+        .create(
+            "widgets",
+            json!({
+                "apiVersion": "example.com/v1",
+                "kind": "Widget",
+                "metadata": {"name": "deep", "namespace": "default"},
+                "spec": {"color": "red", "size": 1, "deep": deep},
+                "status": {"phase": "Ready"},
+            }),
+        )
+        .unwrap();
+    for format in ["jsonl", "json", "yaml", "name", "wide"] {
+        for watch in [false, true] {
+            let mut args = vec!["widgets", "deep", "-o", format];
+            if watch {
+                args.extend(["-w", "--request-timeout", "1s"]);
+            }
+            let out = run(&mut cluster.get(&args), LIMIT);
+            assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+            assert!(out.stdout.contains("deep"), "{args:?}: {}", &out.stdout);
+            if format.starts_with("json") || format == "yaml" {
+                assert!(
+                    out.stdout.contains("bottom"),
+                    "{args:?}: the leaf is printed"
+                );
+            }
+        }
+    }
+    let mut path = String::from("{.spec.deep");
+    for _ in 0..LEVELS {
+        path.push_str(".n");
+    }
+    path.push_str(".leaf}");
+    let until = format!("jsonpath={path}=bottom");
+    let out = run(
+        &mut cluster.get(&[
+            "widgets",
+            "deep",
+            "--until",
+            &until,
+            "--timeout",
+            "10s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}

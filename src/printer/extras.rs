@@ -52,7 +52,7 @@ impl EventExtras {
         let object = match object {
             Some(object) => object,
             None => {
-                decoded = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+                decoded = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
                 &decoded
             }
         };

@@ -79,7 +79,7 @@ fn fingerprint(event: &Event<'_>) -> u64 {
             }
         }
         None => {
-            let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+            let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
             trim(&object).to_string().hash(&mut hasher);
         }
     }

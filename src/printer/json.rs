@@ -63,7 +63,7 @@ impl JsonPrinter {
 /// Decode the event's object as kubectl holds it (an `unstructured` map), with `apiVersion` and
 /// `kind` added to items of a LIST.
 pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
-    let mut value: Value = serde_json::from_str(event.object.get()).map_err(|source| {
+    let mut value: Value = crate::decode::value(event.object.get()).map_err(|source| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             ObjectDecodeError {

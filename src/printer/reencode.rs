@@ -89,13 +89,15 @@ impl Reencoder {
             indented: layout != Layout::Compact,
             edits,
         };
+        // However deep the object nests (see `crate::decode::value`).
         let mut deserializer = serde_json::Deserializer::from_str(text);
+        deserializer.disable_recursion_limit();
         let result = ValueSeed {
             state: &mut state,
             depth,
             role: Role::Root,
         }
-        .deserialize(&mut deserializer)
+        .deserialize(serde_stacker::Deserializer::new(&mut deserializer))
         .and_then(|()| deserializer.end());
         if result.is_err() {
             out.truncate(mark);

@@ -44,7 +44,7 @@ impl SortingPrinter {
     }
 
     fn key(&self, object: &str) -> Option<Value> {
-        let value: Value = serde_json::from_str(object).ok()?;
+        let value: Value = crate::decode::value(object).ok()?;
         let groups = self.path.find(&value).ok()?;
         groups.first()?.first().map(|v| v.clone().into_owned())
     }

@@ -279,7 +279,7 @@ impl TablePrinter {
 
     /// The `-L` and `--show-labels` cells, from the labels of the row's object.
     fn write_label_cells(&mut self, event: &Event<'_>, mut first: bool) {
-        let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+        let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
         let labels = object
             .get("metadata")
             .and_then(|m| m.get("labels"))
@@ -320,7 +320,7 @@ impl TablePrinter {
         let Some(changes) = self.changes.as_mut() else {
             return Ok(());
         };
-        let object: Value = serde_json::from_str(event.object.get()).unwrap_or(Value::Null);
+        let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
         let found = changes.record(event.kind, event.namespace, event.name, &object);
         for change in found {
             self.line.clear();
@@ -370,7 +370,7 @@ impl TablePrinter {
     /// The `--sort-by` key of the row's object: the first result of the JSONPath.
     fn sort_key(&self, event: &Event<'_>) -> Option<Value> {
         let path = self.sort_by.as_ref()?;
-        let object: Value = serde_json::from_str(event.object.get()).ok()?;
+        let object: Value = crate::decode::value(event.object.get()).ok()?;
         let groups = path.find(&object).ok()?;
         groups.first()?.first().map(|v| v.clone().into_owned())
     }
@@ -381,7 +381,7 @@ impl Printer for TablePrinter {
         let Some(row) = event.row else {
             // The server could not print this type (kw received plain objects): lay the row out
             // here from the whole object, with kubectl's columns for the kind.
-            let object: serde_json::Value = serde_json::from_str(event.object.get())
+            let object: serde_json::Value = crate::decode::value(event.object.get())
                 .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
             let (columns, cells) = super::fallback::fallback_row(
                 event.resource,
