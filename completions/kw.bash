@@ -401,7 +401,7 @@ _kw() {
             return 0
             ;;
         kw__subcmd__sim)
-            opts="-v -h -V --port --http --seed --churn --empty --history --bookmark-interval --no-tables --max-watch-secs --clock --kubeconfig-out --fault-close-after --fault-cut-after --fault-expire-after --fault-stall-after --fault-stall-secs --fault-list-status --fault-list-count --fault-watch-status --fault-invalid-json-after --fault-huge-object-bytes --fault-times --flood --flood-list --v --help --version"
+            opts="-v -h -V --port --http --seed --churn --empty --history --bookmark-interval --no-tables --max-watch-secs --clock --kubeconfig-out --fault-close-after --fault-cut-after --fault-expire-after --fault-stall-after --fault-stall-secs --fault-list-status --fault-list-count --fault-watch-status --fault-invalid-json-after --fault-huge-object-bytes --fault-times --flood --flood-list --flood-batched --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

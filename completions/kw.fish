@@ -112,6 +112,7 @@ complete -c kw -n "__fish_kw_using_subcommand sim" -s v -l v -d 'Log level for d
 complete -c kw -n "__fish_kw_using_subcommand sim" -l http -d 'Serve plain HTTP instead of HTTPS (benchmarks)'
 complete -c kw -n "__fish_kw_using_subcommand sim" -l empty -d 'Start with namespaces only, no seed objects'
 complete -c kw -n "__fish_kw_using_subcommand sim" -l no-tables -d 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print'
+complete -c kw -n "__fish_kw_using_subcommand sim" -l flood-batched -d 'Flood mode: pack many events into each ~256 KiB HTTP chunk instead of one chunk per event as kube-apiserver sends them (a "server is never the bottleneck" ceiling)'
 complete -c kw -n "__fish_kw_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kw -n "__fish_kw_using_subcommand sim" -s V -l version -d 'Print version'
 complete -c kw -n "__fish_kw_using_subcommand completion" -s v -l v -d 'Log level for diagnostics on stderr (kubectl\'s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted' -r
