@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process benchmark: kw against kubectl (and curl, the transport ceiling) on the same
 # `kw sim --http --flood` streams, in alternation, several runs, medians and kw/kubectl ratios.
+# Watch floods run twice: one HTTP chunk per event (what kube-apiserver sends; reported first)
+# and --flood-batched (large chunks: the client's ceiling when the server is never the limit).
 #
 #   benches/bench.sh            # the full run (under 10 minutes on a 2-core machine)
 #   benches/bench.sh --quick    # "does it still run": tiny floods, one run, seconds
@@ -143,42 +145,54 @@ echo "CPU figures come from /usr/bin/time (10 ms resolution)"
 echo "runs: $RUNS, flood: $EVENTS events, big list: $LIST pods"
 echo
 
-# ---- (a) and (b): a flood of MODIFIED events --------------------------------------------------
-start_sim flood --empty --flood "$EVENTS"
-export KUBECONFIG=$WORK/flood.kc
-PODS="$URL/api/v1/namespaces/default/pods?watch=1"
-TABLE_ACCEPT='application/json;as=Table;v=v1;g=meta.k8s.io,application/json'
-for _ in $(seq "$RUNS"); do
-    run curl-json curl -sN "$PODS"
-    run curl-table curl -sN -H "Accept: $TABLE_ACCEPT" "$PODS"
-    run kw-jsonl "$KW" get pods -w -o jsonl
-    run kw-jsonl-events "$KW" get pods -w -o jsonl --output-watch-events
-    run kw-json "$KW" get pods -w -o json
-    run kw-table-events "$KW" get pods -w --output-watch-events
+# ---- (a) and (b): a flood of MODIFIED events, in both framings -------------------------------
+# stream_floods NAME TITLE SIM-ARGS...: (a) and (b) against one `kw sim --flood`; labels end in
+# -NAME. Realistic framing (one HTTP chunk per event, as kube-apiserver sends a busy watch)
+# first, then --flood-batched (~256 KiB chunks: the server is never the bottleneck).
+stream_floods() {
+    local name=$1 title=$2
+    shift 2
+    start_sim "flood-$name" --empty --flood "$EVENTS" "$@"
+    export KUBECONFIG=$WORK/flood-$name.kc
+    local pods="$URL/api/v1/namespaces/default/pods?watch=1"
+    local table_accept='application/json;as=Table;v=v1;g=meta.k8s.io,application/json'
+    local s=-$name
+    for _ in $(seq "$RUNS"); do
+        run curl-json$s curl -sN "$pods"
+        run curl-table$s curl -sN -H "Accept: $table_accept" "$pods"
+        run kw-jsonl$s "$KW" get pods -w -o jsonl
+        run kw-jsonl-events$s "$KW" get pods -w -o jsonl --output-watch-events
+        run kw-json$s "$KW" get pods -w -o json
+        run kw-table-events$s "$KW" get pods -w --output-watch-events
+        if ((HAVE_KUBECTL)); then
+            run kubectl-json$s "$KUBECTL" get pods -w -o json
+            run kubectl-table-events$s "$KUBECTL" get pods -w --output-watch-events
+        fi
+    done
+    echo "(a) $EVENTS pod MODIFIED events, JSON to /dev/null; $title"
+    for label in curl-json kw-jsonl kw-jsonl-events kw-json kubectl-json; do
+        grep -q "^$label$s " "$RESULTS" && report_stream "$label$s" "$EVENTS"
+    done
     if ((HAVE_KUBECTL)); then
-        run kubectl-json "$KUBECTL" get pods -w -o json
-        run kubectl-table-events "$KUBECTL" get pods -w --output-watch-events
+        ratio_stream kw-jsonl$s kubectl-json$s "$EVENTS"
+        ratio_stream kw-jsonl-events$s kubectl-json$s "$EVENTS"
+        ratio_stream kw-json$s kubectl-json$s "$EVENTS"
     fi
-done
-echo "(a) $EVENTS pod MODIFIED events, JSON to /dev/null"
-for label in curl-json kw-jsonl kw-jsonl-events kw-json kubectl-json; do
-    grep -q "^$label " "$RESULTS" && report_stream "$label" "$EVENTS"
-done
-if ((HAVE_KUBECTL)); then
-    ratio_stream kw-jsonl kubectl-json "$EVENTS"
-    ratio_stream kw-jsonl-events kubectl-json "$EVENTS"
-    ratio_stream kw-json kubectl-json "$EVENTS"
-fi
-ceiling kw-jsonl curl-json
-ceiling kw-jsonl-events curl-json
-echo
-echo "(b) $EVENTS events, table with --output-watch-events"
-for label in curl-table kw-table-events kubectl-table-events; do
-    grep -q "^$label " "$RESULTS" && report_stream "$label" "$EVENTS"
-done
-((HAVE_KUBECTL)) && ratio_stream kw-table-events kubectl-table-events "$EVENTS"
-ceiling kw-table-events curl-table
-echo
+    ceiling kw-jsonl$s curl-json$s
+    ceiling kw-jsonl-events$s curl-json$s
+    echo
+    echo "(b) $EVENTS events, table with --output-watch-events; $title"
+    for label in curl-table kw-table-events kubectl-table-events; do
+        grep -q "^$label$s " "$RESULTS" && report_stream "$label$s" "$EVENTS"
+    done
+    if ((HAVE_KUBECTL)); then
+        ratio_stream kw-table-events$s kubectl-table-events$s "$EVENTS"
+    fi
+    ceiling kw-table-events$s curl-table$s
+    echo
+}
+stream_floods per-event "one HTTP chunk per event (as kube-apiserver sends)"
+stream_floods batched "--flood-batched: ~256 KiB chunks (server never the bottleneck)" --flood-batched
 
 # ---- (c): a big initial list, then a short watch ----------------------------------------------
 start_sim biglist --flood-list "$LIST" --flood 1000
@@ -260,7 +274,7 @@ if ((ENDLESS > 0)); then
     run kw-endless "$KW" get pods -w -o jsonl --output-watch-events
     echo "(e) $ENDLESS events with -o jsonl --output-watch-events"
     report_stream kw-endless "$ENDLESS"
-    awk -v a="$(median kw-jsonl-events 4)" -v b="$(median kw-endless 4)" -v n="$EVENTS" -v m="$ENDLESS" 'BEGIN {
+    awk -v a="$(median kw-jsonl-events-per-event 4)" -v b="$(median kw-endless 4)" -v n="$EVENTS" -v m="$ENDLESS" 'BEGIN {
         printf "  peak RSS after %d events %.1f MiB, after %d events %.1f MiB\n", n, a / 1024, m, b / 1024 }'
 fi
 start_sim idle --empty

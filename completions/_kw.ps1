@@ -186,6 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve plain HTTP instead of HTTPS (benchmarks)')
             [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Start with namespaces only, no seed objects')
             [CompletionResult]::new('--no-tables', '--no-tables', [CompletionResultType]::ParameterName, 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print')
+            [CompletionResult]::new('--flood-batched', '--flood-batched', [CompletionResultType]::ParameterName, 'Flood mode: pack many events into each ~256 KiB HTTP chunk instead of one chunk per event as kube-apiserver sends them (a "server is never the bottleneck" ceiling)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

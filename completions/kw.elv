@@ -180,6 +180,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --http 'Serve plain HTTP instead of HTTPS (benchmarks)'
             cand --empty 'Start with namespaces only, no seed objects'
             cand --no-tables 'Do not offer server-side printing (Tables): answer plain JSON, or 406 when only a Table is acceptable, like an aggregated API server that cannot print'
+            cand --flood-batched 'Flood mode: pack many events into each ~256 KiB HTTP chunk instead of one chunk per event as kube-apiserver sends them (a "server is never the bottleneck" ceiling)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kw::sim::{start, Faults, Flood, SimConfig, SimHandle};
+use kw::sim::{start, Faults, Flood, FloodFraming, SimConfig, SimHandle};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use serde_json::{json, Value};
@@ -832,6 +832,7 @@ fn flood_streams_n_events_then_ends() {
         flood: Some(Flood {
             watch_events: 5000,
             list_items: 1200,
+            ..Flood::default()
         }),
         ..SimConfig::default()
     })
@@ -855,6 +856,55 @@ fn flood_streams_n_events_then_ends() {
     assert_eq!(rest["items"].as_array().map(Vec::len), Some(200));
 }
 
+/// Read a flood watch chunk by chunk: how many events each chunk held, until the clean end.
+fn events_per_chunk(sim: &SimHandle, path: &str, limit: usize) -> Vec<usize> {
+    let (status, mut conn) = watch(sim, path, None);
+    assert_eq!(status, 200);
+    let mut counts = Vec::new();
+    for _ in 0..limit {
+        match conn.chunk() {
+            Chunk::Data(data) => counts.push(data.iter().filter(|b| **b == b'\n').count()),
+            Chunk::End => return counts,
+            Chunk::Broken | Chunk::Silent => panic!("flood watch did not end cleanly"),
+        }
+    }
+    panic!("flood watch sent more than {limit} chunks");
+}
+
+/// kube-apiserver frames a busy watch as one HTTP chunk per event; the flood does too unless
+/// asked to batch, and a streaming list's ADDED events and bookmark are framed the same way.
+#[test]
+fn flood_frames_one_event_per_chunk_unless_batched() {
+    let flood = |framing| {
+        start(SimConfig {
+            empty: true,
+            tls: false,
+            flood: Some(Flood {
+                watch_events: 300,
+                list_items: 20,
+                framing,
+            }),
+            ..SimConfig::default()
+        })
+        .expect("start")
+    };
+    let per_event = flood(FloodFraming::PerEvent);
+    let counts = events_per_chunk(&per_event, "/api/v1/pods?watch=1", 1000);
+    assert_eq!(counts.len(), 300);
+    assert!(counts.iter().all(|&n| n == 1), "{counts:?}");
+    let streaming = events_per_chunk(
+        &per_event,
+        "/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+        1000,
+    );
+    assert_eq!(streaming.len(), 20 + 1 + 300);
+    assert!(streaming.iter().all(|&n| n == 1), "{streaming:?}");
+    let batched = flood(FloodFraming::Batched);
+    let counts = events_per_chunk(&batched, "/api/v1/pods?watch=1", 1000);
+    assert_eq!(counts.iter().sum::<usize>(), 300);
+    assert!(counts.len() < 30, "batched into {} chunks", counts.len());
+}
+
 /// What benches/bench.sh relies on: kubectl sends no credentials over plain HTTP, a streaming
 /// list gets the flood list before the flood, and a watch resuming after the flood gets a 400.
 #[test]
@@ -865,6 +915,7 @@ fn flood_serves_streaming_lists_anonymous_http_and_ends_for_resumers() {
         flood: Some(Flood {
             watch_events: 30,
             list_items: 20,
+            ..Flood::default()
         }),
         ..SimConfig::default()
     })

@@ -1,7 +1,9 @@
 //! Flood mode for benchmarks: pods WATCHes stream N pre-serialised MODIFIED events as fast as
 //! the socket takes them (JSON or Table), and the pods LIST returns M synthetic pods. Events are
 //! rendered from byte templates (a realistic pod with placeholders for name and
-//! resourceVersion), batched into large chunks, so the server is never the bottleneck.
+//! resourceVersion). By default each event is its own HTTP chunk, as kube-apiserver frames a
+//! busy watch; `FloodFraming::Batched` packs them into large chunks, so the server is never the
+//! bottleneck.
 //!
 //! A streaming list (`sendInitialEvents=true`, JSON) gets the M pods as ADDED events and the
 //! end-of-initial-events bookmark before the flood. A watch that resumes from the flood's last
@@ -20,11 +22,11 @@ use super::query::{IncludeObject, ListOptions, Rendering};
 use super::server::Shared;
 use super::table;
 use super::watch::StreamEnd;
-use super::{http, Flood};
+use super::{http, Flood, FloodFraming};
 
 const NAME_SLOT: &str = "kwfloodnameslot";
 const RV_SLOT: &str = "kwfloodrvslot";
-/// Bytes per HTTP chunk in a flood stream.
+/// Bytes per HTTP chunk in a batched flood stream.
 const BATCH_BYTES: usize = 256 * 1024;
 /// Distinct pod names a flood watch cycles through when there is no flood list.
 const DEFAULT_NAMES: u64 = 1000;
@@ -90,6 +92,7 @@ impl Template {
 pub struct FloodData {
     pub watch_events: u64,
     pub list_items: u64,
+    framing: FloodFraming,
     json_event: Template,
     /// An item of a streaming list: an ADDED event at the list's resourceVersion.
     json_added_event: Template,
@@ -127,6 +130,7 @@ impl FloodData {
         FloodData {
             watch_events: flood.watch_events,
             list_items: flood.list_items,
+            framing: flood.framing,
             json_event: Template::from_value(&json!({"type": "MODIFIED", "object": pod}), b"\n"),
             json_added_event: Template::from_value(&json!({"type": "ADDED", "object": pod}), b"\n"),
             json_end_bookmark: Template::from_value(
@@ -177,9 +181,11 @@ pub fn watch(shared: &Shared, options: &ListOptions, rendering: Rendering) -> Re
     }
 }
 
-/// Batches rendered events into HTTP chunks of about `BATCH_BYTES`.
+/// Cuts rendered events into HTTP chunks: one per event, or batches of about `BATCH_BYTES`.
 struct Chunker<'w> {
     out: &'w mut dyn Write,
+    /// Send the batch once it holds this many bytes (1: after every event).
+    chunk_bytes: usize,
     batch: Vec<u8>,
     framed: Vec<u8>,
 }
@@ -187,7 +193,7 @@ struct Chunker<'w> {
 impl Chunker<'_> {
     /// Send the batch if it is big enough; false when the client has gone.
     fn maybe_send(&mut self) -> bool {
-        if self.batch.len() < BATCH_BYTES {
+        if self.batch.len() < self.chunk_bytes {
             return true;
         }
         self.framed.clear();
@@ -223,8 +229,13 @@ pub fn stream(
         return StreamEnd::Drop;
     }
     let base = shared.store.current_resource_version();
+    let chunk_bytes = match data.framing {
+        FloodFraming::PerEvent => 1,
+        FloodFraming::Batched => BATCH_BYTES,
+    };
     let mut chunker = Chunker {
         out,
+        chunk_bytes,
         batch: Vec::with_capacity(BATCH_BYTES + 8192),
         framed: Vec::with_capacity(BATCH_BYTES + 8192),
     };
@@ -239,6 +250,9 @@ pub fn stream(
         }
         data.json_end_bookmark
             .render(&mut chunker.batch, "", &rv_text);
+        if !chunker.maybe_send() {
+            return StreamEnd::Drop;
+        }
     }
     for index in 0..data.watch_events {
         let name = pod_name(index % data.names());

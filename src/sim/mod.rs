@@ -77,6 +77,20 @@ pub struct Flood {
     pub watch_events: u64,
     /// The pods LIST returns this many pods (paged with limit/continue); 0 = the real store.
     pub list_items: u64,
+    /// How the flood's events are cut into HTTP chunks.
+    pub framing: FloodFraming,
+}
+
+/// How a flood watch frames its events on the wire.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FloodFraming {
+    /// One HTTP chunk per event, as kube-apiserver sends a busy watch: its watch handler
+    /// writes and flushes each event, and Go's HTTP server frames each write as a chunk.
+    #[default]
+    PerEvent,
+    /// Many events packed into ~256 KiB chunks, so the server is never the bottleneck
+    /// (a ceiling for the client, not what a real API server sends).
+    Batched,
 }
 
 /// How to run the simulator in-process (`kw demo`, tests) or from `kw sim`.
@@ -237,6 +251,11 @@ pub struct SimArgs {
     /// Flood mode: the pods LIST returns M pods (paged with limit/continue).
     #[arg(long, value_name = "M")]
     pub flood_list: Option<u64>,
+
+    /// Flood mode: pack many events into each ~256 KiB HTTP chunk instead of one chunk per
+    /// event as kube-apiserver sends them (a "server is never the bottleneck" ceiling).
+    #[arg(long)]
+    pub flood_batched: bool,
 }
 
 const SIM_HELP: &str = "\
@@ -303,6 +322,11 @@ impl SimArgs {
             (events, items) => Some(Flood {
                 watch_events: events.unwrap_or(0),
                 list_items: items.unwrap_or(0),
+                framing: if self.flood_batched {
+                    FloodFraming::Batched
+                } else {
+                    FloodFraming::PerEvent
+                },
             }),
         };
         Ok(SimConfig {
