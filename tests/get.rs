@@ -737,3 +737,57 @@ fn max_object_size_covers_lists_and_gets() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("pod/big"));
 }
+
+/// kubectl asks for gzip, and kube-apiserver compresses whole bodies over 128 KiB (never watch
+/// streams): kw asks the same way and reads the compressed lists (issue #13, item 3).
+#[test]
+fn big_lists_come_gzipped_and_small_bodies_do_not() {
+    let cluster = Cluster::seeded();
+    for i in 0..200 {
+        let mut p = pod(&format!("padded-{i:03}"));
+        p["metadata"]["annotations"] =
+            json!({"note": "a fairly repetitive annotation ".repeat(40)});
+        cluster.sim.create("pods", p).unwrap();
+    }
+    for args in [
+        &["pods", "-o", "name"][..],
+        &["pods", "-o", "json"],
+        &["pods"],
+    ] {
+        let out = run(cluster.get(args), LIMIT);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert!(out.stdout.contains("padded-199"), "{args:?}");
+    }
+    let requests = cluster.sim.requests();
+    let asked_gzip = |r: &kw::sim::RequestRecord| {
+        r.headers
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("accept-encoding") && v.contains("gzip"))
+    };
+    let lists: Vec<_> = requests
+        .iter()
+        .filter(|r| r.path.starts_with("/api/v1/namespaces/default/pods?"))
+        .collect();
+    assert_eq!(lists.len(), 3, "{lists:#?}");
+    for list in &lists {
+        assert!(asked_gzip(list), "{list:?}");
+        // Over 200 KiB of JSON before compression; a small part of it on the wire.
+        assert!(
+            list.body_bytes < 64 * 1024,
+            "{} bytes sent for {}",
+            list.body_bytes,
+            list.path
+        );
+    }
+    // A small body is sent as it is.
+    let out = run(cluster.get(&["namespaces", "-o", "name"]), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let small = cluster.sim.requests();
+    let namespaces = small
+        .iter()
+        .rev()
+        .find(|r| r.path.starts_with("/api/v1/namespaces?"))
+        .unwrap();
+    assert!(asked_gzip(namespaces));
+    assert!(namespaces.body_bytes > 0 && namespaces.body_bytes < 128 * 1024);
+}

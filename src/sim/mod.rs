@@ -18,6 +18,7 @@ mod auth;
 mod catalog;
 mod certs;
 mod churn_driver;
+mod compress;
 mod control;
 mod discovery;
 mod faults;

@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::api::{self, Reply};
 use super::auth::{CertIdentity, Tokens};
 use super::certs::{self, Certs};
+use super::compress;
 use super::faults::{FaultState, Faults};
 use super::flood::{self, FloodData};
 use super::http::{self, ReadError, Request};
@@ -42,6 +43,8 @@ pub struct RequestRecord {
     pub headers: Vec<(String, String)>,
     /// The response status (200 for watch streams).
     pub status: u16,
+    /// Bytes of the body as sent (compressed, when it was); 0 for streams.
+    pub body_bytes: u64,
 }
 
 /// State shared by every connection thread.
@@ -81,6 +84,11 @@ impl Shared {
     }
 
     fn record(&self, request: &Request, status: u16) {
+        self.record_sent(request, status, 0);
+    }
+
+    /// Record a request and the bytes of the body sent for it (0 for streams).
+    fn record_sent(&self, request: &Request, status: u16, body_bytes: u64) {
         let headers = request
             .headers
             .iter()
@@ -99,6 +107,7 @@ impl Shared {
             path: request.target.clone(),
             headers,
             status,
+            body_bytes,
         });
         while requests.len() > REQUESTS_KEPT {
             requests.pop_front();
@@ -311,10 +320,12 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
         let keep_going = match reply {
             Reply::Body {
                 status,
-                headers,
+                mut headers,
                 body,
             } => {
-                shared.record(&request, status);
+                let (body, encoding) = compress::encode(&request, body);
+                headers.extend(encoding);
+                shared.record_sent(&request, status, body.len() as u64);
                 http::write_response(out, status, &headers, &body, request.close).is_ok()
             }
             Reply::Watch(watch_request) => {
