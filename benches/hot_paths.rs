@@ -26,7 +26,7 @@ fn main() {
     divan::main();
 }
 
-const POD: &str = include_str!("../src/sim/fixtures/po.json");
+const POD: &str = include_str!("../crates/kw-sim/src/fixtures/po.json");
 /// Events per measured iteration of the stream benchmarks.
 const EVENTS: usize = 1000;
 /// Objects in the re-list benchmark.

@@ -48,8 +48,10 @@ pub enum Command {
     Get(GetArgs),
     /// Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it.
     Demo(DemoArgs),
-    /// Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts).
-    Sim(crate::sim::SimArgs),
+    /// Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw
+    /// sim --help` lists its flags).
+    #[command(disable_help_flag = true)]
+    Sim(SimPassthrough),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(after_help = COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
@@ -456,6 +458,13 @@ impl ConfigFlags {
         ];
         given.iter().find(|(_, set)| *set).map(|(flag, _)| *flag)
     }
+}
+
+/// `kw sim`'s arguments, handed to the simulator's own parser (`kw_sim::SimCli`).
+#[derive(Debug, Args)]
+pub struct SimPassthrough {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., hide = true)]
+    pub args: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Args)]

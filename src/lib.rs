@@ -28,8 +28,8 @@ pub mod private_file;
 pub mod proxy;
 pub mod session;
 pub mod settings;
-pub mod sim;
 pub mod sinks;
 pub mod terminal;
 pub mod watcher;
-pub mod wire;
+/// The wire types, shared with `kw-sim` (their own crate, so that neither side owns them).
+pub use kw_wire as wire;

@@ -80,7 +80,7 @@ enum KwError {
     #[error(transparent)]
     Watch(#[from] WatchError),
     #[error(transparent)]
-    Sim(#[from] kw::sim::SimError),
+    Sim(#[from] kw_sim::SimError),
     #[error(transparent)]
     Manifest(#[from] kw::manifest::ManifestError),
     #[error(transparent)]
@@ -132,7 +132,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Get(args) => run_get(args, &cli.config),
         Command::Demo(args) => run_demo(args, &cli.config),
-        Command::Sim(args) => kw::sim::run(args).map_err(KwError::from),
+        Command::Sim(passthrough) => return run_sim(passthrough.args),
         Command::Completion(args) => run_completion(args),
         Command::Version(args) => run_version(args, &cli.config),
     };
@@ -317,12 +317,12 @@ fn run_demo(args: DemoArgs, outer: &ConfigFlags) -> Result<(), KwError> {
             "error: kw demo watches its own simulated cluster: drop {flag}"
         )));
     }
-    let config = kw::sim::SimConfig {
+    let config = kw_sim::SimConfig {
         churn: Some(args.churn),
         seed: args.seed,
-        ..kw::sim::SimConfig::default()
+        ..kw_sim::SimConfig::default()
     };
-    let sim = kw::sim::start(config)?;
+    let sim = kw_sim::start(config)?;
     // The kubeconfig holds the sim's tokens and client key: a fresh directory only the user
     // can enter, under a name nobody can plant in advance (mkdtemp, mode 0700).
     let mut builder = tempfile::Builder::new();
@@ -372,6 +372,34 @@ fn run_demo(args: DemoArgs, outer: &ConfigFlags) -> Result<(), KwError> {
     let result = run_get(get, &config);
     drop(dir);
     result
+}
+
+/// `kw sim ARGS`: the simulator, with its own command line (`kw sim --help`).
+fn run_sim(args: Vec<std::ffi::OsString>) -> ExitCode {
+    use clap::Parser;
+    let argv = std::iter::once(std::ffi::OsString::from("kw sim")).chain(args);
+    let cli = match kw_sim::SimCli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let code = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => exit::OK,
+                _ => exit::USAGE,
+            };
+            let _ = e.print();
+            return ExitCode::from(code as u8);
+        }
+    };
+    match kw_sim::run(cli.args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let (lines, code) = report(&KwError::Sim(e));
+            for line in lines {
+                eprintln!("{line}");
+            }
+            ExitCode::from(code as u8)
+        }
+    }
 }
 
 /// `kw completion SHELL`: the script on stdout.

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{run, Cluster, Live, Outcome};
-use kw::sim::{Faults, SimConfig};
+use kw_sim::{Faults, SimConfig};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(30);

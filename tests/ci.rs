@@ -12,7 +12,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::{run, Cluster, Live};
-use kw::sim::{Faults, SimConfig};
+use kw_sim::{Faults, SimConfig};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(20);

@@ -347,7 +347,7 @@ fn cluster_scoped_types_ignore_the_namespace() {
 /// the rows out itself, with the kind's usual columns, and says so once.
 #[test]
 fn types_the_server_cannot_print_are_laid_out_by_kw() {
-    use kw::sim::SimConfig;
+    use kw_sim::SimConfig;
     // Same seed, real clock on both: ages are computed from the same creation times.
     let printing = Cluster::start(SimConfig::default());
     let plain = Cluster::start(SimConfig {
@@ -591,7 +591,7 @@ fn the_sim_kubeconfig_is_private() {
     std::fs::write(&planted, "theirs").unwrap();
     let out = tmp.path().join("kubeconfig");
     std::os::unix::fs::symlink(&planted, &out).unwrap();
-    let sim = kw::sim::start(kw::sim::SimConfig::default()).unwrap();
+    let sim = kw_sim::start(kw_sim::SimConfig::default()).unwrap();
     sim.write_kubeconfig(&out).unwrap();
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(&out).unwrap();
@@ -613,11 +613,11 @@ fn the_sim_kubeconfig_is_private() {
 fn escape_sequences_in_a_server_message_are_shown_not_obeyed() {
     let cluster = Cluster::seeded();
     for code in [403u16, 500] {
-        cluster.sim.set_faults(kw::sim::Faults {
+        cluster.sim.set_faults(kw_sim::Faults {
             list_status: Some(code),
             list_count: 1,
             list_message: Some("denied\x1b]0;pwned\x07\x1b[2J\r\nerror: fake line".into()),
-            ..kw::sim::Faults::default()
+            ..kw_sim::Faults::default()
         });
         let outcome = run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
         assert!(
@@ -759,7 +759,7 @@ fn big_lists_come_gzipped_and_small_bodies_do_not() {
         assert!(out.stdout.contains("padded-199"), "{args:?}");
     }
     let requests = cluster.sim.requests();
-    let asked_gzip = |r: &kw::sim::RequestRecord| {
+    let asked_gzip = |r: &kw_sim::RequestRecord| {
         r.headers
             .iter()
             .any(|(k, v)| k.eq_ignore_ascii_case("accept-encoding") && v.contains("gzip"))

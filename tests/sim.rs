@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kw::sim::{start, Faults, Flood, FloodFraming, SimConfig, SimHandle};
+use kw_sim::{start, Faults, Flood, FloodFraming, SimConfig, SimHandle};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use serde_json::{json, Value};

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use common::{run, Cluster, Outcome};
-use kw::sim::SimConfig;
+use kw_sim::SimConfig;
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(30);

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use common::{Cluster, Live};
-use kw::sim::{Faults, SimConfig};
+use kw_sim::{Faults, SimConfig};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(30);

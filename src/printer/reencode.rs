@@ -464,7 +464,8 @@ mod tests {
 
     #[test]
     fn real_objects_match_the_tree_path() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sim/fixtures");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/kw-sim/src/fixtures");
         let mut checked = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use kw::sim::{SimConfig, SimHandle};
+use kw_sim::{SimConfig, SimHandle};
 
 /// A simulated cluster and a kubeconfig for it in a temporary directory.
 pub struct Cluster {
@@ -20,7 +20,7 @@ pub struct Cluster {
 
 impl Cluster {
     pub fn start(config: SimConfig) -> Cluster {
-        let sim = kw::sim::start(config).expect("sim starts");
+        let sim = kw_sim::start(config).expect("sim starts");
         let dir = tempfile::tempdir().expect("temp dir");
         let kubeconfig = dir.path().join("kubeconfig");
         sim.write_kubeconfig(&kubeconfig)

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::{json, Value};
 
 use super::{cells, columns};
-use crate::sim::objects::seed_world;
+use crate::objects::seed_world;
 
 /// 2025-06-15T16:26:40Z.
 fn now() -> SystemTime {

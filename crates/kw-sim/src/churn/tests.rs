@@ -7,8 +7,8 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 
 use super::{Churn, Mutation};
-use crate::sim::objects::seed_world;
-use crate::sim::printers;
+use crate::objects::seed_world;
+use crate::printers;
 
 fn start() -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_secs(1_750_000_000)

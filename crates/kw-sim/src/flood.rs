@@ -139,7 +139,7 @@ impl FloodData {
                     "apiVersion": "v1",
                     "metadata": {
                         "resourceVersion": RV_SLOT,
-                        "annotations": {crate::wire::INITIAL_EVENTS_END: "true"},
+                        "annotations": {kw_wire::INITIAL_EVENTS_END: "true"},
                     },
                 }}),
                 b"\n",
@@ -283,7 +283,7 @@ pub fn list(
     options: &ListOptions,
     rendering: Rendering,
     _include: IncludeObject,
-) -> Result<Vec<u8>, crate::wire::Status> {
+) -> Result<Vec<u8>, kw_wire::Status> {
     let Some(data) = &shared.flood else {
         return Ok(Vec::new());
     };

@@ -5,7 +5,7 @@
 use std::hash::{BuildHasher, Hasher};
 
 use super::catalog::ResourceInfo;
-use crate::wire::{Status, StatusDetails};
+use kw_wire::{Status, StatusDetails};
 
 /// The group that grants everything, as on a real cluster.
 const MASTERS: &str = "system:masters";
@@ -162,7 +162,7 @@ fn forbidden(user: &User, access: &Access<'_>) -> Status {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::catalog::by_plural;
+    use crate::catalog::by_plural;
 
     fn tokens() -> Tokens {
         Tokens {

@@ -250,7 +250,7 @@ pub fn set_replica_counts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::objects::pods::container_spec;
+    use crate::objects::pods::container_spec;
     use std::time::Duration;
 
     #[test]

@@ -2,7 +2,7 @@
 //! sends (`pkg/printers/internalversion/printers.go`, `AddHandlers`). Descriptions are the API's
 //! field documentation where upstream uses it, shortened in a few long cases.
 
-use crate::wire::TableColumnDefinition;
+use kw_wire::TableColumnDefinition;
 
 pub const NAME: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 pub const CREATED: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::catalog::{self, ResourceInfo};
 use super::SimError;
-use crate::wire::EventType;
+use kw_wire::EventType;
 
 /// One resource's objects, sorted by (namespace, name); cluster-scoped objects use namespace "".
 pub type ObjectMap = BTreeMap<(String, String), Arc<Value>>;

@@ -101,7 +101,7 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{start, SimConfig};
+    use crate::{start, SimConfig};
 
     #[test]
     fn control_lines_drive_the_store() {

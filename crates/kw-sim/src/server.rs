@@ -298,7 +298,7 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
         let request = match http::read_request(&mut reader) {
             Ok(request) => request,
             Err(ReadError::TooLarge) => {
-                let status = crate::wire::Status::failure(
+                let status = kw_wire::Status::failure(
                     431,
                     "RequestHeaderFieldsTooLarge",
                     "request header fields too large",

@@ -20,7 +20,7 @@ use super::selector::Filter;
 use super::server::Shared;
 use super::store::{Backlog, StoredEvent, TooOld, WatchStart};
 use super::table;
-use crate::wire::{EventType, Status, INITIAL_EVENTS_END};
+use kw_wire::{EventType, Status, INITIAL_EVENTS_END};
 
 /// Without `timeoutSeconds` a real server picks 30–60 minutes; use the low end.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
-use crate::sim::objects::{ago, hex, later, rfc3339};
+use crate::objects::{ago, hex, later, rfc3339};
 
 /// The first container exited and the kubelet started it again.
 pub fn restart_container(pod: &mut Value, seed: u64, now: SystemTime) {

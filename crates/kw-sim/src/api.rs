@@ -18,7 +18,7 @@ use super::selector::{self, Filter};
 use super::server::Shared;
 use super::table;
 use super::watch::{self, WatchRequest};
-use crate::wire::{Status, StatusCause, StatusDetails};
+use kw_wire::{Status, StatusCause, StatusDetails};
 
 /// What to send back.
 pub enum Reply {

@@ -1,6 +1,6 @@
 //! `kw sim`: a simulated Kubernetes API server on loopback, for tests, benchmarks, `kw demo` and
 //! offline scripts. It speaks real HTTP/1.1 (chunked watches) over real TLS, and shares only
-//! `crate::wire` with the client side: none of the client's logic is used here.
+//! `kw_wire` with the client side: none of the client's logic is used here.
 //!
 //! This module owns the public face of the simulator: the `kw sim` flags, [`SimConfig`], the
 //! error type, and [`run`] (the CLI entry point). [`start`] and [`SimHandle`] live in `server`.
@@ -365,6 +365,18 @@ impl SimArgs {
             ..SimConfig::default()
         })
     }
+}
+
+/// The simulator's own command line, `kw sim ARGS` and `kw-sim ARGS` alike: its flags
+/// document the simulator, not the product, so kw passes them through instead of listing them.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "kw sim",
+    about = "Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts)"
+)]
+pub struct SimCli {
+    #[command(flatten)]
+    pub args: SimArgs,
 }
 
 /// `kw sim`: start the server, print the ready line, serve the control protocol on stdin, and

@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::wire::TableColumnDefinition;
+use kw_wire::TableColumnDefinition;
 
 pub use age::human_duration;
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::catalog::{self, GROUPS, RESOURCES};
-use crate::wire::{
+use kw_wire::{
     ApiGroup, ApiGroupList, ApiResource, ApiResourceList, ApiVersions, GroupVersionForDiscovery,
     ServerAddressByClientCidr, VersionInfo,
 };

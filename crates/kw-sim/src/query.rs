@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn negotiates_tables_like_the_server() {
         assert_eq!(
-            rendering(&request_accepting(crate::wire::TABLE_ACCEPT), true),
+            rendering(&request_accepting(kw_wire::TABLE_ACCEPT), true),
             Ok(Rendering::Table)
         );
         assert_eq!(
@@ -158,7 +158,7 @@ mod tests {
         );
         // A server that cannot print tables falls through to plain JSON, or refuses.
         assert_eq!(
-            rendering(&request_accepting(crate::wire::TABLE_ACCEPT), false),
+            rendering(&request_accepting(kw_wire::TABLE_ACCEPT), false),
             Ok(Rendering::Json)
         );
         assert_eq!(
