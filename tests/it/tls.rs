@@ -2,7 +2,7 @@
 //! certificate that lacks the address, IPv6 loopback, and what kw says when verification fails
 //! (unknown authority, name mismatch, expired, client certificate rejected, insecure mode).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! The sim has no Job resource: a "job" here is a widget (a custom resource whose status the
 //! test sets), which is how a Job's `status.conditions` look to kw anyway.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;
@@ -532,7 +532,7 @@ fn help_shows_groups_examples_and_the_environment() {
 /// The first ```sh block of README's "kw in CI" section: its `kw get` lines, split as a shell
 /// would (single quotes only, which is all the recipes use).
 fn readme_recipes() -> Vec<Vec<String>> {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = readme
         .split("## kw in CI")
         .nth(1)

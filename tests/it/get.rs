@@ -1,7 +1,7 @@
 //! `kw get` end to end against `kw sim` over TLS: errors and exit codes, live output in a pipe,
 //! closed pipes, Ctrl-C. (Output formats are compared with kubectl's in tests/golden.rs.)
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! v1beta1, tokens and client certificates, expiry, 401 refresh, failures), tokenFile rotation
 //! during a watch, in-cluster configuration, impersonation headers and `-v` redaction.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! kubectl v1.32 against `kw sim` (record.sh), and is run here with kw against the same simulated
 //! state.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

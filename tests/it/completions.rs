@@ -1,6 +1,6 @@
 //! The completion scripts and man pages committed under `completions/` must be what kw generates
 //! now: this test fails when a flag changed and they were not regenerated. To regenerate:
-//! `KW_BLESS=1 cargo test --test completions`.
+//! `KW_BLESS=1 cargo test --test it completions::`.
 
 use std::path::{Path, PathBuf};
 
@@ -44,7 +44,7 @@ fn committed_completions_and_man_pages_are_current() {
     }
     assert!(
         stale.is_empty(),
-        "stale or missing (regenerate with `KW_BLESS=1 cargo test --test completions`): {stale:#?}"
+        "stale or missing (regenerate with `KW_BLESS=1 cargo test --test it completions::`): {stale:#?}"
     );
 }
 
@@ -63,7 +63,7 @@ fn kw_completion_prints_the_committed_script() {
 
 // ---- Completion served by kw, driven through the real shells ----
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! history, none skipped; after a 410, the smallest set of events that brings the reader to the
 //! server's state. Each test compares what kw printed with the simulator's own record of changes.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -669,7 +669,7 @@ fn a_relist_in_table_mode_prints_the_missed_rows() {
 }
 
 /// The soak: `kw sim` churning at a high rate while faults change every half second. Runs a
-/// few seconds in CI; `KW_SOAK_SECS=300 cargo test --release --test watch soak_with_churn`
+/// few seconds in CI; `KW_SOAK_SECS=300 cargo test --release --test it watch::soak_with_churn`
 /// runs it for minutes.
 #[test]
 fn soak_with_churn_and_faults() {

@@ -3,7 +3,7 @@
 //! targets are never proxied) are checked here end to end and as pure functions in
 //! `src/proxy.rs`.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};

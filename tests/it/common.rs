@@ -1,8 +1,6 @@
 //! Test harness: a `kw sim` in-process on loopback, and the real `kw` binary run against it with
 //! time limits, so no test can hang.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -231,10 +229,47 @@ pub fn assert_golden(name: &str, actual: &str) {
         .unwrap_or_else(|e| panic!("reading golden file {}: {e}", path.display()));
     if expected != actual {
         panic!(
-            "output differs from {}\n--- expected (kubectl)\n{expected}\n--- actual (kw)\n{actual}",
-            path.display()
+            "output differs from {} (- kubectl, + kw):\n{}",
+            path.display(),
+            line_diff(&expected, actual)
         );
     }
+}
+
+/// The lines that differ, with two lines of context: `-` kubectl's, `+` kw's, and a visible
+/// end of line so that trailing spaces (column padding) show.
+fn line_diff(expected: &str, actual: &str) -> String {
+    let old: Vec<&str> = expected.split('\n').collect();
+    let new: Vec<&str> = actual.split('\n').collect();
+    // The common head and tail; what lies between is the difference.
+    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let shown = |line: &str| format!("{line}⏎");
+    let mut out = String::new();
+    for line in &old[head.saturating_sub(2)..head] {
+        out.push_str(&format!("  {}\n", shown(line)));
+    }
+    for line in &old[head..old.len() - tail] {
+        out.push_str(&format!("- {}\n", shown(line)));
+    }
+    for line in &new[head..new.len() - tail] {
+        out.push_str(&format!("+ {}\n", shown(line)));
+    }
+    for line in old[old.len() - tail..].iter().take(2) {
+        out.push_str(&format!("  {}\n", shown(line)));
+    }
+    out
+}
+
+#[test]
+fn golden_diffs_show_only_the_lines_that_differ() {
+    let diff = line_diff("a\nb\nc\nd\ne\n", "a\nb\nX \nd\ne\n");
+    assert_eq!(diff, "  a⏎\n  b⏎\n- c⏎\n+ X ⏎\n  d⏎\n  e⏎\n");
 }
 
 /// The operations of tests/golden/watch-scenario.jsonl (a pod created, started, terminating,

@@ -1,7 +1,7 @@
 //! Output formats and flags end to end, where there is no kubectl golden to compare with: kw's
 //! own messages, kw-only flags, and the edges of kubectl-compatible formats.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,0 +1,20 @@
+//! kw's integration tests, as one test binary: the real `kw` binary against `kw sim` over real
+//! sockets on loopback (see `common`). One binary links the crates once instead of once per area,
+//! which is most of the build time of `cargo test` on a small machine.
+
+// Helpers shared by the areas; not every area uses every one.
+#[allow(dead_code)]
+mod common;
+
+mod auth;
+mod ci;
+mod completions;
+mod get;
+mod golden;
+mod jsonpath;
+mod kubeconfig;
+mod output;
+mod proxy;
+mod sim;
+mod tls;
+mod watch;
