@@ -8,103 +8,17 @@
 //! credential. `resolve_from_env` adds what the environment decides: the in-cluster
 //! configuration when there is no kubeconfig, and `HTTPS_PROXY`/`NO_PROXY`.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-use rustls::sign::CertifiedKey;
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 use crate::auth::exec::ExecConfigError;
 use crate::auth::{CredentialSource, ExecPlugin};
 use crate::cli::ConfigFlags;
+use crate::connection::parse_server_url;
+pub use crate::connection::{ClientIdentity, Scheme, Secret, ServerUrl, TrustRoots};
 use crate::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
+use crate::pem::{identity_from_pem, parse_certificates, PemError};
 use crate::proxy::{ProxyError, ProxyUrl};
-
-/// A credential: printed as `<redacted>` by `Debug`, so it never leaks into logs.
-#[derive(Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(transparent)]
-pub struct Secret(pub String);
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
-
-/// `http` or `https`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheme {
-    Http,
-    Https,
-}
-
-/// The API server's address, split so the client can connect and build paths.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerUrl {
-    pub scheme: Scheme,
-    /// Host name or IP literal, without brackets.
-    pub host: String,
-    pub port: u16,
-    /// A path prefix some servers sit behind (`/k8s/clusters/c-1`), without a trailing `/`;
-    /// usually empty.
-    pub base_path: String,
-}
-
-impl fmt::Display for ServerUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let scheme = match self.scheme {
-            Scheme::Http => "http",
-            Scheme::Https => "https",
-        };
-        if self.host.contains(':') {
-            write!(
-                f,
-                "{scheme}://[{}]:{}{}",
-                self.host, self.port, self.base_path
-            )
-        } else {
-            write!(
-                f,
-                "{scheme}://{}:{}{}",
-                self.host, self.port, self.base_path
-            )
-        }
-    }
-}
-
-/// Where the certificates that verify the server come from.
-#[derive(Debug, Clone)]
-pub enum TrustRoots {
-    /// The operating system's roots (as kubectl uses them), else the bundled public roots.
-    Platform,
-    /// A CA bundle given by the kubeconfig or `--certificate-authority`; it replaces the public
-    /// roots, as in kubectl. `origin` names the file or field, for error messages.
-    Bundle {
-        certs: Vec<CertificateDer<'static>>,
-        origin: String,
-    },
-}
-
-/// A client certificate and its key.
-#[derive(Debug)]
-pub struct ClientIdentity {
-    pub chain: Vec<CertificateDer<'static>>,
-    pub key: PrivateKeyDer<'static>,
-    /// The file or field they came from, for error messages.
-    pub origin: String,
-}
-
-impl Clone for ClientIdentity {
-    fn clone(&self) -> Self {
-        ClientIdentity {
-            chain: self.chain.clone(),
-            key: self.key.clone_key(),
-            origin: self.origin.clone(),
-        }
-    }
-}
 
 /// How to reach and authenticate to one API server.
 #[derive(Debug, Clone)]
@@ -215,14 +129,6 @@ pub enum SettingsError {
     },
     #[error("{origin} is not valid base64")]
     BadBase64 { origin: String },
-    #[error("{origin} holds no PEM certificate")]
-    NoCertificate { origin: String },
-    #[error("{origin} holds an invalid certificate: {reason}")]
-    InvalidCertificate { origin: String, reason: String },
-    #[error("{origin} holds no PEM private key (PKCS#8, PKCS#1 or SEC1)")]
-    NoPrivateKey { origin: String },
-    #[error("{origin} holds a private key kw cannot use: {reason}")]
-    UnusablePrivateKey { origin: String, reason: String },
     #[error("a client certificate ({origin}) needs a client key too (client-key or --client-key)")]
     CertificateWithoutKey { origin: String },
     #[error(
@@ -230,11 +136,8 @@ pub enum SettingsError {
          --client-certificate)"
     )]
     KeyWithoutCertificate { origin: String },
-    #[error("the client key ({key_origin}) does not match the client certificate ({cert_origin})")]
-    KeyMismatch {
-        cert_origin: String,
-        key_origin: String,
-    },
+    #[error(transparent)]
+    Pem(#[from] PemError),
     #[error("{origin} is empty")]
     EmptyToken { origin: String },
     #[error(transparent)]
@@ -675,35 +578,6 @@ fn resolve_trust(
     ))
 }
 
-/// Every certificate in a PEM bundle, each checked to be a certificate rustls can use as a
-/// trust anchor, so a wrong file fails here rather than as a vague TLS error later.
-fn parse_certificates(
-    pem: &[u8],
-    origin: &str,
-) -> Result<Vec<CertificateDer<'static>>, SettingsError> {
-    let mut certs = Vec::new();
-    for item in CertificateDer::pem_slice_iter(pem) {
-        let cert = item.map_err(|error| SettingsError::InvalidCertificate {
-            origin: origin.to_string(),
-            reason: error.to_string(),
-        })?;
-        let mut store = rustls::RootCertStore::empty();
-        store
-            .add(cert.clone())
-            .map_err(|error| SettingsError::InvalidCertificate {
-                origin: origin.to_string(),
-                reason: error.to_string(),
-            })?;
-        certs.push(cert);
-    }
-    if certs.is_empty() {
-        return Err(SettingsError::NoCertificate {
-            origin: origin.to_string(),
-        });
-    }
-    Ok(certs)
-}
-
 struct Credentials {
     token: Option<Secret>,
     token_file: Option<PathBuf>,
@@ -935,48 +809,12 @@ fn load_client_identity(
     cert: &Material<'_>,
     key: &Material<'_>,
 ) -> Result<ClientIdentity, SettingsError> {
-    identity_from_pem(&cert.read()?, &key.read()?, cert.origin(), key.origin())
-}
-
-/// A client identity from PEM bytes (files, kubeconfig fields, or an exec plugin's output):
-/// the chain must hold certificates and the key must belong to the first one.
-pub fn identity_from_pem(
-    cert_pem: &[u8],
-    key_pem: &[u8],
-    cert_origin: &str,
-    key_origin: &str,
-) -> Result<ClientIdentity, SettingsError> {
-    let chain = parse_certificates(cert_pem, cert_origin)?;
-    let private_key = PrivateKeyDer::from_pem_slice(key_pem).map_err(|error| match error {
-        rustls_pki_types::pem::Error::NoItemsFound => SettingsError::NoPrivateKey {
-            origin: key_origin.to_string(),
-        },
-        other => SettingsError::UnusablePrivateKey {
-            origin: key_origin.to_string(),
-            reason: other.to_string(),
-        },
-    })?;
-    let provider = rustls::crypto::ring::default_provider();
-    match CertifiedKey::from_der(chain.clone(), private_key.clone_key(), &provider) {
-        Ok(_) => {}
-        Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch)) => {
-            return Err(SettingsError::KeyMismatch {
-                cert_origin: cert_origin.to_string(),
-                key_origin: key_origin.to_string(),
-            })
-        }
-        Err(error) => {
-            return Err(SettingsError::UnusablePrivateKey {
-                origin: key_origin.to_string(),
-                reason: error.to_string(),
-            })
-        }
-    }
-    Ok(ClientIdentity {
-        chain,
-        key: private_key,
-        origin: cert_origin.to_string(),
-    })
+    Ok(identity_from_pem(
+        &cert.read()?,
+        &key.read()?,
+        cert.origin(),
+        key.origin(),
+    )?)
 }
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
@@ -1052,91 +890,6 @@ fn parse_go_duration(text: &str) -> Result<Duration, String> {
         return Err("too large".to_string());
     }
     Ok(Duration::from_nanos(total_nanos.round() as u64))
-}
-
-/// Parses `scheme://host[:port][/path]`. A missing scheme means https: kw never sends
-/// credentials in clear text unless `http://` is written out.
-pub fn parse_server_url(url: &str) -> Result<ServerUrl, String> {
-    let url = url.trim();
-    let (scheme, rest) = match url.split_once("://") {
-        Some((scheme, rest)) => match scheme.to_ascii_lowercase().as_str() {
-            "https" => (Scheme::Https, rest),
-            "http" => (Scheme::Http, rest),
-            other => {
-                return Err(format!(
-                    "unsupported scheme \"{other}\" (use https or http)"
-                ))
-            }
-        },
-        None => (Scheme::Https, url),
-    };
-    if rest.contains(['?', '#']) {
-        return Err("a query or fragment is not allowed".to_string());
-    }
-    let (authority, path) = match rest.find('/') {
-        Some(index) => rest.split_at(index),
-        None => (rest, ""),
-    };
-    if authority.contains('@') {
-        return Err("user info in the URL is not supported".to_string());
-    }
-    let (host, port) = split_host_port(authority)?;
-    let port = match port {
-        Some(port) => port,
-        None => match scheme {
-            Scheme::Https => 443,
-            Scheme::Http => 80,
-        },
-    };
-    if path.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("the path contains spaces or control characters".to_string());
-    }
-    Ok(ServerUrl {
-        scheme,
-        host,
-        port,
-        base_path: path.trim_end_matches('/').to_string(),
-    })
-}
-
-fn split_host_port(authority: &str) -> Result<(String, Option<u16>), String> {
-    let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
-        let (host, after) = bracketed
-            .split_once(']')
-            .ok_or("unclosed '[' in an IPv6 address")?;
-        if host.parse::<std::net::Ipv6Addr>().is_err() {
-            return Err(format!("\"{host}\" is not an IPv6 address"));
-        }
-        let port = match after {
-            "" => None,
-            _ => Some(after.strip_prefix(':').ok_or("expected ':' after ']'")?),
-        };
-        (host.to_string(), port)
-    } else {
-        match authority.matches(':').count() {
-            0 => (authority.to_string(), None),
-            1 => {
-                let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
-                (host.to_string(), Some(port))
-            }
-            _ => return Err("an IPv6 address must be in brackets: https://[::1]:6443".to_string()),
-        }
-    };
-    if host.is_empty() {
-        return Err("no host".to_string());
-    }
-    let is_host_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | ':');
-    if !host.chars().all(is_host_char) {
-        return Err(format!("\"{host}\" is not a host name or IP address"));
-    }
-    let port = match port_text {
-        None => None,
-        Some(text) => match text.parse::<u16>() {
-            Ok(port) if port != 0 => Some(port),
-            _ => return Err(format!("bad port \"{text}\"")),
-        },
-    };
-    Ok((host, port))
 }
 
 #[cfg(test)]
@@ -1429,7 +1182,10 @@ users:
         let fields = format!(", certificate-authority-data: {}", b64(garbage.as_bytes()));
         let error = resolve(&ConfigFlags::default(), None, &tls_config(&fields, "")).unwrap_err();
         assert!(
-            matches!(error, SettingsError::InvalidCertificate { .. }),
+            matches!(
+                error,
+                SettingsError::Pem(PemError::InvalidCertificate { .. })
+            ),
             "{error}"
         );
     }
@@ -1489,7 +1245,7 @@ users:
         )
         .unwrap_err();
         assert!(
-            matches!(error, SettingsError::KeyMismatch { .. }),
+            matches!(error, SettingsError::Pem(PemError::KeyMismatch { .. })),
             "{error}"
         );
         assert!(error.to_string().contains("does not match"));
@@ -1525,7 +1281,7 @@ users:
         };
         let error = resolve(&swapped, None, &tls_config("", "")).unwrap_err();
         assert!(
-            matches!(error, SettingsError::NoPrivateKey { .. }),
+            matches!(error, SettingsError::Pem(PemError::NoPrivateKey { .. })),
             "{error}"
         );
     }

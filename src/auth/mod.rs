@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::settings::{ClientIdentity, Secret};
+use crate::connection::{ClientIdentity, Secret};
 use crate::vlog;
 
 pub use exec::ExecPlugin;
@@ -298,7 +298,7 @@ fn run_plugin(state: &mut State, plugin: &ExecPlugin) -> Result<(), AuthError> {
                 "the client certificate returned by the exec plugin of {}",
                 plugin.user_label
             );
-            let identity = crate::settings::identity_from_pem(
+            let identity = crate::pem::identity_from_pem(
                 cert.as_bytes(),
                 key.0.as_bytes(),
                 &origin,

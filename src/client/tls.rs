@@ -12,7 +12,8 @@ use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
 
-use crate::settings::{ClientIdentity, Connection, TrustRoots};
+use crate::connection::{ClientIdentity, TrustRoots};
+use crate::settings::Connection;
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]

@@ -16,5 +16,6 @@ mod kubeconfig;
 mod output;
 mod proxy;
 mod sim;
+mod structure;
 mod tls;
 mod watch;
