@@ -167,6 +167,8 @@ fn print_table_rows(bencher: Bencher) {
     let mut out: Vec<u8> = Vec::with_capacity(1 << 20);
     bencher.counter(ItemsCount::new(EVENTS)).bench_local(|| {
         out.clear();
+        // One set of definitions for the whole watch, as the watcher numbers it.
+        let generation = kw::events::next_column_generation();
         for _ in 0..EVENTS {
             let event = Event {
                 kind: EventType::Modified,
@@ -179,6 +181,7 @@ fn print_table_rows(bencher: Bencher) {
                 row: Some(TableRow {
                     columns: &columns,
                     cells: &cells,
+                    generation,
                 }),
             };
             let _ = printer.print(&event, &mut out);

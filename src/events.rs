@@ -52,6 +52,15 @@ pub struct TableRow<'a> {
     /// The column definitions in force: the server sends them once per watch, kw remembers them.
     pub columns: &'a [TableColumnDefinition],
     pub cells: &'a [serde_json::Value],
+    /// Which definitions these are: rows with the same non-zero generation have the same
+    /// `columns` (from `next_column_generation`); 0 means unknown, compare the definitions.
+    pub generation: u64,
+}
+
+/// A fresh column generation, unique in the process (several watchers share one printer).
+pub fn next_column_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// One thing to print.

@@ -58,6 +58,7 @@ impl<S: Sink> Sink for WithKind<S> {
             row: Some(TableRow {
                 columns: row.columns,
                 cells: &self.cells,
+                generation: row.generation,
             }),
             ..*event
         };
@@ -161,6 +162,7 @@ mod tests {
             row: Some(TableRow {
                 columns: &columns,
                 cells: &cells,
+                generation: 0,
             }),
         };
         let mut sink = WithKind::new(Collect::default());

@@ -26,7 +26,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::{Event, Origin};
+use crate::events::{Event, Origin, TableRow};
 use crate::jsonpath::JsonPath;
 use crate::wire::{EventType, TableColumnDefinition};
 
@@ -56,11 +56,8 @@ pub struct TablePrinter {
     no_headers: bool,
     /// The column definitions of the last table that had some.
     last_columns: Vec<TableColumnDefinition>,
-    /// Where the slice of definitions last seen equal to `last_columns` lives (address,
-    /// length): the watcher hands the same slice with every row, so that is the usual case.
-    last_columns_at: (usize, usize),
-    /// `column_mark` of each definition in that slice.
-    last_columns_marks: Vec<ColumnMark>,
+    /// The generation of the definitions last seen (`TableRow::generation`).
+    last_generation: u64,
     /// Whether a header for `last_columns` has been printed (or suppressed as a repeat).
     printed_headers: bool,
     /// One line of tab-separated text, reused for every row.
@@ -86,30 +83,6 @@ pub struct TablePrinter {
     header: Vec<u8>,
 }
 
-/// A slice's identity: its address and length.
-fn slice_at<T>(slice: &[T]) -> (usize, usize) {
-    (slice.as_ptr() as usize, slice.len())
-}
-
-/// Where a definition's strings live and how long they are, and its priority.
-type ColumnMark = [usize; 9];
-
-fn column_mark(column: &TableColumnDefinition) -> ColumnMark {
-    let (name, kind) = (&column.name, &column.column_type);
-    let (format, description) = (&column.format, &column.description);
-    [
-        name.as_ptr() as usize,
-        name.len(),
-        kind.as_ptr() as usize,
-        kind.len(),
-        format.as_ptr() as usize,
-        format.len(),
-        description.as_ptr() as usize,
-        description.len(),
-        column.priority as usize,
-    ]
-}
-
 /// A STATUS column keeps room for the longest usual status word (`ContainerCreating`).
 const STATUS_RESERVE: usize = 17;
 
@@ -121,8 +94,7 @@ impl TablePrinter {
             with_event_type: options.watch_events,
             no_headers: options.no_headers,
             last_columns: Vec::new(),
-            last_columns_at: (0, 0),
-            last_columns_marks: Vec::new(),
+            last_generation: 0,
             printed_headers: false,
             line: Vec::with_capacity(256),
             tabwriter: TabWriter::kubectl(),
@@ -336,35 +308,17 @@ impl TablePrinter {
         Ok(())
     }
 
-    /// kubectl's test (`reflect.DeepEqual` of the definitions), without comparing every
-    /// definition's text on every row (~17% of a table watch's CPU, and comparing only the
-    /// names still cost 12%): the watcher passes the same slice with each row. A slice at the
-    /// address and of the length seen last, whose definitions' strings are the same heap
-    /// buffers of the same lengths, is the same slice unchanged (a slice freed and another
-    /// allocated in its place would also need every string to land where the old ones were).
-    /// Only a new slice (the server sent definitions again) gets the deep compare.
-    fn same_as_last_columns(&mut self, columns: &[TableColumnDefinition]) -> bool {
-        if slice_at(columns) == self.last_columns_at
-            && columns.len() == self.last_columns_marks.len()
-            && columns
-                .iter()
-                .zip(&self.last_columns_marks)
-                .all(|(column, mark)| column_mark(column) == *mark)
-        {
+    /// Whether a row's column definitions are the ones of the row before. Comparing every
+    /// definition's text on every row cost ~17% of a table watch's CPU: the watcher numbers
+    /// each set of definitions it takes (`TableRow::generation`), so only a new number gets the
+    /// deep compare.
+    fn same_as_last_columns(&mut self, row: &TableRow<'_>) -> bool {
+        if row.generation != 0 && row.generation == self.last_generation {
             return true;
         }
-        let same = columns == self.last_columns.as_slice();
-        if same {
-            self.remember_columns_at(columns);
-        }
+        let same = row.columns == self.last_columns.as_slice();
+        self.last_generation = row.generation;
         same
-    }
-
-    fn remember_columns_at(&mut self, columns: &[TableColumnDefinition]) {
-        self.last_columns_at = slice_at(columns);
-        self.last_columns_marks.clear();
-        self.last_columns_marks
-            .extend(columns.iter().map(column_mark));
     }
 
     /// The `--sort-by` key of the row's object: the first result of the JSONPath.
@@ -392,17 +346,18 @@ impl Printer for TablePrinter {
                 row: Some(crate::events::TableRow {
                     columns: &columns,
                     cells: &cells,
+                    // Built here for each object: compare the definitions.
+                    generation: 0,
                 }),
                 ..*event
             };
             return self.print(&with_row, out);
         };
-        let same_as_last = row.columns.is_empty() || self.same_as_last_columns(row.columns);
+        let same_as_last = row.columns.is_empty() || self.same_as_last_columns(&row);
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
         if !same_as_last {
             self.last_columns.clear();
             self.last_columns.extend_from_slice(row.columns);
-            self.remember_columns_at(row.columns);
             self.printed_headers = false;
         }
         // Each event is a table of exactly one row, so a header is now due or done.
@@ -532,6 +487,32 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn column_generations_spare_the_deep_compare_and_new_ones_get_it() {
+        let mut printer = TablePrinter::new(&options());
+        let pods = pod_columns();
+        let other = vec![column("Name", 0), column("Age", 0)];
+        let row = |columns, generation| TableRow {
+            columns,
+            cells: &[],
+            generation,
+        };
+        assert!(
+            !printer.same_as_last_columns(&row(&pods, 7)),
+            "nothing seen yet"
+        );
+        printer.last_columns = pods.clone();
+        assert!(printer.same_as_last_columns(&row(&pods, 7)));
+        // Same generation: taken on trust, without looking (as the watcher promises).
+        assert!(printer.same_as_last_columns(&row(&other, 7)));
+        // A new generation is compared: equal definitions are still the same table...
+        assert!(printer.same_as_last_columns(&row(&pods, 8)));
+        // ...and different ones are not; unknown (0) is always compared.
+        assert!(!printer.same_as_last_columns(&row(&other, 9)));
+        assert!(!printer.same_as_last_columns(&row(&other, 0)));
+        assert!(printer.same_as_last_columns(&row(&pods, 0)));
+    }
+
     fn pods() -> ResourceInfo {
         ResourceInfo {
             plural: "pods".into(),
@@ -580,6 +561,7 @@ mod tests {
                 row: Some(TableRow {
                     columns,
                     cells: &cells,
+                    generation: 0,
                 }),
             };
             self.printer.print(&event, &mut self.out).unwrap();

@@ -70,10 +70,10 @@ impl Watcher<'_> {
         if self.table {
             let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
             if let Some(columns) = table.column_definitions {
-                if !columns.is_empty() {
-                    self.columns = columns;
-                }
+                self.take_columns(columns);
             }
+            // A list's resourceVersion replaces what was seen, even when empty (a re-list starts
+            // over).
             self.resource_version = table.metadata.resource_version.into_owned();
             for row in &table.rows {
                 let object = row.object.unwrap_or(RawValue::NULL);

@@ -153,6 +153,8 @@ pub struct Watcher<'c> {
     options: Options,
     known: Known,
     columns: Vec<TableColumnDefinition>,
+    /// The generation of `columns` (`events::next_column_generation`), new with every set.
+    columns_generation: u64,
     /// The last resourceVersion seen: the list's, then every event's and bookmark's.
     resource_version: String,
     backoff: Backoff,
@@ -184,6 +186,7 @@ impl<'c> Watcher<'c> {
             options,
             known: Known::new(keep_cells),
             columns: Vec::new(),
+            columns_generation: 0,
             resource_version: String::new(),
             backoff: Backoff::default(),
             printed: 0,
@@ -560,9 +563,7 @@ impl<'c> Watcher<'c> {
             }
             EventType::Bookmark => {
                 let rv = self.event_resource_version(event.object)?;
-                if !rv.is_empty() {
-                    self.resource_version = rv;
-                }
+                self.seen_up_to(&rv);
                 if self.pending_sync.is_some() && !self.table {
                     let head: ObjectHead =
                         serde_json::from_str(event.object.get()).unwrap_or_default();
@@ -610,11 +611,7 @@ impl<'c> Watcher<'c> {
                         self.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
                     }
                     self.note_if_left_selector(kind, &head);
-                    if !head.metadata.resource_version.is_empty() {
-                        self.resource_version.clear();
-                        self.resource_version
-                            .push_str(&head.metadata.resource_version);
-                    }
+                    self.seen_up_to(&head.metadata.resource_version);
                 }
                 Ok(None)
             }
@@ -629,9 +626,7 @@ impl<'c> Watcher<'c> {
         sink: &mut dyn Sink,
     ) -> Result<(), Halt> {
         if let Some(columns) = table.column_definitions {
-            if !columns.is_empty() {
-                self.columns = columns;
-            }
+            self.take_columns(columns);
         }
         for row in &table.rows {
             let object = row.object.unwrap_or(RawValue::NULL);
@@ -649,18 +644,27 @@ impl<'c> Watcher<'c> {
                 )?;
             }
             self.note_if_left_selector(kind, &head);
-            if !head.metadata.resource_version.is_empty() {
-                self.resource_version.clear();
-                self.resource_version
-                    .push_str(&head.metadata.resource_version);
-            }
+            self.seen_up_to(&head.metadata.resource_version);
         }
-        if !table.metadata.resource_version.is_empty() {
-            self.resource_version.clear();
-            self.resource_version
-                .push_str(&table.metadata.resource_version);
-        }
+        self.seen_up_to(&table.metadata.resource_version);
         Ok(())
+    }
+
+    /// New column definitions from the server (empty ones keep the old).
+    fn take_columns(&mut self, columns: Vec<TableColumnDefinition>) {
+        if !columns.is_empty() {
+            self.columns = columns;
+            self.columns_generation = crate::events::next_column_generation();
+        }
+    }
+
+    /// The resourceVersion kw has seen up to, the one place it moves: every event, bookmark and
+    /// list passes here (an empty one says nothing and changes nothing).
+    fn seen_up_to(&mut self, resource_version: &str) {
+        if !resource_version.is_empty() {
+            self.resource_version.clear();
+            self.resource_version.push_str(resource_version);
+        }
     }
 
     /// The server answered a Table request with plain objects (or refused it with 406): from now
@@ -741,6 +745,7 @@ impl<'c> Watcher<'c> {
             row: cells.map(|cells| TableRow {
                 columns: &self.columns,
                 cells,
+                generation: self.columns_generation,
             }),
         };
         flow(sink.event(&event))?;
@@ -791,6 +796,7 @@ impl<'c> Watcher<'c> {
                 Some(TableRow {
                     columns: &self.columns,
                     cells: &gone.cells,
+                    generation: self.columns_generation,
                 })
             } else {
                 None

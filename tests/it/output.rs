@@ -179,6 +179,7 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
                 row: Some(TableRow {
                     columns: &columns,
                     cells: &cells,
+                    generation: 0,
                 }),
             };
             printer.print(&event, &mut out).expect("print");
