@@ -99,6 +99,20 @@ impl Fnv64 {
     }
 }
 
+/// Where resolved types are cached: `$XDG_CACHE_HOME/kw/discovery`, else
+/// `$HOME/.cache/kw/discovery`; `None` when neither is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })?;
+    Some(base.join("kw").join("discovery"))
+}
+
 /// The cache directory, owner-only.
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();

@@ -52,17 +52,9 @@ impl Environment {
                 })?,
             Err(_) => IDLE_TIMEOUT,
         };
-        let cache_base = std::env::var_os("XDG_CACHE_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(|home| PathBuf::from(home).join(".cache"))
-            });
         Ok(Environment {
             idle_timeout,
-            discovery_cache: cache_base.map(|base| base.join("kw").join("discovery")),
+            discovery_cache: kw::discovery_cache::default_dir(),
         })
     }
 }
@@ -109,15 +101,7 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => exit::OK,
-                _ => exit::USAGE,
-            };
-            let _ = e.print();
-            return ExitCode::from(code as u8);
-        }
+        Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
     let _ = ctrlc::set_handler(|| {
@@ -136,6 +120,11 @@ fn main() -> ExitCode {
         Command::Completion(args) => run_completion(args),
         Command::Version(args) => run_version(args, &cli.config),
     };
+    exit_with(result)
+}
+
+/// The one place a run's result becomes stderr lines and an exit code.
+fn exit_with(result: Result<(), KwError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -380,26 +369,20 @@ fn run_sim(args: Vec<std::ffi::OsString>) -> ExitCode {
     let argv = std::iter::once(std::ffi::OsString::from("kw sim")).chain(args);
     let cli = match kw_sim::SimCli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => exit::OK,
-                _ => exit::USAGE,
-            };
-            let _ = e.print();
-            return ExitCode::from(code as u8);
-        }
+        Err(e) => return clap_exit(&e),
     };
-    match kw_sim::run(cli.args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let (lines, code) = report(&KwError::Sim(e));
-            for line in lines {
-                eprintln!("{line}");
-            }
-            ExitCode::from(code as u8)
-        }
-    }
+    exit_with(kw_sim::run(cli.args).map_err(KwError::from))
+}
+
+/// clap's own answer (help, version, or a usage error), printed as clap prints it.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => exit::OK,
+        _ => exit::USAGE,
+    };
+    let _ = e.print();
+    ExitCode::from(code as u8)
 }
 
 /// `kw completion SHELL`: the script on stdout.

@@ -126,7 +126,7 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     )
     .ok()?;
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
-    let mut cache = DiscoveryCache::open(cache_dir().as_deref(), &key);
+    let mut cache = DiscoveryCache::open(crate::discovery_cache::default_dir().as_deref(), &key);
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());
     let answer = match need {
         Need::Types => Some(type_candidates(&all_types(&client, &mut cache)?, typed)),
@@ -175,20 +175,6 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     };
     cache.save();
     answer
-}
-
-/// Where `kw get` keeps its discovery cache: `$XDG_CACHE_HOME/kw/discovery`, else
-/// `$HOME/.cache/kw/discovery` (the rule main.rs's `Environment` applies).
-fn cache_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })?;
-    Some(base.join("kw").join("discovery"))
 }
 
 /// Every listable type: from the cache, else from the server (and then into the cache).
