@@ -205,6 +205,18 @@ pub struct TableEvent<'a> {
     pub object: TableBody<'a>,
 }
 
+/// Decode one watch event's envelope, checking that the whole frame is valid JSON: the object's
+/// bytes are passed on untouched, so nothing invalid may get past this point.
+pub fn wire_event(frame: &[u8]) -> Result<WireEvent<'_>, serde_json::Error> {
+    serde_json::from_slice(frame)
+}
+
+/// Decode a watch event in table mode (a one-row `Table`), or fail so the caller takes the
+/// general path.
+pub fn table_event(frame: &[u8]) -> Result<TableEvent<'_>, serde_json::Error> {
+    serde_json::from_slice(frame)
+}
+
 /// The parts of an object's `metadata` kw keeps track of.
 #[derive(Debug, Default, Deserialize)]
 pub struct MetaHead<'a> {

@@ -18,9 +18,7 @@ use serde_json::value::RawValue;
 
 use crate::backoff::Backoff;
 use crate::client::{Client, ClientError};
-use crate::decode::{
-    self, DecodeError, Framer, ListBody, ObjectHead, TableBody, TableEvent, WireEvent,
-};
+use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};
 use crate::log;
 use crate::vlog;
@@ -460,7 +458,7 @@ impl<'c> Watcher<'c> {
             if self.table {
                 // The common case in table mode, decoded in one pass: a row of a Table.
                 // Anything else (bookmarks, errors, plain objects) takes the general path.
-                if let Ok(event) = serde_json::from_slice::<TableEvent>(frame) {
+                if let Ok(event) = decode::table_event(frame) {
                     let kind = EventType::parse(&event.kind);
                     if let (
                         Some(kind @ (EventType::Added | EventType::Modified | EventType::Deleted)),
@@ -475,7 +473,7 @@ impl<'c> Watcher<'c> {
                     }
                 }
             }
-            let event: WireEvent = match serde_json::from_slice(frame) {
+            let event = match decode::wire_event(frame) {
                 Ok(event) => event,
                 Err(e) => {
                     let error = DecodeError::InvalidJson {
