@@ -64,10 +64,10 @@ impl Watcher<'_> {
             path: path.to_string(),
             reason,
         };
-        if self.table && !is_table(body) {
+        if self.tables() && !is_table(body) {
             self.tables_unavailable();
         }
-        if self.table {
+        if self.tables() {
             let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
             if let Some(columns) = table.column_definitions {
                 self.take_columns(columns);
@@ -142,7 +142,7 @@ impl Watcher<'_> {
                     self.backoff.healthy(Instant::now());
                     return Ok(body);
                 }
-                Err(ClientError::Status { code: 406, .. }) if self.table => {
+                Err(ClientError::Status { code: 406, .. }) if self.tables() => {
                     self.tables_unavailable();
                     continue;
                 }
@@ -182,10 +182,10 @@ impl Watcher<'_> {
                 }
                 Err(e) => return Err(e.into()),
             };
-            if self.table && !is_table(&body) {
+            if self.tables() && !is_table(&body) {
                 self.tables_unavailable();
             }
-            if self.table {
+            if self.tables() {
                 self.read_list_page(&body, &path, sink, Origin::List, true)?;
             } else {
                 let object: &RawValue =

@@ -92,6 +92,32 @@ pub struct Options {
     pub streaming_list: bool,
 }
 
+/// What kw asks the server for. The server's answers only ever move it down this list: from
+/// `Tables` to `Objects` when a server cannot print tables, from `StreamingObjects` to `Objects`
+/// when it refuses streaming lists or they keep breaking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Tables (human output), the state from LIST + WATCH (never a streaming list:
+    /// kubernetes#126206).
+    Tables,
+    /// Objects, the state from a streaming list (`sendInitialEvents=true`).
+    StreamingObjects,
+    /// Objects, the state from LIST + WATCH.
+    Objects,
+}
+
+/// Where the watcher is in its cycle.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Following changes from the resourceVersion seen last. `lost_since`: when the connection
+    /// broke, if it has broken since the last clean end (the re-list notice says how long kw was
+    /// away).
+    Watching { lost_since: Option<Instant> },
+    /// Reading the whole state as the first events of a watch stream (a streaming list), until
+    /// the end-of-initial-events bookmark.
+    StreamingSync(PendingSync),
+}
+
 /// A list being read as the first events of a watch stream (a streaming list).
 #[derive(Debug, Clone, Copy)]
 struct PendingSync {
@@ -100,6 +126,8 @@ struct PendingSync {
     /// When kw lost track (for the re-list notice).
     since: Instant,
     printed_before: u64,
+    /// Attempts that ended before the end bookmark, in a row.
+    failed_attempts: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -157,14 +185,8 @@ pub struct Watcher<'c> {
     resource_version: String,
     backoff: Backoff,
     printed: u64,
-    /// The server prints Tables for this type; false once it answered with plain objects (an
-    /// aggregated API that cannot print), and the printer lays the rows out itself.
-    table: bool,
-    /// Streaming lists are still worth trying (the server has not refused one).
-    streaming: bool,
-    pending_sync: Option<PendingSync>,
-    /// Streaming lists that ended before their end bookmark, in a row.
-    streaming_failures: u32,
+    mode: Mode,
+    phase: Phase,
     /// Where DELETED events under a selector go to be told apart from deletions (while a watch
     /// with a selector runs).
     left_selector: Option<left_selector::LeftSelectorChecks>,
@@ -173,12 +195,16 @@ pub struct Watcher<'c> {
 impl<'c> Watcher<'c> {
     pub fn new(client: &'c Client, target: Target, options: Options) -> Watcher<'c> {
         let keep_cells = options.table;
-        let streaming = options.streaming_list && !options.table && options.watch;
+        let mode = if options.table {
+            Mode::Tables
+        } else if options.streaming_list && options.watch {
+            Mode::StreamingObjects
+        } else {
+            Mode::Objects
+        };
         Watcher {
-            table: options.table,
-            streaming,
-            pending_sync: None,
-            streaming_failures: 0,
+            mode,
+            phase: Phase::Watching { lost_since: None },
             client,
             target,
             options,
@@ -192,8 +218,22 @@ impl<'c> Watcher<'c> {
         }
     }
 
+    /// The server prints Tables for this type (until it answers with plain objects: an
+    /// aggregated API that cannot print, and the printer lays the rows out itself).
+    fn tables(&self) -> bool {
+        self.mode == Mode::Tables
+    }
+
+    /// The streaming list being read, if one is.
+    fn syncing(&self) -> Option<PendingSync> {
+        match self.phase {
+            Phase::StreamingSync(pending) => Some(pending),
+            Phase::Watching { .. } => None,
+        }
+    }
+
     fn accept(&self) -> &'static str {
-        if self.table {
+        if self.tables() {
             TABLE_ACCEPT
         } else {
             "application/json"
@@ -240,7 +280,7 @@ impl<'c> Watcher<'c> {
             self.check_named_exists()?;
         }
         let print_list = self.options.print_list;
-        if self.streaming {
+        if self.mode == Mode::StreamingObjects {
             self.begin_streaming_sync(Origin::List, print_list, Instant::now());
             self.watch_forever(sink)?;
             return Ok(self.summary());
@@ -266,11 +306,10 @@ impl<'c> Watcher<'c> {
     }
 
     fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
-        let mut disconnected_at: Option<Instant> = None;
         loop {
             let started = Instant::now();
-            if let Some(pending) = self.pending_sync {
-                if self.streaming_failures >= MAX_STREAMING_FAILURES {
+            if let Some(pending) = self.syncing() {
+                if pending.failed_attempts >= MAX_STREAMING_FAILURES {
                     // A connection that never lasts long enough for the whole state to stream
                     // can still serve a LIST in pages.
                     if let Some(WatchEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
@@ -278,12 +317,11 @@ impl<'c> Watcher<'c> {
                     }
                 }
             }
-            let was_syncing = self.pending_sync.is_some();
             let (end, events) = self.watch_once(sink)?;
-            if was_syncing && self.pending_sync.is_some() {
-                self.streaming_failures += 1;
-            } else {
-                self.streaming_failures = 0;
+            // Only `watch_forever` begins a streaming list, so one still pending was pending
+            // before this attempt too, and the attempt did not finish it.
+            if let Phase::StreamingSync(pending) = &mut self.phase {
+                pending.failed_attempts += 1;
             }
             match end {
                 WatchEnd::Deadline => return Ok(()),
@@ -307,10 +345,14 @@ impl<'c> Watcher<'c> {
                             self.resource_version
                         );
                     }
-                    disconnected_at = None;
+                    if let Phase::Watching { lost_since } = &mut self.phase {
+                        *lost_since = None;
+                    }
                 }
                 WatchEnd::Broken { pause } => {
-                    disconnected_at.get_or_insert(started);
+                    if let Phase::Watching { lost_since } = &mut self.phase {
+                        lost_since.get_or_insert(started);
+                    }
                     vlog!(
                         log::REQUESTS,
                         "waiting {} ms before resuming from resourceVersion {}",
@@ -321,16 +363,20 @@ impl<'c> Watcher<'c> {
                         return Ok(());
                     }
                 }
-                WatchEnd::Expired if self.streaming => {
-                    let since = disconnected_at.take().unwrap_or(started);
-                    vlog!(
-                        log::REQUESTS,
-                        "watch expired; re-listing with a streaming list"
-                    );
-                    self.begin_streaming_sync(Origin::Relist, true, since);
-                }
                 WatchEnd::Expired => {
-                    let since = disconnected_at.take().unwrap_or(started);
+                    let since = match self.phase {
+                        Phase::Watching { lost_since } => lost_since.unwrap_or(started),
+                        Phase::StreamingSync(pending) => pending.since,
+                    };
+                    if self.mode == Mode::StreamingObjects {
+                        vlog!(
+                            log::REQUESTS,
+                            "watch expired; re-listing with a streaming list"
+                        );
+                        self.begin_streaming_sync(Origin::Relist, true, since);
+                        continue;
+                    }
+                    self.phase = Phase::Watching { lost_since: None };
                     let before = self.printed;
                     match self.sync(sink, Origin::Relist, true, false) {
                         Ok(()) => {}
@@ -396,7 +442,7 @@ impl<'c> Watcher<'c> {
             let planned = if left > idle { left - idle } else { left };
             timeout_secs = timeout_secs.min(planned.as_secs() + 1);
         }
-        let path = match self.pending_sync {
+        let path = match self.syncing() {
             Some(_) => self
                 .target
                 .streaming_list_path(&self.resource_version, timeout_secs),
@@ -408,7 +454,7 @@ impl<'c> Watcher<'c> {
         {
             Ok(reader) => reader,
             Err(error) => {
-                if let Some(pending) = self.pending_sync {
+                if let Some(pending) = self.syncing() {
                     if matches!(error.status_code(), Some(400 | 403 | 422)) {
                         return match self.fall_back_to_list(sink, pending)? {
                             Some(end) => Ok((end, 0)),
@@ -428,7 +474,7 @@ impl<'c> Watcher<'c> {
                 return self.watch_request_failed(error).map(|end| (end, 0));
             }
         };
-        if self.pending_sync.is_some() {
+        if self.syncing().is_some() {
             // Each attempt reads the whole state again; objects seen by a failed attempt are
             // recognised as unchanged.
             self.known.begin_sync();
@@ -455,7 +501,7 @@ impl<'c> Watcher<'c> {
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
             };
-            if self.table {
+            if self.tables() {
                 // The common case in table mode, decoded in one pass: a row of a Table.
                 // Anything else (bookmarks, errors, plain objects) takes the general path.
                 if let Ok(event) = decode::table_event(frame) {
@@ -506,7 +552,7 @@ impl<'c> Watcher<'c> {
         if self.deadline_passed() {
             return Ok(WatchEnd::Deadline);
         }
-        if error.status_code() == Some(406) && self.table {
+        if error.status_code() == Some(406) && self.tables() {
             self.tables_unavailable();
             return Ok(WatchEnd::Broken {
                 pause: Duration::ZERO,
@@ -562,7 +608,7 @@ impl<'c> Watcher<'c> {
             EventType::Bookmark => {
                 let rv = self.event_resource_version(event.object)?;
                 self.seen_up_to(&rv);
-                if self.pending_sync.is_some() && !self.table {
+                if self.syncing().is_some() {
                     let head: ObjectHead =
                         serde_json::from_str(event.object.get()).unwrap_or_default();
                     if head
@@ -574,7 +620,7 @@ impl<'c> Watcher<'c> {
                 }
                 Ok(None)
             }
-            EventType::Added if self.pending_sync.is_some() && !self.table => {
+            EventType::Added if self.syncing().is_some() => {
                 // An object of the initial state: compared with what was printed, like a LIST
                 // item. Its resourceVersion is not a position in the stream: only the end
                 // bookmark says where the stream is.
@@ -583,7 +629,7 @@ impl<'c> Watcher<'c> {
                 let seen = seen_of(&head, None);
                 let change = self.known.listed(&seen);
                 let (origin, print) = self
-                    .pending_sync
+                    .syncing()
                     .map(|p| (p.origin, p.print))
                     .unwrap_or((Origin::List, true));
                 if print {
@@ -594,10 +640,10 @@ impl<'c> Watcher<'c> {
                 Ok(None)
             }
             EventType::Added | EventType::Modified | EventType::Deleted => {
-                if self.table && !is_table(event.object.get().as_bytes()) {
+                if self.tables() && !is_table(event.object.get().as_bytes()) {
                     self.tables_unavailable();
                 }
-                if self.table {
+                if self.tables() {
                     let table: TableBody = serde_json::from_str(event.object.get())
                         .map_err(|e| self.bad_event(offset, e))?;
                     self.table_rows(kind, table, sink)?;
@@ -668,8 +714,8 @@ impl<'c> Watcher<'c> {
     /// The server answered a Table request with plain objects (or refused it with 406): from now
     /// on kw asks for objects, and the printer lays the rows out itself, as kubectl does.
     fn tables_unavailable(&mut self) {
-        if self.table {
-            self.table = false;
+        if self.tables() {
+            self.mode = Mode::Objects;
             log::notice(&format!(
                 "the server cannot print tables for {}; kw lays them out itself",
                 self.target.resource.plural
@@ -702,7 +748,7 @@ impl<'c> Watcher<'c> {
 
     /// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
     fn event_resource_version(&self, object: &RawValue) -> Result<String, Halt> {
-        if self.table {
+        if self.tables() {
             if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
                 if !table.metadata.resource_version.is_empty() {
                     return Ok(table.metadata.resource_version.into_owned());
@@ -790,7 +836,7 @@ impl<'c> Watcher<'c> {
             object_lacks_type: false,
             name: &gone.name,
             namespace: &gone.namespace,
-            row: if self.table {
+            row: if self.tables() {
                 Some(TableRow {
                     columns: &self.columns,
                     cells: &gone.cells,

@@ -5,14 +5,17 @@
 use super::*;
 
 impl Watcher<'_> {
-    /// The next watch stream starts with the current state (a streaming list).
+    /// The next watch stream starts with the current state (a streaming list). A sync that
+    /// replaces one still pending keeps its count of failed attempts.
     pub(super) fn begin_streaming_sync(&mut self, origin: Origin, print: bool, since: Instant) {
         self.resource_version.clear();
-        self.pending_sync = Some(PendingSync {
+        let failed_attempts = self.syncing().map_or(0, |p| p.failed_attempts);
+        self.phase = Phase::StreamingSync(PendingSync {
             origin,
             print,
             since,
             printed_before: self.printed,
+            failed_attempts,
         });
     }
 
@@ -26,8 +29,8 @@ impl Watcher<'_> {
             log::REQUESTS,
             "streaming lists are refused or keep breaking; using LIST + WATCH"
         );
-        self.streaming = false;
-        self.pending_sync = None;
+        self.mode = Mode::Objects;
+        self.phase = Phase::Watching { lost_since: None };
         match self.sync(
             sink,
             pending.origin,
@@ -47,9 +50,10 @@ impl Watcher<'_> {
 
     /// The end-of-initial-events bookmark: the streaming list is complete.
     pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
-        let Some(pending) = self.pending_sync.take() else {
+        let Some(pending) = self.syncing() else {
             return Ok(());
         };
+        self.phase = Phase::Watching { lost_since: None };
         for gone in self.known.end_sync() {
             if pending.print {
                 self.emit_gone(sink, &gone, pending.origin)?;
