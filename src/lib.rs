@@ -22,6 +22,7 @@ pub mod jsonpath;
 pub mod kubeconfig;
 pub mod log;
 pub mod manifest;
+pub mod material;
 pub mod output;
 pub mod pem;
 pub mod plan;

@@ -8,16 +8,15 @@
 //! credential. `resolve_from_env` adds what the environment decides: the in-cluster
 //! configuration when there is no kubeconfig, and `HTTPS_PROXY`/`NO_PROXY`.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::auth::exec::ExecConfigError;
-use crate::auth::{CredentialSource, ExecPlugin};
+use crate::auth::config::{CredentialFlags, Credentials, CredentialsError};
 use crate::cli::ConfigFlags;
 use crate::connection::parse_server_url;
 pub use crate::connection::{ClientIdentity, Scheme, Secret, ServerUrl, TrustRoots};
 use crate::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
-use crate::pem::{identity_from_pem, parse_certificates, PemError};
+use crate::material::{Material, MaterialError};
+use crate::pem::{parse_certificates, PemError};
 use crate::proxy::{ProxyError, ProxyUrl};
 
 /// How to reach and authenticate to one API server.
@@ -28,37 +27,14 @@ pub struct Connection {
     pub insecure_skip_tls_verify: bool,
     /// Name to verify the server certificate against instead of `server.host`.
     pub tls_server_name: Option<String>,
-    pub token: Option<Secret>,
-    /// A file to (re-)read the bearer token from (`tokenFile`).
-    pub token_file: Option<PathBuf>,
-    /// The `tokenFile` field or flag that named `token_file`, for messages.
-    pub token_file_origin: String,
-    pub client_identity: Option<ClientIdentity>,
-    /// An exec credential plugin; used when no static token or token file is set.
-    pub exec: Option<ExecPlugin>,
+    /// Bearer token, token file, client certificate, exec plugin: `auth` owns them.
+    pub credentials: Credentials,
     /// `--as`/`--as-group`/`--as-uid` or the user's `as`/`as-groups`/`as-uid`.
     pub impersonate: Impersonation,
     /// The proxy to connect through (`proxy-url`, else the environment's), already checked.
     pub proxy: Option<ProxyUrl>,
     /// `--request-timeout`; `None` means no limit.
     pub request_timeout: Option<Duration>,
-}
-
-impl Connection {
-    /// Where each request's credential comes from: a static token beats a token file, which
-    /// beats an exec plugin (client-go's order).
-    pub fn credential_source(&self) -> CredentialSource {
-        match (&self.token, &self.token_file, &self.exec) {
-            (Some(token), Some(path), _) => CredentialSource::TokenFile {
-                path: path.clone(),
-                origin: self.token_file_origin.clone(),
-                initial: token.clone(),
-            },
-            (Some(token), None, _) => CredentialSource::Token(token.clone()),
-            (None, _, Some(plugin)) => CredentialSource::Exec(plugin.clone()),
-            (None, _, None) => CredentialSource::None,
-        }
-    }
 }
 
 /// Who to act as (`Impersonate-*` headers). Empty when not impersonating.
@@ -122,44 +98,12 @@ pub enum SettingsError {
          with insecure-skip-tls-verify)"
     )]
     InsecureWithCertificateAuthority { origin: String },
-    #[error("cannot read {origin}: {source}")]
-    ReadFile {
-        origin: String,
-        source: std::io::Error,
-    },
-    #[error("{origin} is not valid base64")]
-    BadBase64 { origin: String },
-    #[error("a client certificate ({origin}) needs a client key too (client-key or --client-key)")]
-    CertificateWithoutKey { origin: String },
-    #[error(
-        "a client key ({origin}) needs a client certificate too (client-certificate or \
-         --client-certificate)"
-    )]
-    KeyWithoutCertificate { origin: String },
+    #[error(transparent)]
+    Material(#[from] MaterialError),
     #[error(transparent)]
     Pem(#[from] PemError),
-    #[error("{origin} is empty")]
-    EmptyToken { origin: String },
     #[error(transparent)]
-    UnsendableToken(#[from] crate::auth::AuthError),
-    #[error("user \"{user}\" authenticates with {mechanism}, which kw does not support")]
-    UnsupportedAuth {
-        user: String,
-        mechanism: &'static str,
-    },
-    #[error(transparent)]
-    Exec(#[from] ExecConfigError),
-    #[error(
-        "user \"{user}\" uses the {provider} auth-provider, which was removed from Kubernetes \
-         clients in 1.26; {advice}"
-    )]
-    RemovedAuthProvider {
-        user: String,
-        provider: String,
-        advice: &'static str,
-    },
-    #[error("user \"{user}\": {problem}")]
-    Oidc { user: String, problem: String },
+    Credentials(#[from] CredentialsError),
     #[error("{origin}: {source}")]
     Proxy { origin: String, source: ProxyError },
     #[error(
@@ -279,7 +223,13 @@ pub fn resolve(
             )
         });
     let user_label = selection.user_name.as_deref().unwrap_or("");
-    let credentials = resolve_credentials(flags, &user, user_label, cluster_info)?;
+    let credential_flags = CredentialFlags {
+        token: flags.token.as_deref(),
+        client_certificate: flags.client_certificate.as_deref(),
+        client_key: flags.client_key.as_deref(),
+    };
+    let credentials =
+        crate::auth::config::resolve(credential_flags, &user, user_label, cluster_info)?;
     let impersonate = resolve_impersonation(flags, &user)?;
 
     let namespace = non_empty(namespace_flag)
@@ -297,11 +247,7 @@ pub fn resolve(
             roots,
             insecure_skip_tls_verify,
             tls_server_name,
-            token: credentials.token,
-            token_file: credentials.token_file,
-            token_file_origin: credentials.token_file_origin,
-            client_identity: credentials.client_identity,
-            exec: credentials.exec,
+            credentials,
             impersonate,
             proxy,
             request_timeout,
@@ -478,53 +424,6 @@ fn no_selection_error(config: &Kubeconfig, selection: &Selection<'_>) -> Setting
     }
 }
 
-/// A source of PEM bytes: a file, or a base64 field of the kubeconfig.
-enum Material<'a> {
-    File { path: &'a Path, origin: String },
-    Base64 { text: &'a str, origin: String },
-}
-
-impl Material<'_> {
-    fn origin(&self) -> &str {
-        match self {
-            Material::File { origin, .. } | Material::Base64 { origin, .. } => origin,
-        }
-    }
-
-    fn read(&self) -> Result<Vec<u8>, SettingsError> {
-        match self {
-            Material::File { path, origin } => {
-                std::fs::read(path).map_err(|source| SettingsError::ReadFile {
-                    origin: origin.clone(),
-                    source,
-                })
-            }
-            Material::Base64 { text, origin } => {
-                decode_base64(text).ok_or_else(|| SettingsError::BadBase64 {
-                    origin: origin.clone(),
-                })
-            }
-        }
-    }
-}
-
-/// Decodes standard base64, tolerating line breaks and spaces (tools wrap long values).
-fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    base64::engine::general_purpose::STANDARD
-        .decode(compact)
-        .ok()
-}
-
-fn file_origin(field: &str, path: &Path, owner: &str) -> String {
-    if owner.starts_with("--") {
-        format!("{owner} file {}", path.display())
-    } else {
-        format!("{field} file {} of {owner}", path.display())
-    }
-}
-
 /// The CA bundle and the insecure flag, with client-go's override rules: `--insecure-skip-tls-
 /// verify` alone drops the kubeconfig's CA (else every kubeconfig with a CA would refuse the
 /// flag), `--certificate-authority` replaces the kubeconfig's CA file and data.
@@ -539,26 +438,18 @@ fn resolve_trust(
         .filter(|path| !path.as_os_str().is_empty());
     let insecure = flags.insecure_skip_tls_verify || cluster.insecure_skip_tls_verify;
     let material = match flag_ca {
-        Some(path) => Some(Material::File {
+        Some(path) => Some(Material::from_flag(
             path,
-            origin: file_origin("certificate-authority", path, "--certificate-authority"),
-        }),
+            "certificate-authority",
+            "--certificate-authority",
+        )),
         None if flags.insecure_skip_tls_verify => None,
-        None => match (
-            non_empty(cluster.certificate_authority_data.as_deref()),
+        None => Material::from_kubeconfig(
+            cluster.certificate_authority_data.as_deref(),
             cluster.certificate_authority.as_deref(),
-        ) {
-            // As in client-go, inline data beats a file reference.
-            (Some(text), _) => Some(Material::Base64 {
-                text,
-                origin: format!("certificate-authority-data of {cluster_label}"),
-            }),
-            (None, Some(path)) => Some(Material::File {
-                path,
-                origin: file_origin("certificate-authority", path, cluster_label),
-            }),
-            (None, None) => None,
-        },
+            "certificate-authority",
+            cluster_label,
+        ),
     };
     let Some(material) = material else {
         return Ok((TrustRoots::Platform, insecure));
@@ -576,245 +467,6 @@ fn resolve_trust(
         },
         false,
     ))
-}
-
-struct Credentials {
-    token: Option<Secret>,
-    token_file: Option<PathBuf>,
-    token_file_origin: String,
-    client_identity: Option<ClientIdentity>,
-    exec: Option<ExecPlugin>,
-}
-
-/// Token and client certificate, flags first. A static token beats `tokenFile` as in client-go;
-/// both a token and a client certificate may be used at once.
-fn resolve_credentials(
-    flags: &ConfigFlags,
-    user: &User,
-    user_name: &str,
-    cluster_info: Option<serde_json::Value>,
-) -> Result<Credentials, SettingsError> {
-    let user_label = if user_name.is_empty() {
-        "the command line".to_string()
-    } else {
-        format!("user \"{user_name}\"")
-    };
-    let token_file_origin = match &user.token_file {
-        Some(path) => file_origin("tokenFile", path, &user_label),
-        None => String::new(),
-    };
-    // Every token is checked here, before any request, so the HTTP library never gets to
-    // quote an `Authorization` header it refuses (with the token in it) in an error.
-    let (token, token_file) = match non_empty(flags.token.as_deref()) {
-        Some(token) => {
-            crate::auth::check_token(token, "--token")?;
-            (Some(Secret(token.to_string())), None)
-        }
-        None => match (&user.token, &user.token_file) {
-            (Some(token), _) if !token.0.is_empty() => {
-                crate::auth::check_token(&token.0, &format!("the token of {user_label}"))?;
-                (Some(token.clone()), None)
-            }
-            (_, Some(path)) => {
-                let token = read_token_file(path, &user_label)?;
-                (Some(token), Some(path.clone()))
-            }
-            _ => (None, None),
-        },
-    };
-
-    let cert = match flags.client_certificate.as_deref() {
-        Some(path) => Some(Material::File {
-            path,
-            origin: file_origin("client-certificate", path, "--client-certificate"),
-        }),
-        None => user_material(
-            user.client_certificate_data.as_deref(),
-            user.client_certificate.as_deref(),
-            "client-certificate",
-            &user_label,
-        ),
-    };
-    let key = match flags.client_key.as_deref() {
-        Some(path) => Some(Material::File {
-            path,
-            origin: file_origin("client-key", path, "--client-key"),
-        }),
-        None => user_material(
-            user.client_key_data.as_ref().map(|data| data.0.as_str()),
-            user.client_key.as_deref(),
-            "client-key",
-            &user_label,
-        ),
-    };
-    let client_identity = match (cert, key) {
-        (Some(cert), Some(key)) => Some(load_client_identity(&cert, &key)?),
-        (Some(cert), None) => {
-            return Err(SettingsError::CertificateWithoutKey {
-                origin: cert.origin().to_string(),
-            })
-        }
-        (None, Some(key)) => {
-            return Err(SettingsError::KeyWithoutCertificate {
-                origin: key.origin().to_string(),
-            })
-        }
-        (None, None) => None,
-    };
-
-    // The legacy in-tree providers: gcp and azure are gone from every Kubernetes client, oidc
-    // still works for as long as its id-token is valid.
-    let mut token = token;
-    if let Some(provider) = &user.auth_provider {
-        match provider.name.as_str() {
-            "gcp" => {
-                return Err(SettingsError::RemovedAuthProvider {
-                    user: user_name.to_string(),
-                    provider: "gcp".into(),
-                    advice: "install gke-gcloud-auth-plugin (`gcloud components install \
-                             gke-gcloud-auth-plugin`) and run `gcloud container clusters \
-                             get-credentials CLUSTER` to rewrite the kubeconfig with an exec plugin",
-                })
-            }
-            "azure" => {
-                return Err(SettingsError::RemovedAuthProvider {
-                    user: user_name.to_string(),
-                    provider: "azure".into(),
-                    advice: "install kubelogin (https://azure.github.io/kubelogin) and run \
-                             `kubelogin convert-kubeconfig -l azurecli` to switch to its exec plugin",
-                })
-            }
-            "oidc" if token.is_none() && token_file.is_none() => {
-                let id_token = oidc_id_token(&provider.config.0, user_name)?;
-                crate::auth::check_token(
-                    &id_token.0,
-                    &format!("the oidc id-token of {user_label}"),
-                )?;
-                token = Some(id_token);
-            }
-            "oidc" => {}
-            other => {
-                return Err(SettingsError::Oidc {
-                    user: user_name.to_string(),
-                    problem: format!("unknown auth-provider {other:?} (kw knows oidc only)"),
-                })
-            }
-        }
-    }
-    let exec = match &user.exec {
-        Some(config) => Some(ExecPlugin::from_config(config, &user_label, cluster_info)?),
-        None => None,
-    };
-    if token.is_none()
-        && client_identity.is_none()
-        && exec.is_none()
-        && non_empty(user.username.as_deref()).is_some()
-    {
-        return Err(SettingsError::UnsupportedAuth {
-            user: user_name.to_string(),
-            mechanism: "basic authentication (username/password)",
-        });
-    }
-    Ok(Credentials {
-        token,
-        token_file,
-        token_file_origin,
-        client_identity,
-        exec,
-    })
-}
-
-/// The `id-token` of an oidc auth-provider, refused when it has expired: kw cannot refresh it.
-fn oidc_id_token(
-    config: &std::collections::BTreeMap<String, String>,
-    user_name: &str,
-) -> Result<Secret, SettingsError> {
-    let problem = |problem: String| SettingsError::Oidc {
-        user: user_name.to_string(),
-        problem,
-    };
-    let Some(id_token) = config.get("id-token").filter(|t| !t.is_empty()) else {
-        return Err(problem(
-            "the oidc auth-provider has no id-token; log in with your OIDC tool (e.g. \
-             `kubectl oidc-login`) or switch to its exec plugin"
-                .into(),
-        ));
-    };
-    if let Some(expires) = jwt_expiry(id_token) {
-        if expires <= std::time::SystemTime::now() {
-            return Err(problem(format!(
-                "the oidc id-token expired at {}; kw does not refresh oidc tokens: refresh it \
-                 (e.g. with `kubectl get ns` or your OIDC tool) or switch to an exec plugin such \
-                 as kubelogin (`kubectl oidc-login`)",
-                humantime::format_rfc3339_seconds(expires)
-            )));
-        }
-    }
-    Ok(Secret(id_token.clone()))
-}
-
-/// The `exp` claim of a JWT, if the token is one.
-fn jwt_expiry(token: &str) -> Option<std::time::SystemTime> {
-    use base64::Engine as _;
-    let payload = token.split('.').nth(1)?;
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload.trim_end_matches('='))
-        .ok()?;
-    let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    let exp = claims.get("exp")?.as_f64()?;
-    if !(0.0..1e12).contains(&exp) {
-        return None;
-    }
-    Some(std::time::UNIX_EPOCH + Duration::from_secs(exp as u64))
-}
-
-fn user_material<'a>(
-    data: Option<&'a str>,
-    path: Option<&'a Path>,
-    field: &str,
-    user_label: &str,
-) -> Option<Material<'a>> {
-    // As in client-go, inline data beats a file reference.
-    match (non_empty(data), path) {
-        (Some(text), _) => Some(Material::Base64 {
-            text,
-            origin: format!("{field}-data of {user_label}"),
-        }),
-        (None, Some(path)) => Some(Material::File {
-            path,
-            origin: file_origin(field, path, user_label),
-        }),
-        (None, None) => None,
-    }
-}
-
-fn read_token_file(path: &Path, user_label: &str) -> Result<Secret, SettingsError> {
-    let origin = file_origin("tokenFile", path, user_label);
-    let bytes = std::fs::read(path).map_err(|source| SettingsError::ReadFile {
-        origin: origin.clone(),
-        source,
-    })?;
-    // client-go trims the file: editors add a trailing newline.
-    let token = String::from_utf8_lossy(&bytes).trim().to_string();
-    if token.is_empty() {
-        return Err(SettingsError::EmptyToken { origin });
-    }
-    crate::auth::check_token(&token, &origin)?;
-    Ok(Secret(token))
-}
-
-/// Loads a certificate chain and its key and checks that they belong together, so a mismatch
-/// is reported by name instead of as a handshake failure.
-fn load_client_identity(
-    cert: &Material<'_>,
-    key: &Material<'_>,
-) -> Result<ClientIdentity, SettingsError> {
-    Ok(identity_from_pem(
-        &cert.read()?,
-        &key.read()?,
-        cert.origin(),
-        key.origin(),
-    )?)
 }
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
@@ -836,7 +488,7 @@ pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, SettingsEr
         let seconds: u64 = text.parse().map_err(|_| error("number too large"))?;
         Duration::from_secs(seconds)
     } else {
-        parse_go_duration(text).map_err(|reason| error(&reason))?
+        crate::goformat::duration::parse(text).map_err(|reason| error(&reason))?
     };
     Ok(if duration.is_zero() {
         None
@@ -845,57 +497,12 @@ pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, SettingsEr
     })
 }
 
-/// A Go `time.ParseDuration` string: a sequence of decimal numbers with units
-/// `ns`, `us`/`µs`, `ms`, `s`, `m`, `h`. Negative durations make no sense for a timeout.
-fn parse_go_duration(text: &str) -> Result<Duration, String> {
-    if text.starts_with('-') {
-        return Err("a timeout cannot be negative".to_string());
-    }
-    let mut rest = text.strip_prefix('+').unwrap_or(text);
-    if rest == "0" {
-        return Ok(Duration::ZERO);
-    }
-    let mut total_nanos: f64 = 0.0;
-    while !rest.is_empty() {
-        let number_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let (number, after) = rest.split_at(number_len);
-        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
-            return Err("expected a number like 30s, 1m or 1h30m".to_string());
-        }
-        let value: f64 = number
-            .parse()
-            .map_err(|_| format!("bad number \"{number}\""))?;
-        let unit_len = after
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(after.len());
-        let (unit, remaining) = after.split_at(unit_len);
-        let nanos_per_unit = match unit {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            "" => return Err(format!("missing unit after \"{number}\" (use s, m or h)")),
-            other => return Err(format!("unknown unit \"{other}\" (use ms, s, m or h)")),
-        };
-        total_nanos += value * nanos_per_unit;
-        rest = remaining;
-    }
-    // Cap far beyond any useful timeout so the conversion cannot overflow.
-    const MAX_NANOS: f64 = 1e9 * 60.0 * 60.0 * 24.0 * 365.0 * 100.0;
-    if !total_nanos.is_finite() || total_nanos > MAX_NANOS {
-        return Err("too large".to_string());
-    }
-    Ok(Duration::from_nanos(total_nanos.round() as u64))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::auth::CredentialSource;
     use base64::Engine as _;
+    use std::path::Path;
 
     fn config(text: &str) -> Kubeconfig {
         kubeconfig::parse(text, Path::new("/kube/config")).unwrap()
@@ -939,7 +546,10 @@ users:
         assert_eq!(settings.namespace, "dev-ns");
         assert_eq!(settings.connection.server.host, "dev.example");
         assert_eq!(settings.connection.server.port, 6443);
-        assert_eq!(settings.connection.token, Some(Secret("dev-token".into())));
+        assert_eq!(
+            settings.connection.credentials.token,
+            Some(Secret("dev-token".into()))
+        );
         assert!(matches!(settings.connection.roots, TrustRoots::Platform));
     }
 
@@ -953,7 +563,10 @@ users:
         assert_eq!(settings.namespace, "default");
         assert_eq!(settings.connection.server.host, "fd00::1");
         assert_eq!(settings.connection.server.base_path, "/k8s/clusters/c-1");
-        assert_eq!(settings.connection.token, Some(Secret("prod-token".into())));
+        assert_eq!(
+            settings.connection.credentials.token,
+            Some(Secret("prod-token".into()))
+        );
 
         let settings = resolve(&flags, Some("kube-system"), &config(TWO_CONTEXTS)).unwrap();
         assert_eq!(settings.namespace, "kube-system");
@@ -970,7 +583,10 @@ users:
         };
         let settings = resolve(&flags, None, &config(TWO_CONTEXTS)).unwrap();
         assert_eq!(settings.connection.server.host, "fd00::1");
-        assert_eq!(settings.connection.token, Some(Secret("prod-token".into())));
+        assert_eq!(
+            settings.connection.credentials.token,
+            Some(Secret("prod-token".into()))
+        );
         assert_eq!(
             settings.namespace, "dev-ns",
             "namespace still from the context"
@@ -994,7 +610,10 @@ users:
             settings.connection.server.to_string(),
             "http://127.0.0.1:8080"
         );
-        assert_eq!(settings.connection.token, Some(Secret("flag-token".into())));
+        assert_eq!(
+            settings.connection.credentials.token,
+            Some(Secret("flag-token".into()))
+        );
     }
 
     #[test]
@@ -1006,7 +625,7 @@ users:
         let settings = resolve(&flags, None, &Kubeconfig::default()).unwrap();
         assert_eq!(settings.connection.server.port, 6443);
         assert_eq!(settings.namespace, "default");
-        assert!(settings.context.is_none() && settings.connection.token.is_none());
+        assert!(settings.context.is_none() && settings.connection.credentials.token.is_none());
     }
 
     #[test]
@@ -1230,10 +849,15 @@ users:
             &tls_config("", &fields(&key)),
         )
         .unwrap();
-        let identity = settings.connection.client_identity.as_ref().unwrap();
+        let identity = settings
+            .connection
+            .credentials
+            .client_identity
+            .as_ref()
+            .unwrap();
         assert_eq!(identity.chain.len(), 1);
         assert_eq!(
-            settings.connection.token,
+            settings.connection.credentials.token,
             Some(Secret("also".into())),
             "both are used"
         );
@@ -1245,7 +869,10 @@ users:
         )
         .unwrap_err();
         assert!(
-            matches!(error, SettingsError::Pem(PemError::KeyMismatch { .. })),
+            matches!(
+                error,
+                SettingsError::Credentials(CredentialsError::Pem(PemError::KeyMismatch { .. }))
+            ),
             "{error}"
         );
         assert!(error.to_string().contains("does not match"));
@@ -1254,7 +881,10 @@ users:
         let error =
             resolve(&ConfigFlags::default(), None, &tls_config("", &only_cert)).unwrap_err();
         assert!(
-            matches!(error, SettingsError::CertificateWithoutKey { .. }),
+            matches!(
+                error,
+                SettingsError::Credentials(CredentialsError::CertificateWithoutKey { .. })
+            ),
             "{error}"
         );
 
@@ -1267,7 +897,10 @@ users:
         };
         let error = resolve(&only_key, None, &tls_config("", "")).unwrap_err();
         assert!(
-            matches!(error, SettingsError::KeyWithoutCertificate { .. }),
+            matches!(
+                error,
+                SettingsError::Credentials(CredentialsError::KeyWithoutCertificate { .. })
+            ),
             "{error}"
         );
 
@@ -1281,7 +914,10 @@ users:
         };
         let error = resolve(&swapped, None, &tls_config("", "")).unwrap_err();
         assert!(
-            matches!(error, SettingsError::Pem(PemError::NoPrivateKey { .. })),
+            matches!(
+                error,
+                SettingsError::Credentials(CredentialsError::Pem(PemError::NoPrivateKey { .. }))
+            ),
             "{error}"
         );
     }
@@ -1296,15 +932,26 @@ users:
                     users: [{name: u, user: {tokenFile: token}}]\n";
         let loaded = kubeconfig::parse(text, &dir.path().join("config")).unwrap();
         let settings = resolve(&ConfigFlags::default(), None, &loaded).unwrap();
-        assert_eq!(settings.connection.token, Some(Secret("file-token".into())));
         assert_eq!(
-            settings.connection.token_file.as_deref(),
+            settings.connection.credentials.token,
+            Some(Secret("file-token".into()))
+        );
+        assert_eq!(
+            settings.connection.credentials.token_file.as_deref(),
             Some(&*token_path)
         );
 
         std::fs::remove_file(&token_path).unwrap();
         let error = resolve(&ConfigFlags::default(), None, &loaded).unwrap_err();
-        assert!(matches!(error, SettingsError::ReadFile { .. }), "{error}");
+        assert!(
+            matches!(
+                error,
+                SettingsError::Credentials(CredentialsError::Material(
+                    MaterialError::ReadFile { .. }
+                ))
+            ),
+            "{error}"
+        );
         assert!(error.to_string().contains("token"), "{error}");
     }
 
@@ -1312,12 +959,12 @@ users:
     fn exec_users_are_checked_and_kept_for_the_client() {
         let exec = "exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws, args: null, provideClusterInfo: true}";
         let settings = resolve(&ConfigFlags::default(), None, &tls_config("", exec)).unwrap();
-        let plugin = settings.connection.exec.as_ref().unwrap();
+        let plugin = settings.connection.credentials.exec.as_ref().unwrap();
         assert_eq!(plugin.command, "aws");
         let info = plugin.cluster_info.as_ref().unwrap();
         assert_eq!(info["server"], "https://127.0.0.1:6443");
         assert!(matches!(
-            settings.connection.credential_source(),
+            settings.connection.credentials.source(),
             CredentialSource::Exec(_)
         ));
 
@@ -1330,7 +977,7 @@ users:
         let both = format!("token: t, {exec}");
         let settings = resolve(&ConfigFlags::default(), None, &tls_config("", &both)).unwrap();
         assert!(matches!(
-            settings.connection.credential_source(),
+            settings.connection.credentials.source(),
             CredentialSource::Token(_)
         ));
     }
@@ -1357,7 +1004,7 @@ users:
         let valid = jwt(4_000_000_000);
         let provider = format!("auth-provider: {{name: oidc, config: {{id-token: '{valid}'}}}}");
         let settings = resolve(&ConfigFlags::default(), None, &tls_config("", &provider)).unwrap();
-        assert_eq!(settings.connection.token, Some(Secret(valid)));
+        assert_eq!(settings.connection.credentials.token, Some(Secret(valid)));
         let expired = jwt(1_000_000_000);
         let provider = format!("auth-provider: {{name: oidc, config: {{id-token: '{expired}'}}}}");
         let error = resolve(&ConfigFlags::default(), None, &tls_config("", &provider)).unwrap_err();

@@ -7,6 +7,7 @@
 //! The client asks [`Authenticator::current`] before each request and
 //! [`Authenticator::refresh`] once after a 401. Nothing here logs or prints a credential.
 
+pub mod config;
 pub mod exec;
 
 use std::path::PathBuf;

@@ -156,7 +156,7 @@ impl Client {
         let server_display = conn.server.to_string();
         Ok(Client {
             connection: conn.clone(),
-            auth: Authenticator::new(conn.credential_source()),
+            auth: Authenticator::new(conn.credentials.source()),
             transport: Mutex::new(transport),
             proxy,
             read_timeout,

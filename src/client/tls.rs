@@ -69,7 +69,7 @@ pub fn client_config(
     let builder = builder
         .dangerous()
         .with_custom_certificate_verifier(verifier);
-    let config = match identity.or(conn.client_identity.as_ref()) {
+    let config = match identity.or(conn.credentials.client_identity.as_ref()) {
         Some(identity) => builder
             .with_client_auth_cert(identity.chain.clone(), identity.key.clone_key())
             .map_err(|e| TlsSetupError::BadIdentity {

@@ -3,6 +3,7 @@
 //! `serde_json::Value`s and imports nothing else from the crate, so the printers and `jsonpath`
 //! share it without depending on each other.
 
+pub mod duration;
 pub mod fmt;
 pub mod json;
 pub mod yaml;

@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use kw::auth::config::CredentialsError;
 use kw::cli::ConfigFlags;
 use kw::kubeconfig::{self, LoadSources};
+use kw::material::MaterialError;
 use kw::settings::{self, SettingsError, TrustRoots};
 
 fn write(path: &Path, text: &str) {
@@ -64,6 +66,7 @@ fn relative_certificate_paths_work_from_any_working_directory() {
     );
     let identity = settings
         .connection
+        .credentials
         .client_identity
         .expect("client identity");
     assert!(
@@ -83,7 +86,13 @@ fn a_missing_referenced_file_is_named_with_its_user() {
     })
     .unwrap();
     let error = settings::resolve(&ConfigFlags::default(), None, &config).unwrap_err();
-    assert!(matches!(error, SettingsError::ReadFile { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            SettingsError::Credentials(CredentialsError::Material(MaterialError::ReadFile { .. }))
+        ),
+        "{error}"
+    );
     let message = error.to_string();
     assert!(
         message.contains("client.key") && message.contains("user \"admin\""),
@@ -108,8 +117,8 @@ fn a_later_file_cannot_replace_an_earlier_user() {
     .unwrap();
     let settings = settings::resolve(&ConfigFlags::default(), None, &config).unwrap();
     assert_eq!(settings.context.as_deref(), Some("lab"));
-    assert!(settings.connection.token.is_none());
-    assert!(settings.connection.client_identity.is_some());
+    assert!(settings.connection.credentials.token.is_none());
+    assert!(settings.connection.credentials.client_identity.is_some());
 }
 
 #[test]
