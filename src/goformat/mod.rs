@@ -1,7 +1,7 @@
 //! Go's encodings, byte for byte: what kubectl's output is made of. `json` is `encoding/json`,
-//! `yaml` is `sigs.k8s.io/yaml` over go-yaml v2, `fmt` is `fmt.Sprint`. A leaf: it encodes
-//! `serde_json::Value`s and imports nothing else from the crate, so the printers and `jsonpath`
-//! share it without depending on each other.
+//! `yaml` is `sigs.k8s.io/yaml` over go-yaml v2, `fmt` is `fmt.Sprint`, `duration` reads
+//! `time.ParseDuration`. A leaf: it encodes `serde_json::Value`s and imports nothing else from
+//! the crate, so the printers and `jsonpath` share it without depending on each other.
 
 pub mod duration;
 pub mod fmt;
