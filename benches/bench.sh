@@ -7,7 +7,8 @@
 #   benches/bench.sh            # the full run (under 10 minutes on a 2-core machine)
 #   benches/bench.sh --quick    # "does it still run": tiny floods, one run, seconds
 #
-# Environment: KW (default target/release/kw, built if missing), KUBECTL (default
+# Environment: KW (default target/release/kw, built if missing), SIM (the simulator command,
+# default "$KW sim"; set it to measure an older kw build against today's sim), KUBECTL (default
 # /usr/bin/kubectl; scenarios skip it when absent), RUNS (default 3), EVENTS (default 50000),
 # LIST (default 20000), ENDLESS (default 1000000; 0 skips the endless-watch check).
 # Needs bash, awk, sort, /usr/bin/time and curl; strace (optional) for start-up latency.
@@ -29,6 +30,7 @@ if [[ -z "${KW:-}" ]]; then
     cargo build --release --quiet
     KW=target/release/kw
 fi
+read -r -a SIM_CMD <<<"${SIM:-$KW sim}"
 HAVE_KUBECTL=0
 [[ -x "$KUBECTL" ]] && HAVE_KUBECTL=1
 
@@ -45,7 +47,7 @@ trap cleanup EXIT
 start_sim() {
     local name=$1
     shift
-    "$KW" sim --http "$@" --kubeconfig-out "$WORK/$name.kc" </dev/null >"$WORK/$name.out" 2>&1 &
+    "${SIM_CMD[@]}" --http "$@" --kubeconfig-out "$WORK/$name.kc" </dev/null >"$WORK/$name.out" 2>&1 &
     SIM_PIDS+=($!)
     for _ in $(seq 100); do
         if grep -q '^ready ' "$WORK/$name.out" 2>/dev/null; then
