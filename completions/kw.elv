@@ -18,8 +18,8 @@ set edit:completion:arg-completer[kw] = {|@words|
     }
     var completions = [
         &'kw'= {
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -70,8 +70,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --timestamps 'kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started)'
             cand --color 'kw: colour event types, status words and headers: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it in a pipe), always, never'
             cand --only 'kw: print only these event types (`--only added,deleted`). The initial list counts as added'
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -110,8 +110,8 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;demo'= {
             cand --churn 'Events per second the simulated cluster produces'
             cand --seed 'Seed for the simulated cluster''s churn (the same seed, the same story)'
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -136,8 +136,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --version 'Print version'
         }
         &'kw;sim'= {
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -160,8 +160,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --version 'Print version'
         }
         &'kw;completion'= {
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -186,8 +186,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --version 'Print version'
         }
         &'kw;version'= {
-            cand -n 'Namespace to use (default: the context''s, else `default`)'
-            cand --namespace 'Namespace to use (default: the context''s, else `default`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'

@@ -302,7 +302,8 @@ Examples:
 /// in kubectl, instead of clap's "cannot be used multiple times".
 #[derive(Debug, Args, Default, Clone)]
 pub struct ConfigFlags {
-    /// Namespace to use (default: the context's, else `default`).
+    /// Namespace to use (default: the context's, else `default`); a comma list or globs
+    /// (`-n web,api`, `-n 'team-*'`) choose several, laid out as with -A.
     #[arg(
         short = 'n',
         long,

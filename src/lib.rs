@@ -23,6 +23,8 @@ pub mod kubeconfig;
 pub mod log;
 pub mod manifest;
 pub mod material;
+pub mod namespace_access;
+pub mod namespaces;
 pub mod output;
 pub mod pem;
 pub mod plan;

@@ -233,7 +233,7 @@ fn run_get_resolved(
     config: &ConfigFlags,
     cached: &mut Option<CachedTypes>,
 ) -> Result<(), KwError> {
-    let plan = GetPlan::from_args(&args)?;
+    let plan = GetPlan::from_args(&args)?.with_namespace_flag(config.namespace.as_deref())?;
     let settings = settings::resolve_from_env(config, config.namespace.as_deref())?;
     if settings.connection.insecure_skip_tls_verify {
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
@@ -254,6 +254,7 @@ fn run_get_resolved(
         });
     }
     let targets = plan.targets(wanted, &settings.namespace)?;
+    let targets = kw::namespace_access::allowed_targets(&client, targets)?;
     let deadlines = plan.deadlines(started, settings.connection.request_timeout);
     let judge = plan.has_rules().then(|| {
         let named = targets

@@ -6,11 +6,13 @@
 //! found into the watcher targets. `session` runs them.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli::GetArgs;
 use crate::conditions::{Expr, For, Rules};
 use crate::events::ResourceInfo;
+use crate::namespaces::NamespaceSet;
 use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
 use crate::terminal::ColorChoice;
 use crate::watcher::{Options, Target};
@@ -70,6 +72,8 @@ pub struct GetPlan {
     pub timeout: Option<Duration>,
     pub output: OutputPlan,
     pub all_namespaces: bool,
+    /// `-n a,b` or `-n 'team-*'`: several namespaces, watched cluster-wide and filtered.
+    pub namespace_set: Option<Arc<NamespaceSet>>,
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
     pub chunk_size: u64,
@@ -173,11 +177,40 @@ impl GetPlan {
                 only,
             },
             all_namespaces: args.all_namespaces,
+            namespace_set: None,
             label_selector: args.selector.clone(),
             field_selector: args.field_selector.clone(),
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
         })
+    }
+
+    /// Take `-n`: a comma list or a glob chooses several namespaces (`-A` beats it, as it beats
+    /// any `-n` in kubectl). Named objects are looked up in one namespace only.
+    pub fn with_namespace_flag(mut self, flag: Option<&str>) -> Result<GetPlan, PlanError> {
+        let Some(flag) = flag.filter(|_| !self.all_namespaces) else {
+            return Ok(self);
+        };
+        let Some(set) = NamespaceSet::parse(flag).map_err(|e| usage(e.to_string()))? else {
+            return Ok(self);
+        };
+        let named = match &self.request {
+            Request::Types(types) => types.iter().any(|(_, names)| !names.is_empty()),
+            Request::Manifest(_) => true,
+        };
+        if named {
+            return Err(usage(format!(
+                "a resource cannot be retrieved by name across several namespaces (-n {set}): \
+                 name one namespace, or drop the names"
+            )));
+        }
+        self.namespace_set = Some(Arc::new(set));
+        Ok(self)
+    }
+
+    /// Rows show a NAMESPACE column: `-A`, or several namespaces.
+    fn across_namespaces(&self) -> bool {
+        self.all_namespaces || self.namespace_set.is_some()
     }
 
     /// Conditions or `--max-events` end this run on their own.
@@ -249,11 +282,15 @@ impl GetPlan {
         Ok(wanted
             .into_iter()
             .map(|w| Target {
-                namespace: if self.all_namespaces || !w.resource.namespaced {
+                namespace: if self.across_namespaces() || !w.resource.namespaced {
                     None
                 } else {
                     Some(w.namespace.unwrap_or_else(|| default_namespace.to_string()))
                 },
+                namespace_set: self
+                    .namespace_set
+                    .clone()
+                    .filter(|_| !self.all_namespaces && w.resource.namespaced),
                 resource: w.resource,
                 names: w.names,
                 label_selector: self.label_selector.clone(),
@@ -284,7 +321,7 @@ impl GetPlan {
             watch_events: output.watch_events,
             watching: self.watching,
             // Several types under -A keep the column for the cluster-scoped ones too, as kubectl.
-            all_namespaces: self.all_namespaces && (resource.namespaced || several_types),
+            all_namespaces: self.across_namespaces() && (resource.namespaced || several_types),
             no_headers: output.no_headers,
             single_object: !self.watching && targets.len() == 1 && targets[0].names.len() == 1,
             show_managed_fields: output.show_managed_fields,
@@ -303,7 +340,9 @@ impl GetPlan {
 
     /// What kubectl says on stderr when a one-shot get printed nothing.
     pub fn no_resources_message(&self, targets: &[Target], namespace: &str) -> String {
-        if self.all_namespaces || !targets.iter().any(|t| t.resource.namespaced) {
+        if let Some(set) = self.namespace_set.as_ref().filter(|_| !self.all_namespaces) {
+            format!("No resources found in namespaces {set}.")
+        } else if self.all_namespaces || !targets.iter().any(|t| t.resource.namespaced) {
             "No resources found".to_string()
         } else {
             format!("No resources found in {namespace} namespace.")
@@ -459,6 +498,38 @@ mod tests {
         assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
         assert!(message(&["pods,", "-w"]).contains("must not be empty"));
         assert!(message(&["pods", "-o", "nope"]).contains("nope"));
+    }
+
+    #[test]
+    fn several_namespaces_watch_cluster_wide_with_a_namespace_column() {
+        let p = plan(&["pods,nodes"])
+            .and_then(|p| p.with_namespace_flag(Some("team-*,web")))
+            .unwrap();
+        let targets = p.targets(vec![wanted("pods", &[]), wanted("nodes", &[])], "x");
+        let targets = targets.unwrap();
+        assert_eq!(targets[0].namespace, None);
+        assert!(targets[0].shows("team-a") && targets[0].shows("web"));
+        assert!(!targets[0].shows("kube-system"));
+        assert!(targets[1].namespace_set.is_none(), "nodes have no namespace");
+        let options = p.print_options(
+            &targets[0].resource,
+            &targets,
+            false,
+            false,
+            SystemTime::UNIX_EPOCH,
+        );
+        assert!(options.all_namespaces);
+        assert_eq!(
+            p.no_resources_message(&targets, "x"),
+            "No resources found in namespaces team-*,web."
+        );
+        // One plain namespace keeps kubectl's meaning; -A beats a set.
+        let one = plan(&["pods"]).and_then(|p| p.with_namespace_flag(Some("web")));
+        assert!(one.unwrap().namespace_set.is_none());
+        let all = plan(&["pods", "-A"]).and_then(|p| p.with_namespace_flag(Some("a,b")));
+        assert!(all.unwrap().namespace_set.is_none());
+        let named = plan(&["pods", "web"]).and_then(|p| p.with_namespace_flag(Some("a,b")));
+        assert!(named.unwrap_err().to_string().contains("by name"));
     }
 
     #[test]

@@ -233,6 +233,7 @@ fn target(reach: &Reach, resource: ResourceInfo, namespace: Option<String>) -> T
     Target {
         resource,
         namespace,
+        namespace_set: None,
         names: Vec::new(),
         label_selector: reach.label_selector.clone(),
         field_selector: reach.field_selector.clone(),

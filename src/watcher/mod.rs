@@ -729,7 +729,7 @@ impl<'c> Watcher<'c> {
         let Some(checks) = &self.left_selector else {
             return;
         };
-        if kind != EventType::Deleted {
+        if kind != EventType::Deleted || !self.target.shows(&head.metadata.namespace) {
             return;
         }
         let path = self
@@ -777,6 +777,9 @@ impl<'c> Watcher<'c> {
         cells: Option<&[serde_json::Value]>,
         object_lacks_type: bool,
     ) -> Result<(), Halt> {
+        if !self.target.shows(&head.metadata.namespace) {
+            return Ok(());
+        }
         let resource: &ResourceInfo = &self.target.resource;
         let event = Event {
             kind,
@@ -805,6 +808,9 @@ impl<'c> Watcher<'c> {
         gone: &KnownObject,
         origin: Origin,
     ) -> Result<(), Halt> {
+        if !self.target.shows(&gone.namespace) {
+            return Ok(());
+        }
         let resource = &self.target.resource;
         let mut metadata = serde_json::Map::new();
         metadata.insert("name".into(), gone.name.clone().into());

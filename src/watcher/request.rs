@@ -1,6 +1,9 @@
 //! Request paths: what to list and watch, turned into API paths and query strings.
 
+use std::sync::Arc;
+
 use crate::events::ResourceInfo;
+use crate::namespaces::NamespaceSet;
 
 /// What to list and watch.
 #[derive(Debug, Clone)]
@@ -8,6 +11,9 @@ pub struct Target {
     pub resource: ResourceInfo,
     /// `None`: all namespaces (or a cluster-scoped type).
     pub namespace: Option<String>,
+    /// Several namespaces (`-n a,b`, `-n 'team-*'`): watched cluster-wide (`namespace` is
+    /// `None`), and only objects in these are shown.
+    pub namespace_set: Option<Arc<NamespaceSet>>,
     /// Named objects (`kw get pod a b`); empty for the whole collection.
     pub names: Vec<String>,
     pub label_selector: Option<String>,
@@ -29,6 +35,13 @@ impl Target {
             (Some(ns), true) => format!("{prefix}/namespaces/{}/{}", encode(ns), r.plural),
             _ => format!("{prefix}/{}", r.plural),
         }
+    }
+
+    /// Whether objects of `namespace` are shown (always, unless several namespaces were chosen).
+    pub fn shows(&self, namespace: &str) -> bool {
+        self.namespace_set
+            .as_ref()
+            .is_none_or(|set| set.contains(namespace))
     }
 
     /// `GET` of one named object.
@@ -152,6 +165,7 @@ mod tests {
                 namespaced,
             },
             namespace: namespace.map(String::from),
+            namespace_set: None,
             names: Vec::new(),
             label_selector: None,
             field_selector: None,

@@ -13,6 +13,7 @@ mod get;
 mod golden;
 mod jsonpath;
 mod kubeconfig;
+mod namespaces;
 mod output;
 mod proxy;
 mod sim;

@@ -1,0 +1,130 @@
+//! Several namespaces in one `kw get`: `-n a,b` and `-n 'team-*'` print what `-A` prints for
+//! those namespaces, a glob picks up a namespace created during the watch, and a user allowed in
+//! only some namespaces gets those with one line naming the others.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::common::{self, Cluster, Live};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A table's cells, line by line (column widths depend on the rows shown, so they differ).
+fn cells(table: &str) -> Vec<Vec<String>> {
+    table
+        .lines()
+        .map(|line| line.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The cells of `kw get pods -A` (and its header) in the rows whose namespace passes `keep`.
+fn all_namespaces_filtered(cluster: &Cluster, keep: impl Fn(&str) -> bool) -> Vec<Vec<String>> {
+    let all = common::run(cluster.get(&["pods", "-A"]), LIMIT);
+    assert_eq!(all.code, Some(0), "{}", all.stderr);
+    let mut rows = cells(&all.stdout);
+    let header = rows.remove(0);
+    std::iter::once(header)
+        .chain(rows.into_iter().filter(|row| keep(&row[0])))
+        .collect()
+}
+
+#[test]
+fn a_list_and_a_glob_print_what_all_namespaces_prints_for_them() {
+    let cluster = Cluster::seeded();
+    for (flag, keep) in [
+        (
+            "team-a,kube-system",
+            &(|ns: &str| ns == "team-a" || ns == "kube-system") as &dyn Fn(&str) -> bool,
+        ),
+        ("team-*", &|ns: &str| ns.starts_with("team-")),
+        ("team-?,default", &|ns: &str| {
+            ns == "default" || (ns.starts_with("team-") && ns.len() == 6)
+        }),
+    ] {
+        let expected = all_namespaces_filtered(&cluster, keep);
+        assert!(expected.len() > 2, "{flag}: the seed has pods there");
+        let got = common::run(cluster.get(&["pods", "-n", flag]), LIMIT);
+        assert_eq!(got.code, Some(0), "{flag}: {}", got.stderr);
+        assert_eq!(cells(&got.stdout), expected, "-n {flag}");
+    }
+    // Placed before `get`, as kubectl's global flag, it means the same.
+    let mut before = cluster.kw();
+    before
+        .args(["-n", "team-*", "get", "pods", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let got = common::run(before, LIMIT);
+    assert_eq!(
+        cells(&got.stdout),
+        all_namespaces_filtered(&cluster, |ns| ns.starts_with("team-"))
+    );
+}
+
+#[test]
+fn a_glob_picks_up_a_namespace_created_during_the_watch() {
+    let cluster = Cluster::seeded();
+    let live = Live::spawn(&mut cluster.get(&["pods", "-n", "team-*", "-w", "-o", "name"]));
+    let listed = live.lines_until(LIMIT, |line| line.contains("frontend"));
+    assert!(!listed.is_empty());
+    cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "team-new"}}))
+        .unwrap();
+    for (namespace, name) in [("elsewhere", "ignored-1"), ("team-new", "arrived-1")] {
+        cluster
+            .sim
+            .create(
+                "pods",
+                json!({"metadata": {"name": name, "namespace": namespace}}),
+            )
+            .unwrap();
+    }
+    let seen = live.lines_until(LIMIT, |line| line.contains("arrived-1"));
+    assert!(seen.iter().any(|l| l == "pod/arrived-1"), "{seen:?}");
+    let stderr = live.stop();
+    assert!(
+        !seen.iter().chain(&listed).any(|l| l.contains("ignored-1")),
+        "{seen:?} {stderr}"
+    );
+}
+
+#[test]
+fn a_user_allowed_in_some_namespaces_gets_those_and_one_line_about_the_rest() {
+    let cluster = Cluster::seeded();
+    let got = common::run(
+        cluster.get(&["pods", "-n", "team-a,team-b", "--context", "sim-limited"]),
+        LIMIT,
+    );
+    assert_eq!(got.code, Some(0), "{}", got.stderr);
+    let expected = all_namespaces_filtered(&cluster, |ns| ns == "team-a");
+    assert_eq!(cells(&got.stdout), expected);
+    assert_eq!(
+        got.stderr,
+        "kw: listing pods is forbidden in namespace team-b; showing the others\n"
+    );
+}
+
+#[test]
+fn bad_namespace_sets_are_refused_by_name() {
+    let cluster = Cluster::seeded();
+    for (flag, words) in [
+        ("team-a,,b", "an empty name"),
+        ("Team-*", "\"Team-*\" contains 'T'"),
+    ] {
+        let got = common::run(cluster.get(&["pods", "-n", flag]), LIMIT);
+        assert_eq!(got.code, Some(1), "{flag}: {got:?}");
+        assert!(
+            got.stderr
+                .starts_with(&format!("error: invalid --namespace \"{flag}\""))
+                && got.stderr.contains(words),
+            "{flag}: {}",
+            got.stderr
+        );
+        assert!(got.stdout.is_empty());
+    }
+    let named = common::run(cluster.get(&["pods", "web", "-n", "a,b"]), LIMIT);
+    assert_eq!(named.code, Some(1));
+    assert!(named
+        .stderr
+        .contains("cannot be retrieved by name across several namespaces"));
+}
