@@ -1,4 +1,5 @@
-//! Credentials at request time: which bearer token and client certificate the next request
+//! Credentials, from configuration (`config`: the kubeconfig user and the flags, checked before
+//! any request) to request time: which bearer token and client certificate the next request
 //! carries, and getting fresh ones. A static token never changes; a `tokenFile` (and the
 //! in-cluster service-account token) is re-read when the file changes and at least once a
 //! minute, because bound tokens rotate; an exec plugin's credential is cached until shortly
