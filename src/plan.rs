@@ -510,7 +510,10 @@ mod tests {
         assert_eq!(targets[0].namespace, None);
         assert!(targets[0].shows("team-a") && targets[0].shows("web"));
         assert!(!targets[0].shows("kube-system"));
-        assert!(targets[1].namespace_set.is_none(), "nodes have no namespace");
+        assert!(
+            targets[1].namespace_set.is_none(),
+            "nodes have no namespace"
+        );
         let options = p.print_options(
             &targets[0].resource,
             &targets,
