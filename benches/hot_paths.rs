@@ -115,6 +115,7 @@ fn print_events(bencher: Bencher, format: OutputFormat, watch_events: bool) {
                     name: "web-1",
                     namespace: "default",
                     row: None,
+                    context: None,
                 };
                 let _ = printer.print(&event, &mut out);
             }
@@ -183,6 +184,7 @@ fn print_table_rows(bencher: Bencher) {
                     cells: &cells,
                     generation,
                 }),
+                context: None,
             };
             let _ = printer.print(&event, &mut out);
             let _ = printer.checkpoint(&mut out);

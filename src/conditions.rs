@@ -811,6 +811,7 @@ mod tests {
                 name,
                 namespace: "ns",
                 row: None,
+                context: None,
             };
             if let Some(e) = judge.event(&event) {
                 return Some((i, e));

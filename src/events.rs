@@ -81,6 +81,9 @@ pub struct Event<'a> {
     pub namespace: &'a str,
     /// Table mode only.
     pub row: Option<TableRow<'a>>,
+    /// The kubeconfig context the object came from, when a run watches several (`--context
+    /// a,b`); `None` otherwise, so single-context output stays kubectl's.
+    pub context: Option<&'a str>,
 }
 
 /// What a sink tells the watcher after each call: go on, or stop watching. A sink that stops

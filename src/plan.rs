@@ -78,6 +78,9 @@ pub struct GetPlan {
     pub field_selector: Option<String>,
     pub chunk_size: u64,
     pub max_object_size: usize,
+    /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
+    /// context they came from.
+    pub several_contexts: bool,
 }
 
 /// One resource type and the objects of it to get, as discovery resolved them: the names, and a
@@ -182,6 +185,7 @@ impl GetPlan {
             field_selector: args.field_selector.clone(),
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
+            several_contexts: false,
         })
     }
 
@@ -322,6 +326,7 @@ impl GetPlan {
             watching: self.watching,
             // Several types under -A keep the column for the cluster-scoped ones too, as kubectl.
             all_namespaces: self.across_namespaces() && (resource.namespaced || several_types),
+            with_context: self.several_contexts,
             no_headers: output.no_headers,
             single_object: !self.watching && targets.len() == 1 && targets[0].names.len() == 1,
             show_managed_fields: output.show_managed_fields,

@@ -1,6 +1,7 @@
-//! Sink adapters for `kw get` over several resource types: a prefix that says each row's kind
-//! (`pod/web-1`, `deployment.apps/web`, as kubectl prints several types), and a sink that
-//! several watcher threads can share, merging their events into one output stream.
+//! Sink adapters for `kw get` over several resource types or contexts: a prefix that says each
+//! row's kind (`pod/web-1`, `deployment.apps/web`, as kubectl prints several types), a label
+//! that says each event's context, and a sink that several watcher threads can share, merging
+//! their events into one output stream.
 
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -63,6 +64,37 @@ impl<S: Sink> Sink for WithKind<S> {
             ..*event
         };
         self.inner.event(&prefixed)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.inner.synced()
+    }
+}
+
+/// Labels every event with the kubeconfig context it came from (a run over several contexts):
+/// the printers then add a CONTEXT column, a `CONTEXT/` prefix or a `"kw":{"context":..}` member.
+pub struct WithContext<S> {
+    inner: S,
+    context: Arc<str>,
+}
+
+impl<S: Sink> WithContext<S> {
+    pub fn new(inner: S, context: Arc<str>) -> WithContext<S> {
+        WithContext { inner, context }
+    }
+}
+
+impl<S: Sink> Sink for WithContext<S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        let labelled = Event {
+            context: Some(&self.context),
+            ..*event
+        };
+        self.inner.event(&labelled)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
@@ -164,6 +196,7 @@ mod tests {
                 cells: &cells,
                 generation: 0,
             }),
+            context: None,
         };
         let mut sink = WithKind::new(Collect::default());
         assert_eq!(sink.event(&event).unwrap(), Flow::Continue);

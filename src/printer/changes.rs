@@ -24,7 +24,7 @@ pub struct Change {
 /// The last version of every object seen, by namespace and name.
 #[derive(Debug, Default)]
 pub struct Changes {
-    objects: HashMap<(String, String), Value>,
+    objects: HashMap<(String, String, String), Value>,
 }
 
 impl Changes {
@@ -33,11 +33,17 @@ impl Changes {
     pub fn record(
         &mut self,
         kind: EventType,
+        context: Option<&str>,
         namespace: &str,
         name: &str,
         object: &Value,
     ) -> Vec<Change> {
-        let key = (namespace.to_string(), name.to_string());
+        // Several contexts can each have `default/web`.
+        let key = (
+            context.unwrap_or_default().to_string(),
+            namespace.to_string(),
+            name.to_string(),
+        );
         if kind == EventType::Deleted {
             self.objects.remove(&key);
             return Vec::new();
@@ -149,8 +155,10 @@ mod tests {
         let v2 = json!({"metadata": {"name": "p", "resourceVersion": "2", "generation": 3,
                                      "labels": {"b": "2"}},
                         "spec": {"replicas": 3}, "status": {"phase": "Running"}});
-        assert!(changes.record(EventType::Added, "ns", "p", &v1).is_empty());
-        let found = changes.record(EventType::Modified, "ns", "p", &v2);
+        assert!(changes
+            .record(EventType::Added, None, "ns", "p", &v1)
+            .is_empty());
+        let found = changes.record(EventType::Modified, None, "ns", "p", &v2);
         let text: Vec<String> = found.iter().map(describe).collect();
         assert_eq!(
             text,
@@ -175,9 +183,16 @@ mod tests {
     #[test]
     fn arrays_and_pointer_escapes() {
         let mut changes = Changes::default();
-        changes.record(EventType::Added, "", "n", &json!({"a/b": [1, 2], "c": [1]}));
+        changes.record(
+            EventType::Added,
+            None,
+            "",
+            "n",
+            &json!({"a/b": [1, 2], "c": [1]}),
+        );
         let found = changes.record(
             EventType::Modified,
+            None,
             "",
             "n",
             &json!({"a/b": [1, 3], "c": [1, 2]}),
@@ -190,10 +205,10 @@ mod tests {
             ])
         );
         assert!(changes
-            .record(EventType::Deleted, "", "n", &json!({}))
+            .record(EventType::Deleted, None, "", "n", &json!({}))
             .is_empty());
         assert!(changes
-            .record(EventType::Modified, "", "n", &json!({"x": 1}))
+            .record(EventType::Modified, None, "", "n", &json!({"x": 1}))
             .is_empty());
     }
 }

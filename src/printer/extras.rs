@@ -7,13 +7,47 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::events::Event;
+use crate::events::{Event, Origin};
 use crate::wire::EventType;
 
 use super::changes::{json_patch, Changes};
 use super::timestamp::{format_timestamp, TimestampFormat};
 use super::PrintOptions;
 use crate::goformat::json::{write_compact, write_string};
+
+/// kw's marker on a JSON event line: `,"kw":{"context":"prod","synthetic":true}`, with the
+/// members that apply (the context with several contexts, `synthetic` for events kw made up
+/// after a re-list), or nothing when none does.
+pub fn append_kw_member(out: &mut Vec<u8>, event: &Event<'_>) {
+    let synthetic = event.origin == Origin::Relist;
+    if event.context.is_none() && !synthetic {
+        return;
+    }
+    out.extend_from_slice(b",\"kw\":{");
+    if let Some(context) = event.context {
+        out.extend_from_slice(b"\"context\":");
+        write_string(out, context);
+        if synthetic {
+            out.push(b',');
+        }
+    }
+    if synthetic {
+        out.extend_from_slice(b"\"synthetic\":true");
+    }
+    out.push(b'}');
+}
+
+/// The same marker as a value, for the YAML envelope.
+pub fn kw_member(event: &Event<'_>) -> Option<Value> {
+    let mut member = serde_json::Map::new();
+    if let Some(context) = event.context {
+        member.insert("context".into(), Value::String(context.into()));
+    }
+    if event.origin == Origin::Relist {
+        member.insert("synthetic".into(), Value::Bool(true));
+    }
+    (!member.is_empty()).then_some(Value::Object(member))
+}
 
 pub struct EventExtras {
     timestamps: Option<TimestampFormat>,
@@ -56,7 +90,13 @@ impl EventExtras {
                 &decoded
             }
         };
-        let found = changes.record(event.kind, event.namespace, event.name, object);
+        let found = changes.record(
+            event.kind,
+            event.context,
+            event.namespace,
+            event.name,
+            object,
+        );
         if event.kind == EventType::Modified {
             out.extend_from_slice(b",\"diff\":");
             write_compact(out, &json_patch(&found));

@@ -16,9 +16,9 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::{Event, Origin};
+use crate::events::Event;
 
-use super::extras::EventExtras;
+use super::extras::{append_kw_member, EventExtras};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
 use crate::goformat::json::{write_compact, write_newline_indent, write_string};
@@ -62,6 +62,14 @@ impl JsonPrinter {
 
 /// Decode the event's object as kubectl holds it (an `unstructured` map), with `apiVersion` and
 /// `kind` added to items of a LIST.
+/// Put `"kw": {"context": ..}` into a whole object printed on its own, in a run over several
+/// contexts (an event envelope carries it instead).
+pub fn embed_context(object: &mut Value, event: &Event<'_>) {
+    if let (Some(context), Value::Object(map)) = (event.context, object) {
+        map.insert("kw".into(), serde_json::json!({ "context": context }));
+    }
+}
+
 pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
     let mut value: Value = crate::decode::value(event.object.get()).map_err(|source| {
         io::Error::new(
@@ -99,6 +107,8 @@ impl JsonPrinter {
         let edits = Edits {
             fill,
             strip_managed_fields: self.strip_managed_fields,
+            // An event envelope carries the context itself.
+            context: event.context.filter(|_| self.layout != Layout::Events),
         };
         self.reencoder
             .encode(&mut self.buffer, event.object.get(), layout, &edits)
@@ -131,10 +141,7 @@ impl Printer for JsonPrinter {
                     self.write_object(event, reencode::Layout::Compact)?;
                     None
                 };
-                if event.origin == Origin::Relist {
-                    self.buffer
-                        .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
-                }
+                append_kw_member(&mut self.buffer, event);
                 self.extras.append(&mut self.buffer, event, object.as_ref());
                 self.buffer.extend_from_slice(b"}\n");
             }
@@ -176,6 +183,7 @@ impl Printer for JsonPrinter {
 
 #[cfg(test)]
 mod tests {
+    use crate::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
@@ -222,6 +230,7 @@ mod tests {
                 name: "web",
                 namespace: "default",
                 row: None,
+                context: None,
             };
             printer.print(&event, &mut out).unwrap();
             printer.checkpoint(&mut out).unwrap();
@@ -375,6 +384,7 @@ mod tests {
             name: "web",
             namespace: "",
             row: None,
+            context: None,
         };
         let mut printer = JsonPrinter::new(&options());
         let mut out = Vec::new();

@@ -10,9 +10,9 @@
 
 use std::io::{self, Write};
 
-use crate::events::{Event, Origin};
+use crate::events::Event;
 
-use super::extras::EventExtras;
+use super::extras::{append_kw_member, EventExtras};
 use super::{PrintOptions, Printer};
 use crate::goformat::json::write_string;
 
@@ -67,6 +67,28 @@ fn write_object(out: &mut Vec<u8>, event: &Event<'_>) {
     }
 }
 
+/// Add `"kw":{"context":..}` as the last member of the object that ends `out` (a line over
+/// several contexts; an event line carries it in its envelope instead).
+fn embed_context(out: &mut Vec<u8>, context: &str) {
+    let Some(last) = out.iter().rposition(|b| !b.is_ascii_whitespace()) else {
+        return;
+    };
+    if out[last] != b'}' {
+        return;
+    }
+    out.truncate(last);
+    let empty = out
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .is_some_and(|i| out[i] == b'{');
+    if !empty {
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"kw\":{\"context\":");
+    write_string(out, context);
+    out.extend_from_slice(b"}}");
+}
+
 /// Remove JSON whitespace outside string literals from `out[start..]`. Raw line breaks cannot
 /// occur inside JSON strings, so this changes nothing but the layout.
 fn strip_whitespace_outside_strings(out: &mut Vec<u8>, start: usize) {
@@ -103,14 +125,14 @@ impl Printer for JsonlPrinter {
                 .extend_from_slice(event.kind.as_str().as_bytes());
             self.buffer.extend_from_slice(b"\",\"object\":");
             write_object(&mut self.buffer, event);
-            if event.origin == Origin::Relist {
-                self.buffer
-                    .extend_from_slice(b",\"kw\":{\"synthetic\":true}");
-            }
+            append_kw_member(&mut self.buffer, event);
             self.extras.append(&mut self.buffer, event, None);
             self.buffer.push(b'}');
         } else {
             write_object(&mut self.buffer, event);
+            if let Some(context) = event.context {
+                embed_context(&mut self.buffer, context);
+            }
         }
         self.buffer.push(b'\n');
         out.write_all(&self.buffer)
@@ -127,6 +149,7 @@ impl Printer for JsonlPrinter {
 
 #[cfg(test)]
 mod tests {
+    use crate::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
@@ -163,6 +186,7 @@ mod tests {
             name: "w1",
             namespace: "default",
             row: None,
+            context: None,
         };
         let mut printer = JsonlPrinter::new(&options);
         let mut out = Vec::new();

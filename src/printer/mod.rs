@@ -140,6 +140,9 @@ pub struct PrintOptions {
     pub watching: bool,
     /// `-A`: a NAMESPACE column in tables.
     pub all_namespaces: bool,
+    /// Several contexts (`--context a,b`): a CONTEXT column in tables, `CONTEXT/` before
+    /// names, and `"kw":{"context":..}` on every JSON line and document.
+    pub with_context: bool,
     /// `--no-headers`.
     pub no_headers: bool,
     /// One named object without `--watch` (`kw get pod nginx -o json`): kubectl prints it bare
@@ -279,6 +282,7 @@ mod tests {
             name: "nginx",
             namespace: "default",
             row: None,
+            context: None,
         };
         let cases = [
             (OutputFormat::Name, "pod/nginx\n"),

@@ -26,6 +26,10 @@ impl Printer for NamePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let resource = event.resource;
         self.line.clear();
+        if let Some(context) = event.context {
+            self.line.extend_from_slice(context.as_bytes());
+            self.line.push(b'/');
+        }
         if resource.kind.is_ascii() {
             self.line
                 .extend(resource.kind.bytes().map(|b| b.to_ascii_lowercase()));
@@ -84,6 +88,7 @@ mod tests {
             name,
             namespace: "default",
             row: None,
+            context: None,
         };
         let mut out = Vec::new();
         NamePrinter::new().print(&event, &mut out).unwrap();

@@ -35,6 +35,8 @@ pub struct Edits<'a> {
     pub fill: Option<TypeFill<'a>>,
     /// Drop `metadata.managedFields`, as kubectl's printers do.
     pub strip_managed_fields: bool,
+    /// Add `"kw": {"context": ..}`: the context the object came from, in a run over several.
+    pub context: Option<&'a str>,
 }
 
 /// Buffers reused from one object to the next.
@@ -175,6 +177,28 @@ impl State<'_> {
         write_string(self.out, value);
         self.members.push(Member {
             key: Key::Fixed(key),
+            start,
+            end: self.out.len(),
+        });
+    }
+
+    /// Add `"kw": {"context": "NAME"}` as a member of the object whose members start at `base`.
+    fn context_member(&mut self, base: usize, context: &str, depth: usize) {
+        let start = self.begin_member(base, "kw", depth);
+        self.out.push(b'{');
+        if self.indented {
+            write_newline_indent(self.out, depth + 2);
+        }
+        write_string(self.out, "context");
+        self.out
+            .extend_from_slice(if self.indented { b": " } else { b":" });
+        write_string(self.out, context);
+        if self.indented {
+            write_newline_indent(self.out, depth + 1);
+        }
+        self.out.push(b'}');
+        self.members.push(Member {
+            key: Key::Fixed("kw"),
             start,
             end: self.out.len(),
         });
@@ -391,6 +415,9 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                 state.fill_member(base, "apiVersion", fill.api_version, self.depth);
                 state.fill_member(base, "kind", fill.kind, self.depth);
             }
+            if let Some(context) = state.edits.context {
+                state.context_member(base, context, self.depth);
+            }
         }
         state.close_object(base, first, self.depth);
         Ok(())
@@ -407,6 +434,7 @@ mod tests {
     const NO_EDITS: Edits<'static> = Edits {
         fill: None,
         strip_managed_fields: false,
+        context: None,
     };
 
     fn encode(text: &str, layout: Layout, edits: &Edits<'_>) -> String {
@@ -494,6 +522,7 @@ mod tests {
                 kind: "Deployment",
             }),
             strip_managed_fields: false,
+            context: None,
         };
         assert_eq!(
             encode(
@@ -519,6 +548,7 @@ mod tests {
         let strip = Edits {
             fill: None,
             strip_managed_fields: true,
+            context: None,
         };
         assert_eq!(
             encode(

@@ -23,6 +23,7 @@ struct Held {
     object_lacks_type: bool,
     name: String,
     namespace: String,
+    context: Option<String>,
     key: Option<Value>,
 }
 
@@ -69,6 +70,7 @@ impl SortingPrinter {
                 name: &item.name,
                 namespace: &item.namespace,
                 row: None,
+                context: item.context.as_deref(),
             };
             self.inner.print(&event, out)?;
         }
@@ -90,6 +92,7 @@ impl Printer for SortingPrinter {
             object_lacks_type: event.object_lacks_type,
             name: event.name.to_string(),
             namespace: event.namespace.to_string(),
+            context: event.context.map(str::to_string),
             key: self.key(event.object.get()),
         });
         Ok(())

@@ -52,6 +52,8 @@ fn event_type_cell(kind: EventType) -> &'static str {
 pub struct TablePrinter {
     wide: bool,
     with_namespace: bool,
+    /// Several contexts: a CONTEXT column before NAMESPACE.
+    with_context: bool,
     with_event_type: bool,
     no_headers: bool,
     /// The column definitions of the last table that had some.
@@ -91,6 +93,7 @@ impl TablePrinter {
         TablePrinter {
             wide: options.format == super::OutputFormat::Wide,
             with_namespace: options.all_namespaces,
+            with_context: options.with_context,
             with_event_type: options.watch_events,
             no_headers: options.no_headers,
             last_columns: Vec::new(),
@@ -118,10 +121,11 @@ impl TablePrinter {
         self
     }
 
-    /// Columns kw puts before the server's: TIME, EVENT, NAMESPACE.
+    /// Columns kw puts before the server's: TIME, EVENT, CONTEXT, NAMESPACE.
     fn prefix_columns(&self) -> usize {
         usize::from(self.timestamps.is_some())
             + usize::from(self.with_event_type)
+            + usize::from(self.with_context)
             + usize::from(self.with_namespace)
     }
 
@@ -142,6 +146,9 @@ impl TablePrinter {
         }
         if self.with_event_type {
             names.push(b"EVENT".to_vec());
+        }
+        if self.with_context {
+            names.push(b"CONTEXT".to_vec());
         }
         if self.with_namespace {
             names.push(b"NAMESPACE".to_vec());
@@ -212,6 +219,13 @@ impl TablePrinter {
                 Some(color) => write_colored(&mut self.line, text, color),
                 None => self.line.extend_from_slice(text.as_bytes()),
             }
+        }
+        if self.with_context {
+            if !first {
+                self.line.push(b'\t');
+            }
+            first = false;
+            write_string_cell(&mut self.line, event.context.unwrap_or_default());
         }
         if self.with_namespace {
             if !first {
@@ -293,7 +307,13 @@ impl TablePrinter {
             return Ok(());
         };
         let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
-        let found = changes.record(event.kind, event.namespace, event.name, &object);
+        let found = changes.record(
+            event.kind,
+            event.context,
+            event.namespace,
+            event.name,
+            &object,
+        );
         for change in found {
             self.line.clear();
             self.line.extend_from_slice(b"    ");
@@ -563,6 +583,7 @@ mod tests {
                     cells: &cells,
                     generation: 0,
                 }),
+                context: None,
             };
             self.printer.print(&event, &mut self.out).unwrap();
         }

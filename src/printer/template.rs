@@ -91,6 +91,7 @@ impl JsonPathPrinter {
 /// The object an event carries, as kubectl's printers see it.
 pub fn event_object(event: &Event<'_>, strip_managed_fields: bool) -> io::Result<Value> {
     let mut object = decode_object(event)?;
+    super::json::embed_context(&mut object, event);
     if strip_managed_fields {
         if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
             metadata.remove("managedFields");

@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::events::{Event, Origin};
+use crate::events::Event;
 
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
@@ -53,6 +53,9 @@ impl Printer for YamlPrinter {
                 metadata.remove("managedFields");
             }
         }
+        if self.layout != Layout::Events {
+            super::json::embed_context(&mut object, event);
+        }
         self.buffer.clear();
         if self.layout != Layout::List && self.printed > 0 {
             self.buffer.extend_from_slice(b"---\n");
@@ -64,8 +67,8 @@ impl Printer for YamlPrinter {
                 let mut envelope = Map::new();
                 envelope.insert("object".into(), object);
                 envelope.insert("type".into(), Value::String(event.kind.as_str().into()));
-                if event.origin == Origin::Relist {
-                    envelope.insert("kw".into(), serde_json::json!({"synthetic": true}));
+                if let Some(member) = super::extras::kw_member(event) {
+                    envelope.insert("kw".into(), member);
                 }
                 write_document(&mut self.buffer, &Value::Object(envelope));
             }
@@ -91,6 +94,7 @@ impl Printer for YamlPrinter {
 
 #[cfg(test)]
 mod tests {
+    use crate::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
@@ -127,6 +131,7 @@ mod tests {
                 name: "a",
                 namespace: "default",
                 row: None,
+                context: None,
             };
             printer.print(&event, &mut out).unwrap();
             printer.checkpoint(&mut out).unwrap();

@@ -794,6 +794,7 @@ impl<'c> Watcher<'c> {
                 cells,
                 generation: self.columns_generation,
             }),
+            context: None,
         };
         flow(sink.event(&event))?;
         self.printed += 1;
@@ -851,6 +852,7 @@ impl<'c> Watcher<'c> {
             } else {
                 None
             },
+            context: None,
         };
         flow(sink.event(&event))?;
         self.printed += 1;

@@ -181,6 +181,7 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
                     cells: &cells,
                     generation: 0,
                 }),
+                context: None,
             };
             printer.print(&event, &mut out).expect("print");
         }
