@@ -322,9 +322,14 @@ pub struct ConfigFlags {
     )]
     pub kubeconfig: Option<PathBuf>,
 
-    /// The kubeconfig context to use.
+    /// The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context
+    /// 'prod-*'`) watch several clusters at once, merged into one stream with a CONTEXT column.
     #[arg(long, value_name = "NAME", global = true, overrides_with = "context")]
     pub context: Option<String>,
+
+    /// Run in every context of the kubeconfig at once (as --context with all their names).
+    #[arg(long, global = true)]
+    pub all_contexts: bool,
 
     /// The kubeconfig cluster to use.
     #[arg(long, value_name = "NAME", global = true, overrides_with = "cluster")]
@@ -441,6 +446,7 @@ impl ConfigFlags {
         let given = [
             ("--kubeconfig", self.kubeconfig.is_some()),
             ("--context", self.context.is_some()),
+            ("--all-contexts", self.all_contexts),
             ("--cluster", self.cluster.is_some()),
             ("--user", self.user.is_some()),
             ("--server", self.server.is_some()),

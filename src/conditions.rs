@@ -325,6 +325,8 @@ pub struct Named {
     pub resource: String,
     pub namespace: Option<String>,
     pub name: String,
+    /// The context it is expected in, in a run over several contexts.
+    pub context: Option<String>,
     /// `pod/web-1`, for messages.
     label: String,
 }
@@ -335,8 +337,16 @@ impl Named {
             resource: resource_key(resource),
             namespace,
             name: name.to_string(),
+            context: None,
             label: format!("{}/{name}", crate::sinks::kind_prefix(resource)),
         }
+    }
+
+    /// The same object, expected in `context` (a run over several contexts).
+    pub fn in_context(mut self, context: &str) -> Named {
+        self.label = format!("{context}/{}", self.label);
+        self.context = Some(context.to_string());
+        self
     }
 }
 
@@ -347,6 +357,7 @@ fn resource_key(resource: &ResourceInfo) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Key {
+    context: String,
     resource: String,
     namespace: String,
     name: String,
@@ -367,6 +378,9 @@ pub struct Judge {
     named: Vec<Named>,
     /// Watchers (targets) that have not delivered their first complete list yet.
     unsynced: Vec<bool>,
+    /// Contexts whose watchers are not known yet (a run over several contexts resolves each
+    /// one's types on its own, and a cluster may be down at the start).
+    pending_members: usize,
     objects: HashMap<Key, Seen>,
     /// Labels of objects deleted since the start, for `delete` under `--for any`.
     deleted: Option<String>,
@@ -384,12 +398,40 @@ impl Judge {
             rules,
             named,
             unsynced: vec![true; targets.max(1)],
+            pending_members: 0,
             objects: HashMap::new(),
             deleted: None,
             printed: 0,
             ended: None,
             announced_missing: false,
         }
+    }
+
+    /// A judge for a run over `contexts` contexts, each of which says what it watches once it
+    /// knows (`member_resolved`).
+    pub fn for_contexts(rules: Rules, contexts: usize) -> Judge {
+        Judge {
+            unsynced: Vec::new(),
+            pending_members: contexts,
+            ..Judge::new(rules, Vec::new(), 0)
+        }
+    }
+
+    /// A context of the run knows its watchers: `watchers` of them, expecting `named`. Returns
+    /// the index of its first watcher (for `ConditionSink::new`). A context that watches
+    /// nothing (it lacks the type, or was dropped) passes 0.
+    pub fn member_resolved(&mut self, named: Vec<Named>, watchers: usize) -> usize {
+        self.pending_members = self.pending_members.saturating_sub(1);
+        self.named.extend(named);
+        let first = self.unsynced.len();
+        self.unsynced.extend(std::iter::repeat_n(true, watchers));
+        first
+    }
+
+    /// Whether the run can still decide on its own (for a context that has failed: with `--for
+    /// all` nothing can be said about every object any more).
+    pub fn needs_every_context(&self) -> bool {
+        self.rules.mode == For::All && !self.rules.until.is_empty()
     }
 
     pub fn shared(self) -> Arc<Mutex<Judge>> {
@@ -430,15 +472,23 @@ impl Judge {
         self.printed += 1;
         if self.rules.has_conditions() {
             let key = Key {
+                context: event.context.unwrap_or_default().to_string(),
                 resource: resource_key(event.resource),
                 namespace: event.namespace.to_string(),
                 name: event.name.to_string(),
             };
-            let label = format!(
-                "{}/{}",
-                crate::sinks::kind_prefix(event.resource),
-                event.name
-            );
+            let label = match event.context {
+                Some(context) => format!(
+                    "{context}/{}/{}",
+                    crate::sinks::kind_prefix(event.resource),
+                    event.name
+                ),
+                None => format!(
+                    "{}/{}",
+                    crate::sinks::kind_prefix(event.resource),
+                    event.name
+                ),
+            };
             if event.kind == EventType::Deleted {
                 self.objects.remove(&key);
                 self.deleted = Some(label);
@@ -485,7 +535,7 @@ impl Judge {
     }
 
     fn all_synced(&self) -> bool {
-        !self.unsynced.iter().any(|u| *u)
+        self.pending_members == 0 && !self.unsynced.iter().any(|u| *u)
     }
 
     /// `--fail-on` first (a failure outranks a success seen at the same moment), then `--until`.
@@ -561,6 +611,7 @@ impl Judge {
         self.objects.keys().any(|k| {
             k.resource == named.resource
                 && k.name == named.name
+                && named.context.as_deref().unwrap_or_default() == k.context
                 && named.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
         })
     }

@@ -4,8 +4,65 @@
 //! costs one request.
 
 use crate::client::{Client, ClientError};
+use crate::discovery_cache::DiscoveryCache;
 use crate::events::ResourceInfo;
+use crate::plan::Wanted;
 use crate::wire::{ApiGroupList, ApiResource, ApiResourceList};
+
+/// One type query of a request, with the names wanted of it (and their namespace, when a
+/// manifest says).
+#[derive(Debug, Clone)]
+pub struct Requested {
+    pub type_name: String,
+    pub names: Vec<String>,
+    pub namespace: Option<String>,
+}
+
+/// What `requested` names, resolved through `cache` then the server, in order; `pods,po` and
+/// repeated types merge as in kubectl. With `skip_unknown` (a run over several contexts, where a
+/// CRD may exist in some clusters only), a type this server lacks is left out and returned
+/// in the second list instead of failing the run.
+pub fn resolve_requested(
+    requested: &[Requested],
+    client: &Client,
+    cache: &mut DiscoveryCache,
+    skip_unknown: bool,
+) -> Result<(Vec<Wanted>, Vec<String>), DiscoveryError> {
+    let mut groups: Vec<Wanted> = Vec::new();
+    let mut unknown = Vec::new();
+    for request in requested {
+        let now = std::time::SystemTime::now();
+        let resources = match cache.get(&request.type_name, now) {
+            Some(resources) => resources,
+            None => match resolve_many(client, &request.type_name) {
+                Ok(resources) => {
+                    cache.put(&request.type_name, &resources, now);
+                    resources
+                }
+                Err(DiscoveryError::UnknownType(name)) if skip_unknown => {
+                    unknown.push(name);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        for resource in resources {
+            let namespace = request.namespace.clone().filter(|_| resource.namespaced);
+            match groups
+                .iter_mut()
+                .find(|w| w.resource == resource && w.namespace == namespace)
+            {
+                Some(existing) => existing.names.extend(request.names.iter().cloned()),
+                None => groups.push(Wanted {
+                    resource,
+                    names: request.names.clone(),
+                    namespace,
+                }),
+            }
+        }
+    }
+    Ok((groups, unknown))
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {

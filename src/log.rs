@@ -54,11 +54,67 @@ macro_rules! vlog {
     };
 }
 
+/// The context whose work this thread does, in a run over several contexts, and whether that
+/// cluster is failing right now (shared by all of the context's threads).
+#[derive(Clone)]
+pub struct ContextScope {
+    name: std::sync::Arc<str>,
+    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ContextScope {
+    pub fn new(name: std::sync::Arc<str>) -> ContextScope {
+        ContextScope {
+            name,
+            failing: Default::default(),
+        }
+    }
+
+    /// Notices from this thread name the context from now on.
+    pub fn enter(&self) {
+        SCOPE.with(|scope| *scope.borrow_mut() = Some(self.clone()));
+    }
+}
+
+thread_local! {
+    static SCOPE: std::cell::RefCell<Option<ContextScope>> = const { std::cell::RefCell::new(None) };
+}
+
+fn scope() -> Option<ContextScope> {
+    SCOPE.with(|scope| scope.borrow().clone())
+}
+
+/// A failure kw retries (a broken connection, a 5xx). With one cluster each one is a notice; in
+/// a run over several contexts, only the first of a run of failures is, so that a cluster that
+/// is down for an hour costs one line, not one per retry.
+pub fn trouble(message: &str) {
+    match scope() {
+        Some(scope) if scope.failing.swap(true, Ordering::Relaxed) => {
+            crate::vlog!(REQUESTS, "context \"{}\": {message}", scope.name);
+        }
+        _ => notice(message),
+    }
+}
+
+/// A request succeeded: in a run over several contexts, a cluster that was failing says it is
+/// back, once.
+pub fn recovered() {
+    if let Some(scope) = scope() {
+        if scope.failing.swap(false, Ordering::Relaxed) {
+            notice("reachable again");
+        }
+    }
+}
+
 /// A one-line notice on stderr that is not an error: a re-list, a retry. Dimmed on a terminal so
-/// it stands apart from the output it interrupts.
+/// it stands apart from the output it interrupts. In a run over several contexts it names the
+/// context of the thread that says it.
 pub fn notice(message: &str) {
     use std::io::IsTerminal;
-    let message = clean(message);
+    let message = match scope() {
+        Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
+        None => clean(message).into_owned(),
+    };
     let stderr = std::io::stderr();
     let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         format!("\x1b[2mkw: {message}\x1b[0m")

@@ -12,11 +12,12 @@ use clap::Parser;
 use kw::cli::{Cli, Command, CompletionArgs, ConfigFlags, DemoArgs, GetArgs, VersionArgs};
 use kw::client::{Client, ClientError};
 use kw::conditions::{Ended, Judge, Named};
-use kw::discovery::{self, DiscoveryError};
+use kw::discovery::{self, DiscoveryError, Requested};
 use kw::discovery_cache::{ClusterKey, DiscoveryCache};
 use kw::exit;
+use kw::fleet::{Fleet, FleetOutcome, Member, MemberError};
 use kw::output::is_closed_pipe;
-use kw::plan::{GetPlan, PlanError, Request, Wanted};
+use kw::plan::{GetPlan, PlanError, Request};
 use kw::session::{Outcome, Session};
 use kw::settings::{self, SettingsError};
 use kw::watcher::WatchError;
@@ -88,6 +89,14 @@ enum KwError {
     Output(#[source] io::Error),
     #[error("the server sent a response kw cannot read for {path}: {reason}")]
     BadResponse { path: &'static str, reason: String },
+    #[error(transparent)]
+    Contexts(#[from] kw::contexts::ContextSetError),
+    /// A context of a run over several failed, and said so when it did: only the exit code is
+    /// left to give.
+    #[error("a context failed")]
+    ContextFailed(i32),
+    #[error(transparent)]
+    Member(#[from] MemberError),
 }
 
 fn main() -> ExitCode {
@@ -138,50 +147,27 @@ fn exit_with(result: Result<(), KwError>) -> ExitCode {
     }
 }
 
-/// What the request names, resolved by discovery, in order; `pods,po` and repeated types merge
-/// as in kubectl.
-fn wanted(
-    request: &Request,
-    client: &Client,
-    cache: &mut DiscoveryCache,
-) -> Result<Vec<Wanted>, KwError> {
-    let requested: Vec<(String, Vec<String>, Option<String>)> = match request {
+/// What the request names, before discovery: type queries and their names, or a manifest's
+/// objects (read once, here).
+fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
+    Ok(match request {
         Request::Manifest(path) => kw::manifest::load(path)?
             .into_iter()
-            .map(|o| (o.type_query(), vec![o.name], o.namespace))
+            .map(|o| Requested {
+                type_name: o.type_query(),
+                names: vec![o.name],
+                namespace: o.namespace,
+            })
             .collect(),
         Request::Types(types) => types
             .iter()
-            .map(|(t, names)| (t.clone(), names.clone(), None))
+            .map(|(t, names)| Requested {
+                type_name: t.clone(),
+                names: names.clone(),
+                namespace: None,
+            })
             .collect(),
-    };
-    let mut groups: Vec<Wanted> = Vec::new();
-    for (type_name, names, namespace) in requested {
-        let now = std::time::SystemTime::now();
-        let resources = match cache.get(&type_name, now) {
-            Some(resources) => resources,
-            None => {
-                let resources = discovery::resolve_many(client, &type_name)?;
-                cache.put(&type_name, &resources, now);
-                resources
-            }
-        };
-        for resource in resources {
-            let namespace = namespace.clone().filter(|_| resource.namespaced);
-            match groups
-                .iter_mut()
-                .find(|w| w.resource == resource && w.namespace == namespace)
-            {
-                Some(existing) => existing.names.extend(names.iter().cloned()),
-                None => groups.push(Wanted {
-                    resource,
-                    names: names.clone(),
-                    namespace,
-                }),
-            }
-        }
-    }
-    Ok(groups)
+    })
 }
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
@@ -234,7 +220,13 @@ fn run_get_resolved(
     cached: &mut Option<CachedTypes>,
 ) -> Result<(), KwError> {
     let plan = GetPlan::from_args(&args)?.with_namespace_flag(config.namespace.as_deref())?;
-    let settings = settings::resolve_from_env(config, config.namespace.as_deref())?;
+    let kubeconfig = settings::load_from_env(config)?;
+    if let Some(contexts) =
+        kw::contexts::choose(config.context.as_deref(), config.all_contexts, &kubeconfig)?
+    {
+        return run_fleet(plan, config, &kubeconfig, contexts);
+    }
+    let settings = settings::resolve_with_env(config, config.namespace.as_deref(), &kubeconfig)?;
     if settings.connection.insecure_skip_tls_verify {
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
     }
@@ -244,7 +236,8 @@ fn run_get_resolved(
     client.limit_objects(plan.max_object_size);
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
     let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), &key);
-    let wanted = wanted(&plan.request, &client, &mut cache)?;
+    let (wanted, _) =
+        discovery::resolve_requested(&requested(&plan.request)?, &client, &mut cache, false)?;
     cache.save();
     if let Some(dir) = &environment.discovery_cache {
         *cached = Some(CachedTypes {
@@ -296,6 +289,106 @@ fn run_get_resolved(
     if printed == 0 && !plan.watching && !plan.output.format.prints_empty_list() {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
         eprintln!("{no_resources_message}");
+    }
+    Ok(())
+}
+
+/// `kw get` in several contexts at once (`--context a,b`, `--context 'prod-*'`,
+/// `--all-contexts`), merged into one output.
+fn run_fleet(
+    plan: GetPlan,
+    config: &ConfigFlags,
+    kubeconfig: &kw::kubeconfig::Kubeconfig,
+    contexts: Vec<String>,
+) -> Result<(), KwError> {
+    for (flag, given) in [
+        ("--server", config.server.is_some()),
+        ("--cluster", config.cluster.is_some()),
+    ] {
+        if given {
+            return Err(KwError::Usage(format!(
+                "error: {flag} would point every context at one cluster: drop it, or name one context"
+            )));
+        }
+    }
+    let plan = plan.for_several_contexts();
+    let environment = Environment::read()?;
+    let started = Instant::now();
+    let request_timeout = match config.request_timeout.as_deref() {
+        Some(value) => settings::parse_request_timeout(value)?,
+        None => None,
+    };
+    let members: Vec<Member> = contexts
+        .into_iter()
+        .map(|name| {
+            let flags = ConfigFlags {
+                context: Some(name.clone()),
+                all_contexts: false,
+                ..config.clone()
+            };
+            Member {
+                settings: settings::resolve_with_env(
+                    &flags,
+                    config.namespace.as_deref(),
+                    kubeconfig,
+                ),
+                context: name.into(),
+            }
+        })
+        .collect();
+    let insecure: Vec<&str> = members
+        .iter()
+        .filter(|m| {
+            m.settings
+                .as_ref()
+                .is_ok_and(|s| s.connection.insecure_skip_tls_verify)
+        })
+        .map(|m| &*m.context)
+        .collect();
+    if !insecure.is_empty() {
+        kw::log::notice(&format!("warning: insecure-skip-tls-verify in context {}: the server's certificate is not verified; anyone on the network path can read and change this session", insecure.join(", ")));
+    }
+    let deadlines = plan.deadlines(started, request_timeout);
+    let terminal = kw::terminal::stdout_is_terminal();
+    let fleet = Fleet {
+        requested: requested(&plan.request)?,
+        members,
+        idle_timeout: environment.idle_timeout,
+        discovery_cache: environment.discovery_cache,
+        deadline: deadlines.watcher(),
+        color: kw::terminal::use_color(plan.output.color, terminal),
+        terminal,
+        plan: plan.clone(),
+    };
+    let on_failure = |context: &str, error: &MemberError| {
+        let (lines, _) = member_report(error);
+        let mut stderr = io::stderr().lock();
+        for line in lines {
+            let line = line.strip_prefix("error: ").unwrap_or(&line);
+            let _ = writeln!(
+                stderr,
+                "{}",
+                kw::log::clean(&format!("error: context \"{context}\": {line}"))
+            );
+        }
+    };
+    let FleetOutcome { outcome, failed } = fleet.run(&on_failure)?;
+    let printed = match outcome {
+        Outcome::ClosedPipe => return Ok(()),
+        Outcome::Ended(ended) => return Err(KwError::Ended(ended)),
+        Outcome::Done { printed } => printed,
+    };
+    if deadlines.timed_out(Instant::now()) {
+        return Err(KwError::Timeout(format!(
+            "error: {}",
+            plan.timeout_message()
+        )));
+    }
+    if let Some((_, error)) = failed {
+        return Err(KwError::ContextFailed(member_report(&error).1));
+    }
+    if printed == 0 && !plan.watching && !plan.output.format.prints_empty_list() {
+        eprintln!("No resources found");
     }
     Ok(())
 }
@@ -453,27 +546,8 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
         KwError::Usage(message) => (vec![message.clone()], exit::USAGE),
         KwError::Settings(e) => (vec![format!("error: {e}")], exit::USAGE),
         KwError::Client(e) => client_report(e),
-        KwError::Discovery(DiscoveryError::Client(e)) => client_report(e),
-        KwError::Discovery(e @ DiscoveryError::UnknownType(_)) => {
-            (vec![format!("error: {e}")], exit::USAGE)
-        }
-        KwError::Discovery(e) => (vec![format!("error: {e}")], exit::SERVER_ERROR),
-        KwError::Watch(WatchError::Client(e)) => client_report(e),
-        KwError::Watch(WatchError::NotFound(errors)) => {
-            let lines = errors
-                .iter()
-                .map(|e| client_report(e).0.join(" "))
-                .collect();
-            (lines, exit::SERVER_ERROR)
-        }
-        KwError::Watch(e @ WatchError::TooManyNames(_)) => {
-            (vec![format!("error: {e}")], exit::USAGE)
-        }
-        // A printer that cannot print an object (a template that fails on it) says why itself.
-        KwError::Watch(WatchError::Output(e)) if e.kind() == io::ErrorKind::InvalidData => {
-            (vec![format!("error: {e}")], exit::SERVER_ERROR)
-        }
-        KwError::Watch(e) => (vec![format!("error: {e}")], exit::SERVER_ERROR),
+        KwError::Discovery(e) => discovery_report(e),
+        KwError::Watch(e) => watch_report(e),
         KwError::Sim(e) => (vec![format!("error: {e}")], exit::USAGE),
         KwError::Manifest(e) => (vec![format!("error: {e}")], exit::USAGE),
         KwError::Plan(e) => (vec![format!("error: {e}")], exit::USAGE),
@@ -485,6 +559,46 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
         KwError::Timeout(message) => (vec![message.clone()], exit::TIMEOUT),
         KwError::Output(e) => (vec![format!("error: {e}")], exit::SERVER_ERROR),
         KwError::BadResponse { .. } => (vec![format!("error: {err}")], exit::SERVER_ERROR),
+        KwError::Contexts(e) => (vec![format!("error: {e}")], exit::USAGE),
+        KwError::ContextFailed(code) => (vec![], *code),
+        KwError::Member(e) => member_report(e),
+    }
+}
+
+/// A failed context's lines and code, worded as the same error of a single context.
+fn member_report(error: &MemberError) -> (Vec<String>, i32) {
+    match error {
+        MemberError::Settings(e) => (vec![format!("error: {e}")], exit::USAGE),
+        MemberError::Client(e) => client_report(e),
+        MemberError::Discovery(e) => discovery_report(e),
+        MemberError::Watch(e) => watch_report(e),
+    }
+}
+
+fn discovery_report(error: &DiscoveryError) -> (Vec<String>, i32) {
+    match error {
+        DiscoveryError::Client(e) => client_report(e),
+        e @ DiscoveryError::UnknownType(_) => (vec![format!("error: {e}")], exit::USAGE),
+        e => (vec![format!("error: {e}")], exit::SERVER_ERROR),
+    }
+}
+
+fn watch_report(error: &WatchError) -> (Vec<String>, i32) {
+    match error {
+        WatchError::Client(e) => client_report(e),
+        WatchError::NotFound(errors) => {
+            let lines = errors
+                .iter()
+                .map(|e| client_report(e).0.join(" "))
+                .collect();
+            (lines, exit::SERVER_ERROR)
+        }
+        e @ WatchError::TooManyNames(_) => (vec![format!("error: {e}")], exit::USAGE),
+        // A printer that cannot print an object (a template that fails on it) says why itself.
+        WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
+            (vec![format!("error: {e}")], exit::SERVER_ERROR)
+        }
+        e => (vec![format!("error: {e}")], exit::SERVER_ERROR),
     }
 }
 

@@ -212,6 +212,12 @@ impl GetPlan {
         Ok(self)
     }
 
+    /// The same plan run in several contexts at once: output labelled with the context.
+    pub fn for_several_contexts(mut self) -> GetPlan {
+        self.several_contexts = true;
+        self
+    }
+
     /// Rows show a NAMESPACE column: `-A`, or several namespaces.
     fn across_namespaces(&self) -> bool {
         self.all_namespaces || self.namespace_set.is_some()
@@ -240,6 +246,7 @@ impl GetPlan {
             deadline,
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
+            give_up_at_start: !self.several_contexts,
             streaming_list: true,
         }
     }

@@ -13,7 +13,7 @@ use crate::conditions::{ConditionSink, Ended, Judge};
 use crate::events::{ResourceInfo, Sink};
 use crate::output::{is_closed_pipe, Output};
 use crate::printer::{self, PrintOptions};
-use crate::sinks::{Shared, WithKind};
+use crate::sinks::{Shared, WithContext, WithKind};
 use crate::watcher::{Options, Summary, Target, WatchError, Watcher};
 
 /// How a session ended, when it did not fail.
@@ -39,7 +39,7 @@ pub struct Session {
 }
 
 /// What one watcher's result means for the session.
-enum Step {
+pub(crate) enum Step {
     Continue(u64),
     Stop(Outcome),
     Fail(WatchError),
@@ -90,7 +90,7 @@ impl Session {
                 continue;
             };
             let mut watcher = Watcher::new(&self.client, target.clone(), self.options.clone());
-            let result = run_wrapped(&mut watcher, sink, self.with_kind, &self.judge, index);
+            let result = run_wrapped(&mut watcher, sink, self.with_kind, &self.judge, index, None);
             match step(result, self.judge.as_ref()) {
                 Step::Continue(n) => printed += n,
                 Step::Stop(outcome) => {
@@ -129,7 +129,7 @@ impl Session {
             let done = done.clone();
             std::thread::spawn(move || {
                 let mut watcher = Watcher::new(&client, target, options);
-                let result = run_wrapped(&mut watcher, &mut sink, with_kind, &judge, index);
+                let result = run_wrapped(&mut watcher, &mut sink, with_kind, &judge, index, None);
                 let _ = done.send(result);
             });
         }
@@ -155,13 +155,16 @@ impl Session {
     }
 }
 
-/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for.
-fn run_wrapped(
+/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
+/// and (in a run over several contexts) the label of its context, outermost so that the judge
+/// sees it too.
+pub(crate) fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
     judge: &Option<Arc<Mutex<Judge>>>,
     index: usize,
+    context: Option<&Arc<str>>,
 ) -> Result<Summary, WatchError> {
     let mut prefixed;
     let base: &mut dyn Sink = if with_kind {
@@ -170,14 +173,22 @@ fn run_wrapped(
     } else {
         base
     };
-    match judge {
-        Some(judge) => watcher.run(&mut ConditionSink::new(Arc::clone(judge), index, base)),
+    let mut judged;
+    let base: &mut dyn Sink = match judge {
+        Some(judge) => {
+            judged = ConditionSink::new(Arc::clone(judge), index, base);
+            &mut judged
+        }
+        None => base,
+    };
+    match context {
+        Some(context) => watcher.run(&mut WithContext::new(base, Arc::clone(context))),
         None => watcher.run(base),
     }
 }
 
 /// What a watcher's result means: go on, stop the session, or fail it.
-fn step(result: Result<Summary, WatchError>, judge: Option<&Arc<Mutex<Judge>>>) -> Step {
+pub(crate) fn step(result: Result<Summary, WatchError>, judge: Option<&Arc<Mutex<Judge>>>) -> Step {
     match result {
         Ok(summary) if summary.stopped => {
             // The judge's record: this watcher may be one that was only told to stop because
@@ -192,7 +203,7 @@ fn step(result: Result<Summary, WatchError>, judge: Option<&Arc<Mutex<Judge>>>) 
 }
 
 /// Let the printer close what it holds open; a closed pipe is not an error.
-fn finish<W: Write>(output: &mut Output<W>) -> Result<(), WatchError> {
+pub(crate) fn finish<W: Write>(output: &mut Output<W>) -> Result<(), WatchError> {
     match output.finish() {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),

@@ -126,7 +126,12 @@ pub fn resolve_from_env(
     flags: &ConfigFlags,
     namespace_flag: Option<&str>,
 ) -> Result<Settings, SettingsError> {
-    let mut config = kubeconfig::load_from_env(flags.kubeconfig.as_deref())?;
+    resolve_with_env(flags, namespace_flag, &load_from_env(flags)?)
+}
+
+/// The kubeconfig by kubectl's rules, or the in-cluster configuration when there is none.
+pub fn load_from_env(flags: &ConfigFlags) -> Result<Kubeconfig, SettingsError> {
+    let config = kubeconfig::load_from_env(flags.kubeconfig.as_deref())?;
     if config.is_empty() {
         // No kubeconfig at all: inside a pod, use its service account (as kubectl does).
         if let Some(in_cluster) = crate::in_cluster::InClusterEnv::from_process().kubeconfig() {
@@ -134,10 +139,19 @@ pub fn resolve_from_env(
                 crate::log::REQUESTS,
                 "no kubeconfig found; using the in-cluster configuration"
             );
-            config = in_cluster;
+            return Ok(in_cluster);
         }
     }
-    let mut settings = resolve(flags, namespace_flag, &config)?;
+    Ok(config)
+}
+
+/// `resolve` plus what the environment decides (the proxy variables).
+pub fn resolve_with_env(
+    flags: &ConfigFlags,
+    namespace_flag: Option<&str>,
+    config: &Kubeconfig,
+) -> Result<Settings, SettingsError> {
+    let mut settings = resolve(flags, namespace_flag, config)?;
     if settings.connection.proxy.is_none() {
         let env = crate::proxy::ProxyEnv::from_process();
         settings.connection.proxy = env

@@ -54,7 +54,10 @@ impl Reach {
         let flags = ConfigFlags {
             namespace: text("namespace"),
             kubeconfig: path("kubeconfig"),
-            context: text("context"),
+            // Several contexts (`--context a,b`): candidates come from the first one.
+            context: text("context")
+                .and_then(|c| c.split(',').next().map(String::from))
+                .filter(|c| !crate::contexts::names_several(c)),
             cluster: text("cluster"),
             user: text("user"),
             server: text("server"),
@@ -64,6 +67,7 @@ impl Reach {
             client_key: path("client-key"),
             tls_server_name: text("tls-server-name"),
             insecure_skip_tls_verify: line.has("insecure-skip-tls-verify"),
+            all_contexts: false,
             as_user: text("as"),
             as_group: line.values("as-group").to_vec(),
             as_uid: text("as-uid"),

@@ -140,6 +140,7 @@ impl Watcher<'_> {
             let error = match self.client.get_list(path, self.accept()) {
                 Ok(body) => {
                     self.backoff.healthy(Instant::now());
+                    log::recovered();
                     return Ok(body);
                 }
                 Err(ClientError::Status { code: 406, .. }) if self.tables() => {
@@ -148,11 +149,12 @@ impl Watcher<'_> {
                 }
                 Err(e) => e,
             };
+            let give_up = first && self.options.give_up_at_start;
             let pause = match retry_pause(&error, &mut self.backoff) {
-                Some(pause) if !(first && attempts >= 5) => pause,
+                Some(pause) if !(give_up && attempts >= 5) => pause,
                 _ => return Err(SyncError::Fatal(error.into())),
             };
-            if first
+            if give_up
                 && matches!(
                     error,
                     ClientError::Unreachable { .. } | ClientError::Tls { .. }
@@ -160,7 +162,7 @@ impl Watcher<'_> {
             {
                 return Err(SyncError::Fatal(error.into()));
             }
-            log::notice(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+            log::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
             if self.sleep(pause) {
                 return Err(SyncError::Deadline);
             }

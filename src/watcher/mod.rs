@@ -87,6 +87,10 @@ pub struct Options {
     /// A named object must exist when a watch starts (kubectl's rule); false when waiting for
     /// it to be created is the point (`--until`/`--fail-on`).
     pub named_must_exist: bool,
+    /// A server that cannot be reached, or keeps failing, before the first list ends the run (a
+    /// typo in the address fails at once). False in a run over several contexts: there a
+    /// cluster that is down at the start is waited for while the others are watched.
+    pub give_up_at_start: bool,
     /// Get the initial state from a streaming list (`sendInitialEvents=true`) instead of a LIST,
     /// falling back to LIST + WATCH when the server refuses. Never with tables (kubernetes#126206).
     pub streaming_list: bool,
@@ -452,7 +456,10 @@ impl<'c> Watcher<'c> {
             .client
             .stream(&path, self.accept(), self.options.deadline)
         {
-            Ok(reader) => reader,
+            Ok(reader) => {
+                log::recovered();
+                reader
+            }
             Err(error) => {
                 if let Some(pending) = self.syncing() {
                     if matches!(error.status_code(), Some(400 | 403 | 422)) {
@@ -466,7 +473,11 @@ impl<'c> Watcher<'c> {
                         error,
                         ClientError::Unreachable { .. } | ClientError::Tls { .. }
                     );
-                    if pending.origin == Origin::List && self.printed == 0 && unreachable {
+                    if pending.origin == Origin::List
+                        && self.printed == 0
+                        && unreachable
+                        && self.options.give_up_at_start
+                    {
                         // A typo in the server address should fail at once, as a LIST would.
                         return Err(error.into());
                     }
@@ -490,13 +501,13 @@ impl<'c> Watcher<'c> {
                         return Ok((WatchEnd::Deadline, events));
                     }
                     let error = self.client.broken(&e);
-                    log::notice(&format!("{error}; resuming"));
+                    log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
                 Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
                 Err(e) => {
-                    log::notice(&format!("{e}; resuming"));
+                    log::trouble(&format!("{e}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
@@ -526,7 +537,7 @@ impl<'c> Watcher<'c> {
                         offset,
                         reason: e.to_string(),
                     };
-                    log::notice(&format!("{error}; resuming"));
+                    log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok((WatchEnd::Broken { pause }, events));
                 }
@@ -565,7 +576,7 @@ impl<'c> Watcher<'c> {
         }
         match retry_pause(&error, &mut self.backoff) {
             Some(pause) => {
-                log::notice(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+                log::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
                 Ok(WatchEnd::Broken { pause })
             }
             None => Err(error.into()),
