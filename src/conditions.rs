@@ -988,4 +988,60 @@ mod tests {
         );
         assert_eq!(ended, Some((2, Ended::MaxEvents(2))));
     }
+
+    /// The same named pod in two contexts: `--for all` needs it in both, `--fail-on` names the
+    /// context, and a context still unresolved holds the decision back.
+    #[test]
+    fn several_contexts_are_judged_as_one_fleet() {
+        let resource = resource();
+        let event = |context: &'static str, phase: &str| {
+            let text = json!({"metadata": {"name": "web", "namespace": "ns"},
+                              "status": {"phase": phase}})
+            .to_string();
+            (context, RawValue::from_string(text).unwrap())
+        };
+        let judge_event = |judge: &mut Judge, (context, raw): &(&str, Box<RawValue>)| {
+            judge.event(&Event {
+                kind: EventType::Added,
+                origin: Origin::Watch,
+                resource: &resource,
+                object: raw,
+                object_lacks_type: false,
+                name: "web",
+                namespace: "ns",
+                row: None,
+                context: Some(context),
+            })
+        };
+        let named = |context: &str| vec![Named::new(&resource, None, "web").in_context(context)];
+        let until = rules(&["jsonpath={.status.phase}=Running"], &[], For::All);
+        let mut judge = Judge::for_contexts(until.clone(), 2);
+        let east = judge.member_resolved(named("east"), 1);
+        assert_eq!(judge.synced(east), None);
+        assert_eq!(judge_event(&mut judge, &event("east", "Running")), None);
+        // west has not even resolved its types yet.
+        assert_eq!(judge.synced(east), None);
+        let west = judge.member_resolved(named("west"), 1);
+        assert_eq!(west, 1);
+        assert_eq!(judge.synced(west), None, "west/web does not exist yet");
+        assert_eq!(judge_event(&mut judge, &event("west", "Pending")), None);
+        assert!(matches!(
+            judge_event(&mut judge, &event("west", "Running")),
+            Some(Ended::Until { .. })
+        ));
+        assert!(judge.needs_every_context());
+
+        let fail = rules(&[], &["jsonpath={.status.phase}=Failed"], For::All);
+        let mut judge = Judge::for_contexts(fail, 2);
+        judge.member_resolved(named("east"), 1);
+        judge.member_resolved(named("west"), 1);
+        assert_eq!(
+            judge_event(&mut judge, &event("west", "Failed")),
+            Some(Ended::FailOn {
+                expr: "jsonpath={.status.phase}=Failed".into(),
+                by: "west/pod/web".into()
+            })
+        );
+        assert!(!judge.needs_every_context());
+    }
 }

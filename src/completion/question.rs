@@ -109,6 +109,18 @@ fn flag_value(
     typed: &str,
 ) -> Question {
     let need = match flag {
+        // A comma list of namespaces or contexts (`-n web,<TAB>`): complete the last item.
+        "namespace" | "context" if typed.contains(',') => {
+            let (done, last) = typed.split_at(typed.rfind(',').map_or(0, |at| at + 1));
+            let need = if flag == "namespace" {
+                Need::Namespaces
+            } else {
+                Need::Contexts
+            };
+            let mut question = Question::new(need, format!("{lead}{done}"), last);
+            question.exclude = done.split(',').map(String::from).collect();
+            return question;
+        }
         "namespace" => Need::Namespaces,
         "context" => Need::Contexts,
         "cluster" => Need::Clusters,
@@ -252,6 +264,11 @@ mod tests {
         assert_eq!(need("get pods -n "), Need::Namespaces);
         assert_eq!(need("get pods --namespace=te"), Need::Namespaces);
         assert_eq!(need("--context "), Need::Contexts);
+        let q = ask_about("get pods --context=east,we");
+        assert_eq!((q.need.clone(), q.typed.as_str()), (Need::Contexts, "we"));
+        assert_eq!(q.exclude, vec!["east".to_string(), String::new()]);
+        let q = ask_about("get pods -n web,a");
+        assert_eq!((q.need.clone(), q.typed.as_str()), (Need::Namespaces, "a"));
         assert_eq!(need("get --cluster "), Need::Clusters);
         assert_eq!(need("get --user "), Need::Users);
         assert_eq!(need("get pods --until condition="), Need::ConditionTypes);

@@ -320,4 +320,84 @@ mod tests {
             assert_eq!(String::from_utf8(out).unwrap(), expected, "{format:?}");
         }
     }
+
+    /// In a run over several contexts, every format says the context in its one place: a
+    /// CONTEXT column, a `CONTEXT/` prefix, a top-level `kw.context` member (in the event
+    /// envelope beside `synthetic`, else in the object).
+    #[test]
+    fn every_format_labels_the_context() {
+        let resource = ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let raw = RawValue::from_string(r#"{"metadata":{"name":"nginx"}}"#.into()).unwrap();
+        let event = |origin| Event {
+            kind: EventType::Added,
+            origin,
+            resource: &resource,
+            object: &raw,
+            object_lacks_type: true,
+            name: "nginx",
+            namespace: "default",
+            row: None,
+            context: Some("east"),
+        };
+        let cases = [
+            (OutputFormat::Name, false, "east/pod/nginx\n"),
+            (
+                OutputFormat::Jsonl,
+                false,
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"nginx\"},\"kw\":{\"context\":\"east\"}}\n",
+            ),
+            (
+                OutputFormat::Jsonl,
+                true,
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"nginx\"}},\"kw\":{\"context\":\"east\",\"synthetic\":true}}\n",
+            ),
+            (
+                OutputFormat::Json,
+                false,
+                "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"kw\": {\n        \"context\": \"east\"\n    },\n    \"metadata\": {\n        \"name\": \"nginx\"\n    }\n}\n",
+            ),
+            (
+                OutputFormat::Json,
+                true,
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"nginx\"}},\"kw\":{\"context\":\"east\",\"synthetic\":true}}\n",
+            ),
+            (
+                OutputFormat::Yaml,
+                false,
+                "apiVersion: v1\nkind: Pod\nkw:\n  context: east\nmetadata:\n  name: nginx\n",
+            ),
+            (
+                OutputFormat::Table,
+                false,
+                "CONTEXT   NAME    READY   STATUS   RESTARTS   AGE\neast      nginx   0/0              0          <unknown>\n",
+            ),
+        ];
+        for (format, watch_events, expected) in cases {
+            let options = PrintOptions {
+                format: format.clone(),
+                watch_events,
+                watching: true,
+                with_context: true,
+                ..PrintOptions::default()
+            };
+            let mut printer = new_printer(&options);
+            let mut out = Vec::new();
+            let origin = if watch_events {
+                Origin::Relist
+            } else {
+                Origin::List
+            };
+            printer.print(&event(origin), &mut out).unwrap();
+            printer.checkpoint(&mut out).unwrap();
+            printer.finish(&mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{format:?}");
+        }
+    }
 }
