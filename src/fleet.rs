@@ -39,6 +39,12 @@ pub struct Member {
     pub settings: Result<Settings, SettingsError>,
 }
 
+/// A member and the scope its threads log in (which also knows whether it is failing).
+struct Scoped {
+    member: Member,
+    scope: log::ContextScope,
+}
+
 /// Why one context's part of the run ended early.
 #[derive(Debug, thiserror::Error)]
 pub enum MemberError {
@@ -74,6 +80,8 @@ pub struct FleetOutcome {
     pub outcome: Outcome,
     /// The first context that failed, if any (its code is the run's exit code).
     pub failed: Option<(Arc<str>, MemberError)>,
+    /// Contexts whose cluster was still failing (unreachable, 5xx) when the run ended.
+    pub still_failing: Vec<Arc<str>>,
 }
 
 /// Everything a run over several contexts needs, resolved by `main`.
@@ -130,7 +138,14 @@ impl Fleet {
             .then(|| Judge::for_contexts(self.plan.rules.clone(), self.members.len()).shared());
         let (reports, received) = mpsc::channel::<Report>();
         let mut fleet = self;
-        let members = std::mem::take(&mut fleet.members);
+        let members: Vec<Scoped> = std::mem::take(&mut fleet.members)
+            .into_iter()
+            .map(|member| Scoped {
+                scope: log::ContextScope::new(Arc::clone(&member.context)),
+                member,
+            })
+            .collect();
+        let scopes: Vec<log::ContextScope> = members.iter().map(|m| m.scope.clone()).collect();
         let count = members.len();
         let watching = fleet.plan.watching;
         let shared = Arc::new(Run {
@@ -158,7 +173,14 @@ impl Fleet {
                 }
             });
         }
-        let result = collect(&received, count, judge.as_ref(), on_failure);
+        let mut result = collect(&received, count, judge.as_ref(), on_failure);
+        if let Ok(outcome) = &mut result {
+            outcome.still_failing = scopes
+                .iter()
+                .filter(|s| s.is_failing())
+                .map(|s| s.name())
+                .collect();
+        }
         if let (Ok(outcome), Some(output)) = (&result, shared.output.get()) {
             if !matches!(outcome.outcome, Outcome::ClosedPipe) {
                 let mut out = output.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -223,7 +245,13 @@ fn collect(
                     printed += n;
                     continue;
                 }
-                Step::Stop(outcome) => return Ok(FleetOutcome { outcome, failed }),
+                Step::Stop(outcome) => {
+                    return Ok(FleetOutcome {
+                        outcome,
+                        failed,
+                        still_failing: Vec::new(),
+                    })
+                }
                 Step::Fail(error) => (context, MemberError::Watch(error)),
             },
         };
@@ -248,6 +276,7 @@ fn collect(
     Ok(FleetOutcome {
         outcome: Outcome::Done { printed },
         failed,
+        still_failing: Vec::new(),
     })
 }
 
@@ -266,8 +295,8 @@ impl Run {
 
     /// One context's part of the run, in this thread: get ready (retrying while watching),
     /// then run its watchers.
-    fn run_member(self: &Arc<Self>, member: Member) {
-        let scope = log::ContextScope::new(Arc::clone(&member.context));
+    fn run_member(self: &Arc<Self>, scoped: Scoped) {
+        let Scoped { member, scope } = scoped;
         scope.enter();
         let settings = match member.settings {
             Ok(settings) => settings,

@@ -70,6 +70,15 @@ impl ContextScope {
         }
     }
 
+    pub fn name(&self) -> std::sync::Arc<str> {
+        std::sync::Arc::clone(&self.name)
+    }
+
+    /// Whether the cluster's last request failed (and none has succeeded since).
+    pub fn is_failing(&self) -> bool {
+        self.failing.load(Ordering::Relaxed)
+    }
+
     /// Notices from this thread name the context from now on.
     pub fn enter(&self) {
         SCOPE.with(|scope| *scope.borrow_mut() = Some(self.clone()));

@@ -97,6 +97,9 @@ enum KwError {
     ContextFailed(i32),
     #[error(transparent)]
     Member(#[from] MemberError),
+    /// A run over several contexts ended while some of them were unreachable.
+    #[error("{0}")]
+    Unwatched(String),
 }
 
 fn main() -> ExitCode {
@@ -372,7 +375,11 @@ fn run_fleet(
             );
         }
     };
-    let FleetOutcome { outcome, failed } = fleet.run(&on_failure)?;
+    let FleetOutcome {
+        outcome,
+        failed,
+        still_failing,
+    } = fleet.run(&on_failure)?;
     let printed = match outcome {
         Outcome::ClosedPipe => return Ok(()),
         Outcome::Ended(ended) => return Err(KwError::Ended(ended)),
@@ -386,6 +393,13 @@ fn run_fleet(
     }
     if let Some((_, error)) = failed {
         return Err(KwError::ContextFailed(member_report(&error).1));
+    }
+    if !still_failing.is_empty() {
+        let names: Vec<String> = still_failing.iter().map(|c| format!("\"{c}\"")).collect();
+        return Err(KwError::Unwatched(format!(
+            "error: the run ended while context {} could not be reached",
+            names.join(", ")
+        )));
     }
     if printed == 0 && !plan.watching && !plan.output.format.prints_empty_list() {
         eprintln!("No resources found");
@@ -562,6 +576,7 @@ fn report(err: &KwError) -> (Vec<String>, i32) {
         KwError::Contexts(e) => (vec![format!("error: {e}")], exit::USAGE),
         KwError::ContextFailed(code) => (vec![], *code),
         KwError::Member(e) => member_report(e),
+        KwError::Unwatched(message) => (vec![message.clone()], exit::UNREACHABLE),
     }
 }
 

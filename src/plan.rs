@@ -246,7 +246,7 @@ impl GetPlan {
             deadline,
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
-            give_up_at_start: !self.several_contexts,
+            give_up_at_start: !(self.several_contexts && self.watching),
             streaming_list: true,
         }
     }
