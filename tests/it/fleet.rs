@@ -382,6 +382,9 @@ fn one_shot_lists_every_object_of_each_context_once_under_its_name() {
         vec!["pods", "-A"],
         vec!["pods", "-A", "-o", "name"],
         vec!["pods", "-o", "wide"],
+        vec!["pods", "-o", "json"],
+        vec!["pods", "-o", "yaml"],
+        vec!["pods", "-o", "jsonl"],
     ] {
         let alone = common::run(fleet.get_alone("east", &args), LIMIT);
         assert_eq!(alone.code, Some(0), "{}", alone.stderr);
@@ -394,6 +397,107 @@ fn one_shot_lists_every_object_of_each_context_once_under_its_name() {
         assert_eq!(current.stdout, alone.stdout, "{args:?} (current context)");
         assert!(!alone.stdout.contains("CONTEXT"), "{}", alone.stdout);
     }
+}
+
+#[test]
+fn json_and_yaml_name_the_context_of_every_object() {
+    let fleet = Fleet::start(vec![("east", empty(61)), ("west", empty(62))]);
+    fleet
+        .sim("east")
+        .create("pods", pod("e-1", "Running"))
+        .unwrap();
+    fleet
+        .sim("west")
+        .create("pods", pod("w-1", "Running"))
+        .unwrap();
+    let uid = |context: &str| {
+        fleet.sim(context).objects("pods")[0]["metadata"]["uid"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let both = ["--context", "east,west"];
+    let with = |args: &[&'static str]| -> Vec<&'static str> {
+        args.iter().chain(both.iter()).copied().collect()
+    };
+
+    // JSON lines: the object, then a last top-level member `"kw":{"context":..}`.
+    let out = common::run(fleet.get(&with(&["pods", "-o", "jsonl"])), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    for (line, context) in lines.iter().zip(["east", "west"]) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["kw"]["context"], context, "{line}");
+        assert_eq!(v["metadata"]["uid"], uid(context), "{line}");
+        assert!(
+            line.ends_with(&format!(",\"kw\":{{\"context\":\"{context}\"}}}}")),
+            "{line}"
+        );
+    }
+
+    // -o json and -o yaml: each item has a `kw` member, among the keys in sorted order.
+    let out = common::run(fleet.get(&with(&["pods", "-o", "json"])), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    let items = v["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a List: {v}"));
+    let contexts: Vec<&Value> = items.iter().map(|i| &i["kw"]["context"]).collect();
+    assert_eq!(contexts, [&json!("east"), &json!("west")], "{}", out.stdout);
+    for (item, context) in items.iter().zip(["east", "west"]) {
+        assert_eq!(item["metadata"]["uid"], uid(context));
+    }
+    let kind = out.stdout.find("\"kind\": \"Pod\"").expect("kind");
+    let kw = out.stdout.find("\"kw\": {").expect("kw");
+    let metadata = out.stdout[kind..].find("\"metadata\"").expect("metadata") + kind;
+    assert!(kind < kw && kw < metadata, "{}", out.stdout);
+    let out = common::run(fleet.get(&with(&["pods", "-o", "yaml"])), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: Value =
+        serde_saphyr::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    let contexts: Vec<&Value> = v["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a List: {}", out.stdout))
+        .iter()
+        .map(|i| &i["kw"]["context"])
+        .collect();
+    assert_eq!(contexts, [&json!("east"), &json!("west")], "{}", out.stdout);
+
+    // Watching without --output-watch-events: the objects carry the member too.
+    let live = Live::spawn(&mut fleet.get(&with(&["pods", "-w", "-o", "jsonl"])));
+    let mut seen: Vec<(String, String)> = (0..2)
+        .map(|_| {
+            let line = live.next_line(LIMIT).expect("a listed pod");
+            let v: Value = serde_json::from_str(&line).unwrap();
+            (
+                v["kw"]["context"].as_str().unwrap_or_default().to_string(),
+                v["metadata"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            ("east".to_string(), "e-1".to_string()),
+            ("west".to_string(), "w-1".to_string())
+        ]
+    );
+    fleet
+        .sim("west")
+        .create("pods", pod("w-2", "Pending"))
+        .unwrap();
+    let line = live.next_line(LIMIT).expect("the new pod");
+    let v: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["kw"], json!({"context": "west"}), "{line}");
+    assert_eq!(v["metadata"]["name"], "w-2", "{line}");
+    let stderr = live.stop();
+    assert_eq!(stderr, "");
 }
 
 #[test]
@@ -520,6 +624,106 @@ fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     );
 }
 
+#[test]
+fn a_cluster_down_at_the_start_joins_when_it_is_back() {
+    let contexts = ["east", "west"];
+    let mut fleet = Fleet::start(vec![("east", empty(23)), ("west", empty(24))]);
+    for context in contexts {
+        fleet
+            .sim(context)
+            .create("pods", pod(&format!("{context}-first"), "Pending"))
+            .unwrap();
+    }
+    let stderr_path = fleet.stderr_file("down-at-start.stderr");
+    let mut printed = Vec::new();
+    let [(_, east), (_, west)] = &mut fleet.sims[..] else {
+        panic!("two sims")
+    };
+    let east: &SimHandle = east;
+    let west_address = std::net::SocketAddr::from(([127, 0, 0, 1], west.port()));
+    let mut live = None;
+    std::thread::scope(|threads| {
+        let restarting = threads.spawn(|| west.restart(Duration::from_secs(4)));
+        // Start kw once west refuses connections.
+        let deadline = Instant::now() + LIMIT;
+        while std::net::TcpStream::connect_timeout(&west_address, Duration::from_secs(1)).is_ok() {
+            assert!(Instant::now() < deadline, "west never went down");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let started = Live::spawn_stderr_to(
+            Command::new(env!("CARGO_BIN_EXE_kw"))
+                .env_remove("KUBECONFIG")
+                .env("HOME", fleet.dir.path())
+                .env("NO_COLOR", "1")
+                .args([
+                    "get",
+                    "pods",
+                    "-w",
+                    "-o",
+                    "jsonl",
+                    "--output-watch-events",
+                    "--context",
+                    "east,west",
+                    "--kubeconfig",
+                ])
+                .arg(&fleet.kubeconfig),
+            &stderr_path,
+        );
+        // East is listed and watched while west cannot be reached.
+        let line = started.next_line(LIMIT).expect("east's pod");
+        let first = parse(&line);
+        assert_eq!(first.context, "east", "{line}");
+        wait_for_stderr(&stderr_path, "kw: context \"west\": ");
+        churn(east, "east", 2);
+        live = Some(started);
+        printed.push(first);
+        restarting.join().unwrap().expect("west listens again");
+    });
+    let live = live.expect("kw started");
+    // West is back: once kw has listed it (west-first printed), its changes come one by one.
+    let listed = live.lines_until(LIMIT, |line| parse(line).context == "west");
+    printed.extend(listed.iter().map(|line| parse(line)));
+    churn(fleet.sim("west"), "west", 3);
+    churn(fleet.sim("east"), "east-later", 2);
+    read_until_caught_up(&live, &fleet, &contexts, &mut printed);
+    wait_for_stderr(&stderr_path, "kw: context \"west\": reachable again");
+    while let Some(line) = live.next_line(Duration::from_millis(500)) {
+        printed.push(parse(&line));
+    }
+    let stderr = live.stop();
+    assert_exact_per_context(&fleet, &contexts, &printed);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("kw: context \"west\": ") && lines[0].contains("; retrying in "),
+        "{stderr}"
+    );
+    assert_eq!(lines[1], "kw: context \"west\": reachable again");
+}
+
+#[test]
+fn a_type_no_context_has_fails_as_kubectl_does() {
+    let fleet = Fleet::start(vec![("east", empty(71)), ("west", empty(72))]);
+    let out = common::run(
+        fleet.get(&["nosuchthings", "--context", "east,west"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    for context in ["east", "west"] {
+        let notice = format!(
+            "kw: context \"{context}\": the server doesn't have a resource type \"nosuchthings\"; not watched in this context"
+        );
+        assert_eq!(out.stderr.matches(&notice).count(), 1, "{}", out.stderr);
+    }
+    assert_eq!(
+        out.stderr.lines().last(),
+        Some("error: the server doesn't have a resource type \"nosuchthings\""),
+        "{}",
+        out.stderr
+    );
+}
+
 /// kw's error for a rejected token, as kubectl words it.
 const LOGGED_IN: &str = "error: context \"bad\": You must be logged in to the server (the server has asked for the client to provide credentials)";
 
@@ -539,6 +743,11 @@ fn a_rejected_token_ends_only_its_own_context_and_sets_the_exit_code() {
     assert_eq!(once.code, Some(4), "{}", once.stderr);
     assert_eq!(once.stdout, "east/pod/before\n");
     assert_eq!(once.stderr.trim_end(), LOGGED_IN);
+    // --all-contexts chooses bad too.
+    let all = common::run(fleet.get(&["pods", "-o", "name", "--all-contexts"]), LIMIT);
+    assert_eq!(all.code, Some(4), "{}", all.stderr);
+    assert_eq!(all.stdout, "east/pod/before\n");
+    assert_eq!(all.stderr.trim_end(), LOGGED_IN);
 
     // Watching: bad ends at once, east goes on, and the run's end exits 4.
     let stderr_path = fleet.stderr_file("bad.stderr");
