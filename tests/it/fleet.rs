@@ -498,6 +498,35 @@ fn json_and_yaml_name_the_context_of_every_object() {
     assert_eq!(v["metadata"]["name"], "w-2", "{line}");
     let stderr = live.stop();
     assert_eq!(stderr, "");
+
+    // A watched table with events: EVENT, then CONTEXT, then NAMESPACE; one header.
+    let live = Live::spawn(&mut fleet.get(&with(&["pods", "-A", "-w", "--output-watch-events"])));
+    let header = live.next_line(LIMIT).expect("a header");
+    assert_eq!(
+        header.split_whitespace().take(4).collect::<Vec<_>>(),
+        ["EVENT", "CONTEXT", "NAMESPACE", "NAME"],
+        "{header}"
+    );
+    let mut rows: Vec<Vec<String>> = (0..3)
+        .map(|_| {
+            let line = live.next_line(LIMIT).expect("a listed pod");
+            line.split_whitespace()
+                .take(4)
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ["ADDED", "east", "default", "e-1"],
+            ["ADDED", "west", "default", "w-1"],
+            ["ADDED", "west", "default", "w-2"],
+        ]
+    );
+    let stderr = live.stop();
+    assert_eq!(stderr, "");
 }
 
 #[test]
@@ -567,6 +596,16 @@ fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
             .unwrap();
     }
     let mut printed = Vec::new();
+    read_until_caught_up(&live, &fleet, &contexts, &mut printed);
+    // A second pod, created once kw watches: its event comes after the end of the initial
+    // state, so kw has a resourceVersion to resume from (a watch broken while the initial
+    // state is still streaming is rightly followed by a new sync, not a resume).
+    for context in contexts {
+        fleet
+            .sim(context)
+            .create("pods", pod(&format!("{context}-second"), "Pending"))
+            .unwrap();
+    }
     read_until_caught_up(&live, &fleet, &contexts, &mut printed);
 
     let [(_, east), (_, west)] = &mut fleet.sims[..] else {
