@@ -119,6 +119,7 @@ pub struct Live {
     pub child: Child,
     lines: mpsc::Receiver<String>,
     stderr: Option<std::thread::JoinHandle<String>>,
+    stderr_file: Option<PathBuf>,
 }
 
 impl Live {
@@ -143,6 +144,31 @@ impl Live {
             child,
             lines,
             stderr,
+            stderr_file: None,
+        }
+    }
+
+    /// As `spawn`, but stderr goes to the file `stderr` (readable while kw runs, to see when a
+    /// notice has been written); `finish` and `stop` then return it read from the file.
+    pub fn spawn_stderr_to(cmd: &mut Command, stderr: &Path) -> Live {
+        let file = std::fs::File::create(stderr).expect("stderr file");
+        cmd.stderr(file);
+        let mut child = cmd.stdout(Stdio::piped()).spawn().expect("kw starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Live {
+            child,
+            lines,
+            stderr: None,
+            stderr_file: Some(stderr.to_path_buf()),
         }
     }
 
@@ -178,11 +204,7 @@ impl Live {
         while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(500)) {
             rest.push(line);
         }
-        let stderr = self
-            .stderr
-            .take()
-            .map(|h| h.join().unwrap_or_default())
-            .unwrap_or_default();
+        let stderr = self.take_stderr();
         (code, rest, stderr)
     }
 
@@ -190,6 +212,14 @@ impl Live {
     pub fn stop(mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.take_stderr()
+    }
+
+    /// What kw wrote to stderr (call after it ended).
+    fn take_stderr(&mut self) -> String {
+        if let Some(path) = &self.stderr_file {
+            return std::fs::read_to_string(path).unwrap_or_default();
+        }
         self.stderr
             .take()
             .map(|h| h.join().unwrap_or_default())

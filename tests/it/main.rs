@@ -9,6 +9,7 @@ mod common;
 mod auth;
 mod ci;
 mod completions;
+mod fleet;
 mod get;
 mod golden;
 mod jsonpath;
