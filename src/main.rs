@@ -382,7 +382,15 @@ fn run_fleet(
     } = fleet.run(&on_failure)?;
     let printed = match outcome {
         Outcome::ClosedPipe => return Ok(()),
-        Outcome::Ended(ended) => return Err(KwError::Ended(ended)),
+        // A met condition decides the code; `--max-events` only ends the run, so a context
+        // that failed still sets it (below).
+        Outcome::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. })) => {
+            return Err(KwError::Ended(ended))
+        }
+        Outcome::Ended(ended) if failed.is_none() && still_failing.is_empty() => {
+            return Err(KwError::Ended(ended))
+        }
+        Outcome::Ended(_) => 0,
         Outcome::Done { printed } => printed,
     };
     if deadlines.timed_out(Instant::now()) {
