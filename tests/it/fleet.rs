@@ -3,9 +3,6 @@
 //! objects, its change log), so that every object and every change of every cluster is seen
 //! exactly once, in order per cluster, under the right context name; one cluster failing (down
 //! for a while, or refusing the credentials) must not cost the others anything.
-//!
-//! Not covered: a type only some clusters have (`kw sim` serves one fixed catalog, widgets
-//! included, in every instance, so no sim can lack a type).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -738,6 +735,69 @@ fn a_cluster_down_at_the_start_joins_when_it_is_back() {
         "{stderr}"
     );
     assert_eq!(lines[1], "kw: context \"west\": reachable again");
+}
+
+/// A CRD installed in one cluster only: the type is resolved per cluster, the one without it
+/// is named once on stderr, and the other's objects print as usual (exit 0).
+#[test]
+fn a_type_one_cluster_lacks_is_skipped_there_and_said() {
+    let fleet = Fleet::start(vec![
+        ("east", seeded(81)),
+        (
+            "west",
+            SimConfig {
+                no_crds: true,
+                ..seeded(82)
+            },
+        ),
+    ]);
+    let widgets: Vec<String> = fleet
+        .sim("east")
+        .objects("widgets")
+        .iter()
+        .map(|w| {
+            format!(
+                "east/widget.example.com/{}",
+                w["metadata"]["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(!widgets.is_empty(), "the seeded world has widgets");
+    let out = common::run(
+        fleet.get(&["widgets", "-A", "-o", "name", "--context", "east,west"]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut printed: Vec<String> = out.stdout.lines().map(String::from).collect();
+    printed.sort();
+    let mut expected = widgets.clone();
+    expected.sort();
+    assert_eq!(printed, expected);
+    assert_eq!(
+        out.stderr,
+        "kw: context \"west\": the server doesn't have a resource type \"widgets\"; not watched in this context\n"
+    );
+    // Several types: what west has is still listed there.
+    let out = common::run(
+        fleet.get(&[
+            "widgets,deploy",
+            "-A",
+            "-o",
+            "name",
+            "--context",
+            "east,west",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("west/deployment.apps/")),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("west/widget"), "{}", out.stdout);
 }
 
 #[test]

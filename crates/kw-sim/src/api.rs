@@ -90,6 +90,12 @@ enum Route<'a> {
     NotFound,
 }
 
+/// The custom resources' group, `/apis/example.com/...`.
+fn is_custom(path: &str) -> bool {
+    let rest = path.trim_start_matches('/');
+    rest == "apis/example.com" || rest.starts_with("apis/example.com/")
+}
+
 fn route(path: &str) -> Route<'_> {
     let segments: Vec<&str> = path
         .trim_start_matches('/')
@@ -160,7 +166,11 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
         status.details = Some(StatusDetails::default());
         return Reply::status(status);
     }
-    let route = route(request.path());
+    let route = match route(request.path()) {
+        // A cluster without the CRD knows nothing of its group.
+        _ if !shared.crds && is_custom(request.path()) => Route::NotFound,
+        route => route,
+    };
     let user = match auth::authenticate(&shared.tokens, request.header("authorization"), cert) {
         Authn::User(user) => Some(user),
         Authn::Rejected => return Reply::status(auth::unauthorized()),
@@ -184,7 +194,15 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             body: b"ok".to_vec(),
         },
         Route::CoreVersions => Reply::json(200, &discovery::core_versions(&shared.address)),
-        Route::Groups => Reply::json(200, &discovery::groups()),
+        Route::Groups => {
+            let mut groups = discovery::groups();
+            if !shared.crds {
+                groups
+                    .groups
+                    .retain(|g| !is_custom(&format!("/apis/{}", g.name)));
+            }
+            Reply::json(200, &groups)
+        }
         Route::Group(name) => {
             let group = discovery::groups()
                 .groups

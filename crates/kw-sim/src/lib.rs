@@ -117,6 +117,9 @@ pub struct SimConfig {
     pub max_watch: Option<Duration>,
     /// Do not offer Table rendering, like an aggregated API server that cannot print.
     pub no_tables: bool,
+    /// Serve no custom resources (the `example.com` group, widgets), like a cluster where the
+    /// CRD is not installed.
+    pub no_crds: bool,
     /// Faults injected into lists and watches.
     pub faults: Faults,
     /// Flood mode for benchmarks.
@@ -143,6 +146,7 @@ impl Default for SimConfig {
             bookmark_interval: Duration::from_secs(60),
             max_watch: None,
             no_tables: false,
+            no_crds: false,
             faults: Faults::default(),
             flood: None,
             server_names: None,
@@ -188,6 +192,11 @@ pub struct SimArgs {
     /// is acceptable, like an aggregated API server that cannot print.
     #[arg(long)]
     pub no_tables: bool,
+
+    /// Serve no custom resources: the example.com group (widgets) is not installed, as in a
+    /// cluster without the CRD.
+    #[arg(long)]
+    pub no_crds: bool,
 
     /// End every watch after SECS at the latest, as a real server's --min-request-timeout does.
     #[arg(long, value_name = "SECS")]
@@ -340,6 +349,7 @@ impl SimArgs {
             history: self.history.max(1),
             bookmark_interval: Duration::from_secs_f64(self.bookmark_interval),
             no_tables: self.no_tables,
+            no_crds: self.no_crds,
             max_watch: self
                 .max_watch_secs
                 .filter(|s| s.is_finite() && *s > 0.0)

@@ -60,6 +60,8 @@ pub struct Shared {
     pub max_watch: Option<Duration>,
     /// Whether Table rendering is offered (an old aggregated API cannot print tables).
     pub tables: bool,
+    /// Whether the custom resources (the `example.com` group) are installed.
+    pub crds: bool,
     pub shutdown: AtomicBool,
     /// The accept loop ends (for `restart`) while the rest keeps running.
     stop_accepting: AtomicBool,
@@ -178,6 +180,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         bookmark_interval: config.bookmark_interval,
         max_watch: config.max_watch,
         tables: !config.no_tables,
+        crds: !config.no_crds,
         shutdown: AtomicBool::new(false),
         stop_accepting: AtomicBool::new(false),
         flood,
