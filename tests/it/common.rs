@@ -122,6 +122,20 @@ pub struct Live {
     stderr_file: Option<PathBuf>,
 }
 
+/// Each line of `stdout` as it is printed, on a channel.
+fn stdout_lines(stdout: std::process::ChildStdout) -> mpsc::Receiver<String> {
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 impl Live {
     pub fn spawn(cmd: &mut Command) -> Live {
         let mut child = cmd
@@ -129,16 +143,7 @@ impl Live {
             .stderr(Stdio::piped())
             .spawn()
             .expect("kw starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = stdout_lines(child.stdout.take().expect("stdout"));
         let stderr = Some(drain(child.stderr.take().expect("stderr")));
         Live {
             child,
@@ -154,16 +159,7 @@ impl Live {
         let file = std::fs::File::create(stderr).expect("stderr file");
         cmd.stderr(file);
         let mut child = cmd.stdout(Stdio::piped()).spawn().expect("kw starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = stdout_lines(child.stdout.take().expect("stdout"));
         Live {
             child,
             lines,
