@@ -544,7 +544,8 @@ fn run_version(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
             path: "/version",
             reason: e.to_string(),
         })?;
-    println!("Server Version: {}", version.git_version);
+    // Through `print_stdout`: the reader may have gone since the first line (`| head -1`).
+    print_stdout(&format!("Server Version: {}\n", version.git_version))?;
     Ok(())
 }
 
