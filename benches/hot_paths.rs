@@ -252,8 +252,9 @@ fn event_frames() -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Checking a 4 KB pod event and finding its object, by each candidate: what kw must do to
-/// pass an event through without printing anything that is not JSON.
+/// Checking a 4 KB pod event and finding its object: what kw must do to pass an event through
+/// without printing anything that is not JSON. sonic-rs and simd-json were measured here too
+/// (commit afe6a09: 1.70 and 0.92 GB/s against the scanner's 2.40 and serde_json's 1.49).
 mod validate_event {
     use super::*;
 
@@ -278,31 +279,6 @@ mod validate_event {
     fn kw_scan(bencher: Bencher) {
         each(bencher, |frame| {
             kw::decode::wire_event(frame).map_or(0, |e| e.object.get().len())
-        });
-    }
-
-    /// sonic-rs's checked object iterator, taking the object as a raw string.
-    #[divan::bench]
-    fn sonic_rs(bencher: Bencher) {
-        each(bencher, |frame| {
-            let mut len = 0;
-            for member in sonic_rs::to_object_iter(frame) {
-                match member {
-                    Ok((key, value)) if key == "object" => len = value.as_raw_str().len(),
-                    Ok(_) => {}
-                    Err(_) => return 0,
-                }
-            }
-            len
-        });
-    }
-
-    /// simd-json's tape (it needs a mutable copy of the frame: it unescapes in place).
-    #[divan::bench]
-    fn simd_json(bencher: Bencher) {
-        each(bencher, |frame| {
-            let mut copy = frame.to_vec();
-            simd_json::to_tape(&mut copy).map_or(0, |tape| tape.0.len())
         });
     }
 }
