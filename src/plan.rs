@@ -236,7 +236,7 @@ impl GetPlan {
             deadline,
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
-            streaming_list: true,
+            streaming_list: std::env::var_os("KW_STREAMING_LIST").is_some_and(|v| v == "1"),
         }
     }
 

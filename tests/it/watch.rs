@@ -245,6 +245,40 @@ fn clean_ends_are_resumed() {
     );
 }
 
+/// The initial state comes from a LIST, gzipped as kubectl gets it; a streaming list
+/// (`sendInitialEvents`, never compressed) only when asked for with `KW_STREAMING_LIST=1`, and
+/// then it keeps every promise too, across cut connections.
+#[test]
+fn streaming_lists_are_opt_in() {
+    for streaming in [false, true] {
+        let cluster = faulty(Faults {
+            cut_after: Some(2),
+            ..Faults::default()
+        });
+        let from = cluster.sim.current_resource_version();
+        let env: &[(&str, &str)] = if streaming {
+            &[("KW_STREAMING_LIST", "1")]
+        } else {
+            &[]
+        };
+        let mut watch = Watch::start(&cluster, &[], env);
+        churn(&cluster, "p", 3, Duration::from_millis(30));
+        watch.read_until(cluster.sim.current_resource_version());
+        assert_exact(&cluster, &watch, from);
+        let requests = cluster.sim.requests();
+        let streamed = requests
+            .iter()
+            .any(|r| r.path.contains("sendInitialEvents=true"));
+        let listed = requests.iter().any(|r| {
+            r.path.starts_with("/api/v1/namespaces/default/pods?") && !r.path.contains("watch=")
+        });
+        assert_eq!(streamed, streaming, "{requests:#?}");
+        // A streaming list that keeps breaking falls back to a LIST, so only its absence says
+        // something.
+        assert!(streaming || listed, "{requests:#?}");
+    }
+}
+
 #[test]
 fn invalid_json_is_reported_and_resumed() {
     let cluster = faulty(Faults {
@@ -282,7 +316,7 @@ fn list_errors_are_retried() {
             list_count: count,
             ..Faults::default()
         });
-        // Table mode lists with LIST (JSON modes use a streaming list).
+        // Every mode lists with LIST (a streaming list only with KW_STREAMING_LIST=1).
         let out = common::run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
         assert_eq!(out.code, Some(0), "{status}: {}", out.stderr);
         assert_eq!(out.stdout.lines().count(), 8, "{status}: {}", out.stdout);
