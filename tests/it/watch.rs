@@ -466,10 +466,25 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         huge_object_bytes: Some(3 << 20),
         ..Faults::default()
     });
-    let out = common::run(
-        cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]),
-        LIMIT,
-    );
+    let cmd = cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]);
+    let run = std::thread::spawn(move || common::run(cmd, LIMIT));
+    // The initial state comes from a LIST (never padded); the watch's first event is the huge
+    // one, so make one once the watch is there.
+    let deadline = Instant::now() + LIMIT;
+    while !cluster
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.path.contains("watch="))
+    {
+        assert!(Instant::now() < deadline, "kw never watched");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cluster
+        .sim
+        .create("pods", pod("over-the-limit", "Pending"))
+        .unwrap();
+    let out = run.join().expect("kw ran");
     assert_eq!(out.code, Some(6), "{}", out.stderr);
     assert!(out.stderr.contains("--max-object-size"), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
