@@ -1076,6 +1076,9 @@ mod tests {
                     Ok(Some(frame)) => {
                         assert!(frame.len() <= max);
                         let _ = table_event(frame);
+                        if let Ok(text) = std::str::from_utf8(frame) {
+                            let _ = object_head(text);
+                        }
                         if let Ok(event) = wire_event(frame) {
                             let _ = object_head(event.object.get());
                             let _ = serde_json::from_str::<TableBody>(event.object.get());
