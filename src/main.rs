@@ -38,6 +38,9 @@ struct Environment {
     /// Where resolved resource types are cached: `$XDG_CACHE_HOME/kw/discovery`, else
     /// `$HOME/.cache/kw/discovery`.
     discovery_cache: Option<PathBuf>,
+    /// `KW_STREAMING_LIST=1`: a JSON watch starts from a streaming list (`sendInitialEvents`)
+    /// instead of a gzipped LIST: fewer bytes held at once, many more on the wire.
+    streaming_list: bool,
 }
 
 impl Environment {
@@ -56,6 +59,7 @@ impl Environment {
         Ok(Environment {
             idle_timeout,
             discovery_cache: kw::discovery_cache::default_dir(),
+            streaming_list: std::env::var_os("KW_STREAMING_LIST").is_some_and(|v| v == "1"),
         })
     }
 }
@@ -234,6 +238,7 @@ fn run_get_resolved(
         kw::log::notice("warning: --insecure-skip-tls-verify: the server's certificate is not verified; anyone on the network path can read and change this session");
     }
     let environment = Environment::read()?;
+    let plan = plan.with_streaming_list(environment.streaming_list);
     let started = Instant::now();
     let mut client = Client::new(&settings.connection, environment.idle_timeout)?;
     client.limit_objects(plan.max_object_size);
@@ -314,8 +319,10 @@ fn run_fleet(
             )));
         }
     }
-    let plan = plan.for_several_contexts();
     let environment = Environment::read()?;
+    let plan = plan
+        .for_several_contexts()
+        .with_streaming_list(environment.streaming_list);
     let started = Instant::now();
     let request_timeout = match config.request_timeout.as_deref() {
         Some(value) => settings::parse_request_timeout(value)?,

@@ -81,6 +81,9 @@ pub struct GetPlan {
     /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
     /// context they came from.
     pub several_contexts: bool,
+    /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
+    /// by `main`) rather than a gzipped LIST as kubectl does.
+    pub streaming_list: bool,
 }
 
 /// One resource type and the objects of it to get, as discovery resolved them: the names, and a
@@ -186,6 +189,7 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
+            streaming_list: false,
         })
     }
 
@@ -218,6 +222,12 @@ impl GetPlan {
         self
     }
 
+    /// Start JSON watches from a streaming list (`KW_STREAMING_LIST=1`).
+    pub fn with_streaming_list(mut self, streaming_list: bool) -> GetPlan {
+        self.streaming_list = streaming_list;
+        self
+    }
+
     /// Rows show a NAMESPACE column: `-A`, or several namespaces.
     fn across_namespaces(&self) -> bool {
         self.all_namespaces || self.namespace_set.is_some()
@@ -247,7 +257,7 @@ impl GetPlan {
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
             give_up_at_start: !(self.several_contexts && self.watching),
-            streaming_list: true,
+            streaming_list: self.streaming_list,
         }
     }
 

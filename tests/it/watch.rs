@@ -245,6 +245,40 @@ fn clean_ends_are_resumed() {
     );
 }
 
+/// The initial state comes from a LIST, gzipped as kubectl gets it; a streaming list
+/// (`sendInitialEvents`, never compressed) only when asked for with `KW_STREAMING_LIST=1`, and
+/// then it keeps every promise too, across cut connections.
+#[test]
+fn streaming_lists_are_opt_in() {
+    for streaming in [false, true] {
+        let cluster = faulty(Faults {
+            cut_after: Some(2),
+            ..Faults::default()
+        });
+        let from = cluster.sim.current_resource_version();
+        let env: &[(&str, &str)] = if streaming {
+            &[("KW_STREAMING_LIST", "1")]
+        } else {
+            &[]
+        };
+        let mut watch = Watch::start(&cluster, &[], env);
+        churn(&cluster, "p", 3, Duration::from_millis(30));
+        watch.read_until(cluster.sim.current_resource_version());
+        assert_exact(&cluster, &watch, from);
+        let requests = cluster.sim.requests();
+        let streamed = requests
+            .iter()
+            .any(|r| r.path.contains("sendInitialEvents=true"));
+        let listed = requests.iter().any(|r| {
+            r.path.starts_with("/api/v1/namespaces/default/pods?") && !r.path.contains("watch=")
+        });
+        assert_eq!(streamed, streaming, "{requests:#?}");
+        // A streaming list that keeps breaking falls back to a LIST, so only its absence says
+        // something.
+        assert!(streaming || listed, "{requests:#?}");
+    }
+}
+
 #[test]
 fn invalid_json_is_reported_and_resumed() {
     let cluster = faulty(Faults {
@@ -282,7 +316,7 @@ fn list_errors_are_retried() {
             list_count: count,
             ..Faults::default()
         });
-        // Table mode lists with LIST (JSON modes use a streaming list).
+        // Every mode lists with LIST (a streaming list only with KW_STREAMING_LIST=1).
         let out = common::run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
         assert_eq!(out.code, Some(0), "{status}: {}", out.stderr);
         assert_eq!(out.stdout.lines().count(), 8, "{status}: {}", out.stdout);
@@ -432,10 +466,25 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         huge_object_bytes: Some(3 << 20),
         ..Faults::default()
     });
-    let out = common::run(
-        cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]),
-        LIMIT,
-    );
+    let cmd = cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]);
+    let run = std::thread::spawn(move || common::run(cmd, LIMIT));
+    // The initial state comes from a LIST (never padded); the watch's first event is the huge
+    // one, so make one once the watch is there.
+    let deadline = Instant::now() + LIMIT;
+    while !cluster
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.path.contains("watch="))
+    {
+        assert!(Instant::now() < deadline, "kw never watched");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cluster
+        .sim
+        .create("pods", pod("over-the-limit", "Pending"))
+        .unwrap();
+    let out = run.join().expect("kw ran");
     assert_eq!(out.code, Some(6), "{}", out.stderr);
     assert!(out.stderr.contains("--max-object-size"), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);

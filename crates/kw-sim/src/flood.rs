@@ -181,30 +181,41 @@ pub fn watch(shared: &Shared, options: &ListOptions, rendering: Rendering) -> Re
     }
 }
 
+/// Bytes of framed chunks a per-event flood hands the socket in one write: a busy server
+/// always has the next event queued, so it does not flush between events (kube-apiserver's
+/// watch handler flushes only when its queue is empty), and the sim's system calls must not be
+/// what a benchmark measures. Each event is still its own HTTP chunk.
+const WRITE_BYTES: usize = 64 * 1024;
+
 /// Cuts rendered events into HTTP chunks: one per event, or batches of about `BATCH_BYTES`.
 struct Chunker<'w> {
     out: &'w mut dyn Write,
-    /// Send the batch once it holds this many bytes (1: after every event).
+    /// Close a chunk once the batch holds this many bytes (1: after every event).
     chunk_bytes: usize,
     batch: Vec<u8>,
+    /// Framed chunks not yet written.
     framed: Vec<u8>,
 }
 
 impl Chunker<'_> {
-    /// Send the batch if it is big enough; false when the client has gone.
+    /// Close the chunk if it is big enough, and write once enough is framed; false when the
+    /// client has gone.
     fn maybe_send(&mut self) -> bool {
         if self.batch.len() < self.chunk_bytes {
             return true;
         }
-        self.framed.clear();
         http::frame_chunk(&mut self.framed, &self.batch);
         self.batch.clear();
-        self.out.write_all(&self.framed).is_ok()
+        if self.framed.len() < WRITE_BYTES {
+            return true;
+        }
+        let sent = self.out.write_all(&self.framed).is_ok();
+        self.framed.clear();
+        sent
     }
 
     /// Send what is left and the terminating chunk.
     fn finish(mut self) -> bool {
-        self.framed.clear();
         http::frame_chunk(&mut self.framed, &self.batch);
         self.framed.extend_from_slice(b"0\r\n\r\n");
         self.out

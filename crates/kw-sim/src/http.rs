@@ -209,7 +209,8 @@ pub fn frame_chunk(buffer: &mut Vec<u8>, data: &[u8]) {
     if data.is_empty() {
         return;
     }
-    buffer.extend_from_slice(format!("{:x}\r\n", data.len()).as_bytes());
+    // Into the buffer directly: a flood frames ~200,000 chunks a second.
+    let _ = write!(buffer, "{:x}\r\n", data.len());
     buffer.extend_from_slice(data);
     buffer.extend_from_slice(b"\r\n");
 }
