@@ -85,7 +85,7 @@ fn frame_and_decode(bencher: Bencher) {
             let Ok(event) = kw::decode::wire_event(frame) else {
                 break;
             };
-            let head: ObjectHead = kw::decode::object_head(event.object.get()).unwrap_or_default();
+            let head: ObjectHead = event.head().unwrap_or_default();
             versions += head.metadata.resource_version.len();
         }
         versions
@@ -238,8 +238,7 @@ fn decode_table_event(bencher: Bencher) {
             .object
             .rows
             .first()
-            .and_then(|row| row.object)
-            .and_then(|object| kw::decode::object_head(object.get()).ok())
+            .and_then(|row| row.head().ok())
             .unwrap_or_default();
         Cow::Owned(head.metadata.resource_version.into_owned())
     });

@@ -195,6 +195,19 @@ pub struct WireEvent<'a> {
     pub kind: Cow<'a, str>,
     #[serde(borrow)]
     pub object: &'a RawValue,
+    /// The object's head, when the scanner read it while checking the frame.
+    #[serde(skip)]
+    pub scanned_head: Option<ObjectHead<'a>>,
+}
+
+impl<'a> WireEvent<'a> {
+    /// The object's head: as read while the frame was checked, or read now.
+    pub fn head(&self) -> Result<ObjectHead<'a>, serde_json::Error> {
+        match &self.scanned_head {
+            Some(head) => Ok(head.clone()),
+            None => object_head(self.object.get()),
+        }
+    }
 }
 
 /// A watch event in table mode, decoded in one pass: the object is a `Table` (one row).
@@ -240,24 +253,45 @@ fn checked<'a, T: Deserialize<'a>>(frame: &'a [u8]) -> Result<T, serde_json::Err
 fn scanned_event(frame: &[u8]) -> Option<WireEvent<'_>> {
     let scanner = Scanner::frame(frame).ok()?;
     let mut members = scanner.members(scanner.skip_ws(0)).ok()?;
-    let (mut kind, mut object) = (None, None);
+    let (mut kind, mut object, mut head) = (None, None, None);
     while let Some(member) = scanner.member(&mut members).ok()? {
-        let end = scanner.value_end(member.value).ok()?;
-        match known_key(&member)? {
-            "type" if kind.is_none() => kind = Some(plain_string(&scanner, member.value, end)?),
+        let end = match known_key(&member)? {
+            "type" if kind.is_none() => {
+                let end = scanner.value_end(member.value).ok()?;
+                kind = Some(plain_string(&scanner, member.value, end)?);
+                end
+            }
             "object" if object.is_none() => {
-                object = Some(raw_value(scanner.slice(member.value, end).ok()?)?)
+                let (read, end) = checked_object(&scanner, member.value)?;
+                object = Some(raw_value(scanner.slice(member.value, end).ok()?)?);
+                head = read;
+                end
             }
             "type" | "object" => return None,
-            _ => {}
-        }
+            _ => scanner.value_end(member.value).ok()?,
+        };
         members.skip_to(end);
     }
     scanner.finish(members.end()).ok()?;
     Some(WireEvent {
         kind: Cow::Borrowed(kind?),
         object: object?,
+        scanned_head: head,
     })
+}
+
+/// The value at `pos` checked whole, and where it ends; the head read on the way when it is an
+/// object the scanner can read (else `object_head` reads it later, the way it reads any).
+fn checked_object<'a>(
+    scanner: &Scanner<'a>,
+    pos: usize,
+) -> Option<(Option<ObjectHead<'a>>, usize)> {
+    if scanner.byte(pos) == Some(b'{') {
+        if let Some((head, end)) = head_members(scanner, pos, true) {
+            return Some((Some(head), end));
+        }
+    }
+    Some((None, scanner.value_end(pos).ok()?))
 }
 
 /// A table event by the scanner, or `None` for serde_json to decide.
@@ -341,9 +375,15 @@ fn scanned_rows<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(Vec<RowBody<'a
     let mut elements = scanner.elements(pos).ok()?;
     while let Some(start) = scanner.element(&mut elements).ok()? {
         let mut members = scanner.members(start).ok()?;
-        let (mut cells, mut object) = (None, None);
+        let (mut cells, mut object, mut head) = (None, None, None);
         while let Some(member) = scanner.member(&mut members).ok()? {
-            let end = scanner.value_end(member.value).ok()?;
+            let end = if known_key(&member) == Some("object") && object.is_none() {
+                let (read, end) = checked_object(scanner, member.value)?;
+                head = read;
+                end
+            } else {
+                scanner.value_end(member.value).ok()?
+            };
             let text = scanner.slice(member.value, end).ok()?;
             match known_key(&member)? {
                 "cells" if cells.is_none() => cells = Some(serde_json::from_str(text).ok()?),
@@ -362,6 +402,7 @@ fn scanned_rows<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(Vec<RowBody<'a
         rows.push(RowBody {
             cells: cells.unwrap_or_default(),
             object: object.flatten(),
+            scanned_head: head,
         });
         elements.skip_to(members.end());
     }
@@ -401,7 +442,7 @@ fn raw_value(text: &str) -> Option<&RawValue> {
 }
 
 /// The parts of an object's `metadata` kw keeps track of.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct MetaHead<'a> {
     #[serde(borrow, default)]
     pub name: Cow<'a, str>,
@@ -428,7 +469,7 @@ impl MetaHead<'_> {
 }
 
 /// The head of an object: its type and identity; everything else skipped.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct ObjectHead<'a> {
     #[serde(borrow, default)]
     pub kind: Cow<'a, str>,
@@ -454,10 +495,20 @@ pub fn object_head(raw: &str) -> Result<ObjectHead<'_>, serde_json::Error> {
 
 fn scanned_head(raw: &str) -> Option<ObjectHead<'_>> {
     let scanner = Scanner::text(raw);
-    let mut members = scanner.members(scanner.skip_ws(0)).ok()?;
+    head_members(&scanner, scanner.skip_ws(0), false).map(|(head, _)| head)
+}
+
+/// The head of the object at `pos`, and (with `whole`) the object checked to its end and where
+/// that is; without `whole`, reading stops once kind, apiVersion and metadata are read.
+fn head_members<'a>(
+    scanner: &Scanner<'a>,
+    pos: usize,
+    whole: bool,
+) -> Option<(ObjectHead<'a>, usize)> {
+    let mut members = scanner.members(pos).ok()?;
     let mut head = ObjectHead::default();
     let mut seen = [false; 3];
-    while seen != [true; 3] {
+    while whole || seen != [true; 3] {
         let Some(member) = scanner.member(&mut members).ok()? else {
             break;
         };
@@ -474,12 +525,12 @@ fn scanned_head(raw: &str) -> Option<ObjectHead<'_>> {
             return None;
         }
         let end = if field == 2 {
-            let (metadata, end) = scanned_meta(&scanner, member.value)?;
+            let (metadata, end) = scanned_meta(scanner, member.value)?;
             head.metadata = metadata;
             end
         } else {
             let end = scanner.value_end(member.value).ok()?;
-            let text = Cow::Borrowed(plain_string(&scanner, member.value, end)?);
+            let text = Cow::Borrowed(plain_string(scanner, member.value, end)?);
             if field == 0 {
                 head.kind = text;
             } else {
@@ -489,7 +540,7 @@ fn scanned_head(raw: &str) -> Option<ObjectHead<'_>> {
         };
         members.skip_to(end);
     }
-    Some(head)
+    Some((head, members.end()))
 }
 
 /// An object's `metadata` starting at `pos`, and where it ends.
@@ -627,6 +678,19 @@ pub struct RowBody<'a> {
     pub cells: Vec<serde_json::Value>,
     #[serde(borrow, default)]
     pub object: Option<&'a RawValue>,
+    /// The object's head, when the scanner read it while checking the frame.
+    #[serde(skip)]
+    pub scanned_head: Option<ObjectHead<'a>>,
+}
+
+impl<'a> RowBody<'a> {
+    /// The row object's head: as read while the frame was checked, or read now.
+    pub fn head(&self) -> Result<ObjectHead<'a>, serde_json::Error> {
+        match &self.scanned_head {
+            Some(head) => Ok(head.clone()),
+            None => object_head(self.object.unwrap_or(RawValue::NULL).get()),
+        }
+    }
 }
 
 /// A `meta.k8s.io/v1` `Table`: a LIST response, or one watch event's object.
@@ -829,6 +893,12 @@ mod tests {
             (head.kind.as_ref(), head.metadata.name.as_ref()),
             ("Pod", "a")
         );
+        // Read while the frame was checked, the same head.
+        let scanned = event.scanned_head.as_ref().unwrap();
+        assert_eq!(
+            (scanned.kind.as_ref(), scanned.metadata.uid.as_ref()),
+            ("Pod", "u")
+        );
         assert!(head.metadata.annotations.is_none());
         // Left to serde_json: an escaped key, a duplicate, an escaped type.
         for frame in [
@@ -942,6 +1012,22 @@ mod tests {
         }
     }
 
+    fn assert_same_head(head: &ObjectHead, reference: &ObjectHead, shown: &str) {
+        assert_eq!(head.kind, reference.kind, "{shown}");
+        assert_eq!(head.api_version, reference.api_version, "{shown}");
+        let (m, r) = (&head.metadata, &reference.metadata);
+        assert_eq!(
+            (&m.name, &m.namespace, &m.uid, &m.resource_version),
+            (&r.name, &r.namespace, &r.uid, &r.resource_version),
+            "{shown}"
+        );
+        assert_eq!(
+            m.annotations.map(RawValue::get),
+            r.annotations.map(RawValue::get),
+            "{shown}"
+        );
+    }
+
     /// Property test: real events, randomly corrupted, are either refused by the decoders or
     /// accepted exactly when the frame is JSON and serde_json reads it the same way, so nothing
     /// invalid reaches a printer.
@@ -967,25 +1053,12 @@ mod tests {
                 assert!(valid, "{}", shown());
                 assert_eq!(fast.kind, slow.kind, "{}", shown());
                 assert_eq!(fast.object.get(), slow.object.get(), "{}", shown());
-                let head = object_head(fast.object.get());
                 let reference = object_head_by_serde(fast.object.get());
-                assert_eq!(head.is_ok(), reference.is_ok(), "{}", shown());
-                if let (Ok(head), Ok(reference)) = (head, reference) {
-                    assert_eq!(head.kind, reference.kind, "{}", shown());
-                    assert_eq!(head.api_version, reference.api_version, "{}", shown());
-                    let (m, r) = (&head.metadata, &reference.metadata);
-                    assert_eq!(
-                        (&m.name, &m.namespace, &m.uid, &m.resource_version),
-                        (&r.name, &r.namespace, &r.uid, &r.resource_version),
-                        "{}",
-                        shown()
-                    );
-                    assert_eq!(
-                        m.annotations.map(RawValue::get),
-                        r.annotations.map(RawValue::get),
-                        "{}",
-                        shown()
-                    );
+                for head in [object_head(fast.object.get()), fast.head()] {
+                    assert_eq!(head.is_ok(), reference.is_ok(), "{}", shown());
+                    if let (Ok(head), Ok(reference)) = (&head, &reference) {
+                        assert_same_head(head, reference, &shown());
+                    }
                 }
             }
 
@@ -1019,6 +1092,11 @@ mod tests {
                         "{}",
                         shown()
                     );
+                    let reference = object_head_by_serde(a.object.unwrap_or(RawValue::NULL).get());
+                    assert_eq!(a.head().is_ok(), reference.is_ok(), "{}", shown());
+                    if let (Ok(head), Ok(reference)) = (a.head(), reference) {
+                        assert_same_head(&head, &reference, &shown());
+                    }
                 }
             }
         }

@@ -635,8 +635,7 @@ impl<'c> Watcher<'c> {
                 // An object of the initial state: compared with what was printed, like a LIST
                 // item. Its resourceVersion is not a position in the stream: only the end
                 // bookmark says where the stream is.
-                let head: ObjectHead = decode::object_head(event.object.get())
-                    .map_err(|e| self.bad_event(offset, e))?;
+                let head: ObjectHead = event.head().map_err(|e| self.bad_event(offset, e))?;
                 let seen = seen_of(&head, None);
                 let change = self.known.listed(&seen);
                 let (origin, print) = self
@@ -659,8 +658,7 @@ impl<'c> Watcher<'c> {
                         .map_err(|e| self.bad_event(offset, e))?;
                     self.table_rows(kind, table, sink)?;
                 } else {
-                    let head: ObjectHead = decode::object_head(event.object.get())
-                        .map_err(|e| self.bad_event(offset, e))?;
+                    let head: ObjectHead = event.head().map_err(|e| self.bad_event(offset, e))?;
                     let seen = seen_of(&head, None);
                     if self.known.watched(kind, &seen) {
                         self.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
@@ -685,7 +683,7 @@ impl<'c> Watcher<'c> {
         }
         for row in &table.rows {
             let object = row.object.unwrap_or(RawValue::NULL);
-            let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
+            let head: ObjectHead = row.head().unwrap_or_default();
             let seen = seen_of(&head, Some(&row.cells));
             if self.known.watched(kind, &seen) {
                 self.emit(
