@@ -56,6 +56,9 @@ pub enum MemberError {
     Discovery(#[from] DiscoveryError),
     #[error(transparent)]
     Watch(#[from] WatchError),
+    /// The flags do not fit what this cluster serves (several names of a type under `-w`).
+    #[error(transparent)]
+    Plan(#[from] crate::plan::PlanError),
 }
 
 impl MemberError {
@@ -469,12 +472,7 @@ impl Run {
             }
             return Ok(None);
         }
-        let targets = plan.targets(wanted, &settings.namespace).map_err(|e| {
-            MemberError::Watch(WatchError::BadResponse {
-                path: String::new(),
-                reason: e.to_string(),
-            })
-        })?;
+        let targets = plan.targets(wanted, &settings.namespace)?;
         let targets = crate::namespace_access::allowed_targets(&client, targets)?;
         Ok(Some(Ready {
             client: Arc::new(client),

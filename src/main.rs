@@ -603,6 +603,7 @@ fn member_report(error: &MemberError) -> (Vec<String>, i32) {
         MemberError::Client(e) => client_report(e),
         MemberError::Discovery(e) => discovery_report(e),
         MemberError::Watch(e) => watch_report(e),
+        MemberError::Plan(e) => (vec![format!("error: {e}")], exit::USAGE),
     }
 }
 
