@@ -33,6 +33,7 @@ pub mod plan;
 pub mod printer;
 pub mod private_file;
 pub mod proxy;
+pub mod readiness;
 pub mod scan;
 pub mod session;
 pub mod settings;
