@@ -7,23 +7,39 @@
 //! judge's record and `main` turns it into an exit code. The judge sees exactly the events the watcher prints, so it inherits the watcher's
 //! guarantees over reconnects and re-lists (a DELETED synthesised by a re-list is a deletion).
 //! It never talks to the server and knows nothing of formats.
+//!
+//! Beside kubectl's words, `ready` (for `--until`) and `failed` (for `--fail-on`) ask the
+//! `readiness` rules for a judgement of each object as its events arrive.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
 use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::goformat::fmt::write_go_value;
 use crate::jsonpath::{self, JsonPath};
+use crate::readiness::{self, Judgement, State};
 use crate::wire::EventType;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConditionError {
-    #[error("{flag} {text:?}: unknown condition (use delete, create, condition=NAME[=VALUE] or jsonpath='{{.PATH}}'[=VALUE])")]
+    #[error("{flag} {text:?}: unknown condition (use {})", vocabulary(flag))]
     Unknown { flag: &'static str, text: String },
+    /// `ready` given to `--fail-on`, or `failed` to `--until`.
+    #[error(
+        "{flag} {text:?}: {word} is a word for {owner} (use {owner} {word}, or {flag} {})",
+        opposite(word)
+    )]
+    WrongFlag {
+        flag: &'static str,
+        text: String,
+        word: &'static str,
+        owner: &'static str,
+    },
     #[error("{flag} {text:?}: {reason}")]
     Invalid {
         flag: &'static str,
@@ -34,9 +50,31 @@ pub enum ConditionError {
     BadFor(String),
 }
 
-/// One condition, as kubectl wait spells it.
+/// The words `flag` takes, for the error that lists them.
+fn vocabulary(flag: &str) -> &'static str {
+    if flag == "--fail-on" {
+        "failed, delete, create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE]"
+    } else {
+        "ready, delete, create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE]"
+    }
+}
+
+/// The readiness word of the other flag: what the user most likely meant.
+fn opposite(word: &str) -> &'static str {
+    if word == "ready" {
+        "failed"
+    } else {
+        "ready"
+    }
+}
+
+/// One condition, as kubectl wait spells it, or a readiness word.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
+    /// `--until ready`: the object has reached the state its spec asks for (`readiness`).
+    Ready,
+    /// `--fail-on failed`: the object will not get there without someone acting.
+    Failed,
     /// The object is deleted (or, for a named object, does not exist).
     Delete,
     /// The object exists.
@@ -57,6 +95,8 @@ pub enum Expr {
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Expr::Ready => f.write_str("ready"),
+            Expr::Failed => f.write_str("failed"),
             Expr::Delete => f.write_str("delete"),
             Expr::Create => f.write_str("create"),
             Expr::Condition { name, value } => write!(f, "condition={name}={value}"),
@@ -79,9 +119,19 @@ impl Expr {
             reason: reason.to_string(),
         };
         let trimmed = text.trim();
-        match trimmed.to_ascii_lowercase().as_str() {
-            "delete" => return Ok(Expr::Delete),
-            "create" => return Ok(Expr::Create),
+        let wrong_flag = |word: &'static str, owner: &'static str| ConditionError::WrongFlag {
+            flag,
+            text: text.to_string(),
+            word,
+            owner,
+        };
+        match (trimmed.to_ascii_lowercase().as_str(), flag) {
+            ("delete", _) => return Ok(Expr::Delete),
+            ("create", _) => return Ok(Expr::Create),
+            ("ready", "--fail-on") => return Err(wrong_flag("ready", "--until")),
+            ("ready", _) => return Ok(Expr::Ready),
+            ("failed", "--fail-on") => return Ok(Expr::Failed),
+            ("failed", _) => return Err(wrong_flag("failed", "--fail-on")),
             _ => {}
         }
         if let Some(rest) = strip_prefix_ci(trimmed, "condition=") {
@@ -120,12 +170,23 @@ impl Expr {
 
     /// Whether judging this needs the whole object (not only its name).
     pub fn needs_object(&self) -> bool {
-        matches!(self, Expr::Condition { .. } | Expr::JsonPath { .. })
+        matches!(
+            self,
+            Expr::Condition { .. } | Expr::JsonPath { .. } | Expr::Ready | Expr::Failed
+        )
     }
 
-    /// Whether an existing object meets this (`Delete` never does).
-    fn holds_for(&self, object: Option<&Value>) -> bool {
+    /// Whether judging this needs the readiness rules' judgement of the object.
+    fn needs_judgement(&self) -> bool {
+        matches!(self, Expr::Ready | Expr::Failed)
+    }
+
+    /// Whether an existing object, judged `judgement` by the readiness rules when that is
+    /// needed, meets this (`Delete` never does).
+    fn holds_for(&self, object: Option<&Value>, judgement: Option<&Judgement>) -> bool {
         match self {
+            Expr::Ready => judgement.is_some_and(|j| j.state == State::Ready),
+            Expr::Failed => judgement.is_some_and(|j| j.state == State::Failed),
             Expr::Delete => false,
             Expr::Create => true,
             Expr::Condition { name, value } => object.is_some_and(|o| condition_is(o, name, value)),
@@ -317,6 +378,14 @@ impl Rules {
     pub fn has_conditions(&self) -> bool {
         !self.until.is_empty() || !self.fail_on.is_empty()
     }
+
+    /// Whether any expression asks the readiness rules.
+    fn needs_judgement(&self) -> bool {
+        self.until
+            .iter()
+            .chain(&self.fail_on)
+            .any(Expr::needs_judgement)
+    }
 }
 
 /// An object the user named (`kw get pod web`, `-f manifest.yaml`); `None` namespace: any.
@@ -369,6 +438,19 @@ struct Seen {
     label: String,
     until: Vec<bool>,
     fail_on: Vec<bool>,
+    /// The readiness rules' judgement, when an expression asks for it.
+    judgement: Option<Judgement>,
+}
+
+impl Seen {
+    /// The object, as a message names it for `expr`: with the judgement's message for the
+    /// readiness words (`deployment.apps/web (Progress deadline exceeded)`).
+    fn label_for(&self, expr: &Expr) -> String {
+        match (&self.judgement, expr.needs_judgement()) {
+            (Some(judgement), true) => format!("{} ({})", self.label, judgement.message),
+            _ => self.label.clone(),
+        }
+    }
 }
 
 /// The shared state of every watcher's condition sink: the objects seen and their conditions.
@@ -499,20 +581,20 @@ impl Judge {
                     None
                 };
                 let object = parsed.as_ref();
+                let judgement = object.filter(|_| self.rules.needs_judgement()).map(|o| {
+                    readiness::judge(
+                        &event.resource.group,
+                        &event.resource.kind,
+                        o,
+                        SystemTime::now(),
+                    )
+                });
+                let holds = |e: &Expr| e.holds_for(object, judgement.as_ref());
                 let seen = Seen {
                     label,
-                    until: self
-                        .rules
-                        .until
-                        .iter()
-                        .map(|e| e.holds_for(object))
-                        .collect(),
-                    fail_on: self
-                        .rules
-                        .fail_on
-                        .iter()
-                        .map(|e| e.holds_for(object))
-                        .collect(),
+                    until: self.rules.until.iter().map(holds).collect(),
+                    fail_on: self.rules.fail_on.iter().map(holds).collect(),
+                    judgement,
                 };
                 self.objects.insert(key, seen);
             }
@@ -588,7 +670,7 @@ impl Judge {
                 .objects
                 .values()
                 .find(|s| holds(s).get(i).copied().unwrap_or(false))
-                .map(|s| s.label.clone()),
+                .map(|s| s.label_for(expr)),
             For::All => {
                 if !synced || self.objects.is_empty() || self.missing_named().is_some() {
                     return None;
@@ -597,7 +679,7 @@ impl Judge {
                     .objects
                     .values()
                     .all(|s| holds(s).get(i).copied().unwrap_or(false));
-                every.then(|| self.everyone_label())
+                every.then(|| self.everyone_label(expr))
             }
         }
     }
@@ -624,13 +706,27 @@ impl Judge {
         }
     }
 
-    fn everyone_label(&self) -> String {
-        let mut labels: Vec<&str> = self.objects.values().map(|s| s.label.as_str()).collect();
-        labels.sort_unstable();
-        match labels.as_slice() {
-            [one] => one.to_string(),
+    fn everyone_label(&self, expr: &Expr) -> String {
+        match self.objects.values().collect::<Vec<_>>().as_slice() {
+            [one] => one.label_for(expr),
             many => format!("all {} objects", many.len()),
         }
+    }
+
+    /// Every watched object the readiness rules do not call ready, with their judgement
+    /// (`deployment.apps/web: in progress: Updated: 1/3`), sorted: what a wait for `ready`
+    /// still waits for.
+    pub fn not_ready(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .objects
+            .values()
+            .filter_map(|s| {
+                let judgement = s.judgement.as_ref()?;
+                (judgement.state != State::Ready).then(|| format!("{}: {judgement}", s.label))
+            })
+            .collect();
+        lines.sort_unstable();
+        lines
     }
 }
 
@@ -786,7 +882,7 @@ mod tests {
                 {"type": "Ready", "status": "True"}
             ]
         }});
-        let holds = |text: &str| parse(text).holds_for(Some(&object));
+        let holds = |text: &str| parse(text).holds_for(Some(&object), None);
         assert!(holds("jsonpath={.status.containerStatuses[0].ready}=true"));
         assert!(holds("jsonpath=.status.phase=Running"));
         assert!(holds("jsonpath=status.phase=Running"));
@@ -816,12 +912,12 @@ mod tests {
                 {"type": "Progressing", "status": "True", "observedGeneration": 1}
             ]}
         });
-        assert!(parse("condition=ready").holds_for(Some(&object)));
-        assert!(parse("condition=Available=false").holds_for(Some(&object)));
-        assert!(!parse("condition=Available").holds_for(Some(&object)));
+        assert!(parse("condition=ready").holds_for(Some(&object), None));
+        assert!(parse("condition=Available=false").holds_for(Some(&object), None));
+        assert!(!parse("condition=Available").holds_for(Some(&object), None));
         // Observed for an older generation: not yet true of this one.
-        assert!(!parse("condition=Progressing").holds_for(Some(&object)));
-        assert!(!parse("condition=Ready").holds_for(None));
+        assert!(!parse("condition=Progressing").holds_for(Some(&object), None));
+        assert!(!parse("condition=Ready").holds_for(None, None));
     }
 
     fn resource() -> ResourceInfo {
@@ -874,13 +970,172 @@ mod tests {
     fn rules(until: &[&str], fail_on: &[&str], mode: For) -> Rules {
         Rules {
             until: until.iter().map(|t| parse(t)).collect(),
-            fail_on: fail_on.iter().map(|t| parse(t)).collect(),
+            fail_on: fail_on
+                .iter()
+                .map(|t| Expr::parse("--fail-on", t).unwrap())
+                .collect(),
             mode,
             max_events: None,
         }
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";
+
+    /// Feed one object of kind `kind` (group `group`) as an event to `judge`.
+    fn feed_object(judge: &mut Judge, resource: &ResourceInfo, object: Value) -> Option<Ended> {
+        let name = object["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let raw = RawValue::from_string(object.to_string()).unwrap();
+        judge.event(&Event {
+            kind: EventType::Modified,
+            origin: Origin::Watch,
+            resource,
+            object: &raw,
+            object_lacks_type: false,
+            name: &name,
+            namespace: "ns",
+            row: None,
+            context: None,
+        })
+    }
+
+    fn deployments() -> ResourceInfo {
+        ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// A Deployment of 3 replicas, `updated` of them on the current template, whose
+    /// `Progressing` condition has `reason`.
+    fn deployment(name: &str, updated: u32, reason: &str) -> Value {
+        json!({"metadata": {"name": name, "namespace": "ns", "generation": 2},
+               "spec": {"replicas": 3, "progressDeadlineSeconds": 600},
+               "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": updated,
+                          "readyReplicas": 3, "availableReplicas": 3,
+                          "conditions": [
+                              {"type": "Available", "status": "True"},
+                              {"type": "Progressing",
+                               "status": if reason == "ProgressDeadlineExceeded" {"False"} else {"True"},
+                               "reason": reason}]}})
+    }
+
+    #[test]
+    fn readiness_words_parse_on_their_own_flag_only() {
+        assert_eq!(parse("ready"), Expr::Ready);
+        assert_eq!(parse(" READY "), Expr::Ready);
+        assert_eq!(Expr::parse("--fail-on", "Failed"), Ok(Expr::Failed));
+        assert!(matches!(
+            Expr::parse("--fail-on", "ready"),
+            Err(ConditionError::WrongFlag { word: "ready", .. })
+        ));
+        assert!(matches!(
+            Expr::parse("--until", "failed"),
+            Err(ConditionError::WrongFlag { word: "failed", .. })
+        ));
+        assert_eq!(Expr::Ready.to_string(), "ready");
+        assert!(Expr::Failed.needs_object());
+    }
+
+    /// `--until ready` is not met by an available Deployment mid-rollout (where
+    /// `condition=Available` is), and is once every replica is updated.
+    #[test]
+    fn ready_waits_for_the_rollout_not_for_availability() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(&["ready"], &["failed"], For::All),
+            vec![Named::new(&resource, Some("ns".into()), "web")],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ReplicaSetUpdated")
+            ),
+            None
+        );
+        assert_eq!(
+            judge.not_ready(),
+            ["deployment.apps/web: in progress: Updated: 1/3"]
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 3, "NewReplicaSetAvailable")
+            ),
+            Some(Ended::Until {
+                expr: "ready".into(),
+                by: "deployment.apps/web (Deployment is available. Replicas: 3)".into()
+            })
+        );
+        assert!(judge.not_ready().is_empty());
+    }
+
+    #[test]
+    fn failed_trips_on_one_object_and_says_why() {
+        let resource = deployments();
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("api", 3, "NewReplicaSetAvailable")
+            ),
+            None,
+            "not decided before the list is complete"
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ProgressDeadlineExceeded")
+            ),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (Progress deadline exceeded)".into()
+            })
+        );
+        let printed = Ended::FailOn {
+            expr: "failed".into(),
+            by: "deployment.apps/web (Progress deadline exceeded)".into(),
+        }
+        .to_string();
+        assert_eq!(
+            printed,
+            "--fail-on failed met by deployment.apps/web (Progress deadline exceeded)"
+        );
+    }
+
+    /// `ready` mixes with kubectl's words: any --until met ends the wait.
+    #[test]
+    fn ready_mixes_with_other_conditions() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(
+                &["ready", "jsonpath={.metadata.labels.skip}=yes"],
+                &[],
+                For::All,
+            ),
+            vec![],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        let mut skipped = deployment("web", 1, "ReplicaSetUpdated");
+        skipped["metadata"]["labels"] = json!({"skip": "yes"});
+        assert!(matches!(
+            feed_object(&mut judge, &resource, skipped),
+            Some(Ended::Until { expr, .. }) if expr.starts_with("jsonpath=")
+        ));
+    }
 
     #[test]
     fn all_waits_for_every_object_after_the_list() {
