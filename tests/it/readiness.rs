@@ -376,3 +376,78 @@ fn readiness_words_on_the_wrong_flag_are_usage_errors() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Play a rollout in the sim at 100 ms a step.
+fn play(cluster: &Cluster, plot: kw_sim::rollout::Plot, name: &str) {
+    let mut rollout = kw_sim::rollout::Rollout::new(plot, "default", name);
+    rollout.beat = Duration::from_millis(100);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+}
+
+fn wait_ready(cluster: &Cluster, target: &str) -> Live {
+    Live::spawn(&mut cluster.get(&[
+        target,
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]))
+}
+
+/// The sim's rollouts, acted out as a control plane writes them, end each wait as CI needs:
+/// 0 once rolled out, 2 on a missing image (the deadline) and on a crash loop.
+#[test]
+fn the_sims_rollouts_end_the_wait_as_ci_needs() {
+    use kw_sim::rollout::Plot;
+    let cluster = Cluster::seeded();
+
+    let live = wait_ready(&cluster, "deploy/roll-ok");
+    play(&cluster, Plot::Completes, "roll-ok");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "kw: --until ready met by deployment.apps/roll-ok (Deployment is available. Replicas: 3)\n"
+        ),
+        "{stderr}"
+    );
+
+    let live = wait_ready(&cluster, "deploy/roll-pull");
+    play(&cluster, Plot::ImagePull, "roll-pull");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: --fail-on failed met by deployment.apps/roll-pull (Progress deadline exceeded)\n"
+        ),
+        "{stderr}"
+    );
+
+    play(&cluster, Plot::CrashLoop, "roll-crash");
+    let out = run(
+        cluster.get(&[
+            "pods",
+            "-l",
+            "app=roll-crash",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("(Containers in CrashLoop state: web)"),
+        "{}",
+        out.stderr
+    );
+}

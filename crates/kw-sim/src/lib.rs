@@ -12,6 +12,7 @@
 pub mod churn;
 pub mod objects;
 pub mod printers;
+pub mod rollout;
 
 mod api;
 mod auth;
@@ -26,6 +27,7 @@ mod flood;
 mod http;
 mod kubeconfig_out;
 mod paging;
+mod pod_logs;
 mod query;
 mod selector;
 mod server;
