@@ -440,6 +440,18 @@ struct Seen {
     fail_on: Vec<bool>,
     /// The readiness rules' judgement, when an expression asks for it.
     judgement: Option<Judgement>,
+    /// Kept when the judgement changes with time alone, to judge again then.
+    later: Option<Later>,
+}
+
+/// An object whose judgement changes with time alone (a Pod unschedulable for less than the
+/// window): judged again at `at` with no event to prompt it.
+#[derive(Debug)]
+struct Later {
+    at: SystemTime,
+    group: String,
+    kind: String,
+    object: Value,
 }
 
 impl Seen {
@@ -470,6 +482,8 @@ pub struct Judge {
     ended: Option<Ended>,
     /// The named objects missing after the first lists have been announced.
     announced_missing: bool,
+    /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
+    next_tick: Option<SystemTime>,
 }
 
 impl Judge {
@@ -486,6 +500,7 @@ impl Judge {
             printed: 0,
             ended: None,
             announced_missing: false,
+            next_tick: None,
         }
     }
 
@@ -580,22 +595,16 @@ impl Judge {
                 } else {
                     None
                 };
-                let object = parsed.as_ref();
-                let judgement = object.filter(|_| self.rules.needs_judgement()).map(|o| {
-                    readiness::judge(
-                        &event.resource.group,
-                        &event.resource.kind,
-                        o,
-                        SystemTime::now(),
-                    )
-                });
-                let holds = |e: &Expr| e.holds_for(object, judgement.as_ref());
-                let seen = Seen {
+                let seen = self.assess(
                     label,
-                    until: self.rules.until.iter().map(holds).collect(),
-                    fail_on: self.rules.fail_on.iter().map(holds).collect(),
-                    judgement,
-                };
+                    &event.resource.group,
+                    &event.resource.kind,
+                    parsed,
+                    SystemTime::now(),
+                );
+                if let Some(later) = &seen.later {
+                    self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
+                }
                 self.objects.insert(key, seen);
             }
         }
@@ -606,6 +615,88 @@ impl Judge {
             Some(n) if self.printed >= n => Some(Ended::MaxEvents(n)),
             _ => None,
         }
+    }
+
+    /// Where `object` stands against every expression, judged at `now`.
+    fn assess(
+        &self,
+        label: String,
+        group: &str,
+        kind: &str,
+        object: Option<Value>,
+        now: SystemTime,
+    ) -> Seen {
+        let judging = self.rules.needs_judgement();
+        let judgement = object
+            .as_ref()
+            .filter(|_| judging)
+            .map(|o| readiness::judge(group, kind, o, now));
+        let holds = |e: &Expr| e.holds_for(object.as_ref(), judgement.as_ref());
+        let until = self.rules.until.iter().map(holds).collect();
+        let fail_on = self.rules.fail_on.iter().map(holds).collect();
+        let later = object.filter(|_| judging).and_then(|object| {
+            let at = readiness::judge_again_at(group, kind, &object, now)?;
+            Some(Later {
+                at,
+                group: group.to_string(),
+                kind: kind.to_string(),
+                object,
+            })
+        });
+        Seen {
+            label,
+            until,
+            fail_on,
+            judgement,
+            later,
+        }
+    }
+
+    /// Judge again, at `now`, the objects whose judgement changes with time alone (a Pod
+    /// unschedulable for longer than the window has failed); `Some` when that ends the watch.
+    /// Every sink does this at each checkpoint; a runner may also call it on a timer, at
+    /// [`Judge::next_tick`], so that no event is needed.
+    pub fn tick(&mut self, now: SystemTime) -> Option<Ended> {
+        if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
+            return None;
+        }
+        let due: Vec<Key> = self
+            .objects
+            .iter()
+            .filter(|(_, s)| s.later.as_ref().is_some_and(|l| l.at <= now))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in due {
+            let Some(seen) = self.objects.remove(&key) else {
+                continue;
+            };
+            let fresh = match seen.later {
+                Some(later) => self.assess(
+                    seen.label,
+                    &later.group,
+                    &later.kind,
+                    Some(later.object),
+                    now,
+                ),
+                None => seen,
+            };
+            self.objects.insert(key, fresh);
+        }
+        self.next_tick = self
+            .objects
+            .values()
+            .filter_map(|s| s.later.as_ref().map(|l| l.at))
+            .min();
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// When [`Judge::tick`] next has an object to judge again, if ever.
+    pub fn next_tick(&self) -> Option<SystemTime> {
+        self.next_tick
     }
 
     /// Watcher `index` delivered a complete list.
@@ -770,8 +861,12 @@ impl<S: Sink> Sink for ConditionSink<S> {
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        let judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
+        let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
         if judge.ended.is_some() {
+            return Ok(Flow::Stop);
+        }
+        // Time may have changed a judgement (any frame comes here, bookmarks included).
+        if judge.next_tick.is_some() && judge.tick(SystemTime::now()).is_some() {
             return Ok(Flow::Stop);
         }
         self.inner.checkpoint(more_ready)
@@ -1113,6 +1208,34 @@ mod tests {
             printed,
             "--fail-on failed met by deployment.apps/web (Progress deadline exceeded)"
         );
+    }
+
+    /// A Pod the scheduler cannot place fails once the window has passed, with no event to
+    /// prompt the judge: `tick` judges it again.
+    #[test]
+    fn an_unschedulable_pod_fails_on_a_tick_after_the_window() {
+        let now = SystemTime::now();
+        let since = now - std::time::Duration::from_secs(10);
+        let pod = json!({"metadata": {"name": "web-1", "namespace": "ns",
+                                      "creationTimestamp": humantime::format_rfc3339_seconds(since).to_string()},
+                         "status": {"phase": "Pending", "conditions": [{
+                             "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                             "message": "0/3 nodes are available: 3 Insufficient cpu."}]}});
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.next_tick(), None);
+        assert_eq!(feed_object(&mut judge, &resource(), pod), None);
+        assert_eq!(judge.synced(0), None);
+        let due = judge.next_tick().expect("judged again later");
+        assert!(due > now && due <= now + std::time::Duration::from_secs(6));
+        assert_eq!(judge.tick(now), None, "still within the window");
+        assert_eq!(
+            judge.tick(due),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "pod/web-1 (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)".into()
+            })
+        );
+        assert!(judge.ended().is_some());
     }
 
     /// `ready` mixes with kubectl's words: any --until met ends the wait.

@@ -106,6 +106,20 @@ pub fn judge(group: &str, kind: &str, object: &Value, now: SystemTime) -> Judgem
     }
 }
 
+/// When `object`'s judgement may change with time alone, with no new event (a Pod that has
+/// been unschedulable for less than the window), if it may: a waiter judges it again then.
+pub fn judge_again_at(
+    group: &str,
+    kind: &str,
+    object: &Value,
+    now: SystemTime,
+) -> Option<SystemTime> {
+    match (group, kind) {
+        ("", "Pod") if generic(object).is_none() => pod::unschedulable_window_ends(object, now),
+        _ => None,
+    }
+}
+
 /// Rules for every kind, custom resources included, that decide before the kind's own: an
 /// object being deleted, a spec its controller has not seen yet, and the standard `Stalled` and
 /// `Reconciling` conditions (a controller that sets them has said all there is to say).

@@ -43,6 +43,23 @@ pub fn pod(object: &Value, now: SystemTime) -> Judgement {
     }
 }
 
+/// When the judgement of a Pod the scheduler cannot place turns from in progress to failed,
+/// if it has not yet: the judgement changes with time alone, and a waiter must judge it again
+/// then, without an event to prompt it.
+pub fn unschedulable_window_ends(object: &Value, now: SystemTime) -> Option<SystemTime> {
+    let phase = text(object, "/status/phase").unwrap_or_default();
+    if phase != "Pending" {
+        return None;
+    }
+    let scheduled = condition(object, "PodScheduled")
+        .filter(|c| c.is_false() && c.reason == "Unschedulable")?;
+    let since = time(scheduled.entry, "/lastTransitionTime")
+        .or_else(|| time(object, "/metadata/creationTimestamp"))?;
+    // Judged failed once strictly past the window.
+    let ends = since + SCHEDULE_WINDOW + Duration::from_millis(1);
+    (ends > now).then_some(ends)
+}
+
 /// A Pending Pod: not scheduled yet (failed after the window), or its containers waiting.
 fn pending(object: &Value, now: SystemTime) -> Judgement {
     let unschedulable =
@@ -257,6 +274,14 @@ mod tests {
             Judgement::failed(
                 "Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu."
             )
+        );
+        assert_eq!(
+            unschedulable_window_ends(&po, since + Duration::from_secs(10)),
+            Some(since + SCHEDULE_WINDOW + Duration::from_millis(1))
+        );
+        assert_eq!(
+            unschedulable_window_ends(&po, since + Duration::from_secs(16)),
+            None
         );
         // Without lastTransitionTime, the window runs from the Pod's creation (05:12:19 too).
         let mut po = po.clone();

@@ -451,3 +451,58 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
         out.stderr
     );
 }
+
+/// kubedog's hang: a Pod the scheduler cannot place. It fails once unschedulable for longer
+/// than the window (15 s), judged again without a change to the Pod (here at a bookmark),
+/// long before the timeout.
+#[test]
+fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
+    let cluster = Cluster::start(kw_sim::SimConfig {
+        bookmark_interval: Duration::from_millis(300),
+        ..kw_sim::SimConfig::default()
+    });
+    // Unschedulable since 13 s ago (real time: kw judges against its own clock; the
+    // timestamp's whole seconds may add up to one more).
+    let since = std::time::SystemTime::now() - Duration::from_secs(13);
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "big", "namespace": "default",
+                             "creationTimestamp": humantime::format_rfc3339_seconds(since).to_string()},
+                "spec": {"containers": [{"name": "big", "image": "nginx",
+                                         "resources": {"requests": {"cpu": "64"}}}]},
+                "status": {"phase": "Pending", "conditions": [{
+                    "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                    "message": "0/3 nodes are available: 3 Insufficient cpu."}]}
+            }),
+        )
+        .unwrap();
+    let started = Instant::now();
+    let out = run(
+        cluster.get(&[
+            "pod/big",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "30s",
+            "-o",
+            "name",
+        ]),
+        Duration::from_secs(40),
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "ended by the timeout"
+    );
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: --fail-on failed met by pod/big \
+         (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
+    );
+}
