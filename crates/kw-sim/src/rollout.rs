@@ -262,7 +262,8 @@ impl<'a> Story<'a> {
             &PodEvent {
                 namespace: &self.rollout.namespace,
                 pod: name,
-                field_path: if kind == "Pod" {
+                // The kubelet speaks of a container; the scheduler, of the Pod.
+                field_path: if kind == "Pod" && component == "kubelet" {
                     "spec.containers{web}"
                 } else {
                     ""
@@ -283,11 +284,6 @@ impl<'a> Story<'a> {
         event["involvedObject"]["apiVersion"] = json!(api_version);
         event["involvedObject"]["kind"] = json!(kind);
         event["involvedObject"]["uid"] = json!(object_uid);
-        if kind != "Pod" {
-            if let Some(involved) = event["involvedObject"].as_object_mut() {
-                involved.remove("fieldPath");
-            }
-        }
         if count == 1 {
             self.create("events", event);
         } else {
