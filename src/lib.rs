@@ -39,6 +39,7 @@ pub mod plan;
 pub mod printer;
 pub mod private_file;
 pub mod proxy;
+pub mod readiness;
 pub mod report;
 pub mod run;
 pub mod scan;

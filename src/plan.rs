@@ -524,7 +524,21 @@ mod tests {
         );
         assert!(message(&["pods", "--watch-only", "--until", "delete"]).contains("--watch-only"));
         assert!(message(&["pods", "--timeout", "soon"]).contains("--timeout \"soon\""));
-        assert!(message(&["pods", "--until", "ready"]).starts_with("--until \"ready\""));
+        assert_eq!(
+            message(&["pods", "--until", "readyy"]),
+            "--until \"readyy\": unknown condition (use ready, delete, create, \
+             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
+        );
+        assert_eq!(
+            message(&["pods", "--fail-on", "ready"]),
+            "--fail-on \"ready\": ready is a word for --until (use --until ready, or --fail-on failed)"
+        );
+        assert_eq!(
+            message(&["pods", "--until", "failed"]),
+            "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)"
+        );
+        assert!(message(&["pods", "--fail-on", "faild"]).contains("(use failed, delete"));
+        assert!(plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).is_ok());
         assert!(message(&["pods", "--max-events", "0"]).contains("at least 1"));
         assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
         assert!(message(&["pods,", "-w"]).contains("must not be empty"));

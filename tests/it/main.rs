@@ -17,6 +17,7 @@ mod kubeconfig;
 mod namespaces;
 mod output;
 mod proxy;
+mod readiness;
 mod sim;
 mod structure;
 mod tls;
