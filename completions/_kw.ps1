@@ -100,6 +100,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--watch-only', '--watch-only', [CompletionResultType]::ParameterName, 'Watch for changes without printing the initial list')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on (Warning events of the objects and of what they own); errors are still said')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on (Warning events of the objects and of what they own); errors are still said')
             [CompletionResult]::new('--output-watch-events', '--output-watch-events', [CompletionResultType]::ParameterName, 'With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED)')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Do not print table headers')
             [CompletionResult]::new('--show-kind', '--show-kind', [CompletionResultType]::ParameterName, 'Put the kind in front of each name (`pod/web-1`); always on for several types')

@@ -118,6 +118,11 @@ pub struct GetArgs {
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub fail_on: Vec<String>,
 
+    /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
+    /// (Warning events of the objects and of what they own); errors are still said.
+    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
+    pub quiet: bool,
+
     /// `all`: --until needs every watched object (every named one, or every one the selector
     /// matches, at least one); `any`: one object suffices.
     #[arg(

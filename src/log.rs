@@ -138,6 +138,13 @@ pub fn notice(message: &str) {
     let _ = writeln!(stderr.lock(), "{line}");
 }
 
+/// A notice that names its context itself (`east/pod/web: ...`), so none is put in front.
+pub fn notice_unscoped(message: &str) {
+    let scope = SCOPE.with(|scope| scope.borrow_mut().take());
+    notice(message);
+    SCOPE.with(|slot| *slot.borrow_mut() = scope);
+}
+
 /// Remember a credential so that [`clean`] cuts it out of stderr.
 pub fn register_secret(secret: &str) {
     if secret.len() < MIN_SECRET_LEN {

@@ -113,6 +113,8 @@ pub struct GetPlan {
     /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
     /// context they came from.
     pub several_contexts: bool,
+    /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
+    pub explain_waits: bool,
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
@@ -183,7 +185,6 @@ impl GetPlan {
             request,
             watching,
             print_list: !args.watch_only,
-            rules,
             timeout,
             output: OutputPlan {
                 format,
@@ -207,6 +208,13 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
+            explain_waits: !args.quiet
+                && rules
+                    .until
+                    .iter()
+                    .chain(&rules.fail_on)
+                    .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
+            rules,
             streaming_list: false,
         })
     }

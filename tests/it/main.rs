@@ -7,6 +7,7 @@
 mod common;
 
 mod auth;
+mod cause;
 mod ci;
 mod completions;
 mod fleet;

@@ -346,9 +346,12 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
         LIMIT,
     );
     assert_eq!(out.code, Some(2), "{}", out.stderr);
+    // The Pod's own Warning events may come before the verdict (see tests/it/cause.rs).
     assert_eq!(
-        out.stderr.trim_end(),
-        "error: --fail-on failed met by pod/flaky-worker (Containers in CrashLoop state: worker)"
+        out.stderr.lines().last(),
+        Some("error: --fail-on failed met by pod/flaky-worker (Containers in CrashLoop state: worker)"),
+        "{}",
+        out.stderr
     );
 }
 
