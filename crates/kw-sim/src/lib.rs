@@ -23,12 +23,16 @@ mod control;
 mod discovery;
 mod faults;
 mod flood;
+mod flood_data;
 mod http;
 mod kubeconfig_out;
 mod paging;
 mod query;
+mod reply;
 mod selector;
 mod server;
+mod shared;
+mod status;
 mod store;
 mod table;
 mod watch;
@@ -39,8 +43,8 @@ use std::time::{Duration, SystemTime};
 use clap::Args;
 
 pub use faults::Faults;
-pub use server::RequestRecord;
 pub use server::{start, SimHandle};
+pub use shared::RequestRecord;
 pub use store::Change;
 
 /// Everything that can go wrong starting or driving the simulator.
