@@ -32,7 +32,7 @@ impl Fleet {
     fn start(members: Vec<(&'static str, SimConfig)>) -> Fleet {
         let sims: Vec<(&'static str, SimHandle)> = members
             .into_iter()
-            .map(|(name, config)| (name, kw_sim::start(config).expect("sim starts")))
+            .map(|(name, config)| (name, common::start_sim(config).expect("sim starts")))
             .collect();
         let dir = tempfile::tempdir().expect("temp dir");
         let kubeconfig = dir.path().join("kubeconfig");

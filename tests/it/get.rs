@@ -591,7 +591,7 @@ fn the_sim_kubeconfig_is_private() {
     std::fs::write(&planted, "theirs").unwrap();
     let out = tmp.path().join("kubeconfig");
     std::os::unix::fs::symlink(&planted, &out).unwrap();
-    let sim = kw_sim::start(kw_sim::SimConfig::default()).unwrap();
+    let sim = common::start_sim(kw_sim::SimConfig::default()).unwrap();
     sim.write_kubeconfig(&out).unwrap();
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(&out).unwrap();

@@ -21,3 +21,4 @@ mod sim;
 mod structure;
 mod tls;
 mod watch;
+mod watchdog;
