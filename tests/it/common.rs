@@ -161,6 +161,8 @@ pub struct Live {
     lines: mpsc::Receiver<String>,
     stderr: Option<std::thread::JoinHandle<String>>,
     stderr_file: Option<PathBuf>,
+    /// What kw has written to stderr so far.
+    stderr_so_far: Stream,
 }
 
 /// Each line of `stdout` as it is printed, on a channel; the last few also kept for a
@@ -191,18 +193,15 @@ impl Live {
             .expect("kw starts");
         let (lines, recent) = stdout_lines(child.stdout.take().expect("stdout"));
         let (stderr, stderr_so_far) = drain(child.stderr.take().expect("stderr"));
-        watchdog::watch(
-            cmd,
-            &child,
-            Stream::Buffer(recent),
-            Stream::Buffer(stderr_so_far),
-        );
+        let stderr_so_far = Stream::Buffer(stderr_so_far);
+        watchdog::watch(cmd, &child, Stream::Buffer(recent), stderr_so_far.clone());
         let stderr = Some(stderr);
         Live {
             child,
             lines,
             stderr,
             stderr_file: None,
+            stderr_so_far,
         }
     }
 
@@ -213,18 +212,26 @@ impl Live {
         cmd.stderr(file);
         let mut child = cmd.stdout(Stdio::piped()).spawn().expect("kw starts");
         let (lines, recent) = stdout_lines(child.stdout.take().expect("stdout"));
-        watchdog::watch(
-            cmd,
-            &child,
-            Stream::Buffer(recent),
-            Stream::File(stderr.to_path_buf()),
-        );
+        let stderr_so_far = Stream::File(stderr.to_path_buf());
+        watchdog::watch(cmd, &child, Stream::Buffer(recent), stderr_so_far.clone());
         Live {
             child,
             lines,
             stderr: None,
             stderr_file: Some(stderr.to_path_buf()),
+            stderr_so_far,
         }
+    }
+
+    /// Wait until kw's stderr says `needle`, failing the test after `limit`; returns stderr so
+    /// far.
+    pub fn wait_for_stderr(&self, needle: &str, limit: Duration) -> String {
+        let mut text = String::new();
+        wait_for(&format!("stderr to say {needle:?}"), limit, || {
+            text = self.stderr_so_far.text();
+            text.contains(needle)
+        });
+        text
     }
 
     /// The next line, or `None` if none comes within `limit` (or kw has ended).

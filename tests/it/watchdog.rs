@@ -74,11 +74,16 @@ pub enum Stream {
 }
 
 impl Stream {
-    fn tail(&self) -> String {
-        let text = match self {
+    /// Everything written so far (all that is kept, for a tail-only buffer).
+    pub fn text(&self) -> String {
+        match self {
             Stream::Buffer(output) => output.text(),
             Stream::File(path) => std::fs::read_to_string(path).unwrap_or_default(),
-        };
+        }
+    }
+
+    fn tail(&self) -> String {
+        let text = self.text();
         let mut from = text.len().saturating_sub(SHOWN_BYTES);
         while !text.is_char_boundary(from) {
             from += 1;

@@ -95,6 +95,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         tables: !config.no_tables,
         crds: !config.no_crds,
         shutdown: AtomicBool::new(false),
+        last_bookmark: AtomicU64::new(0),
         stop_accepting: AtomicBool::new(false),
         flood,
         anonymous_is_admin: !config.tls,
@@ -356,6 +357,11 @@ impl SimHandle {
 
     pub fn current_resource_version(&self) -> u64 {
         self.shared.store.current_resource_version()
+    }
+
+    /// The highest resourceVersion a watch bookmark has carried so far (0: none yet).
+    pub fn last_bookmark(&self) -> u64 {
+        self.shared.last_bookmark.load(Ordering::SeqCst)
     }
 
     /// Forget watch history and list snapshots: older RVs and continue tokens get 410.

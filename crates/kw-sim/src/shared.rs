@@ -49,6 +49,9 @@ pub struct Shared {
     /// Whether the custom resources (the `example.com` group) are installed.
     pub crds: bool,
     pub shutdown: AtomicBool,
+    /// The highest resourceVersion any watch bookmark has carried (0: none yet), so a test can
+    /// wait for a bookmark instead of for time.
+    pub last_bookmark: AtomicU64,
     /// The accept loop ends (for `restart`) while the rest keeps running.
     pub stop_accepting: AtomicBool,
     pub flood: Option<FloodData>,

@@ -413,7 +413,12 @@ impl Emitter<'_> {
             }
         };
         match self.write_event(EventType::Bookmark, rendered) {
-            Ok(()) => Flow::Continue,
+            Ok(()) => {
+                self.shared
+                    .last_bookmark
+                    .fetch_max(resource_version, Ordering::SeqCst);
+                Flow::Continue
+            }
             Err(_) => Flow::Drop,
         }
     }
