@@ -380,7 +380,9 @@ pub fn scenario_ops() -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Apply one scenario operation to the simulator, then pause as record.sh does.
+/// Apply one scenario operation to the simulator, then pause as record.sh does: the replay keeps
+/// the cadence kubectl's output was recorded at (each event on its own). It paces; nothing waits
+/// on it, and some cases print nothing for an operation, so there is no line to wait for.
 pub fn apply_scenario_op(cluster: &Cluster, op: &serde_json::Value) {
     let resource = op["resource"].as_str().expect("resource");
     match op["op"].as_str() {

@@ -297,7 +297,8 @@ fn read_until_caught_up(live: &Live, fleet: &Fleet, contexts: &[&str], printed: 
     }
 }
 
-/// Creations, modifications and deletions of pods named `PREFIX-N` in `default`.
+/// Creations, modifications and deletions of pods named `PREFIX-N` in `default`. The pauses only
+/// pace the story; no test waits on them.
 fn churn(sim: &SimHandle, prefix: &str, rounds: usize) {
     let pause = Duration::from_millis(20);
     for i in 0..rounds {

@@ -750,6 +750,8 @@ fn soak_with_churn_and_faults() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
+    // A long soak outlives the default watchdog.
+    crate::watchdog::current_with_limit(Duration::from_secs(seconds) + 3 * LIMIT);
     let cluster = Cluster::start(SimConfig {
         churn: Some(200.0),
         seed: 7,
@@ -759,12 +761,17 @@ fn soak_with_churn_and_faults() {
     cmd.env("KW_IDLE_TIMEOUT", "1s");
     let live = Live::spawn(&mut cmd);
     // Everything printed, list included, goes into one replay. The reader stops once kw has
-    // printed past `target` (set when the faults stop), or after 30 s of silence.
+    // printed past `target` (set when the faults stop), after 30 s of silence, or when the soak
+    // and 2 × LIMIT are over (the churn never stops, so silence alone might never come).
     let target = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
     let reader_target = std::sync::Arc::clone(&target);
+    let reader_deadline = Instant::now() + Duration::from_secs(seconds) + 2 * LIMIT;
     let reader = std::thread::spawn(move || {
         let mut printed: Vec<Printed> = Vec::new();
         while let Some(line) = live.next_line(Duration::from_secs(30)) {
+            if Instant::now() > reader_deadline {
+                break;
+            }
             let event = parse(&line);
             let rv: u64 = event.resource_version.parse().unwrap_or(0);
             printed.push(event);
@@ -805,6 +812,7 @@ fn soak_with_churn_and_faults() {
     while started.elapsed() < Duration::from_secs(seconds) {
         cluster.sim.set_faults(plans[round % plans.len()].clone());
         round += 1;
+        // The soak's schedule: a new fault plan every half second.
         std::thread::sleep(Duration::from_millis(500));
     }
     cluster.sim.set_faults(Faults::default());
