@@ -6,6 +6,9 @@
 //! still stuck after that (a deadlock inside the in-process sim) ends the test binary, with the
 //! report on the real stderr, instead of a run that never ends.
 //!
+//! Tests that start neither (parsers fed random input, which could loop) arm it themselves with
+//! `watchdog::current()`.
+//!
 //! A watchdog belongs to the test's thread. Commands built by `Cluster::kw` carry its id in
 //! `KW_IT_WATCHDOG`, so a process spawned from a helper thread is still watched by its test.
 
