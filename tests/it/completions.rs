@@ -252,6 +252,7 @@ fn a_stopped_cluster_completes_nothing_quickly_and_silently() {
         sim,
         dir,
         kubeconfig,
+        ..
     } = cluster;
     sim.stop();
     let home = dir.path();

@@ -23,3 +23,4 @@ mod sim;
 mod structure;
 mod tls;
 mod watch;
+mod watchdog;
