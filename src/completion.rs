@@ -14,6 +14,7 @@
 
 mod candidate;
 pub mod cluster;
+pub mod kubectl;
 pub mod question;
 pub mod serve;
 pub mod vocabulary;
