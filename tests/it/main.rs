@@ -8,6 +8,7 @@ mod common;
 
 mod auth;
 mod ci;
+mod completion_terminal;
 mod completions;
 mod fleet;
 mod get;
