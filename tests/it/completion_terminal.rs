@@ -257,8 +257,14 @@ fn name_not_found(screen: &[String]) -> Option<String> {
 fn complete_every_hostile_name(terminal: &Terminal, prompt: &str, dir: &Path) {
     let mut prompts = 1;
     terminal.wait_for_prompts(prompt, prompts);
-    for name in HOSTILE {
-        let typed = format!("kw get pods {}", &name[..2]);
+    // Each name from its first letters, and one from a word the shell quoted half-way (what
+    // a TAB leaves when two names share a start): the shell must unquote it to ask kw.
+    let cases = HOSTILE
+        .iter()
+        .map(|name| (name[..2].to_string(), *name))
+        .chain([(r"web\$\(to".to_string(), HOSTILE[0])]);
+    for (start, name) in cases {
+        let typed = format!("kw get pods {start}");
         terminal.type_text(&typed);
         terminal.press("Tab");
         let before = format!("{prompt}{typed}");
