@@ -26,10 +26,13 @@ const MARKER: &str = "pwned";
 
 /// Names that run `touch pwned` if a shell inserts them unquoted, each under its own first
 /// letter so that one TAB completes it whole.
-const HOSTILE: [&str; 3] = [
+const HOSTILE: [&str; 5] = [
     "web$(touch${IFS}pwned)",
     "tick`touch${IFS}pwned`",
     "semi;touch${IFS}pwned;x",
+    // A backslash and a colon, which zsh's `_describe` and bash's word breaks treat specially.
+    "back\\slash$(touch${IFS}pwned)",
+    "colon:x$(touch${IFS}pwned)",
 ];
 
 /// Names that must never be offered: one would be a flag, one holds a newline and one an
