@@ -476,3 +476,50 @@ fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
     assert_eq!(lines, [":4"], "{outcome:?}");
     assert!(!dir.join(MARKER).exists());
 }
+
+/// The answers themselves, as the scripts and kubectl read them: `kw __complete` offers every
+/// hostile name as it is (the scripts quote it) and none of those no quoting makes safe;
+/// `kubectl_complete-kw` offers only the plain ones, then Cobra's directive.
+#[test]
+fn kw_offers_hostile_names_to_its_scripts_and_only_plain_ones_to_kubectl() {
+    let cluster = hostile_cluster();
+    let dir = cluster.dir.path();
+    let bin = bin_dir(dir);
+    let answer = |program: &str, words: &[&str]| {
+        let mut cmd = Command::new(bin.join(program));
+        cmd.args(words)
+            .env("HOME", dir)
+            .env("KUBECONFIG", &cluster.kubeconfig)
+            .current_dir(dir)
+            .stdin(Stdio::null());
+        let outcome = common::run(cmd, LIMIT);
+        assert_eq!((outcome.code, outcome.stderr.as_str()), (Some(0), ""));
+        outcome.stdout
+    };
+
+    let mut expected: Vec<&str> = HOSTILE.to_vec();
+    expected.sort();
+    let offered = answer("kw", &["__complete", "--", "get", "pods", ""]);
+    assert_eq!(offered.lines().collect::<Vec<_>>(), expected, "{offered:?}");
+    // The same engine reads the flags: `-n shop` has only `web-1`.
+    let shop = answer("kw", &["__complete", "--", "get", "pods", "-n", "shop", ""]);
+    assert_eq!(shop, "web-1\n");
+
+    assert_eq!(answer("kubectl_complete-kw", &["get", "pods", ""]), ":4\n");
+    assert_eq!(
+        answer("kubectl_complete-kw", &["get", "pods", "-n", "shop", "w"]),
+        "web-1\n:4\n"
+    );
+    assert_eq!(
+        answer("kubectl_complete-kw", &["get", "deploy/"]),
+        ":4\n",
+        "no deployments"
+    );
+    let flags = answer("kubectl_complete-kw", &["get", "--until", "con"]);
+    assert_eq!(
+        flags.lines().last(),
+        Some(":6"),
+        "condition= wants no space: {flags:?}"
+    );
+    assert!(!dir.join(MARKER).exists());
+}
