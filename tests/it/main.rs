@@ -9,6 +9,7 @@ mod common;
 mod auth;
 mod cause;
 mod ci;
+mod completion_terminal;
 mod completions;
 mod fleet;
 mod get;
