@@ -184,7 +184,8 @@ pub struct GetArgs {
     pub sort_by: Option<String>,
 
     /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
-    /// event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started).
+    /// event lines. FORMAT: rfc3339 (UTC, the default), local (a short clock, 13:04:01.993, in
+    /// tables; RFC 3339 with the offset in JSON), or relative (since kw started).
     #[arg(
         long,
         help_heading = "Output",

@@ -35,7 +35,7 @@ use super::changes::{describe, Changes};
 use super::sort::{go_sort, sort_key_less};
 use super::style::{event_color, is_status_column, status_color, write_bold, write_colored};
 use super::tabwriter::TabWriter;
-use super::timestamp::{format_timestamp, TimestampFormat};
+use super::timestamp::{format_time_cell, TimestampFormat};
 use super::{PrintOptions, Printer};
 
 /// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
@@ -202,7 +202,7 @@ impl TablePrinter {
             first = false;
             let now = std::time::SystemTime::now();
             self.line
-                .extend_from_slice(format_timestamp(format, now, self.started).as_bytes());
+                .extend_from_slice(format_time_cell(format, now, self.started).as_bytes());
         }
         if self.with_event_type {
             if !first {

@@ -264,6 +264,38 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         assert!(ts.starts_with('+') && ts.ends_with('s'), "{ts}");
         assert_eq!(event["type"], "ADDED");
     }
+    // `local`: a short clock in a table, the full form with its offset in JSON lines.
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--timestamps=local"]),
+        &[],
+    );
+    assert!(lines[0].starts_with("TIME "), "{lines:#?}");
+    for line in &lines[1..] {
+        let stamp = line.split_whitespace().next().unwrap_or_default();
+        let shape: String = stamp
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '9' } else { c })
+            .collect();
+        assert_eq!(shape, "99:99:99.999", "{line}");
+    }
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--timestamps=local",
+        ]),
+        &[],
+    );
+    for line in lines {
+        let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
+        let ts = event["ts"].as_str().expect("ts");
+        assert!(ts.len() > 20 && ts.as_bytes()[10] == b'T', "{ts}");
+    }
 }
 
 #[test]
