@@ -13,7 +13,7 @@ use crate::cli::GetArgs;
 use crate::conditions::{Expr, For, Rules};
 use crate::events::ResourceInfo;
 use crate::namespaces::NamespaceSet;
-use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
+use crate::printer::{self, DiffDetail, OutputFormat, PrintOptions, SortBy, TimestampFormat};
 use crate::terminal::ColorChoice;
 use crate::watcher::{Options, Target};
 use crate::wire::EventType;
@@ -55,7 +55,7 @@ pub struct OutputPlan {
     pub sort_by: Option<SortBy>,
     pub timestamps: Option<TimestampFormat>,
     pub color: ColorChoice,
-    pub diff: bool,
+    pub diff: Option<DiffDetail>,
     pub ignore_unchanged: bool,
     pub only: Vec<EventType>,
 }
@@ -146,6 +146,12 @@ impl GetPlan {
             .transpose()
             .map_err(usage)?;
         let color: ColorChoice = args.color.parse().map_err(usage)?;
+        let diff = args
+            .diff
+            .as_deref()
+            .map(str::parse::<DiffDetail>)
+            .transpose()
+            .map_err(usage)?;
         let sort_by = args
             .sort_by
             .as_deref()
@@ -178,7 +184,7 @@ impl GetPlan {
                 sort_by,
                 timestamps,
                 color,
-                diff: args.diff,
+                diff,
                 ignore_unchanged: args.ignore_unchanged,
                 only,
             },
@@ -299,7 +305,9 @@ impl GetPlan {
         }
         // Table rows carry only metadata unless a printer or a condition needs the object.
         let include_object = self.output.format.is_table()
-            && (self.rules.needs_object() || self.output.sort_by.is_some() || self.output.diff);
+            && (self.rules.needs_object()
+                || self.output.sort_by.is_some()
+                || self.output.diff.is_some());
         Ok(wanted
             .into_iter()
             .map(|w| Target {
@@ -354,6 +362,8 @@ impl GetPlan {
             started: Some(started),
             color,
             terminal,
+            // Asked here, with the answer to `terminal`, so that printers never ask.
+            width: terminal.then(crate::terminal::stdout_width).flatten(),
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),

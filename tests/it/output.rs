@@ -382,11 +382,59 @@ fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
         "{text}"
     );
     assert!(!text.contains("resourceVersion"), "{text}");
+    // Bookkeeping is left out, and conditions read as words.
+    for noise in ["lastTransitionTime", "containerID", "imageID", "conditions"] {
+        assert!(!text.contains(noise), "{noise}: {text}");
+    }
+    assert!(text.contains("\n    Ready: (none) → True\n"), "{text}");
+    assert!(
+        text.contains("status.containerStatuses[app].ready: false → true"),
+        "{text}"
+    );
     let modified_at = lines
         .iter()
         .position(|l| l.contains("Running"))
         .expect("modified row");
     assert!(lines[modified_at + 1].starts_with("    "), "{text}");
+
+    // `--diff=all`: everything, bookkeeping included.
+    let fresh = Cluster::seeded();
+    let lines = watch_while(
+        &fresh,
+        &mut fresh.get(&["pods", "-w", "--diff=all", "--watch-only"]),
+        &ops[..2],
+    );
+    let all = lines.join("\n");
+    for field in [
+        "    metadata.resourceVersion: ",
+        "    status.conditions[Ready].lastTransitionTime: ",
+        "    status.conditions[Ready].status: (none) → True",
+        "    status.containerStatuses[app].containerID: (none) → ",
+    ] {
+        assert!(all.contains(field), "{field}: {all}");
+    }
+    assert!(all.lines().count() > text.lines().count() + 5, "{all}");
+
+    // On a terminal: dimmed, and no diff line wider than the terminal.
+    let fresh = Cluster::seeded();
+    let lines = watch_while(
+        &fresh,
+        fresh
+            .get(&["pods", "-w", "--diff", "--watch-only"])
+            .env("KW_FORCE_TERMINAL", "1")
+            .env("COLUMNS", "40")
+            .env("CLICOLOR_FORCE", "1")
+            .env_remove("NO_COLOR"),
+        &ops[..2],
+    );
+    let diff_lines: Vec<&String> = lines.iter().filter(|l| l.starts_with("    ")).collect();
+    assert!(diff_lines.len() >= 5, "{lines:#?}");
+    for line in diff_lines {
+        let visible = line.strip_prefix("    \x1b[2m").expect("dimmed");
+        let visible = visible.strip_suffix("\x1b[0m").expect("dim ends");
+        assert!(!visible.contains('\x1b'), "{line:?}");
+        assert!(visible.chars().count() + 4 <= 40, "{line:?}");
+    }
 
     let lines = watch_while(
         &cluster,
@@ -409,6 +457,38 @@ fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
             .any(|op| op["op"] == "add" && op["path"] == "/metadata/deletionTimestamp"),
         "{ops:?}"
     );
+
+    // JSON keeps the complete patch: what the table leaves out is there.
+    let cluster = Cluster::seeded();
+    let scenario = common::scenario_ops();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--diff",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--watch-only",
+        ]),
+        &scenario[..2],
+    );
+    let modified: serde_json::Value =
+        serde_json::from_str(lines.last().expect("a line")).expect("json");
+    let paths: Vec<&str> = modified["diff"]
+        .as_array()
+        .expect("diff")
+        .iter()
+        .filter_map(|op| op["path"].as_str())
+        .collect();
+    for wanted in [
+        "/status/conditions",
+        "/status/containerStatuses/0/containerID",
+        "/status/phase",
+    ] {
+        assert!(paths.contains(&wanted), "{wanted}: {paths:?}");
+    }
 }
 
 #[test]
