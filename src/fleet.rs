@@ -463,7 +463,7 @@ impl Run {
         }
         if wanted.is_empty() {
             let name = unknown.into_iter().next().unwrap_or_default();
-            self.report(Report::Lacking(DiscoveryError::UnknownType(name)));
+            self.report(Report::Lacking(DiscoveryError::UnknownType(name, None)));
             if let Some(judge) = &self.judge {
                 judge
                     .lock()

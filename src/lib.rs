@@ -37,6 +37,7 @@ pub mod scan;
 pub mod session;
 pub mod settings;
 pub mod sinks;
+pub mod spelling;
 pub mod terminal;
 pub mod watcher;
 /// The wire types, shared with `kw-sim` (their own crate, so that neither side owns them).

@@ -610,7 +610,11 @@ fn member_report(error: &MemberError) -> (Vec<String>, i32) {
 fn discovery_report(error: &DiscoveryError) -> (Vec<String>, i32) {
     match error {
         DiscoveryError::Client(e) => client_report(e),
-        e @ DiscoveryError::UnknownType(_) => (vec![format!("error: {e}")], exit::USAGE),
+        e @ DiscoveryError::UnknownType(..) => {
+            let mut lines = vec![format!("error: {e}")];
+            lines.extend(e.hint());
+            (lines, exit::USAGE)
+        }
         e => (vec![format!("error: {e}")], exit::SERVER_ERROR),
     }
 }
