@@ -102,6 +102,16 @@ pub(crate) fn trim(object: &Value) -> Value {
 }
 
 fn diff(path: &mut Vec<String>, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Change>) {
+    // Objects may nest thousands deep (see `crate::decode::value`): grow the stack on the heap.
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || diff_here(path, old, new, out));
+}
+
+fn diff_here(
+    path: &mut Vec<String>,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    out: &mut Vec<Change>,
+) {
     match (old, new) {
         (Some(Value::Object(a)), Some(Value::Object(b))) => diff_maps(path, a, b, out),
         (Some(Value::Array(a)), Some(Value::Array(b))) if a.len() == b.len() => {

@@ -57,6 +57,10 @@ const BOOKKEEPING: &[&str] = &[
     "observedGeneration",
 ];
 
+/// Stack to keep free before going a level deeper, and how much to add when there is less.
+const RED_ZONE: usize = 64 * 1024;
+const STACK_STEP: usize = 1024 * 1024;
+
 /// The longest value shown, in terminal columns.
 pub const VALUE_WIDTH: usize = 60;
 
@@ -74,7 +78,7 @@ pub fn field_changes(old: &Value, new: &Value, detail: DiffDetail) -> Vec<FieldC
         detail,
         out: Vec::new(),
     };
-    walk.value(&mut String::new(), None, Some(old), Some(new));
+    walk.value(&mut String::new(), None, Some(old), Some(new), &[]);
     walk.out
 }
 
@@ -88,29 +92,42 @@ impl Walk {
         self.detail == DiffDetail::Brief
     }
 
-    /// Compare the values at `path` (`key`: the last object key on the way, for the filter).
+    /// Compare the values at `path` (`key`: the last object key on the way, for the filter;
+    /// `skip`: fields of these objects already said by the path, such as an element's name).
     fn value(
         &mut self,
         path: &mut String,
         key: Option<&str>,
         a: Option<&Value>,
         b: Option<&Value>,
+        skip: &[&str],
     ) {
-        if a == b {
-            return;
-        }
+        // Objects may nest thousands deep (see `crate::decode::value`): the stack grows on
+        // the heap rather than overflowing, and nothing below compares or copies whole
+        // subtrees (serde_json's `==` and `clone` recurse on the thread's own stack).
+        stacker::maybe_grow(RED_ZONE, STACK_STEP, || self.compare(path, key, a, b, skip));
+    }
+
+    fn compare(
+        &mut self,
+        path: &mut String,
+        key: Option<&str>,
+        a: Option<&Value>,
+        b: Option<&Value>,
+        skip: &[&str],
+    ) {
         if self.brief() && key.is_some_and(|k| BOOKKEEPING.contains(&k)) {
             return;
         }
         // A part that appeared or went away is one line of its non-default leaves
         // (`(none) → exitCode=137 reason=Error`); conditions still get a line each.
-        let one_sided = a.is_none() || b.is_none();
+        let one_sided = a.is_none() != b.is_none();
         let conditions = path == "status.conditions"
             && a.or(b)
                 .and_then(Value::as_array)
                 .is_some_and(|c| !c.is_empty());
         if self.brief() && one_sided && !conditions {
-            let (old, new) = (a.map(summary), b.map(summary));
+            let (old, new) = (a.map(|v| summary(v, skip)), b.map(|v| summary(v, skip)));
             if old.iter().chain(&new).all(String::is_empty) {
                 return;
             }
@@ -122,12 +139,17 @@ impl Walk {
             return;
         }
         match (a, b) {
-            (Some(Value::Object(x)), Some(Value::Object(y))) => self.maps(path, Some(x), Some(y)),
-            (Some(Value::Object(x)), None) if !x.is_empty() => self.maps(path, Some(x), None),
-            (None, Some(Value::Object(y))) if !y.is_empty() => self.maps(path, None, Some(y)),
+            (None, None) => {}
+            (Some(Value::Object(x)), Some(Value::Object(y))) => {
+                self.maps(path, Some(x), Some(y), skip)
+            }
+            (Some(Value::Object(x)), None) if !x.is_empty() => self.maps(path, Some(x), None, skip),
+            (None, Some(Value::Object(y))) if !y.is_empty() => self.maps(path, None, Some(y), skip),
             (Some(Value::Array(x)), Some(Value::Array(y))) => self.arrays(path, Some(x), Some(y)),
             (Some(Value::Array(x)), None) if !x.is_empty() => self.arrays(path, Some(x), None),
             (None, Some(Value::Array(y))) if !y.is_empty() => self.arrays(path, None, Some(y)),
+            // Values of different kinds are unequal at once, without looking inside.
+            (Some(x), Some(y)) if x == y => {}
             _ => self.out.push(FieldChange {
                 path: path.clone(),
                 old: a.map(text),
@@ -141,11 +163,15 @@ impl Walk {
         path: &mut String,
         a: Option<&Map<String, Value>>,
         b: Option<&Map<String, Value>>,
+        skip: &[&str],
     ) {
         let mut keys: Vec<&String> = a.into_iter().chain(b).flat_map(|m| m.keys()).collect();
         keys.sort();
         keys.dedup();
         for key in keys {
+            if skip.contains(&key.as_str()) {
+                continue;
+            }
             if self.brief() && [a, b].iter().all(|m| m.is_none_or(|m| echoes(m, key))) {
                 continue;
             }
@@ -159,6 +185,7 @@ impl Walk {
                 Some(key),
                 a.and_then(|m| m.get(key)),
                 b.and_then(|m| m.get(key)),
+                &[],
             );
             path.truncate(length);
         }
@@ -188,11 +215,7 @@ impl Walk {
                 path.push_str(name);
                 path.push(']');
                 // The element's name is in the path already.
-                let (old, new) = (
-                    old.map(|e| without(e, field)),
-                    new.map(|e| without(e, field)),
-                );
-                self.value(path, None, old.as_ref(), new.as_ref());
+                self.value(path, None, old, new, &[field]);
                 path.truncate(length);
             }
             return;
@@ -200,10 +223,11 @@ impl Walk {
         let scalars = x.iter().chain(y).all(|v| !v.is_object() && !v.is_array());
         if x.len() != y.len() && scalars {
             // `[a, b] → [a, b, c]` says it best for a list of words.
+            let list = |v: &Vec<Value>| Value::Array(v.clone()).to_string();
             self.out.push(FieldChange {
                 path: path.clone(),
-                old: a.map(|v| text(&Value::Array(v.clone()))),
-                new: b.map(|v| text(&Value::Array(v.clone()))),
+                old: a.map(list),
+                new: b.map(list),
             });
             return;
         }
@@ -212,7 +236,7 @@ impl Walk {
             path.push('[');
             path.push_str(&index.to_string());
             path.push(']');
-            self.value(path, None, x.get(index), y.get(index));
+            self.value(path, None, x.get(index), y.get(index), &[]);
             path.truncate(length);
         }
     }
@@ -220,15 +244,17 @@ impl Walk {
     /// A condition of `status.conditions`: `Ready: False (ContainersNotReady) → True` when its
     /// status changed (or it appeared or went away), `Ready.reason: …` lines otherwise.
     fn condition(&mut self, name: &str, old: Option<&Value>, new: Option<&Value>) {
-        let field = |v: Option<&Value>, key: &str| v.and_then(|c| c.get(key)).cloned();
-        let (old_status, new_status) = (field(old, "status"), field(new, "status"));
-        if old_status != new_status {
+        fn word<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v str> {
+            v.and_then(|c| c.get(key)).and_then(Value::as_str)
+        }
+        if old.is_none() || new.is_none() || word(old, "status") != word(new, "status") {
             let shown = |v: Option<&Value>| {
-                let status = text(&field(v, "status")?);
-                Some(match field(v, "reason").map(|r| text(&r)) {
+                let status = word(v, "status").unwrap_or("(none)");
+                Some(match word(v, "reason") {
                     Some(reason) if !reason.is_empty() => format!("{status} ({reason})"),
-                    _ => status,
+                    _ => status.to_string(),
                 })
+                .filter(|_| v.is_some())
             };
             self.out.push(FieldChange {
                 path: name.to_string(),
@@ -240,14 +266,12 @@ impl Walk {
         let (Some(Value::Object(old)), Some(Value::Object(new))) = (old, new) else {
             return;
         };
-        let mut path = name.to_string();
-        let keep = |m: &Map<String, Value>| -> Map<String, Value> {
-            m.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "type" | "status"))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        };
-        self.maps(&mut path, Some(&keep(old)), Some(&keep(new)));
+        self.maps(
+            &mut name.to_string(),
+            Some(old),
+            Some(new),
+            &["type", "status"],
+        );
     }
 }
 
@@ -285,40 +309,31 @@ fn element_key(x: &[Value], y: &[Value]) -> Option<&'static str> {
     })
 }
 
-/// An element of a named list without its name.
-fn without(element: &Value, field: &str) -> Value {
-    match element {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(k, _)| k.as_str() != field)
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// A part of an object on one line: its leaves as `path=value`, bookkeeping and zero values
-/// left out (`state.waiting.reason=ContainerCreating`).
-fn summary(value: &Value) -> String {
+/// A part of an object on one line: its leaves as `path=value`, bookkeeping, zero values and
+/// the fields in `skip` left out (`state.waiting.reason=ContainerCreating`).
+fn summary(value: &Value, skip: &[&str]) -> String {
     let mut parts = Vec::new();
-    leaves(&mut String::new(), value, &mut parts);
+    leaves(&mut String::new(), value, skip, &mut parts);
     parts.join(" ")
 }
 
-fn leaves(path: &mut String, value: &Value, out: &mut Vec<String>) {
+fn leaves(path: &mut String, value: &Value, skip: &[&str], out: &mut Vec<String>) {
+    stacker::maybe_grow(RED_ZONE, STACK_STEP, || leaves_here(path, value, skip, out));
+}
+
+fn leaves_here(path: &mut String, value: &Value, skip: &[&str], out: &mut Vec<String>) {
     let length = path.len();
     match value {
         Value::Object(map) => {
             for (key, value) in map {
-                if BOOKKEEPING.contains(&key.as_str()) {
+                if BOOKKEEPING.contains(&key.as_str()) || skip.contains(&key.as_str()) {
                     continue;
                 }
                 if !path.is_empty() {
                     path.push('.');
                 }
                 path.push_str(key);
-                leaves(path, value, out);
+                leaves(path, value, &[], out);
                 path.truncate(length);
             }
         }
@@ -330,12 +345,12 @@ fn leaves(path: &mut String, value: &Value, out: &mut Vec<String>) {
                     Some((field, name)) => {
                         path.push_str(name);
                         path.push(']');
-                        leaves(path, &without(item, field), out);
+                        leaves(path, item, &[field], out);
                     }
                     None => {
                         path.push_str(&index.to_string());
                         path.push(']');
-                        leaves(path, item, out);
+                        leaves(path, item, &[], out);
                     }
                 }
                 path.truncate(length);
@@ -373,11 +388,15 @@ fn is_zero(value: &Value) -> bool {
     }
 }
 
-/// A value as a person reads it: strings bare, anything else as compact JSON.
+/// A value as a person reads it: strings bare, other scalars as JSON, a list or an object as
+/// its leaves (`ip=10.0.0.1`; `{}` and `[]` when empty).
 fn text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Object(m) if m.is_empty() => "{}".to_string(),
+        Value::Array(a) if a.is_empty() => "[]".to_string(),
+        Value::Object(_) | Value::Array(_) => summary(value, &[]),
+        scalar => scalar.to_string(),
     }
 }
 
@@ -702,6 +721,50 @@ mod tests {
         assert_eq!(shorten("日本語のテキスト", 7), "日本語…");
         assert_eq!(shorten("abc", 3), "abc");
         assert_eq!(shorten("abcd", 3), "ab…");
+    }
+
+    #[test]
+    fn deep_objects_need_no_deep_stack() {
+        let nested = |leaf: &str| {
+            let depth = 3_000;
+            let text = format!("{}\"{leaf}\"{}", "{\"a\":".repeat(depth), "}".repeat(depth));
+            crate::decode::value(&text).expect("json")
+        };
+        // The values themselves are built and dropped where the stack is ample (serde_json
+        // drops recursively); the walk runs on a small one, and must grow its own.
+        let on_stack = |size: usize, work: Box<dyn FnOnce() + Send>| {
+            std::thread::Builder::new()
+                .stack_size(size)
+                .spawn(work)
+                .expect("thread")
+                .join()
+                .expect("no overflow");
+        };
+        on_stack(
+            64 << 20,
+            Box::new(move || {
+                let (old, new) = (nested("x"), nested("y"));
+                std::thread::scope(|scope| {
+                    let walk = std::thread::Builder::new()
+                        .stack_size(128 << 10)
+                        .spawn_scoped(scope, || {
+                            let changed = field_changes(&old, &new, DiffDetail::Brief);
+                            assert_eq!(changed.len(), 1);
+                            assert_eq!(changed[0].new.as_deref(), Some("y"));
+                            assert_eq!(changed[0].path.matches('a').count(), 3_000);
+                            let appeared = field_changes(&json!({}), &new, DiffDetail::Brief);
+                            assert!(appeared[0]
+                                .new
+                                .as_deref()
+                                .is_some_and(|t| t.ends_with("=y")));
+                            let replaced = field_changes(&json!({"a": 1}), &new, DiffDetail::All);
+                            assert_eq!(replaced.len(), 1);
+                        })
+                        .expect("thread");
+                    walk.join().expect("the walk did not overflow");
+                });
+            }),
+        );
     }
 
     #[test]

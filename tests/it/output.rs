@@ -669,4 +669,47 @@ fn an_object_nested_a_thousand_levels_deep_prints_in_every_format() {
         LIMIT,
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
+
+    // `--diff` walks it too: the leaf that changed, a thousand levels down, in both forms.
+    let widget = |leaf: &str| {
+        let mut deep = json!({ "leaf": leaf });
+        for _ in 0..LEVELS {
+            deep = json!({ "n": deep });
+        }
+        json!({
+            "apiVersion": "example.com/v1",
+            "kind": "Widget",
+            "metadata": {"name": "deep", "namespace": "default"},
+            "spec": {"color": "red", "size": 1, "deep": deep},
+            "status": {"phase": "Ready"},
+        })
+    };
+    for (format, old, new) in [("wide", "bottom", "top"), ("jsonl", "top", "middle")] {
+        let before = watches(&cluster);
+        let live = common::Live::spawn(&mut cluster.get(&[
+            "widgets",
+            "deep",
+            "-w",
+            "--diff",
+            "--output-watch-events",
+            "-o",
+            format,
+        ]));
+        wait_for_watch(&cluster, before);
+        cluster.sim.update("widgets", widget(new)).unwrap();
+        let lines = live.lines_until(LIMIT, |line| line.contains(new));
+        let last = lines.last().expect("a line");
+        if format == "wide" {
+            assert!(last.starts_with("    spec.deep.n.n.n."), "{last}");
+            assert!(last.ends_with(&format!(".leaf: {old} → {new}")), "{last}");
+        } else {
+            assert!(last.contains(r#""op":"replace""#), "{last}");
+            assert!(
+                last.contains(&format!(r#"/n/leaf","value":"{new}"}}"#)),
+                "{last}"
+            );
+        }
+        let stderr = live.stop();
+        assert!(!stderr.contains("overflow"), "{stderr}");
+    }
 }
