@@ -19,6 +19,8 @@
 //! about 60 columns and a line to the terminal's width; the RFC 6902 `"diff"` of JSON lines
 //! (`changes::json_patch`) is not touched by any of this.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 use unicode_width::UnicodeWidthChar;
 
@@ -202,10 +204,13 @@ impl Walk {
                 .chain(x)
                 .filter_map(|e| name_of(e, field))
                 .collect();
-            dedup_keep_order(&mut names);
+            let mut seen = HashSet::with_capacity(names.len());
+            names.retain(|name| seen.insert(*name));
+            // Named lists can be long (thousands of entries in a custom resource): look
+            // elements up by name rather than scanning for each.
+            let (olds, news) = (by_name(x, field), by_name(y, field));
             for name in names {
-                let old = x.iter().find(|e| name_of(e, field) == Some(name));
-                let new = y.iter().find(|e| name_of(e, field) == Some(name));
+                let (old, new) = (olds.get(name).copied(), news.get(name).copied());
                 if conditions {
                     self.condition(name, old, new);
                     continue;
@@ -362,19 +367,15 @@ fn leaves_here(path: &mut String, value: &Value, skip: &[&str], out: &mut Vec<St
     }
 }
 
-fn name_of<'v>(element: &'v Value, field: &str) -> Option<&'v str> {
-    element.get(field).and_then(Value::as_str)
+/// The elements of a named list by name.
+fn by_name<'v>(list: &'v [Value], field: &str) -> HashMap<&'v str, &'v Value> {
+    list.iter()
+        .filter_map(|e| Some((name_of(e, field)?, e)))
+        .collect()
 }
 
-fn dedup_keep_order(names: &mut Vec<&str>) {
-    let mut seen: Vec<&str> = Vec::with_capacity(names.len());
-    names.retain(|name| {
-        let new = !seen.contains(name);
-        if new {
-            seen.push(name);
-        }
-        new
-    });
+fn name_of<'v>(element: &'v Value, field: &str) -> Option<&'v str> {
+    element.get(field).and_then(Value::as_str)
 }
 
 fn is_zero(value: &Value) -> bool {
