@@ -100,6 +100,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--watch-only', '--watch-only', [CompletionResultType]::ParameterName, 'Watch for changes without printing the initial list')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Do not report on stderr how each object waited on with `ready`/`failed` is doing (one line each time its judgement changes)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Do not report on stderr how each object waited on with `ready`/`failed` is doing (one line each time its judgement changes)')
             [CompletionResult]::new('--output-watch-events', '--output-watch-events', [CompletionResultType]::ParameterName, 'With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED)')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Do not print table headers')
             [CompletionResult]::new('--show-kind', '--show-kind', [CompletionResultType]::ParameterName, 'Put the kind in front of each name (`pod/web-1`); always on for several types')

@@ -96,6 +96,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --watch-only 'Watch for changes without printing the initial list'
             cand -A 'List and watch across all namespaces'
             cand --all-namespaces 'List and watch across all namespaces'
+            cand -q 'Do not report on stderr how each object waited on with `ready`/`failed` is doing (one line each time its judgement changes)'
+            cand --quiet 'Do not report on stderr how each object waited on with `ready`/`failed` is doing (one line each time its judgement changes)'
             cand --output-watch-events 'With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED)'
             cand --no-headers 'Do not print table headers'
             cand --show-kind 'Put the kind in front of each name (`pod/web-1`); always on for several types'

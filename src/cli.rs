@@ -128,6 +128,11 @@ pub struct GetArgs {
     )]
     pub for_objects: String,
 
+    /// Do not report on stderr how each object waited on with `ready`/`failed` is doing (one
+    /// line each time its judgement changes).
+    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
+    pub quiet: bool,
+
     /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.
     #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
     pub timeout: Option<String>,

@@ -132,6 +132,14 @@ fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
     let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(rest, ["deployment.apps/ship"]);
+    // One line per change of judgement, as it happens.
+    assert_eq!(
+        stderr.trim_end(),
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         kw: deployment.apps/ship: in progress: Updated: 2/3\n\
+         kw: deployment.apps/ship: ready: Deployment is available. Replicas: 3\n\
+         kw: --until ready met by deployment.apps/ship (Deployment is available. Replicas: 3)"
+    );
 }
 
 #[test]
@@ -157,9 +165,11 @@ fn a_rollout_that_never_completes_times_out_with_exit_3() {
     );
     assert_eq!(out.code, Some(3), "{}", out.stderr);
     assert_eq!(out.stdout, "deployment.apps/ship\n");
+    // What it waited for, and why, before the timeout.
     assert_eq!(
         out.stderr.trim_end(),
-        "error: timed out after 2s waiting for --until ready"
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         error: timed out after 2s waiting for --until ready"
     );
 }
 
@@ -194,7 +204,9 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(
         stderr.trim_end(),
-        "error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         kw: deployment.apps/ship: failed: Progress deadline exceeded\n\
+         error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
     );
 }
 
@@ -330,6 +342,7 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
         format!("kw: --until ready met by all {objects} objects")
     );
 
+    // --quiet: only the ending.
     let out = run(
         cluster.get(&[
             "pods",
@@ -338,6 +351,7 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
             "ready",
             "--fail-on",
             "failed",
+            "--quiet",
             "--timeout",
             "20s",
             "-o",
@@ -426,6 +440,10 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
         ),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("kw: deployment.apps/roll-pull: in progress: Available: 0/3\n"),
+        "{stderr}"
+    );
 
     play(&cluster, Plot::CrashLoop, "roll-crash");
     let out = run(
@@ -502,7 +520,9 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
     );
     assert_eq!(
         out.stderr.trim_end(),
-        "error: --fail-on failed met by pod/big \
+        "kw: pod/big: in progress: Pod has not been scheduled yet: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         kw: pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         error: --fail-on failed met by pod/big \
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
     );
 }
