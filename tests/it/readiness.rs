@@ -526,3 +526,80 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
     );
 }
+
+/// `-f` over several kinds: a ConfigMap and a Service are ready at once, and a running Job keeps
+/// the wait going until it completes; a Job past its backoff limit fails the wait.
+#[test]
+fn a_manifest_waits_for_its_job_and_a_failed_job_fails_it() {
+    use kw_sim::rollout::Plot;
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create(
+            "configmaps",
+            json!({"metadata": {"name": "ship-config", "namespace": "default"},
+                   "data": {"mode": "ci"}}),
+        )
+        .unwrap();
+    cluster
+        .sim
+        .create(
+            "services",
+            json!({"metadata": {"name": "ship", "namespace": "default"},
+                   "spec": {"type": "ClusterIP", "clusterIP": "10.96.0.77",
+                            "ports": [{"port": 80}]}}),
+        )
+        .unwrap();
+    let manifest = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: ship-config}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ship}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+";
+    let path = cluster.dir.path().join("app.yaml");
+    std::fs::write(&path, manifest).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "-f",
+        &path,
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    still_waiting(&mut live, Duration::from_millis(300));
+    play(&cluster, Plot::JobCompletes, "migrate");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("kw: job.batch/migrate: in progress: Job in progress. Succeeded: 0/1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("kw: --until ready met by all 3 objects\n"),
+        "{stderr}"
+    );
+
+    let live = wait_ready(&cluster, "job/broken");
+    play(&cluster, Plot::JobFails, "broken");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: --fail-on failed met by job.batch/broken \
+             (Job has failed: Job has reached the specified backoff limit)\n"
+        ),
+        "{stderr}"
+    );
+}
