@@ -603,3 +603,38 @@ metadata: {name: migrate}
         "{stderr}"
     );
 }
+
+/// A rollout that completes while kw is cut off, its history compacted: the re-list brings the
+/// new state, and the judgement follows it.
+#[test]
+fn ready_survives_dropped_connections_and_relists() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let mut live = wait_ready(&cluster, "deploy/ship");
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    cluster.sim.set_faults(kw_sim::Faults {
+        watch_status: Some(503),
+        ..kw_sim::Faults::default()
+    });
+    cluster.sim.drop_connections();
+    cluster
+        .sim
+        .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
+        .unwrap();
+    cluster
+        .sim
+        .update("deployments", rolled_out("ship"))
+        .unwrap();
+    cluster.sim.compact();
+    still_waiting(&mut live, Duration::from_millis(300));
+    cluster.sim.set_faults(kw_sim::Faults::default());
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("kw: deployment.apps/ship: ready: Deployment is available. Replicas: 3\n"),
+        "{stderr}"
+    );
+}
