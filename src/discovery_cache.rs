@@ -19,6 +19,11 @@ use crate::connection::Connection;
 use crate::endpoint::TrustRoots;
 use crate::events::ResourceInfo;
 
+/// The entry under which every listable type is kept (what completion offers; `kw get` fills it
+/// when it has read the whole answer anyway). No typed type can be this: `kw get` splits a word
+/// with `/` into TYPE/NAME, so its types never contain one.
+pub const ALL_TYPES_KEY: &str = "/every listable type";
+
 /// How long a resolution is trusted.
 pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
 

@@ -25,9 +25,7 @@ use crate::kubeconfig;
 use crate::settings;
 use crate::watcher::Target;
 
-/// The discovery cache entry under which completion keeps every listable type. No typed type
-/// can be this: `kw get` splits a word with `/` into TYPE/NAME, so its types never contain one.
-pub const ALL_TYPES_KEY: &str = "/every listable type";
+use crate::discovery_cache::ALL_TYPES_KEY;
 
 /// How many object names completion asks for: enough to choose from, little to transfer.
 const NAME_LIMIT: u64 = 1000;
@@ -183,14 +181,16 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     answer
 }
 
-/// Every listable type: from the cache, else from the server (and then into the cache).
+/// Every listable type: from the cache, else from the server's aggregated answer (and then into
+/// the cache, unless a group could not be read: its types would be missing for hours).
 fn all_types(client: &Client, cache: &mut DiscoveryCache) -> Option<Vec<ResourceInfo>> {
     let now = SystemTime::now();
     if let Some(types) = cache.get(ALL_TYPES_KEY, now) {
         return Some(types);
     }
-    let types = discovery::listable(client).ok()?;
-    if !types.is_empty() {
+    let mut discovery = discovery::Discovery::new(client);
+    let types = discovery.listable().ok()?;
+    if discovery.stale().is_empty() && !types.is_empty() {
         cache.put(ALL_TYPES_KEY, &types, now);
     }
     Some(types)
