@@ -2,12 +2,14 @@
 //! `deployments.v1.apps`, `widgets.example.com`, a category such as `all`) into `ResourceInfo`s,
 //! from what the server serves (`served`: aggregated discovery, two requests in all). The core
 //! group is asked first, so the common case costs one request; whatever was asked is kept for
-//! the run's other types and for the did-you-mean of a type the server lacks.
+//! the run's other types and for the did-you-mean of a type the server lacks. A whole answer
+//! goes into the cluster's cache, and a later run resolves any name from it; a name it does not
+//! know is asked again (a CRD installed since), as kubectl does.
 
 mod served;
 
 use crate::client::{Client, ClientError};
-use crate::discovery_cache::{DiscoveryCache, ALL_TYPES_KEY};
+use crate::discovery_cache::DiscoveryCache;
 use crate::events::ResourceInfo;
 use crate::wire::ApiResource;
 
@@ -41,7 +43,7 @@ pub fn resolve_requested(
     cache: &mut DiscoveryCache,
     skip_unknown: bool,
 ) -> Result<(Vec<Wanted>, Vec<String>), DiscoveryError> {
-    let mut discovery = Discovery::new(client);
+    let mut discovery = Discovery::with_cache(client, cache);
     let mut groups: Vec<Wanted> = Vec::new();
     let mut unknown = Vec::new();
     for request in requested {
@@ -83,28 +85,72 @@ pub fn resolve_requested(
             }
         }
     }
-    // Both halves read, none stale: the list completion offers costs nothing more now.
-    if let Some(types) = discovery.listable_if_complete() {
-        cache.put(ALL_TYPES_KEY, &types, std::time::SystemTime::now());
-    }
+    discovery.remember(cache);
     Ok((groups, unknown))
 }
 
-/// The server's answer, read half by half (`/api`, then `/apis`) as resolutions need it, and
-/// kept so that nothing is asked twice.
+/// A whole answer as the cache keeps it: the types of every group version, and which group
+/// versions were stale when it was read (a name of theirs is asked of the server again).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Cached {
+    versions: Vec<GroupVersion>,
+    stale: Vec<String>,
+}
+
+/// The server's answer: from the cache when it has one, else read half by half (`/api`, then
+/// `/apis`) as resolutions need it, and kept so that nothing is asked twice.
 pub struct Discovery<'a> {
     client: &'a Client,
+    /// A whole answer from the cache, until it fails to know a name.
+    cached: Option<Cached>,
     core: Option<Half>,
     groups: Option<Half>,
 }
 
 impl<'a> Discovery<'a> {
+    /// Discovery that asks the server only.
     pub fn new(client: &'a Client) -> Discovery<'a> {
         Discovery {
             client,
+            cached: None,
             core: None,
             groups: None,
         }
+    }
+
+    /// Discovery that answers from the whole answer `cache` keeps, if it has a fresh one.
+    pub fn with_cache(client: &'a Client, cache: &DiscoveryCache) -> Discovery<'a> {
+        Discovery {
+            cached: cache.answer(std::time::SystemTime::now()),
+            ..Discovery::new(client)
+        }
+    }
+
+    /// Keep what was read from the server in `cache`, when it was read whole. Subresources are
+    /// left out: nothing resolves to them.
+    pub fn remember(&self, cache: &mut DiscoveryCache) {
+        let (Some(core), Some(groups)) = (&self.core, &self.groups) else {
+            return;
+        };
+        let versions: Vec<GroupVersion> = core
+            .versions
+            .iter()
+            .chain(&groups.versions)
+            .map(|gv| GroupVersion {
+                resources: gv
+                    .resources
+                    .iter()
+                    .filter(|r| !r.name.contains('/'))
+                    .cloned()
+                    .collect(),
+                ..gv.clone()
+            })
+            .collect();
+        let cached = Cached {
+            versions,
+            stale: self.stale(),
+        };
+        cache.put_answer(&cached, std::time::SystemTime::now());
     }
 
     fn core(&mut self) -> Result<&Half, DiscoveryError> {
@@ -121,10 +167,15 @@ impl<'a> Discovery<'a> {
         Ok(self.groups.get_or_insert_with(Half::default))
     }
 
-    /// Every group version, the core group first.
+    /// Every group version, the core group first: the cached answer, else the server's.
     fn all(&mut self) -> Result<Vec<&GroupVersion>, DiscoveryError> {
-        self.core()?;
-        self.groups()?;
+        if self.cached.is_none() {
+            self.core()?;
+            self.groups()?;
+        }
+        if let Some(cached) = &self.cached {
+            return Ok(cached.versions.iter().collect());
+        }
         Ok(self
             .core
             .iter()
@@ -133,7 +184,8 @@ impl<'a> Discovery<'a> {
             .collect())
     }
 
-    /// The group versions set aside so far because the server could not vouch for them.
+    /// The group versions set aside because the server could not vouch for them (so far, in
+    /// what was read from the server).
     pub fn stale(&self) -> Vec<String> {
         self.core
             .iter()
@@ -142,56 +194,36 @@ impl<'a> Discovery<'a> {
             .collect()
     }
 
-    /// Resolve a typed resource type.
-    pub fn resolve(&mut self, typed: &str) -> Result<ResourceInfo, DiscoveryError> {
-        let query = parse_query(typed);
-        let core_allowed = matches!(query.group.as_deref(), None | Some(""))
-            && matches!(query.version.as_deref(), None | Some("v1"));
-        if core_allowed {
-            if let Some(found) = find(&self.core()?.versions, &query) {
-                return Ok(found);
-            }
-        }
-        if query.group.as_deref() != Some("") {
-            if let Some(found) = find(&self.groups()?.versions, &query) {
-                return Ok(found);
-            }
-        }
-        Err(DiscoveryError::UnknownType(typed.to_string(), None))
-    }
-
     /// Resolve a typed name to the types it means: one type, or every type of a category
     /// (`all`, or a custom resource's own category) when no type has that name, as kubectl
     /// does.
     pub fn resolve_many(&mut self, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-        match self.resolve(typed) {
-            Ok(found) => Ok(vec![found]),
-            Err(DiscoveryError::UnknownType(name, _)) if !typed.contains('.') => {
-                let members = self.category(&typed.to_ascii_lowercase())?;
-                if members.is_empty() {
-                    Err(DiscoveryError::UnknownType(name, None))
-                } else {
-                    Ok(members)
-                }
+        if let Some(cached) = &self.cached {
+            if let Some(found) = resolve_in(cached.versions.iter(), typed) {
+                return Ok(found);
             }
-            Err(e) => Err(e),
+            // Not in the cached answer: perhaps new since; the server says.
+            self.cached = None;
         }
-    }
-
-    /// Every listable type in a category, in discovery order (the core group first).
-    fn category(&mut self, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-        Ok(self
-            .all()?
-            .into_iter()
-            .filter(|gv| gv.preferred)
-            .flat_map(|gv| listable_in(gv).filter(|(r, _)| r.categories.iter().any(|c| c == name)))
-            .map(|(_, info)| info)
-            .collect())
+        let query = parse_query(typed);
+        let core_allowed = matches!(query.group.as_deref(), None | Some(""))
+            && matches!(query.version.as_deref(), None | Some("v1"));
+        if core_allowed {
+            if let Some(found) = find(self.core()?.versions.iter(), &query) {
+                return Ok(vec![found]);
+            }
+        }
+        resolve_in(self.all()?.into_iter(), typed)
+            .ok_or_else(|| DiscoveryError::UnknownType(typed.to_string(), None))
     }
 
     /// Every type the server can list, in each group's preferred version, the core group
     /// first: what `kw get <TAB>` offers.
     pub fn listable(&mut self) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+        // A cached answer that lacked a group would leave its types out for hours: ask again.
+        if self.cached.as_ref().is_some_and(|c| !c.stale.is_empty()) {
+            self.cached = None;
+        }
         Ok(self
             .all()?
             .into_iter()
@@ -199,14 +231,6 @@ impl<'a> Discovery<'a> {
             .flat_map(listable_in)
             .map(|(_, info)| info)
             .collect())
-    }
-
-    /// `listable`, when both halves have been read and nothing was stale: a list fit to keep.
-    pub fn listable_if_complete(&mut self) -> Option<Vec<ResourceInfo>> {
-        if self.core.is_none() || self.groups.is_none() || !self.stale().is_empty() {
-            return None;
-        }
-        self.listable().ok().filter(|types| !types.is_empty())
     }
 
     /// Every name the server's listable types answer to (plural, singular, short names), in
@@ -226,11 +250,35 @@ impl<'a> Discovery<'a> {
     }
 }
 
+/// What `typed` means among `versions` (the core group first): the type it names, else (for a
+/// name without a group) every listable type of the category it names, in discovery order.
+fn resolve_in<'v>(
+    versions: impl Iterator<Item = &'v GroupVersion> + Clone,
+    typed: &str,
+) -> Option<Vec<ResourceInfo>> {
+    if let Some(found) = find(versions.clone(), &parse_query(typed)) {
+        return Some(vec![found]);
+    }
+    if typed.contains('.') {
+        return None;
+    }
+    let name = typed.to_ascii_lowercase();
+    let members: Vec<ResourceInfo> = versions
+        .filter(|gv| gv.preferred)
+        .flat_map(|gv| listable_in(gv).filter(|(r, _)| r.categories.iter().any(|c| c == &name)))
+        .map(|(_, info)| info)
+        .collect();
+    (!members.is_empty()).then_some(members)
+}
+
 /// The type `query` names among `versions`: in the version it gives, else in each group's
 /// preferred version, else in any other version (a type only an older version still serves).
-fn find(versions: &[GroupVersion], query: &TypeQuery) -> Option<ResourceInfo> {
+fn find<'v>(
+    versions: impl Iterator<Item = &'v GroupVersion> + Clone,
+    query: &TypeQuery,
+) -> Option<ResourceInfo> {
     let candidates = || {
-        versions.iter().filter(|gv| {
+        versions.clone().filter(|gv| {
             query.group.as_ref().is_none_or(|g| &gv.group == g)
                 && query.version.as_ref().is_none_or(|v| &gv.version == v)
         })
@@ -350,11 +398,6 @@ fn info(resource: &ApiResource, group: &str, version: &str) -> ResourceInfo {
         version: version.to_string(),
         namespaced: resource.namespaced,
     }
-}
-
-/// Resolve a typed name to the types it means (see `Discovery::resolve_many`).
-pub fn resolve_many(client: &Client, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-    Discovery::new(client).resolve_many(typed)
 }
 
 /// The known type name nearest to `typed` (see `spelling::nearest`). `typed` with a group

@@ -18,7 +18,7 @@ use super::DiscoveryError;
 
 /// One group version the server serves, with its resources (subresources included, as
 /// `plural/sub`, in the legacy shape).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupVersion {
     /// "" for the core group.
     pub group: String,
