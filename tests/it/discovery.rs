@@ -164,7 +164,7 @@ fn a_server_without_aggregated_discovery_is_asked_group_by_group() {
     assert!(asked.len() <= KUBECTL_COLD_LEGACY);
 
     // The same objects as from the aggregated answer.
-    let mut aggregated = Counted::start(SimConfig::default());
+    let aggregated = Counted::start(SimConfig::default());
     let expected = aggregated.get(&["widgets", "-o", "name"]);
     assert_eq!(out.stdout, expected.stdout);
 
