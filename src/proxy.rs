@@ -152,28 +152,27 @@ impl ProxyUrl {
         }
     }
 
-    /// The proxy for ureq; `https://` proxies are refused here (ureq 2 cannot speak TLS to a
-    /// proxy).
+    /// The proxy for ureq; `https://` proxies are refused here (kw does not speak TLS to a
+    /// proxy yet).
     pub fn to_ureq(&self) -> Result<ureq::Proxy, ProxyError> {
-        let scheme = match self.scheme {
-            ProxyScheme::Http => "http",
-            ProxyScheme::Socks5 => "socks5",
+        let protocol = match self.scheme {
+            ProxyScheme::Http => ureq::ProxyProtocol::Http,
+            ProxyScheme::Socks5 => ureq::ProxyProtocol::Socks5,
             ProxyScheme::Https => return Err(ProxyError::HttpsProxy),
-        };
-        let user = match &self.credentials {
-            Some((user, password)) => format!("{user}:{password}@"),
-            None => String::new(),
         };
         let host = if self.host.contains(':') {
             format!("[{}]", self.host)
         } else {
             self.host.clone()
         };
-        ureq::Proxy::new(format!("{scheme}://{user}{host}:{}", self.port)).map_err(|error| {
-            ProxyError::BadUrl {
-                url: self.to_string(),
-                reason: error.to_string(),
-            }
+        let mut builder = ureq::Proxy::builder(protocol).host(&host).port(self.port);
+        if let Some((user, password)) = &self.credentials {
+            // The builder percent-encodes them again for the URI it keeps.
+            builder = builder.username(user).password(password);
+        }
+        builder.build().map_err(|error| ProxyError::BadUrl {
+            url: self.to_string(),
+            reason: error.to_string(),
         })
     }
 }

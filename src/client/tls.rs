@@ -9,7 +9,12 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::WebPkiServerVerifier;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
+    CertificateError, ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore,
+    SignatureScheme, StreamOwned,
+};
+use std::io::{Read, Write};
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
 use crate::connection::{ClientIdentity, TrustRoots};
@@ -118,9 +123,12 @@ fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupErr
     }
 }
 
-/// ureq's rustls connector, with `tls-server-name` (when set) as the name the handshake sends
-/// (SNI) instead of the host connected to, as client-go does, so front ends that route by SNI
-/// reach the right cluster.
+/// kw's TLS layer in ureq's connector chain: rustls with kw's own configuration, and
+/// `tls-server-name` (when set) as the name the handshake sends (SNI) instead of the host
+/// connected to, as client-go does, so front ends that route by SNI reach the right cluster.
+/// ureq's own TLS settings cannot carry a custom verifier or a renamed SNI, hence this.
+/// Plain `http://` servers pass through untouched.
+#[derive(Clone)]
 pub struct Connector {
     config: Arc<ClientConfig>,
     server_name: Option<String>,
@@ -135,14 +143,92 @@ impl Connector {
     }
 }
 
-impl ureq::TlsConnector for Connector {
+impl std::fmt::Debug for Connector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("tls::Connector")
+            .field("server_name", &self.server_name)
+            .finish()
+    }
+}
+
+impl<In: Transport> ureq::unversioned::transport::Connector<In> for Connector {
+    type Out = Either<In, TlsTransport>;
+
     fn connect(
         &self,
-        dns_name: &str,
-        io: Box<dyn ureq::ReadWrite>,
-    ) -> Result<Box<dyn ureq::ReadWrite>, ureq::Error> {
-        let name = self.server_name.as_deref().unwrap_or(dns_name);
-        self.config.connect(name, io)
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        let Some(transport) = chained else {
+            // Nothing below connected: nothing to wrap (ureq reports the failure).
+            return Ok(None);
+        };
+        if !details.needs_tls() || transport.is_tls() {
+            return Ok(Some(Either::A(transport)));
+        }
+        let host = details.uri.host().unwrap_or_default();
+        // An IPv6 literal comes bracketed from the URI.
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        let name = self.server_name.as_deref().unwrap_or(host);
+        let name = ServerName::try_from(name.to_string())
+            .map_err(|_| ureq::Error::Tls("the server's name cannot be used for TLS"))?;
+        let mut conn = ClientConnection::new(Arc::clone(&self.config), name)
+            .map_err(|e| ureq::Error::Io(std::io::Error::other(e)))?;
+        let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());
+        sock.set_timeout(details.timeout);
+        // rustls hands its own errors back inside io::Error; ureq's (timeouts) come back out.
+        conn.complete_io(&mut sock).map_err(ureq::Error::from)?;
+        let buffers = LazyBuffers::new(
+            details.config.input_buffer_size(),
+            details.config.output_buffer_size(),
+        );
+        Ok(Some(Either::B(TlsTransport {
+            buffers,
+            stream: StreamOwned { conn, sock },
+        })))
+    }
+}
+
+/// One TLS connection as a ureq transport: plaintext goes through ureq's buffers.
+pub struct TlsTransport {
+    buffers: LazyBuffers,
+    stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl std::fmt::Debug for TlsTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsTransport").finish()
+    }
+}
+
+impl Transport for TlsTransport {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let output = &self.buffers.output()[..amount];
+        self.stream.write_all(output).map_err(ureq::Error::from)
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let input = self.buffers.input_append_buf();
+        let amount = self.stream.read(input).map_err(ureq::Error::from)?;
+        self.buffers.input_appended(amount);
+        Ok(amount > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.stream.get_mut().get_mut().is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        true
     }
 }
 
