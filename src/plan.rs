@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli::GetArgs;
 use crate::conditions::{Expr, For, Rules};
+use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
 use crate::namespaces::NamespaceSet;
 use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
@@ -84,15 +85,6 @@ pub struct GetPlan {
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
-}
-
-/// One resource type and the objects of it to get, as discovery resolved them: the names, and a
-/// namespace of their own when a manifest says so.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Wanted {
-    pub resource: ResourceInfo,
-    pub names: Vec<String>,
-    pub namespace: Option<String>,
 }
 
 /// When a run must stop: `--request-timeout` cuts a watch quietly (kubectl's meaning);

@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::auth::{AuthError, Authenticator, Credential};
-use crate::connection::{ClientIdentity, Scheme, TrustRoots};
+use crate::connection::{Connection, Impersonation};
+use crate::endpoint::{ClientIdentity, Scheme, TrustRoots};
 use crate::proxy::ProxyError;
-use crate::settings::{Connection, Impersonation};
 use crate::vlog;
 use crate::wire::Status;
 use ureq::unversioned::resolver::DefaultResolver;

@@ -17,8 +17,8 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
-use crate::connection::{ClientIdentity, TrustRoots};
-use crate::settings::Connection;
+use crate::connection::Connection;
+use crate::endpoint::{ClientIdentity, TrustRoots};
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
