@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::auth::{AuthError, Authenticator, Credential};
 use crate::connection::{Connection, Impersonation};
 use crate::endpoint::{ClientIdentity, Scheme, TrustRoots};
-use crate::proxy::ProxyError;
+use crate::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 use ureq::unversioned::resolver::DefaultResolver;
@@ -127,6 +127,10 @@ pub struct Client {
     auth: Authenticator,
     transport: Mutex<Transport>,
     proxy: Option<ureq::Proxy>,
+    /// The proxy as messages name it (credentials redacted).
+    proxy_display: Option<String>,
+    /// TLS to an `https://` proxy, and where its roots came from.
+    proxy_tls: Option<(Arc<rustls::ClientConfig>, String)>,
     read_timeout: Duration,
     idle_timeout: Duration,
     /// `https://host:port/base` without a trailing slash.
@@ -156,7 +160,21 @@ impl Client {
             None => None,
         };
         let read_timeout = conn.request_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
-        let transport = build_transport(conn, None, &proxy, read_timeout, idle_timeout)?;
+        let proxy_tls = match &conn.proxy {
+            Some(proxy) if proxy.scheme == ProxyScheme::Https => {
+                Some(tls::proxy_config(&conn.roots)?)
+            }
+            _ => None,
+        };
+        let proxy_display = conn.proxy.as_ref().map(|proxy| proxy.to_string());
+        let transport = build_transport(
+            conn,
+            None,
+            &proxy,
+            proxy_tls.as_ref().map(|(config, _)| config),
+            read_timeout,
+            idle_timeout,
+        )?;
         let roots_origin = match &conn.roots {
             TrustRoots::Platform => "the system's root certificates".to_string(),
             TrustRoots::Bundle { origin, .. } => origin.clone(),
@@ -167,6 +185,8 @@ impl Client {
             auth: Authenticator::new(conn.credentials.source()),
             transport: Mutex::new(transport),
             proxy,
+            proxy_display,
+            proxy_tls,
             read_timeout,
             idle_timeout,
             base_url: server_display.clone(),
@@ -332,6 +352,7 @@ impl Client {
                 &self.connection,
                 credential.identity.clone(),
                 &self.proxy,
+                self.proxy_tls.as_ref().map(|(config, _)| config),
                 self.read_timeout,
                 self.idle_timeout,
             )?;
@@ -435,7 +456,8 @@ impl Client {
         })
     }
 
-    /// A request that got no response: what failed, in words.
+    /// A request that got no response: what failed, in words. With a proxy, every connection
+    /// goes to it first, so a failure to connect is the proxy's and the message names it.
     fn transport_error(&self, error: ureq::Error) -> ClientError {
         use std::io::ErrorKind as Kind;
         use ureq::Timeout;
@@ -448,25 +470,64 @@ impl Client {
                 };
             }
         }
+        let proxy = self.proxy_display.as_deref().unwrap_or("(none)");
+        if let ureq::Error::Other(inner) = &error {
+            if let Some(tls::ProxyHandshakeError(io)) = inner.downcast_ref() {
+                let origin = self.proxy_tls.as_ref().map_or("", |(_, origin)| origin);
+                let why = match tls::find_tls_error(io) {
+                    Some(tls) => tls::describe_proxy_tls_error(tls, origin),
+                    None => io.to_string(),
+                };
+                return ClientError::Tls {
+                    server,
+                    reason: format!("TLS to the proxy {proxy} failed: {why}"),
+                };
+            }
+        }
+        let unreachable = |reason: String| match &self.proxy_display {
+            Some(proxy) => ClientError::Unreachable {
+                server: server.clone(),
+                reason: format!("cannot reach the proxy {proxy}: {reason}"),
+            },
+            None => ClientError::Unreachable {
+                server: server.clone(),
+                reason,
+            },
+        };
         match error {
             // A header name or value HTTP does not allow (checked when the request is sent).
             ureq::Error::Http(_) => ClientError::Setup(SetupError::BadHeader),
-            ureq::Error::HostNotFound => ClientError::Unreachable {
-                server,
-                reason: "no such host".to_string(),
-            },
-            ureq::Error::ConnectionFailed => ClientError::Unreachable {
-                server,
-                reason: "the connection failed".to_string(),
-            },
-            ureq::Error::ConnectProxyFailed(reason) => ClientError::Unreachable {
-                server,
-                reason: format!("the proxy refused the tunnel: {reason}"),
-            },
-            ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => ClientError::Unreachable {
-                server,
-                reason: "timed out".to_string(),
-            },
+            ureq::Error::HostNotFound => unreachable("no such host".to_string()),
+            ureq::Error::ConnectionFailed => unreachable("the connection failed".to_string()),
+            ureq::Error::ConnectProxyFailed(reason) => {
+                // ureq says "proxy server responded 407/407"; kw says "answered 407 <reason>".
+                let code = reason
+                    .strip_prefix("proxy server responded ")
+                    .and_then(|status| status.split('/').next())
+                    .and_then(|code| code.parse::<u16>().ok());
+                let answer = match code {
+                    Some(code) => {
+                        let text = ureq::http::StatusCode::from_u16(code)
+                            .ok()
+                            .and_then(|status| status.canonical_reason())
+                            .unwrap_or("");
+                        format!("answered {code} {text}").trim_end().to_string()
+                    }
+                    None => reason,
+                };
+                let hint = match answer.get(..12) {
+                    Some("answered 407") => " (check the user and password in the proxy URL)",
+                    Some("answered 403") => " (the proxy does not allow this destination)",
+                    _ => "",
+                };
+                ClientError::Unreachable {
+                    server,
+                    reason: format!("the proxy {proxy} refused the tunnel: it {answer}{hint}"),
+                }
+            }
+            ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => {
+                unreachable("timed out".to_string())
+            }
             ureq::Error::Timeout(_) => ClientError::Broken {
                 server,
                 reason: "timed out".to_string(),
@@ -482,7 +543,7 @@ impl Client {
                     | Kind::HostUnreachable
                     | Kind::NetworkUnreachable
                     | Kind::AddrNotAvailable
-                    | Kind::NotFound => ClientError::Unreachable { server, reason },
+                    | Kind::NotFound => unreachable(reason),
                     _ => ClientError::Broken { server, reason },
                 }
             }
@@ -551,16 +612,19 @@ fn build_transport(
     conn: &Connection,
     identity: Option<Arc<ClientIdentity>>,
     proxy: &Option<ureq::Proxy>,
+    proxy_tls: Option<&Arc<rustls::ClientConfig>>,
     read_timeout: Duration,
     idle_timeout: Duration,
 ) -> Result<Transport, ClientError> {
-    let tls = match conn.server.scheme {
-        Scheme::Https => Some(tls::Connector::new(
-            tls::client_config(conn, identity.as_deref())?,
-            conn.tls_server_name.as_deref(),
-        )),
+    let server_tls = match conn.server.scheme {
+        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
         Scheme::Http => None,
     };
+    let tls = tls::Connector::new(
+        server_tls,
+        conn.tls_server_name.as_deref(),
+        proxy_tls.cloned(),
+    );
     Ok(Transport {
         agent: build_agent(tls.clone(), proxy.clone(), read_timeout),
         watch_agent: build_agent(tls, proxy.clone(), idle_timeout),
@@ -569,7 +633,7 @@ fn build_transport(
 }
 
 fn build_agent(
-    tls: Option<tls::Connector>,
+    tls: tls::Connector,
     proxy: Option<ureq::Proxy>,
     read_timeout: Duration,
 ) -> ureq::Agent {
@@ -585,17 +649,15 @@ fn build_agent(
         // Also what a proxy's CONNECT request carries.
         .user_agent(USER_AGENT)
         .build();
-    // SOCKS and HTTP CONNECT proxies, then TCP, then kw's own TLS over whichever came up.
+    // SOCKS and CONNECT proxies, then TCP, then kw's own TLS over whichever came up. (ureq
+    // opens the connection to a CONNECT proxy through this same chain, so an `https://` proxy
+    // gets its TLS here too.)
     let connector =
         ().chain(SocksConnector::default())
             .chain(ConnectProxyConnector::default())
-            .chain(TcpConnector::default());
-    match tls {
-        Some(tls) => {
-            ureq::Agent::with_parts(config, connector.chain(tls), DefaultResolver::default())
-        }
-        None => ureq::Agent::with_parts(config, connector, DefaultResolver::default()),
-    }
+            .chain(TcpConnector::default())
+            .chain(tls);
+    ureq::Agent::with_parts(config, connector, DefaultResolver::default())
 }
 
 #[cfg(test)]
