@@ -89,6 +89,11 @@ thread_local! {
     static SCOPE: std::cell::RefCell<Option<ContextScope>> = const { std::cell::RefCell::new(None) };
 }
 
+/// The context scope this thread logs in, to hand to the threads it starts.
+pub fn current_scope() -> Option<ContextScope> {
+    scope()
+}
+
 fn scope() -> Option<ContextScope> {
     SCOPE.with(|scope| scope.borrow().clone())
 }

@@ -74,6 +74,21 @@ pub enum ClientError {
     Setup(#[from] SetupError),
 }
 
+impl ClientError {
+    /// Whether the cause can pass on its own: nothing answered, the handshake failed (a server
+    /// or proxy restarting, a certificate being rotated), the connection broke, or the server
+    /// said it is overloaded or failing (429, 5xx). Everything else needs someone to act.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ClientError::Unreachable { .. }
+            | ClientError::Tls { .. }
+            | ClientError::Broken { .. } => true,
+            ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
+            ClientError::TooLarge { .. } | ClientError::Setup(_) => false,
+        }
+    }
+}
+
 /// What must be fixed on the user's side before any request can succeed.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
