@@ -87,11 +87,6 @@ fn connect_handshake(mut client: &TcpStream, log: &Mutex<Vec<String>>) -> Option
 fn socks5_handshake(mut client: &TcpStream, log: &Mutex<Vec<String>>) -> Option<TcpStream> {
     let mut greeting = [0u8; 2];
     client.read_exact(&mut greeting).ok()?;
-    // ureq 2 waits for its SOCKS handshake thread on a condition variable without checking
-    // whether the thread already finished; a handshake that completes before ureq starts
-    // waiting (only plausible on loopback) then costs the whole connect timeout. A short pause
-    // keeps this proxy as slow as a real one.
-    std::thread::sleep(Duration::from_millis(100));
     let mut methods = vec![0u8; usize::from(greeting[1])];
     client.read_exact(&mut methods).ok()?;
     client.write_all(&[5, 0]).ok()?;
