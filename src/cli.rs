@@ -105,16 +105,23 @@ pub struct GetArgs {
     )]
     pub filename: Option<PathBuf>,
 
-    /// End the watch with exit 0 once EXPR holds: `delete`, `create`, `condition=Ready`,
-    /// `condition=Available=False`, `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one
-    /// met ends the watch. Implies --watch; the initial list counts.
+    /// End the watch with exit 0 once EXPR holds: `ready` (rolled out: kstatus's rules per
+    /// kind), `delete`, `create`, `condition=Ready`, `condition=Available=False`,
+    /// `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one met ends the watch. Implies
+    /// --watch; the initial list counts.
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub until: Vec<String>,
 
-    /// End the watch with exit 2 once EXPR holds for any watched object (same EXPRs as --until).
-    /// Repeatable. Implies --watch.
+    /// End the watch with exit 2 once EXPR holds for any watched object: `failed` (it will not
+    /// get ready without someone acting), or the EXPRs of --until but `ready`. Repeatable.
+    /// Implies --watch.
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub fail_on: Vec<String>,
+
+    /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
+    /// (Warning events of the objects and of what they own); errors are still said.
+    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
+    pub quiet: bool,
 
     /// `all`: --until needs every watched object (every named one, or every one the selector
     /// matches, at least one); `any`: one object suffices.
@@ -184,7 +191,8 @@ pub struct GetArgs {
     pub sort_by: Option<String>,
 
     /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
-    /// event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started).
+    /// event lines. FORMAT: rfc3339 (UTC, the default), local (a short clock, 13:04:01.993, in
+    /// tables; RFC 3339 with the offset in JSON), or relative (since kw started).
     #[arg(
         long,
         help_heading = "Output",
@@ -207,12 +215,22 @@ pub struct GetArgs {
     )]
     pub color: String,
 
-    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object
-    /// (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event
-    /// lines). resourceVersion, managedFields and generation are ignored. kw keeps the last
-    /// version of every watched object in memory to compare with.
-    #[arg(long, help_heading = "Output")]
-    pub diff: bool,
+    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object, one
+    /// line each (`status.phase: Pending → Running`, `Ready: False → True`), values shortened.
+    /// brief (the default) hides bookkeeping (resourceVersion, managedFields, generation,
+    /// last*Time, containerID, imageID, observedGeneration); all shows every field. JSON event
+    /// lines get a complete "diff" field of RFC 6902 operations. kw keeps the last version of
+    /// every watched object in memory to compare with.
+    #[arg(
+        long,
+        help_heading = "Output",
+        value_name = "DETAIL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "brief",
+        value_parser = ["brief", "all"]
+    )]
+    pub diff: Option<String>,
 
     /// kw: do not print a MODIFIED event whose visible row (or, in other formats, the object
     /// without resourceVersion, managedFields and generation) is the same as the last one
@@ -275,6 +293,8 @@ Examples:
     kw get pods -w -o jsonl | jq -c 'select(.status.phase==\"Failed\")'
     kw get pods -w -o jsonl --output-watch-events | jq -r '.type + \" \" + .object.metadata.name'
   In CI (exit 0 when met, 2 on --fail-on, 3 on --timeout):
+    kw get deploy/web --until ready --fail-on failed --timeout 5m   # rolled out, or why not
+    kw get -f app.yaml --until ready --fail-on failed --timeout 5m
     kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
     kw get pods -l app=web --until condition=Ready --timeout 5m -o name
     kw get pod/setup --until create --timeout 2m          # wait for a pod to appear

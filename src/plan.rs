@@ -14,7 +14,7 @@ use crate::conditions::{Expr, For, Rules};
 use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
 use crate::namespaces::NamespaceSet;
-use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
+use crate::printer::{self, DiffDetail, OutputFormat, PrintOptions, SortBy, TimestampFormat};
 use crate::terminal::ColorChoice;
 use crate::watcher::{Options, Target};
 use crate::wire::EventType;
@@ -87,7 +87,7 @@ pub struct OutputPlan {
     pub sort_by: Option<SortBy>,
     pub timestamps: Option<TimestampFormat>,
     pub color: ColorChoice,
-    pub diff: bool,
+    pub diff: Option<DiffDetail>,
     pub ignore_unchanged: bool,
     pub only: Vec<EventType>,
 }
@@ -113,6 +113,8 @@ pub struct GetPlan {
     /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
     /// context they came from.
     pub several_contexts: bool,
+    /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
+    pub explain_waits: bool,
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
@@ -173,6 +175,15 @@ impl GetPlan {
             flag: "--color",
             reason,
         })?;
+        let diff = args
+            .diff
+            .as_deref()
+            .map(str::parse::<DiffDetail>)
+            .transpose()
+            .map_err(|reason| PlanError::Value {
+                flag: "--diff",
+                reason,
+            })?;
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
             Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
@@ -183,7 +194,6 @@ impl GetPlan {
             request,
             watching,
             print_list: !args.watch_only,
-            rules,
             timeout,
             output: OutputPlan {
                 format,
@@ -196,7 +206,7 @@ impl GetPlan {
                 sort_by,
                 timestamps,
                 color,
-                diff: args.diff,
+                diff,
                 ignore_unchanged: args.ignore_unchanged,
                 only,
             },
@@ -207,6 +217,13 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
+            explain_waits: !args.quiet
+                && rules
+                    .until
+                    .iter()
+                    .chain(&rules.fail_on)
+                    .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
+            rules,
             streaming_list: false,
         })
     }
@@ -316,7 +333,9 @@ impl GetPlan {
         }
         // Table rows carry only metadata unless a printer or a condition needs the object.
         let include_object = self.output.format.is_table()
-            && (self.rules.needs_object() || self.output.sort_by.is_some() || self.output.diff);
+            && (self.rules.needs_object()
+                || self.output.sort_by.is_some()
+                || self.output.diff.is_some());
         Ok(wanted
             .into_iter()
             .map(|w| Target {
@@ -371,6 +390,8 @@ impl GetPlan {
             started: Some(started),
             color,
             terminal,
+            // Asked here, with the answer to `terminal`, so that printers never ask.
+            width: terminal.then(crate::terminal::stdout_width).flatten(),
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),
@@ -524,7 +545,21 @@ mod tests {
         );
         assert!(message(&["pods", "--watch-only", "--until", "delete"]).contains("--watch-only"));
         assert!(message(&["pods", "--timeout", "soon"]).contains("--timeout \"soon\""));
-        assert!(message(&["pods", "--until", "ready"]).starts_with("--until \"ready\""));
+        assert_eq!(
+            message(&["pods", "--until", "readyy"]),
+            "--until \"readyy\": unknown condition (use ready, delete, create, \
+             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
+        );
+        assert_eq!(
+            message(&["pods", "--fail-on", "ready"]),
+            "--fail-on \"ready\": ready is a word for --until (use --until ready, or --fail-on failed)"
+        );
+        assert_eq!(
+            message(&["pods", "--until", "failed"]),
+            "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)"
+        );
+        assert!(message(&["pods", "--fail-on", "faild"]).contains("(use failed, delete"));
+        assert!(plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).is_ok());
         assert!(message(&["pods", "--max-events", "0"]).contains("at least 1"));
         assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
         assert!(message(&["pods,", "-w"]).contains("must not be empty"));

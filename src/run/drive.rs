@@ -25,8 +25,10 @@ use crate::report;
 use crate::sinks::{WithContext, WithKind};
 use crate::watcher::{Summary, Target, WatchError, Watcher};
 
+use super::cause::Causes;
 use super::member::{Member, Prepared, Readiness};
 use super::outputs::Outputs;
+use super::watches::{Tap, WatchSet};
 
 /// What every member of a run shares.
 pub(super) struct Run {
@@ -193,22 +195,30 @@ impl Run {
         let with_kind = self.plan.with_kind(&prepared.targets);
         let context = member.context.as_ref();
         let scope = log::current_scope();
+        let watches = self.plan.explain_waits.then(|| {
+            WatchSet::new(
+                Arc::clone(&prepared.client),
+                self.plan.watcher_options(self.deadline),
+                Box::new(Causes::new(context.cloned())),
+                scope.clone(),
+            )
+        });
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {
                 let prepared = &prepared;
                 let scope = scope.clone();
+                let watches = watches.as_ref();
                 threads.spawn(move || {
                     if let Some(scope) = &scope {
                         scope.enter();
                     }
-                    let result = self.run_target(
-                        prepared,
-                        target,
-                        with_kind,
-                        first_index + index,
+                    let at = At {
+                        index: first_index + index,
                         context,
-                        0,
-                    );
+                        printed: 0,
+                        watches,
+                    };
+                    let result = self.run_target(prepared, target, with_kind, at);
                     report(Report::Watcher(context.cloned(), result));
                 });
             }
@@ -226,14 +236,13 @@ impl Run {
         let context = member.context.as_ref();
         let mut printed = 0;
         for (index, target) in prepared.targets.iter().enumerate() {
-            let result = self.run_target(
-                &prepared,
-                target,
-                with_kind,
-                first_index + index,
+            let at = At {
+                index: first_index + index,
                 context,
                 printed,
-            );
+                watches: None,
+            };
+            let result = self.run_target(&prepared, target, with_kind, at);
             let go_on = matches!(result, Ok(Summary { stopped: false, .. }));
             if let Ok(summary) = &result {
                 printed += summary.printed;
@@ -303,10 +312,14 @@ impl Run {
         prepared: &Prepared,
         target: &Target,
         with_kind: bool,
-        index: usize,
-        context: Option<&Arc<str>>,
-        printed: u64,
+        at: At<'_>,
     ) -> Result<Summary, WatchError> {
+        let At {
+            index,
+            context,
+            printed,
+            watches,
+        } = at;
         let options = self.plan.print_options(
             &target.resource,
             &prepared.targets,
@@ -314,20 +327,24 @@ impl Run {
             self.terminal,
             self.started,
         );
-        let mut sink = self.outputs.sink(options, printed)?;
+        let mut output = self.outputs.sink(options, printed)?;
+        let mut tapped;
+        let sink: &mut dyn Sink = match watches {
+            Some(watches) => {
+                tapped = Tap {
+                    watches,
+                    inner: &mut output,
+                };
+                &mut tapped
+            }
+            None => &mut output,
+        };
         let mut watcher = Watcher::new(
             &prepared.client,
             target.clone(),
             self.plan.watcher_options(self.deadline),
         );
-        let result = run_wrapped(
-            &mut watcher,
-            &mut sink,
-            with_kind,
-            &self.judge,
-            index,
-            context,
-        );
+        let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {
                 WatchError::Client(e) => stale.forget_if_gone(e),
@@ -338,6 +355,17 @@ impl Run {
         }
         result
     }
+}
+
+/// Where a target's watcher sits in the run.
+struct At<'a> {
+    /// Its index among the judge's watchers.
+    index: usize,
+    context: Option<&'a Arc<str>>,
+    /// Events the run printed before it (a blank line goes between tables after some).
+    printed: u64,
+    /// The member's auxiliary watches, shown every event.
+    watches: Option<&'a Arc<WatchSet>>,
 }
 
 /// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,

@@ -8,10 +8,14 @@
 //! - `drive`: running the members' watchers and reading what they report; the one place that
 //!   knows what ends a run.
 //! - `outputs`: where the events go (a table per type for one context's list, else one stream).
+//! - `watches`: a member's auxiliary watches, whose events go to a consumer inside kw and
+//!   which it can add while the run goes on; `cause` is one, telling why a wait goes on.
 
+mod cause;
 mod drive;
 mod member;
 mod outputs;
+pub mod watches;
 
 use std::time::Instant;
 

@@ -7,7 +7,9 @@
 mod common;
 
 mod auth;
+mod cause;
 mod ci;
+mod completion_terminal;
 mod completions;
 mod fleet;
 mod get;
@@ -17,7 +19,9 @@ mod kubeconfig;
 mod namespaces;
 mod output;
 mod proxy;
+mod readiness;
 mod sim;
 mod structure;
 mod tls;
 mod watch;
+mod watchdog;
