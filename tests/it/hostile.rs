@@ -1,0 +1,270 @@
+//! A hostile API server (issue #22): test code on loopback that answers discovery like a real
+//! server and then misbehaves on purpose (a cell bomb, a list that never answers, a version
+//! string with terminal controls), against the real `kw` binary. Each test states what kw
+//! guarantees under that attack.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::common::run;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// What the hostile server does with one request.
+enum Answer {
+    /// 200 with this JSON body, gzip-compressed on the wire when `gzip`.
+    Json { body: Vec<u8>, gzip: bool },
+    /// Read the request, then never answer (until the server is dropped).
+    Stall,
+    NotFound,
+}
+
+impl Answer {
+    fn json(body: impl Into<Vec<u8>>) -> Answer {
+        Answer::Json {
+            body: body.into(),
+            gzip: false,
+        }
+    }
+}
+
+/// A plain-HTTP server on 127.0.0.1 answering each request with what `answer` decides for its
+/// path, keeping connections alive as API servers do (so kw reuses pooled connections).
+struct Hostile {
+    url: String,
+    /// Paths asked, in order.
+    asked: Arc<Mutex<Vec<String>>>,
+    /// Set when the server is dropped: stalled answers end then.
+    stop: Arc<(Mutex<bool>, Condvar)>,
+}
+
+impl Hostile {
+    fn serve(answer: impl Fn(&str) -> Answer + Send + Sync + 'static) -> Hostile {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new((Mutex::new(false), Condvar::new()));
+        let answer = Arc::new(answer);
+        let (asked_, stop_) = (asked.clone(), stop.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (answer, asked, stop) = (answer.clone(), asked_.clone(), stop_.clone());
+                if *stop.0.lock().unwrap() {
+                    break;
+                }
+                std::thread::spawn(move || connection(stream, &*answer, &asked, &stop));
+            }
+        });
+        Hostile { url, asked, stop }
+    }
+
+    fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Hostile {
+    fn drop(&mut self) {
+        *self.stop.0.lock().unwrap() = true;
+        self.stop.1.notify_all();
+        // Wake the accept loop so that it sees the flag.
+        let _ = TcpStream::connect(self.url.trim_start_matches("http://"));
+    }
+}
+
+fn connection(
+    stream: TcpStream,
+    answer: &dyn Fn(&str) -> Answer,
+    asked: &Mutex<Vec<String>>,
+    stop: &(Mutex<bool>, Condvar),
+) {
+    let _ = stream.set_read_timeout(Some(LIMIT));
+    let mut reader = BufReader::new(&stream);
+    loop {
+        let mut request_line = String::new();
+        match reader.read_line(&mut request_line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        // The headers, up to the blank line (GETs have no body).
+        loop {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) if line == "\r\n" => break,
+                Ok(_) => {}
+            }
+        }
+        let path = request_line
+            .split(' ')
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        asked.lock().unwrap().push(path.clone());
+        let (status, body, gzip) = match answer(&path) {
+            Answer::Json { body, gzip } => ("200 OK", body, gzip),
+            Answer::NotFound => ("404 Not Found", b"{}".to_vec(), false),
+            Answer::Stall => {
+                // Hold the connection open and silent until the test ends (at most LIMIT).
+                let (lock, wake) = stop;
+                let stopped = lock.lock().unwrap();
+                let _ = wake.wait_timeout_while(stopped, LIMIT, |stopped| !*stopped);
+                return;
+            }
+        };
+        let body = if gzip { gzipped(&body) } else { body };
+        let head = format!(
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{}\r\n",
+            body.len(),
+            if gzip { "Content-Encoding: gzip\r\n" } else { "" }
+        );
+        let mut writer = &stream;
+        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(&body).is_err() {
+            return;
+        }
+    }
+}
+
+fn gzipped(body: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(body).expect("gzip");
+    encoder.finish().expect("gzip")
+}
+
+/// `/api/v1` with the one resource these tests ask for.
+fn core_discovery() -> Answer {
+    Answer::json(
+        serde_json::json!({
+            "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "v1",
+            "resources": [{"name": "pods", "singularName": "pod", "namespaced": true,
+                "kind": "Pod", "verbs": ["get", "list", "watch"]}]
+        })
+        .to_string(),
+    )
+}
+
+fn is_pod_list(path: &str) -> bool {
+    path.starts_with("/api/v1/namespaces/default/pods")
+}
+
+/// A temp dir (kw's HOME, so no discovery cache is shared) holding a kubeconfig for `server`.
+fn kubeconfig_for(server: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("kubeconfig");
+    let config = format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n\
+         clusters:\n- name: c\n  cluster:\n    server: {server}\n\
+         contexts:\n- name: c\n  context: {{cluster: c, user: u}}\n\
+         users:\n- name: u\n  user: {{token: not-a-secret}}\n"
+    );
+    std::fs::write(&path, config).expect("kubeconfig");
+    (dir, path)
+}
+
+fn kw_in(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+    cmd.env_remove("KUBECONFIG")
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// Run `cmd` to the end (killed after `limit`), returning its exit code, stdout, stderr and
+/// peak resident set size in bytes, as the kernel counted it (`wait4`'s `ru_maxrss`).
+fn run_measured(cmd: &mut Command, limit: Duration) -> (Option<i32>, String, String, u64) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kw starts");
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = r.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
+    let deadline = Instant::now() + limit;
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: plain wait4 on our own child, with pointers to locals that outlive the call.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break (status, usage);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("kw did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (
+        code,
+        stdout.join().unwrap(),
+        stderr.join().unwrap(),
+        usage.ru_maxrss as u64 * 1024,
+    )
+}
+
+// ---- item 3: table cells count against --max-object-size, and only printed ones are built --
+
+/// A Table list whose one row holds `cell_bytes` of `0,` cells after its name: a few hundred
+/// kB gzipped, tens of MB of JSON, and (built as values) over a GB of memory.
+fn cell_bomb(cell_bytes: usize) -> Vec<u8> {
+    let mut body = br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"columnDefinitions":[{"name":"Name","type":"string","format":"name","description":"","priority":0}],"rows":[{"cells":["bomb","#.to_vec();
+    body.extend(b"0,".repeat(cell_bytes / 2));
+    body.extend(br#"0],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"bomb","namespace":"default","resourceVersion":"1"}}}]}"#);
+    body
+}
+
+#[test]
+fn a_cell_bomb_is_refused_over_the_limit_and_costs_no_more_than_its_bytes_under_it() {
+    const CELLS: usize = 32 << 20;
+    let bomb = Arc::new(cell_bomb(CELLS));
+    let server = Hostile::serve(move |path| match path {
+        "/api/v1" => core_discovery(),
+        p if is_pod_list(p) => Answer::Json {
+            body: bomb.to_vec(),
+            gzip: true,
+        },
+        _ => Answer::NotFound,
+    });
+    let (home, config) = kubeconfig_for(&server.url);
+
+    // The cells count with the row's object against --max-object-size, as they would in a
+    // watch event's line.
+    let mut cmd = kw_in(home.path());
+    cmd.args(["get", "pods", "--max-object-size", "16Mi", "--kubeconfig"])
+        .arg(&config);
+    let outcome = run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(6), "{outcome:#?}");
+    assert!(
+        outcome.stderr.contains("(the limit is --max-object-size)"),
+        "{}",
+        outcome.stderr
+    );
+
+    // Under the limit the row prints, and memory follows the bytes received, not the millions
+    // of cells no column shows (built as JSON values they take over 1 GB).
+    let mut cmd = kw_in(home.path());
+    cmd.args(["get", "pods", "--kubeconfig"]).arg(&config);
+    let (code, stdout, stderr, peak) = run_measured(&mut cmd, LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "NAME\nbomb\n");
+    assert!(
+        peak < 6 * CELLS as u64,
+        "peak RSS {} MiB for {} MiB of cells",
+        peak >> 20,
+        CELLS >> 20
+    );
+}
