@@ -451,6 +451,7 @@ impl Run {
         let plan = &fleet.plan;
         let mut client = Client::new(&settings.connection, fleet.idle_timeout)?;
         client.limit_objects(plan.max_object_size);
+        client.bound_by(fleet.deadline);
         let key = ClusterKey::new(&settings.connection, Some(context));
         let mut cache = DiscoveryCache::open(fleet.discovery_cache.as_deref(), &key);
         let (wanted, unknown) =

@@ -242,6 +242,8 @@ fn run_get_resolved(
     let started = Instant::now();
     let mut client = Client::new(&settings.connection, environment.idle_timeout)?;
     client.limit_objects(plan.max_object_size);
+    let deadlines = plan.deadlines(started, settings.connection.request_timeout);
+    client.bound_by(deadlines.watcher());
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
     let mut cache = DiscoveryCache::open(environment.discovery_cache.as_deref(), &key);
     let (wanted, _) =
@@ -256,7 +258,6 @@ fn run_get_resolved(
     }
     let targets = plan.targets(wanted, &settings.namespace)?;
     let targets = kw::namespace_access::allowed_targets(&client, targets)?;
-    let deadlines = plan.deadlines(started, settings.connection.request_timeout);
     let judge = plan.has_rules().then(|| {
         let named = targets
             .iter()
@@ -673,6 +674,7 @@ fn client_report(e: &ClientError) -> (Vec<String>, i32) {
             (vec![format!("error: {e}")], exit::AUTH)
         }
         ClientError::Setup(_) => (vec![format!("error: {e}")], exit::USAGE),
+        ClientError::DeadlinePassed { .. } => (vec![format!("error: {e}")], exit::TIMEOUT),
         _ => (vec![format!("error: {e}")], exit::SERVER_ERROR),
     }
 }

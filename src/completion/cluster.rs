@@ -8,7 +8,7 @@
 //! failure means "no answer": a completion must never put an error in front of the user.
 
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Deserialize;
 
@@ -44,6 +44,8 @@ pub struct Reach {
     all_namespaces: bool,
     label_selector: Option<String>,
     field_selector: Option<String>,
+    /// When the budget ends: no request and no exec plugin outlives it.
+    deadline: Instant,
 }
 
 impl Reach {
@@ -79,6 +81,7 @@ impl Reach {
             all_namespaces: line.has("all-namespaces"),
             label_selector: text("selector"),
             field_selector: text("field-selector"),
+            deadline: Instant::now() + budget,
         }
     }
 }
@@ -124,11 +127,13 @@ pub fn from_kubeconfig(need: &Need, reach: &Reach) -> Vec<Candidate> {
 pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Option<Vec<Candidate>> {
     let settings = settings::resolve_from_env(&reach.flags, reach.namespace.as_deref()).ok()?;
     let budget = settings.connection.request_timeout;
-    let client = Client::new(
+    let mut client = Client::new(
         &settings.connection,
         budget.unwrap_or(Duration::from_secs(2)),
     )
     .ok()?;
+    // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.
+    client.bound_by(Some(reach.deadline));
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
     let mut cache = DiscoveryCache::open(crate::discovery_cache::default_dir().as_deref(), &key);
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());

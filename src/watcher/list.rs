@@ -151,6 +151,11 @@ impl Watcher<'_> {
                     self.tables_unavailable();
                     continue;
                 }
+                Err(e @ ClientError::DeadlinePassed { .. }) => {
+                    // The run's end, not a failure: the caller says how the run ended.
+                    log::notice(&e.to_string());
+                    return Err(SyncError::Deadline);
+                }
                 Err(e) => e,
             };
             let give_up = first && self.options.give_up_at_start;

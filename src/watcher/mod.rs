@@ -895,7 +895,10 @@ fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {
                 .unwrap_or_default()
                 .max(backoff.failed(Instant::now())),
         ),
-        ClientError::Status { .. } | ClientError::Setup(_) | ClientError::TooLarge { .. } => None,
+        ClientError::Status { .. }
+        | ClientError::Setup(_)
+        | ClientError::TooLarge { .. }
+        | ClientError::DeadlinePassed { .. } => None,
         ClientError::Unreachable { .. } | ClientError::Tls { .. } | ClientError::Broken { .. } => {
             Some(backoff.failed(Instant::now()))
         }

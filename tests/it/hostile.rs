@@ -154,15 +154,21 @@ fn is_pod_list(path: &str) -> bool {
 /// A temp dir (kw's HOME, so no discovery cache is shared) holding a kubeconfig for `server`.
 fn kubeconfig_for(server: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("kubeconfig");
+    let path = write_kubeconfig(dir.path(), server, "{token: not-a-secret}");
+    (dir, path)
+}
+
+/// `dir/kubeconfig`, one context for `server` with `user` (YAML flow) as its user.
+fn write_kubeconfig(dir: &Path, server: &str, user: &str) -> PathBuf {
+    let path = dir.join("kubeconfig");
     let config = format!(
         "apiVersion: v1\nkind: Config\ncurrent-context: c\n\
          clusters:\n- name: c\n  cluster:\n    server: {server}\n\
          contexts:\n- name: c\n  context: {{cluster: c, user: u}}\n\
-         users:\n- name: u\n  user: {{token: not-a-secret}}\n"
+         users:\n- name: u\n  user: {user}\n"
     );
     std::fs::write(&path, config).expect("kubeconfig");
-    (dir, path)
+    path
 }
 
 fn kw_in(home: &Path) -> Command {
@@ -267,4 +273,164 @@ fn a_cell_bomb_is_refused_over_the_limit_and_costs_no_more_than_its_bytes_under_
         peak >> 20,
         CELLS >> 20
     );
+}
+
+// ---- item 4: --timeout bounds every request, discovery included ---------------------------
+
+/// `kw get pods --until create --timeout 2s` against a server that never answers `stalled`
+/// paths: kw must end on time with exit 3, however far it got.
+fn stalled_run_times_out(stalled: fn(&str) -> bool) -> crate::common::Outcome {
+    let server = Hostile::serve(move |path| match path {
+        p if stalled(p) => Answer::Stall,
+        "/api/v1" => core_discovery(),
+        _ => Answer::NotFound,
+    });
+    let (home, config) = kubeconfig_for(&server.url);
+    let mut cmd = kw_in(home.path());
+    cmd.args(["get", "pods", "--until", "create", "--timeout", "2s"])
+        .arg("--kubeconfig")
+        .arg(&config);
+    // Far beyond 2 s, far below ureq's 60 s read timeout (and the forever of a pooled
+    // connection, whose read timeout ureq 2 clears).
+    let outcome = run(cmd, Duration::from_secs(20));
+    assert!(
+        server.asked().iter().any(|p| stalled(p)),
+        "{:?}",
+        server.asked()
+    );
+    outcome
+}
+
+#[test]
+fn a_list_that_never_answers_on_a_pooled_connection_ends_at_the_timeout() {
+    let outcome = stalled_run_times_out(is_pod_list);
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert!(
+        outcome
+            .stderr
+            .contains("timed out after 2s waiting for --until create"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn discovery_that_never_answers_ends_at_the_timeout() {
+    let outcome = stalled_run_times_out(|path| path == "/api/v1");
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert!(outcome.stderr.contains("deadline"), "{}", outcome.stderr);
+}
+
+// ---- item 5: an exec plugin that hangs is stopped by the deadline ------------------------
+
+/// A kubeconfig whose user's exec plugin records its process id in `dir/plugin.pid` and then
+/// hangs (as the process that wrote it: `exec`).
+fn hanging_plugin(dir: &Path, server: &str) -> (PathBuf, Plugin) {
+    use std::os::unix::fs::PermissionsExt;
+    let plugin = dir.join("hang");
+    let pid_file = dir.join("plugin.pid");
+    std::fs::write(
+        &plugin,
+        format!("#!/bin/sh\necho $$ > '{}'\nexec sleep 600\n", pid_file.display()),
+    )
+    .expect("plugin");
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let user = format!(
+        "{{exec: {{apiVersion: client.authentication.k8s.io/v1, command: '{}', interactiveMode: Never}}}}",
+        plugin.display()
+    );
+    (write_kubeconfig(dir, server, &user), Plugin { pid_file })
+}
+
+/// The hanging plugin's process, killed when the test ends whatever happened, so that a
+/// failing test leaves nothing behind.
+struct Plugin {
+    pid_file: PathBuf,
+}
+
+impl Plugin {
+    fn pid(&self) -> Option<libc::pid_t> {
+        std::fs::read_to_string(&self.pid_file).ok()?.trim().parse().ok()
+    }
+
+    /// Whether the plugin still runs (not even as a zombie: kw must reap what it kills).
+    fn still_running(&self) -> bool {
+        let pid = self.pid().expect("the plugin ran and wrote its pid");
+        Path::new(&format!("/proc/{pid}")).exists()
+    }
+}
+
+impl Drop for Plugin {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid().filter(|_| self.still_running()) {
+            // SAFETY: a plain kill(2) of the process this test's plugin started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+}
+
+/// Run `cmd` to its end (killed after `limit`) with stderr to a file: a plugin kw leaves
+/// running keeps its inherited stderr open, and a pipe would then never end.
+fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::common::Outcome {
+    let stderr_path = dir.join("stderr");
+    let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
+    let stdout_path = dir.join("stdout");
+    let stdout = std::fs::File::create(&stdout_path).expect("stdout file");
+    let mut child = cmd.stdout(stdout).stderr(stderr).spawn().expect("kw starts");
+    let code = crate::common::wait_with_limit(&mut child, limit);
+    crate::common::Outcome {
+        code,
+        stdout: std::fs::read_to_string(&stdout_path).expect("stdout"),
+        stderr: std::fs::read_to_string(&stderr_path).expect("stderr"),
+    }
+}
+
+#[test]
+fn a_hanging_exec_plugin_is_stopped_at_the_timeout_and_named() {
+    let server = Hostile::serve(|path| match path {
+        "/api/v1" => core_discovery(),
+        _ => Answer::NotFound,
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (config, plugin) = hanging_plugin(dir.path(), &server.url);
+    let mut cmd = kw_in(dir.path());
+    cmd.args(["get", "pods", "--until", "create", "--timeout", "2s"])
+        .arg("--kubeconfig")
+        .arg(&config);
+    let outcome = run_stderr_to_file(cmd, dir.path(), Duration::from_secs(20));
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    // One line, naming the plugin and saying what kw did.
+    let named = format!(
+        "error: user \"u\": exec plugin \"{}\" did not finish within ",
+        dir.path().join("hang").display()
+    );
+    assert!(
+        outcome.stderr.starts_with(&named)
+            && outcome.stderr.ends_with("; kw stopped it\n")
+            && outcome.stderr.lines().count() == 1,
+        "{}",
+        outcome.stderr
+    );
+    assert!(!plugin.still_running(), "the plugin is still running");
+    // It hung before any request: the server was never asked.
+    assert!(server.asked().is_empty(), "{:?}", server.asked());
+}
+
+#[test]
+fn completion_leaves_no_hanging_exec_plugin_behind() {
+    let server = Hostile::serve(|path| match path {
+        "/api/v1" => core_discovery(),
+        _ => Answer::NotFound,
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (config, plugin) = hanging_plugin(dir.path(), &server.url);
+    let mut cmd = kw_in(dir.path());
+    cmd.args(["__complete", "--", "get", "pods", "--kubeconfig"])
+        .arg(&config)
+        .arg("");
+    let outcome = run_stderr_to_file(cmd, dir.path(), Duration::from_secs(20));
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert_eq!(outcome.stdout, "", "no candidates");
+    assert_eq!(outcome.stderr, "", "nothing reaches the terminal");
+    assert!(!plugin.still_running(), "the plugin is still running");
 }
