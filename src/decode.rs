@@ -704,7 +704,10 @@ impl<'a> RowBody<'a> {
 
     /// The first `columns` cells, decoded; the rest are checked and skipped without being built
     /// (kubectl drops cells beyond the column definitions too), so memory follows what is printed.
-    pub fn printed_cells(&self, columns: usize) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    pub fn printed_cells(
+        &self,
+        columns: usize,
+    ) -> Result<Vec<serde_json::Value>, serde_json::Error> {
         use serde::de::DeserializeSeed;
         let Some(raw) = self.cells else {
             return Ok(Vec::new());
@@ -934,7 +937,10 @@ mod tests {
         let frame = br#"{"kind":"Table","rows":[{"cells":["a",1,{"x":[true]},"skipped",[2]],"object":null}]}"#;
         let t: TableBody = serde_json::from_slice(frame).unwrap();
         let row = &t.rows[0];
-        assert_eq!(row.printed_cells(2).unwrap(), [serde_json::json!("a"), 1.into()]);
+        assert_eq!(
+            row.printed_cells(2).unwrap(),
+            [serde_json::json!("a"), 1.into()]
+        );
         assert_eq!(row.printed_cells(9).unwrap().len(), 5);
         assert_eq!(row.size(), r#"["a",1,{"x":[true]},"skipped",[2]]"#.len());
         // Skipped cells are still checked: a row is valid JSON or an error, whatever is shown.

@@ -243,11 +243,16 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
         let _ = child.kill();
         let _ = child.wait();
         let limit = limit.unwrap_or_default().as_secs_f64();
-        plugin_error(plugin, &format!("did not finish within {limit:.1}s; kw stopped it"))
+        plugin_error(
+            plugin,
+            &format!("did not finish within {limit:.1}s; kw stopped it"),
+        )
     };
     let received = match deadline {
         Some(deadline) => output.recv_timeout(deadline.saturating_duration_since(Instant::now())),
-        None => output.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        None => output
+            .recv()
+            .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
     };
     let (read, stdout) = match received {
         Ok(received) => received,
@@ -260,9 +265,8 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
         return Err(plugin_error(plugin, "printed more than 1 MiB"));
     }
     // Its output has ended; the plugin may still linger (or hang) before it exits.
-    let not_waited = |error: std::io::Error| {
-        plugin_error(plugin, &format!("could not be waited for: {error}"))
-    };
+    let not_waited =
+        |error: std::io::Error| plugin_error(plugin, &format!("could not be waited for: {error}"));
     let status = match deadline {
         None => child.wait().map_err(not_waited)?,
         Some(deadline) => loop {
