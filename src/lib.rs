@@ -15,6 +15,7 @@ pub mod contexts;
 pub mod decode;
 pub mod discovery;
 pub mod discovery_cache;
+pub mod escape;
 pub mod events;
 pub mod exit;
 pub mod fleet;

@@ -17,7 +17,10 @@ const LIMIT: Duration = Duration::from_secs(60);
 /// What the hostile server does with one request.
 enum Answer {
     /// 200 with this JSON body, gzip-compressed on the wire when `gzip`.
-    Json { body: Vec<u8>, gzip: bool },
+    Json {
+        body: Vec<u8>,
+        gzip: bool,
+    },
     /// Read the request, then never answer (until the server is dropped).
     Stall,
     NotFound,
@@ -117,7 +120,8 @@ fn connection(
             }
         };
         let body = if gzip { gzipped(&body) } else { body };
-        let head = format!(
+        let head =
+            format!(
             "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{}\r\n",
             body.len(),
             if gzip { "Content-Encoding: gzip\r\n" } else { "" }
@@ -331,7 +335,10 @@ fn hanging_plugin(dir: &Path, server: &str) -> (PathBuf, Plugin) {
     let pid_file = dir.join("plugin.pid");
     std::fs::write(
         &plugin,
-        format!("#!/bin/sh\necho $$ > '{}'\nexec sleep 600\n", pid_file.display()),
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 600\n",
+            pid_file.display()
+        ),
     )
     .expect("plugin");
     std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
@@ -350,7 +357,11 @@ struct Plugin {
 
 impl Plugin {
     fn pid(&self) -> Option<libc::pid_t> {
-        std::fs::read_to_string(&self.pid_file).ok()?.trim().parse().ok()
+        std::fs::read_to_string(&self.pid_file)
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
     }
 
     /// Whether the plugin still runs (not even as a zombie: kw must reap what it kills).
@@ -376,7 +387,11 @@ fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::c
     let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
     let stdout_path = dir.join("stdout");
     let stdout = std::fs::File::create(&stdout_path).expect("stdout file");
-    let mut child = cmd.stdout(stdout).stderr(stderr).spawn().expect("kw starts");
+    let mut child = cmd
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .expect("kw starts");
     let code = crate::common::wait_with_limit(&mut child, limit);
     crate::common::Outcome {
         code,
@@ -433,4 +448,109 @@ fn completion_leaves_no_hanging_exec_plugin_behind() {
     assert_eq!(outcome.stdout, "", "no candidates");
     assert_eq!(outcome.stderr, "", "nothing reaches the terminal");
     assert!(!plugin.still_running(), "the plugin is still running");
+}
+
+// ---- item 6: terminal controls from the server are shown, not obeyed ----------------------
+
+/// The control characters in `text` other than newline and tab: none may reach a terminal.
+fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| c.is_control() && *c != '\n' && *c != '\t')
+        .collect()
+}
+
+/// OSC 52 (write the clipboard) ended by BEL, an 8-bit CSI that clears the screen, a backspace.
+const HOSTILE_TEXT: &str = "v1.32.0\x1b]52;c;Y2xpcGJvYXJk\x07\u{9b}2J\x08";
+const HOSTILE_SHOWN: &str = "v1.32.0^[]52;c;Y2xpcGJvYXJk^G\\u{9b}2J^H";
+
+#[test]
+fn version_and_table_cells_show_terminal_controls_as_text() {
+    let server = Hostile::serve(|path| match path {
+        "/version" => Answer::json(serde_json::json!({"gitVersion": HOSTILE_TEXT}).to_string()),
+        "/api/v1" => core_discovery(),
+        p if is_pod_list(p) => Answer::json(
+            serde_json::json!({
+                "kind": "Table", "apiVersion": "meta.k8s.io/v1",
+                "metadata": {"resourceVersion": "1"},
+                "columnDefinitions": [
+                    {"name": "Name", "type": "string", "format": "name", "priority": 0},
+                    {"name": "Status", "type": "string", "format": "", "priority": 0},
+                    {"name": "Restarts", "type": "string", "format": "", "priority": 0},
+                ],
+                "rows": [{"cells": ["web", HOSTILE_TEXT, [HOSTILE_TEXT]], "object": {
+                    "kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                    "metadata": {"name": "web", "namespace": "default"}}}]
+            })
+            .to_string(),
+        ),
+        _ => Answer::NotFound,
+    });
+    let (home, config) = kubeconfig_for(&server.url);
+
+    let mut cmd = kw_in(home.path());
+    cmd.arg("version").arg("--kubeconfig").arg(&config);
+    let outcome = run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(
+        raw_controls(&outcome.stdout).is_empty(),
+        "{:?}",
+        outcome.stdout
+    );
+    assert!(
+        outcome
+            .stdout
+            .ends_with(&format!("Server Version: {HOSTILE_SHOWN}\n")),
+        "{:?}",
+        outcome.stdout
+    );
+
+    let mut cmd = kw_in(home.path());
+    cmd.args(["get", "pods", "--kubeconfig"]).arg(&config);
+    let outcome = run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert!(
+        raw_controls(&outcome.stdout).is_empty(),
+        "{:?}",
+        outcome.stdout
+    );
+    // A string cell and a composite one (printed as Go prints it), both escaped.
+    let row = outcome.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains(&format!("{HOSTILE_SHOWN}   [{HOSTILE_SHOWN}]")),
+        "{row:?}"
+    );
+}
+
+#[test]
+fn diff_lines_show_terminal_controls_as_text() {
+    let cluster = crate::common::Cluster::seeded();
+    let pod = |note: &str| {
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "noted", "namespace": "default",
+                         "annotations": {"note": note}},
+            "spec": {"containers": [{"name": "c", "image": "busybox"}]},
+            "status": {"phase": "Pending"}
+        })
+    };
+    cluster.sim.create("pods", pod("quiet")).expect("create");
+    let live = crate::common::Live::spawn(&mut cluster.get(&[
+        "pods",
+        "noted",
+        "-w",
+        "--diff",
+        "--request-timeout=20s",
+    ]));
+    live.lines_until(LIMIT, |line| line.starts_with("noted "));
+    cluster
+        .sim
+        .update("pods", pod(HOSTILE_TEXT))
+        .expect("update");
+    let lines = live.lines_until(LIMIT, |line| line.contains("metadata.annotations.note"));
+    let diff = lines.last().expect("a diff line");
+    assert!(raw_controls(diff).is_empty(), "{diff:?}");
+    assert_eq!(
+        diff,
+        &format!("    metadata.annotations.note: quiet → {HOSTILE_SHOWN}")
+    );
 }
