@@ -135,7 +135,8 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.
     client.bound_by(Some(reach.deadline));
     let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
-    let mut cache = DiscoveryCache::open(crate::discovery_cache::default_dir().as_deref(), &key);
+    let mut cache =
+        DiscoveryCache::open_quietly(crate::discovery_cache::default_dir().as_deref(), &key);
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());
     let answer = match need {
         Need::Types => Some(type_candidates(&all_types(&client, &mut cache)?, typed)),

@@ -554,3 +554,72 @@ fn diff_lines_show_terminal_controls_as_text() {
         &format!("    metadata.annotations.note: quiet → {HOSTILE_SHOWN}")
     );
 }
+
+// ---- also: a discovery cache directory others may write is not used ------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_discovery_cache_others_may_write_is_refused_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let table = |name: &str| {
+        Answer::json(
+            serde_json::json!({
+                "kind": "Table", "apiVersion": "meta.k8s.io/v1",
+                "metadata": {"resourceVersion": "1"},
+                "columnDefinitions": [{"name": "Name", "type": "string", "format": "name"}],
+                "rows": [{"cells": [name], "object": {"kind": "PartialObjectMetadata",
+                    "apiVersion": "meta.k8s.io/v1",
+                    "metadata": {"name": name, "namespace": "default"}}}]
+            })
+            .to_string(),
+        )
+    };
+    let server = Hostile::serve(move |path| match path {
+        "/api/v1" => core_discovery(),
+        p if is_pod_list(p) => table("a-pod"),
+        p if p.starts_with("/api/v1/namespaces/default/secrets") => table("a-secret"),
+        _ => Answer::NotFound,
+    });
+    let (home, config) = kubeconfig_for(&server.url);
+    let get_pods = || {
+        let mut cmd = kw_in(home.path());
+        cmd.env("XDG_CACHE_HOME", home.path().join(".cache"))
+            .args(["get", "pods", "--kubeconfig"])
+            .arg(&config);
+        run(cmd, LIMIT)
+    };
+    // A first run fills the cache; someone who may write to its directory then makes `pods`
+    // mean secrets.
+    assert_eq!(get_pods().stdout, "NAME\na-pod\n");
+    let dir = home.path().join(".cache/kw/discovery");
+    let file = std::fs::read_dir(&dir)
+        .expect("the cache directory")
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| path.extension().is_some_and(|e| e == "json"))
+        .expect("a cache file");
+    let text = std::fs::read_to_string(&file).expect("cache file");
+    assert!(text.contains(r#""plural":"pods""#), "{text}");
+    let poisoned = text
+        .replace(r#""plural":"pods""#, r#""plural":"secrets""#)
+        .replace(r#""kind":"Pod""#, r#""kind":"Secret""#);
+    std::fs::write(&file, poisoned).expect("poisoned");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+
+    let outcome = get_pods();
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    assert_eq!(outcome.stdout, "NAME\na-pod\n");
+    assert_eq!(
+        outcome.stderr,
+        format!(
+            "kw: warning: not using the discovery cache {}: its group or other users may write \
+             to it (mode 777; chmod 700 fixes that)\n",
+            dir.display()
+        )
+    );
+    assert!(
+        !server.asked().iter().any(|p| p.contains("secrets")),
+        "{:?}",
+        server.asked()
+    );
+}
