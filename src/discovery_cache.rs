@@ -165,7 +165,7 @@ impl DiscoveryCache {
     /// The cache of the cluster `key` in `dir` (`None`: no cache at all). A directory kw
     /// cannot trust (`distrust`) means no cache, with a one-line warning.
     pub fn open(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
-        DiscoveryCache::open_trusted(dir, key, |dir, why| warn_once(dir, why))
+        DiscoveryCache::open_trusted(dir, key, warn_once)
     }
 
     /// As `open`, but silent about a directory it cannot trust (completion writes nothing

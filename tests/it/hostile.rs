@@ -186,6 +186,8 @@ fn kw_in(home: &Path) -> Command {
 
 /// Run `cmd` to the end (killed after `limit`), returning its exit code, stdout, stderr and
 /// peak resident set size in bytes, as the kernel counted it (`wait4`'s `ru_maxrss`).
+// The child is reaped by `wait4`, which clippy does not know of.
+#[allow(clippy::zombie_processes)]
 fn run_measured(cmd: &mut Command, limit: Duration) -> (Option<i32>, String, String, u64) {
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -213,6 +215,7 @@ fn run_measured(cmd: &mut Command, limit: Duration) -> (Option<i32>, String, Str
         }
         if Instant::now() >= deadline {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("kw did not finish within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
