@@ -105,16 +105,23 @@ pub struct GetArgs {
     )]
     pub filename: Option<PathBuf>,
 
-    /// End the watch with exit 0 once EXPR holds: `delete`, `create`, `condition=Ready`,
-    /// `condition=Available=False`, `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one
-    /// met ends the watch. Implies --watch; the initial list counts.
+    /// End the watch with exit 0 once EXPR holds: `ready` (rolled out: kstatus's rules per
+    /// kind), `delete`, `create`, `condition=Ready`, `condition=Available=False`,
+    /// `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one met ends the watch. Implies
+    /// --watch; the initial list counts.
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub until: Vec<String>,
 
-    /// End the watch with exit 2 once EXPR holds for any watched object (same EXPRs as --until).
-    /// Repeatable. Implies --watch.
+    /// End the watch with exit 2 once EXPR holds for any watched object: `failed` (it will not
+    /// get ready without someone acting), or the EXPRs of --until but `ready`. Repeatable.
+    /// Implies --watch.
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub fail_on: Vec<String>,
+
+    /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
+    /// (Warning events of the objects and of what they own); errors are still said.
+    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
+    pub quiet: bool,
 
     /// `all`: --until needs every watched object (every named one, or every one the selector
     /// matches, at least one); `any`: one object suffices.
@@ -275,6 +282,8 @@ Examples:
     kw get pods -w -o jsonl | jq -c 'select(.status.phase==\"Failed\")'
     kw get pods -w -o jsonl --output-watch-events | jq -r '.type + \" \" + .object.metadata.name'
   In CI (exit 0 when met, 2 on --fail-on, 3 on --timeout):
+    kw get deploy/web --until ready --fail-on failed --timeout 5m   # rolled out, or why not
+    kw get -f app.yaml --until ready --fail-on failed --timeout 5m
     kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
     kw get pods -l app=web --until condition=Ready --timeout 5m -o name
     kw get pod/setup --until create --timeout 2m          # wait for a pod to appear

@@ -7,23 +7,39 @@
 //! judge's record and `main` turns it into an exit code. The judge sees exactly the events the watcher prints, so it inherits the watcher's
 //! guarantees over reconnects and re-lists (a DELETED synthesised by a re-list is a deletion).
 //! It never talks to the server and knows nothing of formats.
+//!
+//! Beside kubectl's words, `ready` (for `--until`) and `failed` (for `--fail-on`) ask the
+//! `readiness` rules for a judgement of each object as its events arrive.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
 use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::goformat::fmt::write_go_value;
 use crate::jsonpath::{self, JsonPath};
+use crate::readiness::{self, Judgement, State};
 use crate::wire::EventType;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConditionError {
-    #[error("{flag} {text:?}: unknown condition (use delete, create, condition=NAME[=VALUE] or jsonpath='{{.PATH}}'[=VALUE])")]
+    #[error("{flag} {text:?}: unknown condition (use {})", vocabulary(flag))]
     Unknown { flag: &'static str, text: String },
+    /// `ready` given to `--fail-on`, or `failed` to `--until`.
+    #[error(
+        "{flag} {text:?}: {word} is a word for {owner} (use {owner} {word}, or {flag} {})",
+        opposite(word)
+    )]
+    WrongFlag {
+        flag: &'static str,
+        text: String,
+        word: &'static str,
+        owner: &'static str,
+    },
     #[error("{flag} {text:?}: {reason}")]
     Invalid {
         flag: &'static str,
@@ -34,9 +50,31 @@ pub enum ConditionError {
     BadFor(String),
 }
 
-/// One condition, as kubectl wait spells it.
+/// The words `flag` takes, for the error that lists them.
+fn vocabulary(flag: &str) -> &'static str {
+    if flag == "--fail-on" {
+        "failed, delete, create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE]"
+    } else {
+        "ready, delete, create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE]"
+    }
+}
+
+/// The readiness word of the other flag: what the user most likely meant.
+fn opposite(word: &str) -> &'static str {
+    if word == "ready" {
+        "failed"
+    } else {
+        "ready"
+    }
+}
+
+/// One condition, as kubectl wait spells it, or a readiness word.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
+    /// `--until ready`: the object has reached the state its spec asks for (`readiness`).
+    Ready,
+    /// `--fail-on failed`: the object will not get there without someone acting.
+    Failed,
     /// The object is deleted (or, for a named object, does not exist).
     Delete,
     /// The object exists.
@@ -57,6 +95,8 @@ pub enum Expr {
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Expr::Ready => f.write_str("ready"),
+            Expr::Failed => f.write_str("failed"),
             Expr::Delete => f.write_str("delete"),
             Expr::Create => f.write_str("create"),
             Expr::Condition { name, value } => write!(f, "condition={name}={value}"),
@@ -79,9 +119,19 @@ impl Expr {
             reason: reason.to_string(),
         };
         let trimmed = text.trim();
-        match trimmed.to_ascii_lowercase().as_str() {
-            "delete" => return Ok(Expr::Delete),
-            "create" => return Ok(Expr::Create),
+        let wrong_flag = |word: &'static str, owner: &'static str| ConditionError::WrongFlag {
+            flag,
+            text: text.to_string(),
+            word,
+            owner,
+        };
+        match (trimmed.to_ascii_lowercase().as_str(), flag) {
+            ("delete", _) => return Ok(Expr::Delete),
+            ("create", _) => return Ok(Expr::Create),
+            ("ready", "--fail-on") => return Err(wrong_flag("ready", "--until")),
+            ("ready", _) => return Ok(Expr::Ready),
+            ("failed", "--fail-on") => return Ok(Expr::Failed),
+            ("failed", _) => return Err(wrong_flag("failed", "--fail-on")),
             _ => {}
         }
         if let Some(rest) = strip_prefix_ci(trimmed, "condition=") {
@@ -120,12 +170,23 @@ impl Expr {
 
     /// Whether judging this needs the whole object (not only its name).
     pub fn needs_object(&self) -> bool {
-        matches!(self, Expr::Condition { .. } | Expr::JsonPath { .. })
+        matches!(
+            self,
+            Expr::Condition { .. } | Expr::JsonPath { .. } | Expr::Ready | Expr::Failed
+        )
     }
 
-    /// Whether an existing object meets this (`Delete` never does).
-    fn holds_for(&self, object: Option<&Value>) -> bool {
+    /// Whether judging this needs the readiness rules' judgement of the object.
+    fn needs_judgement(&self) -> bool {
+        matches!(self, Expr::Ready | Expr::Failed)
+    }
+
+    /// Whether an existing object, judged `judgement` by the readiness rules when that is
+    /// needed, meets this (`Delete` never does).
+    fn holds_for(&self, object: Option<&Value>, judgement: Option<&Judgement>) -> bool {
         match self {
+            Expr::Ready => judgement.is_some_and(|j| j.state == State::Ready),
+            Expr::Failed => judgement.is_some_and(|j| j.state == State::Failed),
             Expr::Delete => false,
             Expr::Create => true,
             Expr::Condition { name, value } => object.is_some_and(|o| condition_is(o, name, value)),
@@ -317,6 +378,14 @@ impl Rules {
     pub fn has_conditions(&self) -> bool {
         !self.until.is_empty() || !self.fail_on.is_empty()
     }
+
+    /// Whether any expression asks the readiness rules.
+    fn needs_judgement(&self) -> bool {
+        self.until
+            .iter()
+            .chain(&self.fail_on)
+            .any(Expr::needs_judgement)
+    }
 }
 
 /// An object the user named (`kw get pod web`, `-f manifest.yaml`); `None` namespace: any.
@@ -369,6 +438,31 @@ struct Seen {
     label: String,
     until: Vec<bool>,
     fail_on: Vec<bool>,
+    /// The readiness rules' judgement, when an expression asks for it.
+    judgement: Option<Judgement>,
+    /// Kept when the judgement changes with time alone, to judge again then.
+    later: Option<Later>,
+}
+
+/// An object whose judgement changes with time alone (a Pod unschedulable for less than the
+/// window): judged again at `at` with no event to prompt it.
+#[derive(Debug)]
+struct Later {
+    at: SystemTime,
+    group: String,
+    kind: String,
+    object: Value,
+}
+
+impl Seen {
+    /// The object, as a message names it for `expr`: with the judgement's message for the
+    /// readiness words (`deployment.apps/web (Progress deadline exceeded)`).
+    fn label_for(&self, expr: &Expr) -> String {
+        match (&self.judgement, expr.needs_judgement()) {
+            (Some(judgement), true) => format!("{} ({})", self.label, judgement.message),
+            _ => self.label.clone(),
+        }
+    }
 }
 
 /// The shared state of every watcher's condition sink: the objects seen and their conditions.
@@ -388,6 +482,8 @@ pub struct Judge {
     ended: Option<Ended>,
     /// The named objects missing after the first lists have been announced.
     announced_missing: bool,
+    /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
+    next_tick: Option<SystemTime>,
 }
 
 impl Judge {
@@ -404,6 +500,7 @@ impl Judge {
             printed: 0,
             ended: None,
             announced_missing: false,
+            next_tick: None,
         }
     }
 
@@ -498,22 +595,16 @@ impl Judge {
                 } else {
                     None
                 };
-                let object = parsed.as_ref();
-                let seen = Seen {
+                let seen = self.assess(
                     label,
-                    until: self
-                        .rules
-                        .until
-                        .iter()
-                        .map(|e| e.holds_for(object))
-                        .collect(),
-                    fail_on: self
-                        .rules
-                        .fail_on
-                        .iter()
-                        .map(|e| e.holds_for(object))
-                        .collect(),
-                };
+                    &event.resource.group,
+                    &event.resource.kind,
+                    parsed,
+                    SystemTime::now(),
+                );
+                if let Some(later) = &seen.later {
+                    self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
+                }
                 self.objects.insert(key, seen);
             }
         }
@@ -524,6 +615,88 @@ impl Judge {
             Some(n) if self.printed >= n => Some(Ended::MaxEvents(n)),
             _ => None,
         }
+    }
+
+    /// Where `object` stands against every expression, judged at `now`.
+    fn assess(
+        &self,
+        label: String,
+        group: &str,
+        kind: &str,
+        object: Option<Value>,
+        now: SystemTime,
+    ) -> Seen {
+        let judging = self.rules.needs_judgement();
+        let judgement = object
+            .as_ref()
+            .filter(|_| judging)
+            .map(|o| readiness::judge(group, kind, o, now));
+        let holds = |e: &Expr| e.holds_for(object.as_ref(), judgement.as_ref());
+        let until = self.rules.until.iter().map(holds).collect();
+        let fail_on = self.rules.fail_on.iter().map(holds).collect();
+        let later = object.filter(|_| judging).and_then(|object| {
+            let at = readiness::judge_again_at(group, kind, &object, now)?;
+            Some(Later {
+                at,
+                group: group.to_string(),
+                kind: kind.to_string(),
+                object,
+            })
+        });
+        Seen {
+            label,
+            until,
+            fail_on,
+            judgement,
+            later,
+        }
+    }
+
+    /// Judge again, at `now`, the objects whose judgement changes with time alone (a Pod
+    /// unschedulable for longer than the window has failed); `Some` when that ends the watch.
+    /// Every sink does this at each checkpoint; a runner may also call it on a timer, at
+    /// [`Judge::next_tick`], so that no event is needed.
+    pub fn tick(&mut self, now: SystemTime) -> Option<Ended> {
+        if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
+            return None;
+        }
+        let due: Vec<Key> = self
+            .objects
+            .iter()
+            .filter(|(_, s)| s.later.as_ref().is_some_and(|l| l.at <= now))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in due {
+            let Some(seen) = self.objects.remove(&key) else {
+                continue;
+            };
+            let fresh = match seen.later {
+                Some(later) => self.assess(
+                    seen.label,
+                    &later.group,
+                    &later.kind,
+                    Some(later.object),
+                    now,
+                ),
+                None => seen,
+            };
+            self.objects.insert(key, fresh);
+        }
+        self.next_tick = self
+            .objects
+            .values()
+            .filter_map(|s| s.later.as_ref().map(|l| l.at))
+            .min();
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// When [`Judge::tick`] next has an object to judge again, if ever.
+    pub fn next_tick(&self) -> Option<SystemTime> {
+        self.next_tick
     }
 
     /// Watcher `index` delivered a complete list.
@@ -588,7 +761,7 @@ impl Judge {
                 .objects
                 .values()
                 .find(|s| holds(s).get(i).copied().unwrap_or(false))
-                .map(|s| s.label.clone()),
+                .map(|s| s.label_for(expr)),
             For::All => {
                 if !synced || self.objects.is_empty() || self.missing_named().is_some() {
                     return None;
@@ -597,7 +770,7 @@ impl Judge {
                     .objects
                     .values()
                     .all(|s| holds(s).get(i).copied().unwrap_or(false));
-                every.then(|| self.everyone_label())
+                every.then(|| self.everyone_label(expr))
             }
         }
     }
@@ -624,13 +797,27 @@ impl Judge {
         }
     }
 
-    fn everyone_label(&self) -> String {
-        let mut labels: Vec<&str> = self.objects.values().map(|s| s.label.as_str()).collect();
-        labels.sort_unstable();
-        match labels.as_slice() {
-            [one] => one.to_string(),
+    fn everyone_label(&self, expr: &Expr) -> String {
+        match self.objects.values().collect::<Vec<_>>().as_slice() {
+            [one] => one.label_for(expr),
             many => format!("all {} objects", many.len()),
         }
+    }
+
+    /// Every watched object the readiness rules do not call ready, with their judgement
+    /// (`deployment.apps/web: in progress: Updated: 1/3`), sorted: what a wait for `ready`
+    /// still waits for.
+    pub fn not_ready(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .objects
+            .values()
+            .filter_map(|s| {
+                let judgement = s.judgement.as_ref()?;
+                (judgement.state != State::Ready).then(|| format!("{}: {judgement}", s.label))
+            })
+            .collect();
+        lines.sort_unstable();
+        lines
     }
 }
 
@@ -674,8 +861,12 @@ impl<S: Sink> Sink for ConditionSink<S> {
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        let judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
+        let mut judge = self.judge.lock().unwrap_or_else(|p| p.into_inner());
         if judge.ended.is_some() {
+            return Ok(Flow::Stop);
+        }
+        // Time may have changed a judgement (any frame comes here, bookmarks included).
+        if judge.next_tick.is_some() && judge.tick(SystemTime::now()).is_some() {
             return Ok(Flow::Stop);
         }
         self.inner.checkpoint(more_ready)
@@ -786,7 +977,7 @@ mod tests {
                 {"type": "Ready", "status": "True"}
             ]
         }});
-        let holds = |text: &str| parse(text).holds_for(Some(&object));
+        let holds = |text: &str| parse(text).holds_for(Some(&object), None);
         assert!(holds("jsonpath={.status.containerStatuses[0].ready}=true"));
         assert!(holds("jsonpath=.status.phase=Running"));
         assert!(holds("jsonpath=status.phase=Running"));
@@ -816,12 +1007,12 @@ mod tests {
                 {"type": "Progressing", "status": "True", "observedGeneration": 1}
             ]}
         });
-        assert!(parse("condition=ready").holds_for(Some(&object)));
-        assert!(parse("condition=Available=false").holds_for(Some(&object)));
-        assert!(!parse("condition=Available").holds_for(Some(&object)));
+        assert!(parse("condition=ready").holds_for(Some(&object), None));
+        assert!(parse("condition=Available=false").holds_for(Some(&object), None));
+        assert!(!parse("condition=Available").holds_for(Some(&object), None));
         // Observed for an older generation: not yet true of this one.
-        assert!(!parse("condition=Progressing").holds_for(Some(&object)));
-        assert!(!parse("condition=Ready").holds_for(None));
+        assert!(!parse("condition=Progressing").holds_for(Some(&object), None));
+        assert!(!parse("condition=Ready").holds_for(None, None));
     }
 
     fn resource() -> ResourceInfo {
@@ -874,13 +1065,200 @@ mod tests {
     fn rules(until: &[&str], fail_on: &[&str], mode: For) -> Rules {
         Rules {
             until: until.iter().map(|t| parse(t)).collect(),
-            fail_on: fail_on.iter().map(|t| parse(t)).collect(),
+            fail_on: fail_on
+                .iter()
+                .map(|t| Expr::parse("--fail-on", t).unwrap())
+                .collect(),
             mode,
             max_events: None,
         }
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";
+
+    /// Feed one object of kind `kind` (group `group`) as an event to `judge`.
+    fn feed_object(judge: &mut Judge, resource: &ResourceInfo, object: Value) -> Option<Ended> {
+        let name = object["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let raw = RawValue::from_string(object.to_string()).unwrap();
+        judge.event(&Event {
+            kind: EventType::Modified,
+            origin: Origin::Watch,
+            resource,
+            object: &raw,
+            object_lacks_type: false,
+            name: &name,
+            namespace: "ns",
+            row: None,
+            context: None,
+        })
+    }
+
+    fn deployments() -> ResourceInfo {
+        ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// A Deployment of 3 replicas, `updated` of them on the current template, whose
+    /// `Progressing` condition has `reason`.
+    fn deployment(name: &str, updated: u32, reason: &str) -> Value {
+        json!({"metadata": {"name": name, "namespace": "ns", "generation": 2},
+               "spec": {"replicas": 3, "progressDeadlineSeconds": 600},
+               "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": updated,
+                          "readyReplicas": 3, "availableReplicas": 3,
+                          "conditions": [
+                              {"type": "Available", "status": "True"},
+                              {"type": "Progressing",
+                               "status": if reason == "ProgressDeadlineExceeded" {"False"} else {"True"},
+                               "reason": reason}]}})
+    }
+
+    #[test]
+    fn readiness_words_parse_on_their_own_flag_only() {
+        assert_eq!(parse("ready"), Expr::Ready);
+        assert_eq!(parse(" READY "), Expr::Ready);
+        assert_eq!(Expr::parse("--fail-on", "Failed"), Ok(Expr::Failed));
+        assert!(matches!(
+            Expr::parse("--fail-on", "ready"),
+            Err(ConditionError::WrongFlag { word: "ready", .. })
+        ));
+        assert!(matches!(
+            Expr::parse("--until", "failed"),
+            Err(ConditionError::WrongFlag { word: "failed", .. })
+        ));
+        assert_eq!(Expr::Ready.to_string(), "ready");
+        assert!(Expr::Failed.needs_object());
+    }
+
+    /// `--until ready` is not met by an available Deployment mid-rollout (where
+    /// `condition=Available` is), and is once every replica is updated.
+    #[test]
+    fn ready_waits_for_the_rollout_not_for_availability() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(&["ready"], &["failed"], For::All),
+            vec![Named::new(&resource, Some("ns".into()), "web")],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ReplicaSetUpdated")
+            ),
+            None
+        );
+        assert_eq!(
+            judge.not_ready(),
+            ["deployment.apps/web: in progress: Updated: 1/3"]
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 3, "NewReplicaSetAvailable")
+            ),
+            Some(Ended::Until {
+                expr: "ready".into(),
+                by: "deployment.apps/web (Deployment is available. Replicas: 3)".into()
+            })
+        );
+        assert!(judge.not_ready().is_empty());
+    }
+
+    #[test]
+    fn failed_trips_on_one_object_and_says_why() {
+        let resource = deployments();
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("api", 3, "NewReplicaSetAvailable")
+            ),
+            None,
+            "not decided before the list is complete"
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ProgressDeadlineExceeded")
+            ),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (Progress deadline exceeded)".into()
+            })
+        );
+        let printed = Ended::FailOn {
+            expr: "failed".into(),
+            by: "deployment.apps/web (Progress deadline exceeded)".into(),
+        }
+        .to_string();
+        assert_eq!(
+            printed,
+            "--fail-on failed met by deployment.apps/web (Progress deadline exceeded)"
+        );
+    }
+
+    /// A Pod the scheduler cannot place fails once the window has passed, with no event to
+    /// prompt the judge: `tick` judges it again.
+    #[test]
+    fn an_unschedulable_pod_fails_on_a_tick_after_the_window() {
+        let now = SystemTime::now();
+        let since = now - std::time::Duration::from_secs(10);
+        let pod = json!({"metadata": {"name": "web-1", "namespace": "ns",
+                                      "creationTimestamp": humantime::format_rfc3339_seconds(since).to_string()},
+                         "status": {"phase": "Pending", "conditions": [{
+                             "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                             "message": "0/3 nodes are available: 3 Insufficient cpu."}]}});
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.next_tick(), None);
+        assert_eq!(feed_object(&mut judge, &resource(), pod), None);
+        assert_eq!(judge.synced(0), None);
+        let due = judge.next_tick().expect("judged again later");
+        assert!(due > now && due <= now + std::time::Duration::from_secs(6));
+        assert_eq!(judge.tick(now), None, "still within the window");
+        assert_eq!(
+            judge.tick(due),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "pod/web-1 (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)".into()
+            })
+        );
+        assert!(judge.ended().is_some());
+    }
+
+    /// `ready` mixes with kubectl's words: any --until met ends the wait.
+    #[test]
+    fn ready_mixes_with_other_conditions() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(
+                &["ready", "jsonpath={.metadata.labels.skip}=yes"],
+                &[],
+                For::All,
+            ),
+            vec![],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        let mut skipped = deployment("web", 1, "ReplicaSetUpdated");
+        skipped["metadata"]["labels"] = json!({"skip": "yes"});
+        assert!(matches!(
+            feed_object(&mut judge, &resource, skipped),
+            Some(Ended::Until { expr, .. }) if expr.starts_with("jsonpath=")
+        ));
+    }
 
     #[test]
     fn all_waits_for_every_object_after_the_list() {

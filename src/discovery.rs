@@ -6,7 +6,6 @@
 use crate::client::{Client, ClientError};
 use crate::discovery_cache::DiscoveryCache;
 use crate::events::ResourceInfo;
-use crate::plan::Wanted;
 use crate::wire::{ApiGroupList, ApiResource, ApiResourceList};
 
 /// One type query of a request, with the names wanted of it (and their namespace, when a
@@ -14,6 +13,15 @@ use crate::wire::{ApiGroupList, ApiResource, ApiResourceList};
 #[derive(Debug, Clone)]
 pub struct Requested {
     pub type_name: String,
+    pub names: Vec<String>,
+    pub namespace: Option<String>,
+}
+
+/// One resource type and the objects of it to get, as discovery resolved them: the names, and a
+/// namespace of their own when a manifest says so.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wanted {
+    pub resource: ResourceInfo,
     pub names: Vec<String>,
     pub namespace: Option<String>,
 }

@@ -17,9 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::connection::TrustRoots;
+use crate::connection::Connection;
+use crate::endpoint::TrustRoots;
 use crate::events::ResourceInfo;
-use crate::settings::Connection;
 
 /// How long a resolution is trusted.
 pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);

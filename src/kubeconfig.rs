@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
 
-use crate::connection::Secret;
+use crate::endpoint::Secret;
 
 /// A kubeconfig: one file as parsed, or the merge of several.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -89,6 +89,11 @@ thread_local! {
     static SCOPE: std::cell::RefCell<Option<ContextScope>> = const { std::cell::RefCell::new(None) };
 }
 
+/// The context scope this thread logs in, to hand to the threads it starts.
+pub fn current_scope() -> Option<ContextScope> {
+    scope()
+}
+
 fn scope() -> Option<ContextScope> {
     SCOPE.with(|scope| scope.borrow().clone())
 }
@@ -131,6 +136,13 @@ pub fn notice(message: &str) {
         format!("kw: {message}")
     };
     let _ = writeln!(stderr.lock(), "{line}");
+}
+
+/// A notice that names its context itself (`east/pod/web: ...`), so none is put in front.
+pub fn notice_unscoped(message: &str) {
+    let scope = SCOPE.with(|scope| scope.borrow_mut().take());
+    notice(message);
+    SCOPE.with(|slot| *slot.borrow_mut() = scope);
 }
 
 /// Remember a credential so that [`clean`] cuts it out of stderr.

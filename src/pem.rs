@@ -7,7 +7,7 @@ use rustls::sign::CertifiedKey;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
-use crate::connection::ClientIdentity;
+use crate::endpoint::ClientIdentity;
 
 /// A PEM bundle or key that cannot be used; each names the file or field at fault.
 #[derive(Debug, thiserror::Error)]

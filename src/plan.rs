@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli::GetArgs;
 use crate::conditions::{Expr, For, Rules};
+use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
 use crate::namespaces::NamespaceSet;
 use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
@@ -18,18 +19,49 @@ use crate::terminal::ColorChoice;
 use crate::watcher::{Options, Target};
 use crate::wire::EventType;
 
-/// A flag mistake, worded for the user (without the `error: ` prefix).
+/// A flag mistake, worded for the user (without the `error: ` prefix). Each names the flag
+/// or argument at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
-    #[error("{0}")]
-    Usage(String),
+    #[error("--until and --fail-on judge the initial list too: drop --watch-only")]
+    ConditionsWithWatchOnly,
+    #[error("--output-watch-events option can only be used with --watch or --watch-only")]
+    WatchEventsWithoutWatch,
+    /// `-o`, `--show-labels` with it, or `--sort-by`.
+    #[error(transparent)]
+    Format(#[from] printer::FormatError),
+    /// A flag whose value its own parser refused, with that parser's words.
+    #[error("{reason}")]
+    Value { flag: &'static str, reason: String },
+    #[error("-f names the objects to get: give no TYPE or NAME with it")]
+    ManifestWithTargets,
+    #[error(transparent)]
+    Namespaces(#[from] crate::namespaces::NamespaceSetError),
+    #[error(
+        "a resource cannot be retrieved by name across several namespaces (-n {set}): \
+         name one namespace, or drop the names"
+    )]
+    NamesAcrossNamespaces { set: String },
+    /// `--until`, `--fail-on` or `--for`.
+    #[error(transparent)]
+    Condition(#[from] crate::conditions::ConditionError),
+    #[error("--max-events must be at least 1")]
+    NoEvents,
+    #[error("--timeout {text:?} is not a duration such as 30s, 5m or 1h30m")]
+    Timeout { text: String },
+    #[error("you must specify the type of resource to get")]
+    NoType,
+    #[error("resource types must not be empty: {typed:?}")]
+    EmptyType { typed: String },
+    #[error("names can only be given with a single resource type (or as TYPE/NAME)")]
+    NamesWithSeveralTypes,
+    #[error("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kw get resource/<resource_name>' instead of 'kw get resource resource/<resource_name>'): {target}")]
+    TypeBeforeSlashForm { target: String },
+    #[error("arguments in resource/name form must have a single resource and name: {target}")]
+    BadSlashForm { target: String },
     /// kubectl's rule: a plain watch takes one name per type.
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
-}
-
-fn usage(message: impl Into<String>) -> PlanError {
-    PlanError::Usage(message.into())
 }
 
 /// What the command line asks for, before discovery.
@@ -81,18 +113,11 @@ pub struct GetPlan {
     /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
     /// context they came from.
     pub several_contexts: bool,
+    /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
+    pub explain_waits: bool,
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
-}
-
-/// One resource type and the objects of it to get, as discovery resolved them: the names, and a
-/// namespace of their own when a manifest says so.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Wanted {
-    pub resource: ResourceInfo,
-    pub names: Vec<String>,
-    pub namespace: Option<String>,
 }
 
 /// When a run must stop: `--request-timeout` cuts a watch quietly (kubectl's meaning);
@@ -125,39 +150,34 @@ impl GetPlan {
         let rules = rules_of(args)?;
         let timeout = timeout_of(args.timeout.as_deref())?;
         if rules.has_conditions() && args.watch_only {
-            return Err(usage(
-                "--until and --fail-on judge the initial list too: drop --watch-only",
-            ));
+            return Err(PlanError::ConditionsWithWatchOnly);
         }
         let watching = args.watch || args.watch_only || rules.has_conditions();
         if args.output_watch_events && !watching {
-            return Err(usage(
-                "--output-watch-events option can only be used with --watch or --watch-only",
-            ));
+            return Err(PlanError::WatchEventsWithoutWatch);
         }
         let format = printer::check_show_labels(&args.output, args.show_labels)
-            .and_then(|()| printer::parse_output(&args.output))
-            .map_err(|e| usage(e.to_string()))?;
-        let only = printer::parse_only(&args.only).map_err(usage)?;
+            .and_then(|()| printer::parse_output(&args.output))?;
+        let only = printer::parse_only(&args.only).map_err(|reason| PlanError::Value {
+            flag: "--only",
+            reason,
+        })?;
         let timestamps = args
             .timestamps
             .as_deref()
             .map(str::parse::<TimestampFormat>)
             .transpose()
-            .map_err(usage)?;
-        let color: ColorChoice = args.color.parse().map_err(usage)?;
-        let sort_by = args
-            .sort_by
-            .as_deref()
-            .map(SortBy::parse)
-            .transpose()
-            .map_err(|e| usage(e.to_string()))?;
+            .map_err(|reason| PlanError::Value {
+                flag: "--timestamps",
+                reason,
+            })?;
+        let color: ColorChoice = args.color.parse().map_err(|reason| PlanError::Value {
+            flag: "--color",
+            reason,
+        })?;
+        let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
-            Some(_) if !args.targets.is_empty() => {
-                return Err(usage(
-                    "-f names the objects to get: give no TYPE or NAME with it",
-                ))
-            }
+            Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
             Some(path) => Request::Manifest(path.clone()),
             None => Request::Types(parse_targets(&args.targets)?),
         };
@@ -165,7 +185,6 @@ impl GetPlan {
             request,
             watching,
             print_list: !args.watch_only,
-            rules,
             timeout,
             output: OutputPlan {
                 format,
@@ -189,6 +208,13 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
+            explain_waits: !args.quiet
+                && rules
+                    .until
+                    .iter()
+                    .chain(&rules.fail_on)
+                    .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
+            rules,
             streaming_list: false,
         })
     }
@@ -199,7 +225,7 @@ impl GetPlan {
         let Some(flag) = flag.filter(|_| !self.all_namespaces) else {
             return Ok(self);
         };
-        let Some(set) = NamespaceSet::parse(flag).map_err(|e| usage(e.to_string()))? else {
+        let Some(set) = NamespaceSet::parse(flag)? else {
             return Ok(self);
         };
         let named = match &self.request {
@@ -207,10 +233,9 @@ impl GetPlan {
             Request::Manifest(_) => true,
         };
         if named {
-            return Err(usage(format!(
-                "a resource cannot be retrieved by name across several namespaces (-n {set}): \
-                 name one namespace, or drop the names"
-            )));
+            return Err(PlanError::NamesAcrossNamespaces {
+                set: set.to_string(),
+            });
         }
         self.namespace_set = Some(Arc::new(set));
         Ok(self)
@@ -393,21 +418,15 @@ fn several_types(targets: &[Target]) -> bool {
 /// The wait-for rules of `kw get` from its flags (`--until`, `--fail-on`, `--for`, ...).
 fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
     let parse_all = |flag: &'static str, texts: &[String]| -> Result<Vec<Expr>, PlanError> {
-        texts
-            .iter()
-            .map(|t| Expr::parse(flag, t).map_err(|e| usage(e.to_string())))
-            .collect()
+        texts.iter().map(|t| Ok(Expr::parse(flag, t)?)).collect()
     };
     if args.max_events == Some(0) {
-        return Err(usage("--max-events must be at least 1"));
+        return Err(PlanError::NoEvents);
     }
     Ok(Rules {
         until: parse_all("--until", &args.until)?,
         fail_on: parse_all("--fail-on", &args.fail_on)?,
-        mode: args
-            .for_objects
-            .parse::<For>()
-            .map_err(|e| usage(e.to_string()))?,
+        mode: args.for_objects.parse::<For>()?,
         max_events: args.max_events,
     })
 }
@@ -423,9 +442,9 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
     };
     match parsed {
         Some(d) if !d.is_zero() => Ok(Some(d)),
-        _ => Err(usage(format!(
-            "--timeout {text:?} is not a duration such as 30s, 5m or 1h30m"
-        ))),
+        _ => Err(PlanError::Timeout {
+            text: text.to_string(),
+        }),
     }
 }
 
@@ -433,20 +452,18 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
 /// order given.
 pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
     let Some(first) = targets.first() else {
-        return Err(usage("you must specify the type of resource to get"));
+        return Err(PlanError::NoType);
     };
     if !first.contains('/') {
         let types: Vec<&str> = first.split(',').collect();
         if types.iter().any(|t| t.is_empty()) {
-            return Err(usage(format!(
-                "resource types must not be empty: {first:?}"
-            )));
+            return Err(PlanError::EmptyType {
+                typed: first.clone(),
+            });
         }
         let names = targets[1..].to_vec();
         if types.len() > 1 && !names.is_empty() {
-            return Err(usage(
-                "names can only be given with a single resource type (or as TYPE/NAME)",
-            ));
+            return Err(PlanError::NamesWithSeveralTypes);
         }
         return Ok(types
             .into_iter()
@@ -456,14 +473,14 @@ pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, P
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for target in targets {
         let Some((kind, name)) = target.split_once('/') else {
-            return Err(usage(format!(
-                "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kw get resource/<resource_name>' instead of 'kw get resource resource/<resource_name>'): {target}"
-            )));
+            return Err(PlanError::TypeBeforeSlashForm {
+                target: target.clone(),
+            });
         };
         if kind.is_empty() || name.is_empty() || name.contains('/') {
-            return Err(usage(format!(
-                "arguments in resource/name form must have a single resource and name: {target}"
-            )));
+            return Err(PlanError::BadSlashForm {
+                target: target.clone(),
+            });
         }
         match groups.iter_mut().find(|(t, _)| t == kind) {
             Some((_, names)) => names.push(name.to_string()),
@@ -515,7 +532,21 @@ mod tests {
         );
         assert!(message(&["pods", "--watch-only", "--until", "delete"]).contains("--watch-only"));
         assert!(message(&["pods", "--timeout", "soon"]).contains("--timeout \"soon\""));
-        assert!(message(&["pods", "--until", "ready"]).starts_with("--until \"ready\""));
+        assert_eq!(
+            message(&["pods", "--until", "readyy"]),
+            "--until \"readyy\": unknown condition (use ready, delete, create, \
+             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
+        );
+        assert_eq!(
+            message(&["pods", "--fail-on", "ready"]),
+            "--fail-on \"ready\": ready is a word for --until (use --until ready, or --fail-on failed)"
+        );
+        assert_eq!(
+            message(&["pods", "--until", "failed"]),
+            "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)"
+        );
+        assert!(message(&["pods", "--fail-on", "faild"]).contains("(use failed, delete"));
+        assert!(plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).is_ok());
         assert!(message(&["pods", "--max-events", "0"]).contains("at least 1"));
         assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
         assert!(message(&["pods,", "-w"]).contains("must not be empty"));

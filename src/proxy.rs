@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-use crate::connection::{Scheme, ServerUrl};
+use crate::endpoint::{Scheme, ServerUrl};
 
 /// How kw talks to the proxy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -345,7 +345,7 @@ mod tests {
     use super::*;
 
     fn target(url: &str) -> ServerUrl {
-        crate::connection::parse_server_url(url).unwrap()
+        crate::endpoint::parse_server_url(url).unwrap()
     }
 
     fn env(https: Option<&str>, http: Option<&str>, no: Option<&str>) -> ProxyEnv {

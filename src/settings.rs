@@ -10,40 +10,15 @@
 
 use std::time::Duration;
 
-use crate::auth::config::{CredentialFlags, Credentials, CredentialsError};
+use crate::auth::config::{CredentialFlags, CredentialsError};
 use crate::cli::ConfigFlags;
-use crate::connection::parse_server_url;
-pub use crate::connection::{ClientIdentity, Scheme, Secret, ServerUrl, TrustRoots};
+use crate::connection::{Connection, Impersonation};
+use crate::endpoint::parse_server_url;
+pub use crate::endpoint::{ClientIdentity, Scheme, Secret, ServerUrl, TrustRoots};
 use crate::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
 use crate::material::{Material, MaterialError};
 use crate::pem::{parse_certificates, PemError};
 use crate::proxy::{ProxyError, ProxyUrl};
-
-/// How to reach and authenticate to one API server.
-#[derive(Debug, Clone)]
-pub struct Connection {
-    pub server: ServerUrl,
-    pub roots: TrustRoots,
-    pub insecure_skip_tls_verify: bool,
-    /// Name to verify the server certificate against instead of `server.host`.
-    pub tls_server_name: Option<String>,
-    /// Bearer token, token file, client certificate, exec plugin: `auth` owns them.
-    pub credentials: Credentials,
-    /// `--as`/`--as-group`/`--as-uid` or the user's `as`/`as-groups`/`as-uid`.
-    pub impersonate: Impersonation,
-    /// The proxy to connect through (`proxy-url`, else the environment's), already checked.
-    pub proxy: Option<ProxyUrl>,
-    /// `--request-timeout`; `None` means no limit.
-    pub request_timeout: Option<Duration>,
-}
-
-/// Who to act as (`Impersonate-*` headers). Empty when not impersonating.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Impersonation {
-    pub user: Option<String>,
-    pub uid: Option<String>,
-    pub groups: Vec<String>,
-}
 
 /// Everything resolved from flags and kubeconfig.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::exec::{ExecConfigError, ExecPlugin};
 use super::{AuthError, CredentialSource};
-use crate::connection::{ClientIdentity, Secret};
+use crate::endpoint::{ClientIdentity, Secret};
 use crate::kubeconfig::User;
 use crate::material::{file_origin, Material, MaterialError};
 use crate::pem::{identity_from_pem, PemError};

@@ -15,7 +15,7 @@ use base64::Engine;
 use serde::Deserialize;
 
 use super::AuthError;
-use crate::connection::Secret;
+use crate::endpoint::Secret;
 
 pub const V1: &str = "client.authentication.k8s.io/v1";
 pub const V1BETA1: &str = "client.authentication.k8s.io/v1beta1";

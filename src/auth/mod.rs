@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::connection::{ClientIdentity, Secret};
+use crate::endpoint::{ClientIdentity, Secret};
 use crate::vlog;
 
 pub use exec::ExecPlugin;

@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::auth::{AuthError, Authenticator, Credential};
-use crate::connection::{ClientIdentity, Scheme, TrustRoots};
+use crate::connection::{Connection, Impersonation};
+use crate::endpoint::{ClientIdentity, Scheme, TrustRoots};
 use crate::proxy::ProxyError;
-use crate::settings::{Connection, Impersonation};
 use crate::vlog;
 use crate::wire::Status;
 
@@ -67,6 +67,23 @@ pub enum ClientError {
     /// The run's deadline (`bound_by`) passed before the server, or the exec plugin, answered.
     #[error("{reason}")]
     DeadlinePassed { reason: String },
+}
+
+impl ClientError {
+    /// Whether the cause can pass on its own: nothing answered, the handshake failed (a server
+    /// or proxy restarting, a certificate being rotated), the connection broke, or the server
+    /// said it is overloaded or failing (429, 5xx). Everything else needs someone to act.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ClientError::Unreachable { .. }
+            | ClientError::Tls { .. }
+            | ClientError::Broken { .. } => true,
+            ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
+            ClientError::TooLarge { .. }
+            | ClientError::Setup(_)
+            | ClientError::DeadlinePassed { .. } => false,
+        }
+    }
 }
 
 /// What must be fixed on the user's side before any request can succeed.

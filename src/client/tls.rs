@@ -12,8 +12,8 @@ use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
 
-use crate::connection::{ClientIdentity, TrustRoots};
-use crate::settings::Connection;
+use crate::connection::Connection;
+use crate::endpoint::{ClientIdentity, TrustRoots};
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]

@@ -17,8 +17,9 @@ use super::question::Need;
 use super::words::Line;
 use crate::cli::ConfigFlags;
 use crate::client::Client;
+use crate::cluster::Cluster;
 use crate::discovery;
-use crate::discovery_cache::{ClusterKey, DiscoveryCache};
+use crate::discovery_cache::DiscoveryCache;
 use crate::events::ResourceInfo;
 use crate::kubeconfig;
 use crate::settings;
@@ -127,16 +128,18 @@ pub fn from_kubeconfig(need: &Need, reach: &Reach) -> Vec<Candidate> {
 pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Option<Vec<Candidate>> {
     let settings = settings::resolve_from_env(&reach.flags, reach.namespace.as_deref()).ok()?;
     let budget = settings.connection.request_timeout;
-    let mut client = Client::new(
-        &settings.connection,
+    let Cluster {
+        mut client,
+        mut cache,
+        ..
+    } = Cluster::open_quietly(
+        &settings,
         budget.unwrap_or(Duration::from_secs(2)),
+        crate::discovery_cache::default_dir().as_deref(),
     )
     .ok()?;
     // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.
     client.bound_by(Some(reach.deadline));
-    let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
-    let mut cache =
-        DiscoveryCache::open_quietly(crate::discovery_cache::default_dir().as_deref(), &key);
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());
     let answer = match need {
         Need::Types => Some(type_candidates(&all_types(&client, &mut cache)?, typed)),

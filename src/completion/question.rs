@@ -126,7 +126,7 @@ fn flag_value(
         "cluster" => Need::Clusters,
         "user" => Need::Users,
         "output" if !typed.contains('=') => Need::Fixed(vocabulary::output_formats()),
-        "until" | "fail-on" => return condition(lead, typed),
+        "until" | "fail-on" => return condition(flag, lead, typed),
         "only" => {
             // A comma list: complete the last item.
             let (done, last) = match typed.rfind(',') {
@@ -164,9 +164,9 @@ fn flag_value(
 
 /// `--until`/`--fail-on`: the kinds of EXPR, then after `condition=` the condition types, then
 /// after `condition=TYPE=` a status.
-fn condition(lead: &str, typed: &str) -> Question {
+fn condition(flag: &str, lead: &str, typed: &str) -> Question {
     let Some(rest) = typed.strip_prefix("condition=") else {
-        return Question::new(Need::Fixed(vocabulary::conditions()), lead, typed);
+        return Question::new(Need::Fixed(vocabulary::conditions(flag)), lead, typed);
     };
     match rest.split_once('=') {
         Some((kind, status)) => Question::new(
@@ -329,7 +329,11 @@ mod tests {
         );
         assert_eq!(
             words("get pods --until "),
-            ["condition=", "create", "delete", "jsonpath="]
+            ["condition=", "create", "delete", "jsonpath=", "ready"]
+        );
+        assert_eq!(
+            words("get pods --fail-on "),
+            ["condition=", "create", "delete", "failed", "jsonpath="]
         );
         assert_eq!(
             words("get pods --fail-on=condition=Failed="),

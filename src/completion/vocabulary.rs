@@ -36,6 +36,12 @@ pub const CONDITIONS: [(&str, &str); 4] = [
     ("create", "the object exists"),
 ];
 
+/// `--until`'s readiness word (`conditions::Expr::Ready`).
+pub const READY: (&str, &str) = ("ready", "rolled out: the state its spec asks for");
+
+/// `--fail-on`'s readiness word (`conditions::Expr::Failed`).
+pub const FAILED: (&str, &str) = ("failed", "will not get ready without someone acting");
+
 /// Condition types common enough to offer after `condition=` when the cluster says nothing.
 pub const COMMON_CONDITION_TYPES: [&str; 6] = [
     "Available",
@@ -191,10 +197,13 @@ pub fn output_formats() -> Vec<Candidate> {
         .collect()
 }
 
-/// `CONDITIONS` as candidates.
-pub fn conditions() -> Vec<Candidate> {
+/// `CONDITIONS` as candidates for `flag` (`until` or `fail-on`), with the readiness word that
+/// flag alone takes.
+pub fn conditions(flag: &str) -> Vec<Candidate> {
+    let readiness = if flag == "fail-on" { FAILED } else { READY };
     CONDITIONS
         .iter()
+        .chain([&readiness])
         .map(|(word, about)| Candidate::described(*word, *about))
         .collect()
 }
@@ -229,6 +238,8 @@ mod tests {
                 "{example}"
             );
         }
+        assert!(crate::conditions::Expr::parse("--until", READY.0).is_ok());
+        assert!(crate::conditions::Expr::parse("--fail-on", FAILED.0).is_ok());
     }
 
     #[test]

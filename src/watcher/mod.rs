@@ -880,29 +880,20 @@ enum SyncError {
 
 /// How long to wait before retrying after this error, or `None` if retrying cannot help.
 fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {
-    match error {
+    if !error.is_transient() {
+        return None;
+    }
+    Some(match error {
         ClientError::Status {
             code: 429,
             retry_after,
             ..
-        } => Some(retry_after.unwrap_or_else(|| backoff.failed(Instant::now()))),
-        ClientError::Status {
-            code: 500 | 502 | 503 | 504,
-            retry_after,
-            ..
-        } => Some(
-            retry_after
-                .unwrap_or_default()
-                .max(backoff.failed(Instant::now())),
-        ),
-        ClientError::Status { .. }
-        | ClientError::Setup(_)
-        | ClientError::TooLarge { .. }
-        | ClientError::DeadlinePassed { .. } => None,
-        ClientError::Unreachable { .. } | ClientError::Tls { .. } | ClientError::Broken { .. } => {
-            Some(backoff.failed(Instant::now()))
-        }
-    }
+        } => retry_after.unwrap_or_else(|| backoff.failed(Instant::now())),
+        ClientError::Status { retry_after, .. } => retry_after
+            .unwrap_or_default()
+            .max(backoff.failed(Instant::now())),
+        _ => backoff.failed(Instant::now()),
+    })
 }
 
 /// Whether a response body is a `meta.k8s.io` `Table` (checked on the head only).

@@ -344,9 +344,9 @@ fn each_exit_code_of_the_table() {
     }
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
         (
-            vec!["pods", "--until", "ready"],
+            vec!["pods", "--until", "readyy"],
             1,
-            "error: --until \"ready\": unknown condition",
+            "error: --until \"readyy\": unknown condition",
         ),
         (
             vec!["pods", "--until", "create", "--for", "some"],

@@ -212,7 +212,7 @@ fn bash_completes_types_names_namespaces_and_contexts_from_the_cluster() {
     );
     assert_eq!(
         complete("kw get pods --until "),
-        ["condition=", "create", "delete", "jsonpath="]
+        ["condition=", "create", "delete", "jsonpath=", "ready"]
     );
     assert!(complete("kw get pods --wat").contains(&"--watch".to_string()));
 }

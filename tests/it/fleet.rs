@@ -1127,3 +1127,196 @@ fn until_over_every_context_ends_at_once_when_one_fails() {
     assert!(started.elapsed() < LIMIT);
     assert!(out.stderr.lines().any(|l| l == LOGGED_IN), "{}", out.stderr);
 }
+
+/// Credentials named on the command line belong to one context: with several, each flag is
+/// refused before any request, so no server ever sees another context's credential.
+#[test]
+fn credential_flags_are_refused_with_several_contexts_and_nothing_is_sent() {
+    let fleet = Fleet::start(vec![("east", empty(81)), ("west", empty(82))]);
+    let (cert, key) = fleet.sim("east").client_cert_pem();
+    let cert_path = fleet.dir.path().join("east.crt");
+    let key_path = fleet.dir.path().join("east.key");
+    std::fs::write(&cert_path, cert).unwrap();
+    std::fs::write(&key_path, key).unwrap();
+    let east_token = fleet.sim("east").admin_token();
+    let cert_arg = cert_path.to_str().unwrap();
+    let key_arg = key_path.to_str().unwrap();
+    let cases: [(&str, Vec<&str>); 5] = [
+        (
+            "--user",
+            vec!["--context", "east,west", "--user", "east-admin"],
+        ),
+        (
+            "--token",
+            vec!["--context", "east,west", "--token", &east_token],
+        ),
+        ("--token", vec!["--all-contexts", "--token", &east_token]),
+        (
+            "--client-certificate",
+            vec![
+                "--context",
+                "east,west",
+                "--client-certificate",
+                cert_arg,
+                "--client-key",
+                key_arg,
+            ],
+        ),
+        (
+            "--client-key",
+            vec!["--context", "e*", "--client-key", key_arg],
+        ),
+    ];
+    for (flag, flags) in cases {
+        let mut args = vec!["pods", "-o", "name"];
+        args.extend(flags.iter().copied());
+        let out = common::run(fleet.get(&args), LIMIT);
+        assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!("error: {flag} would send one credential to the server of every context: drop it, or name one context\n"),
+            "{args:?}"
+        );
+        assert_eq!(out.stdout, "");
+    }
+    for context in ["east", "west"] {
+        assert!(
+            fleet.sim(context).requests().is_empty(),
+            "{context} was asked something"
+        );
+    }
+    // With one context the flag means what it means in kubectl, sent to that server only.
+    let alone = common::run(
+        fleet.get(&[
+            "pods",
+            "-o",
+            "name",
+            "--context",
+            "west",
+            "--user",
+            "west-admin",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(alone.code, Some(0), "{}", alone.stderr);
+    assert!(fleet.sim("east").requests().is_empty());
+    assert!(!fleet.sim("west").requests().is_empty());
+}
+
+/// The cached resolution of a type the server no longer serves is forgotten after the run that
+/// finds it gone, with one context and with several alike.
+#[test]
+fn a_stale_cached_type_is_forgotten_with_one_context_and_with_two() {
+    let fleet = Fleet::start(vec![("east", seeded(83)), ("west", seeded(84))]);
+    let cache_home = fleet.dir.path().join("cache");
+    let dir = cache_home.join("kw").join("discovery");
+    for contexts in ["east", "east,west"] {
+        let get = || {
+            let mut cmd = fleet.get(&["deploy", "-A", "-o", "name", "--context", contexts]);
+            cmd.env("XDG_CACHE_HOME", &cache_home);
+            common::run(cmd, LIMIT)
+        };
+        let cold = get();
+        assert_eq!(cold.code, Some(0), "{contexts}: {}", cold.stderr);
+        assert!(!cold.stdout.is_empty());
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            let text = std::fs::read_to_string(&file).unwrap();
+            std::fs::write(
+                &file,
+                text.replace("\"plural\":\"deployments\"", "\"plural\":\"gone\""),
+            )
+            .unwrap();
+        }
+        let stale = get();
+        assert_ne!(stale.code, Some(0), "{contexts}: the stale type fails once");
+        let healed = get();
+        assert_eq!(healed.code, Some(0), "{contexts}: {}", healed.stderr);
+        assert_eq!(healed.stdout, cold.stdout, "{contexts}");
+    }
+}
+
+/// kubectl's words for an empty one-shot list, with one context and with several in the same
+/// namespace.
+#[test]
+fn an_empty_list_is_said_alike_with_one_context_and_with_two() {
+    let fleet = Fleet::start(vec![("east", empty(85)), ("west", empty(86))]);
+    for contexts in ["east", "east,west"] {
+        let out = common::run(fleet.get(&["pods", "--context", contexts]), LIMIT);
+        assert_eq!(out.code, Some(0), "{contexts}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{contexts}");
+        assert_eq!(
+            out.stderr, "No resources found in default namespace.\n",
+            "{contexts}"
+        );
+    }
+}
+
+/// A TLS failure is a failure that can pass (a certificate being rotated, a proxy restarting),
+/// by the one rule kw has: with several contexts the cluster is retried while the others are
+/// watched, as a refused connection is; kubectl's one context fails at once at the start.
+#[test]
+fn a_tls_failure_is_retried_while_watching_several_and_fails_one_at_once() {
+    let fleet = Fleet::start(vec![("east", empty(87)), ("west", empty(88))]);
+    fleet
+        .sim("east")
+        .create("pods", pod("east-pod", "Running"))
+        .unwrap();
+    // `forged`: west's server, east's CA, so the handshake fails.
+    let text = std::fs::read_to_string(&fleet.kubeconfig).unwrap();
+    let forged_cluster = format!(
+        "- name: forged-cluster\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n",
+        fleet.sim("west").url(),
+        base64::engine::general_purpose::STANDARD.encode(fleet.sim("east").ca_pem())
+    );
+    let text = text
+        .replacen("clusters:\n", &format!("clusters:\n{forged_cluster}"), 1)
+        .replacen(
+            "contexts:\n",
+            "contexts:\n- name: forged\n  context:\n    cluster: forged-cluster\n    user: west-admin\n    namespace: default\n",
+            1,
+        );
+    std::fs::write(&fleet.kubeconfig, text).unwrap();
+
+    let alone = common::run(
+        fleet.get(&["pods", "-w", "-o", "name", "--context", "forged"]),
+        LIMIT,
+    );
+    assert_eq!(alone.code, Some(5), "{}", alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .starts_with("error: unable to connect to the server"),
+        "{}",
+        alone.stderr
+    );
+
+    let stderr_path = fleet.stderr_file("forged.stderr");
+    let live = Live::spawn_stderr_to(
+        &mut fleet.get(&[
+            "pods",
+            "-w",
+            "-o",
+            "name",
+            "--context",
+            "east,forged",
+            "--request-timeout",
+            "4s",
+        ]),
+        &stderr_path,
+    );
+    assert_eq!(live.next_line(LIMIT).as_deref(), Some("east/pod/east-pod"));
+    wait_for_stderr(
+        &stderr_path,
+        "kw: context \"forged\": unable to connect to the server",
+    );
+    let (code, rest, stderr) = live.finish(LIMIT);
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(stderr.contains("retrying in"), "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("error: the run ended while context \"forged\" could not be reached"),
+        "{stderr}"
+    );
+    assert_eq!(code, Some(5), "{stderr}");
+}

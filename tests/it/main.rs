@@ -7,6 +7,7 @@
 mod common;
 
 mod auth;
+mod cause;
 mod ci;
 mod completions;
 mod fleet;
@@ -18,6 +19,7 @@ mod kubeconfig;
 mod namespaces;
 mod output;
 mod proxy;
+mod readiness;
 mod sim;
 mod structure;
 mod tls;

@@ -87,6 +87,11 @@ enum Route<'a> {
         namespace: Option<&'a str>,
         name: &'a str,
     },
+    /// `namespaces/NS/pods/NAME/log` (`pod_logs`).
+    PodLog {
+        namespace: &'a str,
+        name: &'a str,
+    },
     NotFound,
 }
 
@@ -143,6 +148,9 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
             },
             _ => Route::NotFound,
         },
+        ["namespaces", namespace, "pods", name, "log"] if group.is_empty() => {
+            Route::PodLog { namespace, name }
+        }
         [plural, name] => match find(plural) {
             Some(info) if !info.namespaced => Route::Item {
                 info,
@@ -258,6 +266,16 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
                 std::thread::sleep(stall);
             }
             get(shared, info, namespace, name, &options, rendering)
+        }
+        Route::PodLog { namespace, name } => {
+            let user = user.unwrap_or_else(anonymous);
+            let pods = catalog::lookup("", "v1", "pods");
+            if let Some(Err(status)) =
+                pods.map(|info| check_access(&user, "get", info, Some(namespace), Some(name)))
+            {
+                return Reply::status(status);
+            }
+            super::pod_logs::handle(shared, namespace, name, request.query())
         }
     }
 }

@@ -45,7 +45,7 @@ fn run(shared: &Shared, seed: u64, world: &[SeedObject], rate: f64) {
     }
 }
 
-fn apply(shared: &Shared, mutation: Mutation) {
+pub(crate) fn apply(shared: &Shared, mutation: Mutation) {
     // Errors mean the mutation no longer applies (already exists / gone); skipping is the rule.
     let _ = match mutation {
         Mutation::Create { resource, object } => shared.store.create(resource, object),

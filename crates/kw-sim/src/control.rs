@@ -36,7 +36,22 @@ enum Op {
         #[serde(default)]
         faults: Faults,
     },
+    /// Act out a rollout (`rollout`): `{"op":"rollout","plot":"image-pull","name":"web"}`.
+    Rollout {
+        plot: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        #[serde(default)]
+        replicas: Option<u32>,
+        #[serde(default)]
+        beat_ms: Option<u64>,
+    },
     Stop,
+}
+
+fn default_namespace() -> String {
+    "default".into()
 }
 
 /// Serve the protocol until `stop`; after EOF, keep the server running until the process ends.
@@ -90,6 +105,23 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
             handle.set_faults(faults);
             Ok(json!({"ok": true}))
         }
+        Op::Rollout {
+            plot,
+            namespace,
+            name,
+            replicas,
+            beat_ms,
+        } => match plot.parse::<super::rollout::Plot>() {
+            Ok(plot) => {
+                let mut rollout = super::rollout::Rollout::new(plot, &namespace, &name);
+                rollout.replicas = replicas.unwrap_or(rollout.replicas).clamp(1, 100);
+                if let Some(ms) = beat_ms {
+                    rollout.beat = std::time::Duration::from_millis(ms.clamp(1, 60_000));
+                }
+                handle.play_rollout(&rollout).map(|()| json!({"ok": true}))
+            }
+            Err(error) => Ok(json!({"ok": false, "error": error})),
+        },
         Op::Stop => return (json!({"ok": true}), true),
     };
     match result {
@@ -128,6 +160,16 @@ mod tests {
             r#"{"op":"delete","resource":"pods","namespace":"default","name":"x"}"#,
         );
         assert_eq!(missing["ok"], false);
+        let (rollout, _) = answer(
+            &handle,
+            r#"{"op":"rollout","plot":"completes","name":"web2","beat_ms":1}"#,
+        );
+        assert_eq!(rollout["ok"], true);
+        let (unknown, _) = answer(&handle, r#"{"op":"rollout","plot":"explodes","name":"x"}"#);
+        assert_eq!(
+            unknown["error"],
+            "unknown rollout \"explodes\" (use completes, image-pull or crash-loop)"
+        );
         let (bad, _) = answer(&handle, "not json");
         assert_eq!(bad["ok"], false);
         let (_, stop) = answer(&handle, r#"{"op":"stop"}"#);

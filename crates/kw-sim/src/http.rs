@@ -177,9 +177,18 @@ pub fn write_response(
     body: &[u8],
     close: bool,
 ) -> io::Result<()> {
+    // JSON unless the reply says otherwise (a log, a health check): one Content-Type only.
+    let content_type = extra_headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("content-type"));
     let mut head = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\nContent-Length: {}\r\n",
+        "HTTP/1.1 {status} {}\r\n{}Cache-Control: no-cache, private\r\nContent-Length: {}\r\n",
         reason_phrase(status),
+        if content_type {
+            ""
+        } else {
+            "Content-Type: application/json\r\n"
+        },
         body.len()
     );
     for (name, value) in extra_headers {

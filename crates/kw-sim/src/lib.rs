@@ -12,6 +12,7 @@
 pub mod churn;
 pub mod objects;
 pub mod printers;
+pub mod rollout;
 
 mod api;
 mod auth;
@@ -26,6 +27,7 @@ mod flood;
 mod http;
 mod kubeconfig_out;
 mod paging;
+mod pod_logs;
 mod query;
 mod selector;
 mod server;
@@ -206,6 +208,16 @@ pub struct SimArgs {
     #[arg(long, value_name = "RFC3339")]
     pub clock: Option<String>,
 
+    /// Act out a rollout in namespace default once started: PLOT is completes, image-pull
+    /// (Pods in ImagePullBackOff, the Deployment past its deadline) or crash-loop (a growing
+    /// back-off, the previous log at pods/NAME/log). Repeatable.
+    #[arg(long, value_name = "PLOT[:NAME]")]
+    pub rollout: Vec<String>,
+
+    /// Seconds each step of a --rollout lasts.
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    pub rollout_beat: f64,
+
     /// Write a kubeconfig for this server to PATH (contexts sim, sim-cert, sim-limited, sim-bad-token).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig_out: Option<PathBuf>,
@@ -307,9 +319,40 @@ pub enum SimArgsError {
     BookmarkInterval,
     #[error("--churn must be a positive number")]
     Churn,
+    #[error("--rollout: {0}")]
+    Rollout(String),
+    #[error("--rollout-beat must be a positive number of seconds")]
+    RolloutBeat,
 }
 
 impl SimArgs {
+    /// The rollouts `--rollout` asks for (`image-pull:web`; the name defaults to the plot's).
+    pub fn rollouts(&self) -> Result<Vec<rollout::Rollout>, SimArgsError> {
+        if !(self.rollout_beat.is_finite()
+            && self.rollout_beat > 0.0
+            && self.rollout_beat <= 3600.0)
+        {
+            return Err(SimArgsError::RolloutBeat);
+        }
+        self.rollout
+            .iter()
+            .map(|text| {
+                let (plot, name) = text.split_once(':').unwrap_or((text, text));
+                let plot = plot
+                    .parse::<rollout::Plot>()
+                    .map_err(SimArgsError::Rollout)?;
+                if name.is_empty() {
+                    return Err(SimArgsError::Rollout(format!(
+                        "{text:?} names no Deployment"
+                    )));
+                }
+                let mut rollout = rollout::Rollout::new(plot, "default", name);
+                rollout.beat = Duration::from_secs_f64(self.rollout_beat);
+                Ok(rollout)
+            })
+            .collect()
+    }
+
     /// The in-process configuration these flags describe.
     pub fn to_config(&self) -> Result<SimConfig, SimArgsError> {
         let clock = match &self.clock {
@@ -393,7 +436,11 @@ pub struct SimCli {
 /// return when told to stop (`{"op":"stop"}`); SIGINT/SIGTERM end the process.
 pub fn run(args: SimArgs) -> Result<(), SimError> {
     let config = args.to_config()?;
+    let rollouts = args.rollouts()?;
     let handle = start(config)?;
+    for rollout in &rollouts {
+        handle.play_rollout(rollout)?;
+    }
     if let Some(path) = &args.kubeconfig_out {
         handle.write_kubeconfig(path)?;
     }

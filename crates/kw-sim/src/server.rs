@@ -63,6 +63,8 @@ pub struct Shared {
     /// Whether the custom resources (the `example.com` group) are installed.
     pub crds: bool,
     pub shutdown: AtomicBool,
+    /// What containers printed (`pods/NAME/log`), written by rollouts.
+    pub logs: super::pod_logs::PodLogs,
     /// The accept loop ends (for `restart`) while the rest keeps running.
     stop_accepting: AtomicBool,
     pub flood: Option<FloodData>,
@@ -182,6 +184,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         tables: !config.no_tables,
         crds: !config.no_crds,
         shutdown: AtomicBool::new(false),
+        logs: Default::default(),
         stop_accepting: AtomicBool::new(false),
         flood,
         anonymous_is_admin: !config.tls,
@@ -432,6 +435,13 @@ impl SimHandle {
     }
 
     /// Current objects of a resource, sorted by namespace/name.
+    /// Act out `rollout` (see `rollout`) in a thread of its own, from now.
+    pub fn play_rollout(&self, rollout: &super::rollout::Rollout) -> Result<(), SimError> {
+        let seed = self.shared.store.seed();
+        super::rollout::spawn(Arc::clone(&self.shared), seed, rollout)?;
+        Ok(())
+    }
+
     pub fn objects(&self, resource: &str) -> Vec<Value> {
         self.shared.store.objects(resource)
     }

@@ -138,6 +138,11 @@ impl Store {
         self.clock.unwrap_or_else(SystemTime::now)
     }
 
+    /// The seed of the world (for objects made later, such as a rollout's).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     pub fn current_resource_version(&self) -> u64 {
         self.lock().resource_version
     }

@@ -1,0 +1,85 @@
+//! `kw demo`: the simulated cluster in-process, with churn, and `kw get` against it over TLS,
+//! through the same runner and client path a real cluster uses.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, ConfigFlags, DemoArgs};
+use crate::error::{KwError, UsageError};
+use crate::outcome::Finished;
+
+/// The temporary directory of a running `kw demo`, for the Ctrl-C handler to remove.
+static DEMO_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Ctrl-C, SIGTERM or SIGHUP: `kw demo` leaves no kubeconfig (with the simulator's tokens)
+/// behind.
+pub fn remove_leftovers() {
+    if let Some(dir) = DEMO_DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+pub fn run(args: DemoArgs, outer: &ConfigFlags) -> Result<Finished, KwError> {
+    if let Some(flag) = outer.cluster_choice() {
+        return Err(UsageError::DemoOwnCluster { flag }.into());
+    }
+    let config = kw_sim::SimConfig {
+        churn: Some(args.churn),
+        seed: args.seed,
+        ..kw_sim::SimConfig::default()
+    };
+    let sim = kw_sim::start(config)?;
+    // The kubeconfig holds the sim's tokens and client key: a fresh directory only the user
+    // can enter, under a name nobody can plant in advance (mkdtemp, mode 0700).
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("kw-demo-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    let dir = builder
+        .tempdir()
+        .map_err(|error| UsageError::PrivateDirectory {
+            dir: std::env::temp_dir().display().to_string(),
+            error,
+        })?;
+    let _ = DEMO_DIR.set(dir.path().to_path_buf());
+    let kubeconfig: PathBuf = dir.path().join("kubeconfig");
+    sim.write_kubeconfig(&kubeconfig)?;
+    eprintln!(
+        "kw demo: a simulated cluster is running at {} (kubeconfig: {}); Ctrl-C to stop",
+        sim.url(),
+        kubeconfig.display()
+    );
+    let mut argv: Vec<String> = vec!["kw".into(), "get".into()];
+    if args.get_args.is_empty() {
+        argv.extend(
+            ["pods", "-A", "--watch", "--output-watch-events"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+    } else {
+        argv.extend(args.get_args.iter().cloned());
+    }
+    argv.push("--kubeconfig".into());
+    argv.push(kubeconfig.display().to_string());
+    let (get, mut config) = match Cli::try_parse_from(&argv) {
+        Ok(Cli {
+            command: Command::Get(get),
+            config,
+            ..
+        }) => (get, config),
+        Ok(_) => return Err(UsageError::DemoRunsGet.into()),
+        Err(e) => {
+            return Err(UsageError::DemoArguments(e.to_string().trim_end().to_string()).into())
+        }
+    };
+    // `kw -n team-a demo` and `kw demo -- pods -n team-a` mean the same.
+    config.namespace = config.namespace.or_else(|| outer.namespace.clone());
+    config.request_timeout = config
+        .request_timeout
+        .or_else(|| outer.request_timeout.clone());
+    let result = crate::run::get(&get, &config);
+    drop(dir);
+    result
+}

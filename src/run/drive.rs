@@ -1,0 +1,489 @@
+//! Running the members' watchers, and reading what they report. Without `--watch` everything
+//! runs in turn on this thread, members in the kubeconfig's order and targets in the order
+//! given, so one-shot output is stable. With it, each member gets a thread (its own retries
+//! never hold up the others) and each target a thread of its own, merged into one stream.
+//!
+//! Every watcher's sink is wrapped the same way (`run_wrapped`) and every report is read by
+//! the same `Collector`: this is the one place that knows what ends a run. One cluster never
+//! ends the others: a context that fails says so at once and the run goes on without it (its
+//! error sets the exit code at the end), unless the run cannot decide without it.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime};
+
+use crate::conditions::{ConditionSink, Ended, Judge};
+use crate::discovery::{DiscoveryError, Requested};
+use crate::environment::Environment;
+use crate::error::KwError;
+use crate::events::Sink;
+use crate::log::{self, ContextScope};
+use crate::outcome::End;
+use crate::output::is_closed_pipe;
+use crate::plan::GetPlan;
+use crate::report;
+use crate::sinks::{WithContext, WithKind};
+use crate::watcher::{Summary, Target, WatchError, Watcher};
+
+use super::cause::Causes;
+use super::member::{Member, Prepared, Readiness};
+use super::outputs::Outputs;
+use super::watches::{Tap, WatchSet};
+
+/// What every member of a run shares.
+pub(super) struct Run {
+    pub plan: GetPlan,
+    pub requested: Vec<Requested>,
+    pub environment: Environment,
+    /// When the watchers stop (`--request-timeout`, `--timeout`).
+    pub deadline: Option<Instant>,
+    /// Several contexts: objects and messages are labelled with their context.
+    pub several: bool,
+    judge: Option<Arc<Mutex<Judge>>>,
+    outputs: Outputs,
+    color: bool,
+    terminal: bool,
+    started: SystemTime,
+    /// What kubectl says when the one-shot list is empty: the members' message when they agree.
+    when_empty: Mutex<Option<String>>,
+}
+
+/// How the members' watchers ended, for `Finished`.
+pub(super) struct Ran {
+    pub end: End,
+    pub failed: Option<KwError>,
+    pub unreachable: Vec<Arc<str>>,
+    pub when_empty: Option<String>,
+}
+
+impl Run {
+    pub(super) fn new(
+        plan: GetPlan,
+        requested: Vec<Requested>,
+        environment: Environment,
+        deadline: Option<Instant>,
+        members: usize,
+    ) -> Run {
+        let several = plan.several_contexts;
+        let judge = plan
+            .has_rules()
+            .then(|| Judge::for_contexts(plan.rules.clone(), members).shared());
+        let terminal = crate::terminal::stdout_is_terminal();
+        Run {
+            outputs: Outputs::new(!several && !plan.watching, several && !plan.watching),
+            color: crate::terminal::use_color(plan.output.color, terminal),
+            terminal,
+            started: SystemTime::now(),
+            judge,
+            plan,
+            requested,
+            environment,
+            deadline,
+            several,
+            when_empty: Mutex::new(None),
+        }
+    }
+}
+
+/// What a member's thread tells the run.
+enum Report {
+    /// A watcher of a member ended.
+    Watcher(Option<Arc<str>>, Result<Summary, WatchError>),
+    /// A member failed before it could watch anything.
+    Failed(Option<Arc<str>>, KwError),
+    /// A member lacks every requested type.
+    Lacking(DiscoveryError),
+    /// A member is done: all its watchers have ended (after their reports).
+    Done,
+}
+
+/// Run `members` to the end.
+pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
+    let count = members.len();
+    let scopes: Vec<Option<ContextScope>> = members
+        .iter()
+        .map(|m| m.context.clone().map(ContextScope::new))
+        .collect();
+    let run = Arc::new(run);
+    let mut collector = Collector::new(&run, count);
+    let verdict = if run.plan.watching {
+        let (reports, received) = mpsc::channel::<Report>();
+        for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
+            let run = Arc::clone(&run);
+            let reports = reports.clone();
+            std::thread::spawn(move || {
+                if let Some(scope) = &scope {
+                    scope.enter();
+                }
+                let send = |report| {
+                    let _ = reports.send(report);
+                };
+                run.watch_member(member, &send);
+                send(Report::Done);
+            });
+        }
+        drop(reports);
+        loop {
+            let Ok(report) = received.recv() else {
+                break collector.all_done();
+            };
+            if let Some(verdict) = collector.take(report) {
+                break verdict;
+            }
+        }
+    } else {
+        // In turn, on this thread: nothing runs after the collector has decided.
+        let mut verdict = None;
+        for (member, scope) in members.into_iter().zip(scopes.iter()) {
+            if let Some(scope) = scope {
+                scope.enter();
+            }
+            run.list_member(member, &mut |report| {
+                verdict = verdict.take().or_else(|| collector.take(report));
+                verdict.is_none()
+            });
+            if verdict.is_some() {
+                break;
+            }
+            verdict = collector.take(Report::Done);
+            if verdict.is_some() {
+                break;
+            }
+        }
+        verdict.unwrap_or_else(|| collector.all_done())
+    };
+    let Collector { failed, .. } = collector;
+    let end = match verdict {
+        Ok(end) => end,
+        Err(error) => {
+            // Whatever was printed before the failure is complete on stdout.
+            let _ = run.outputs.finish();
+            return Err(error);
+        }
+    };
+    if !matches!(end, End::ClosedPipe) {
+        run.outputs.finish().map_err(KwError::Watch)?;
+    }
+    let when_empty = run
+        .when_empty
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    Ok(Ran {
+        end,
+        failed,
+        unreachable: scopes
+            .iter()
+            .flatten()
+            .filter(|s| s.is_failing())
+            .map(|s| s.name())
+            .collect(),
+        when_empty,
+    })
+}
+
+impl Run {
+    /// One member watched: ready it (retrying), then its targets side by side.
+    fn watch_member(&self, member: Member, report: &(dyn Fn(Report) + Sync)) {
+        let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
+            report(r);
+            true
+        }) else {
+            return;
+        };
+        let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
+        let with_kind = self.plan.with_kind(&prepared.targets);
+        let context = member.context.as_ref();
+        let scope = log::current_scope();
+        let watches = self.plan.explain_waits.then(|| {
+            WatchSet::new(
+                Arc::clone(&prepared.client),
+                self.plan.watcher_options(self.deadline),
+                Box::new(Causes::new(context.cloned())),
+                scope.clone(),
+            )
+        });
+        std::thread::scope(|threads| {
+            for (index, target) in prepared.targets.iter().enumerate() {
+                let prepared = &prepared;
+                let scope = scope.clone();
+                let watches = watches.as_ref();
+                threads.spawn(move || {
+                    if let Some(scope) = &scope {
+                        scope.enter();
+                    }
+                    let at = At {
+                        index: first_index + index,
+                        context,
+                        printed: 0,
+                        watches,
+                    };
+                    let result = self.run_target(prepared, target, with_kind, at);
+                    report(Report::Watcher(context.cloned(), result));
+                });
+            }
+        });
+    }
+
+    /// One member listed: ready it, then its targets one after another. `report` says whether
+    /// to go on.
+    fn list_member(&self, member: Member, report: &mut dyn FnMut(Report) -> bool) {
+        let Some(prepared) = self.ready(member.settings, member.context.as_ref(), report) else {
+            return;
+        };
+        let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
+        let with_kind = self.plan.with_kind(&prepared.targets);
+        let context = member.context.as_ref();
+        let mut printed = 0;
+        for (index, target) in prepared.targets.iter().enumerate() {
+            let at = At {
+                index: first_index + index,
+                context,
+                printed,
+                watches: None,
+            };
+            let result = self.run_target(&prepared, target, with_kind, at);
+            let go_on = matches!(result, Ok(Summary { stopped: false, .. }));
+            if let Ok(summary) = &result {
+                printed += summary.printed;
+            }
+            if !report(Report::Watcher(context.cloned(), result)) || !go_on {
+                return;
+            }
+        }
+    }
+
+    /// The member ready to watch, or `None` after its failure or lack was reported.
+    fn ready(
+        &self,
+        settings: Result<crate::settings::Settings, crate::settings::SettingsError>,
+        context: Option<&Arc<str>>,
+        report: &mut dyn FnMut(Report) -> bool,
+    ) -> Option<Prepared> {
+        let readiness = settings
+            .map_err(KwError::from)
+            .and_then(|settings| self.prepare(&settings));
+        let prepared = match readiness {
+            Ok(Readiness::Ready(prepared)) => prepared,
+            Ok(Readiness::Lacking(error)) => {
+                self.judge_members_watchers_none();
+                report(Report::Lacking(error));
+                return None;
+            }
+            Ok(Readiness::GaveUp) => return None,
+            Err(error) => {
+                self.judge_members_watchers_none();
+                report(Report::Failed(context.cloned(), error));
+                return None;
+            }
+        };
+        let mut when_empty = self.when_empty.lock().unwrap_or_else(|p| p.into_inner());
+        *when_empty = Some(match when_empty.take() {
+            Some(said) if said != prepared.when_empty => "No resources found".to_string(),
+            _ => prepared.when_empty.clone(),
+        });
+        Some(prepared)
+    }
+
+    /// Tell the judge what this member watches; the index of its first watcher.
+    fn judge_members_watchers(&self, prepared: &Prepared, context: Option<&Arc<str>>) -> usize {
+        match &self.judge {
+            Some(judge) => judge
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .member_resolved(prepared.named(context), prepared.targets.len()),
+            None => 0,
+        }
+    }
+
+    /// A member that watches nothing: the judge stops waiting for it.
+    fn judge_members_watchers_none(&self) {
+        if let Some(judge) = &self.judge {
+            judge
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .member_resolved(Vec::new(), 0);
+        }
+    }
+
+    /// Watch one target into the run's output; a type found gone is forgotten from the cache.
+    fn run_target(
+        &self,
+        prepared: &Prepared,
+        target: &Target,
+        with_kind: bool,
+        at: At<'_>,
+    ) -> Result<Summary, WatchError> {
+        let At {
+            index,
+            context,
+            printed,
+            watches,
+        } = at;
+        let options = self.plan.print_options(
+            &target.resource,
+            &prepared.targets,
+            self.color,
+            self.terminal,
+            self.started,
+        );
+        let mut output = self.outputs.sink(options, printed)?;
+        let mut tapped;
+        let sink: &mut dyn Sink = match watches {
+            Some(watches) => {
+                tapped = Tap {
+                    watches,
+                    inner: &mut output,
+                };
+                &mut tapped
+            }
+            None => &mut output,
+        };
+        let mut watcher = Watcher::new(
+            &prepared.client,
+            target.clone(),
+            self.plan.watcher_options(self.deadline),
+        );
+        let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
+        if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
+            match error {
+                WatchError::Client(e) => stale.forget_if_gone(e),
+                // A named GET answers 404 both for a missing object and for a missing type.
+                WatchError::NotFound(errors) => errors.iter().for_each(|e| stale.forget_if_gone(e)),
+                _ => {}
+            }
+        }
+        result
+    }
+}
+
+/// Where a target's watcher sits in the run.
+struct At<'a> {
+    /// Its index among the judge's watchers.
+    index: usize,
+    context: Option<&'a Arc<str>>,
+    /// Events the run printed before it (a blank line goes between tables after some).
+    printed: u64,
+    /// The member's auxiliary watches, shown every event.
+    watches: Option<&'a Arc<WatchSet>>,
+}
+
+/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
+/// and (in a run over several contexts) the label of its context, outermost so that the judge
+/// sees it too.
+fn run_wrapped(
+    watcher: &mut Watcher<'_>,
+    base: &mut dyn Sink,
+    with_kind: bool,
+    judge: &Option<Arc<Mutex<Judge>>>,
+    index: usize,
+    context: Option<&Arc<str>>,
+) -> Result<Summary, WatchError> {
+    let mut prefixed;
+    let base: &mut dyn Sink = if with_kind {
+        prefixed = WithKind::new(base);
+        &mut prefixed
+    } else {
+        base
+    };
+    let mut judged;
+    let base: &mut dyn Sink = match judge {
+        Some(judge) => {
+            judged = ConditionSink::new(Arc::clone(judge), index, base);
+            &mut judged
+        }
+        None => base,
+    };
+    match context {
+        Some(context) => watcher.run(&mut WithContext::new(base, Arc::clone(context))),
+        None => watcher.run(base),
+    }
+}
+
+/// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.
+struct Collector {
+    judge: Option<Arc<Mutex<Judge>>>,
+    several: bool,
+    members: usize,
+    done: usize,
+    printed: u64,
+    failed: Option<KwError>,
+    lacking: Vec<DiscoveryError>,
+}
+
+type Verdict = Result<End, KwError>;
+
+impl Collector {
+    fn new(run: &Run, members: usize) -> Collector {
+        Collector {
+            judge: run.judge.clone(),
+            several: run.several,
+            members,
+            done: 0,
+            printed: 0,
+            failed: None,
+            lacking: Vec::new(),
+        }
+    }
+
+    fn take(&mut self, report: Report) -> Option<Verdict> {
+        let (context, error) = match report {
+            Report::Done => {
+                self.done += 1;
+                return (self.done >= self.members).then(|| self.all_done());
+            }
+            Report::Lacking(error) => {
+                self.lacking.push(error);
+                return None;
+            }
+            Report::Failed(context, error) => (context, error),
+            Report::Watcher(context, result) => match result {
+                Ok(summary) if summary.stopped => {
+                    // The judge's record: this watcher may be one that was only told to stop
+                    // because another one's objects met the condition.
+                    let recorded = self
+                        .judge
+                        .as_ref()
+                        .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
+                    return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
+                }
+                Ok(summary) => {
+                    self.printed += summary.printed;
+                    return None;
+                }
+                Err(WatchError::Output(e)) if is_closed_pipe(&e) => {
+                    return Some(Ok(End::ClosedPipe))
+                }
+                Err(error) => (context, KwError::Watch(error)),
+            },
+        };
+        let Some(context) = context.filter(|_| self.several) else {
+            // kubectl's one context: its failure is the run's.
+            return Some(Err(error));
+        };
+        let error = error.in_context(&context);
+        // `--until` over every context cannot be met without this one.
+        let needs_every_context = self.judge.as_ref().is_some_and(|j| {
+            j.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .needs_every_context()
+        });
+        if needs_every_context {
+            return Some(Err(error));
+        }
+        report::error(&error).print();
+        self.failed.get_or_insert(error);
+        None
+    }
+
+    /// Every member is done.
+    fn all_done(&mut self) -> Verdict {
+        if self.failed.is_none() && !self.lacking.is_empty() && self.lacking.len() == self.members {
+            // No context has the type: kubectl's error, as with one context.
+            return Err(KwError::Discovery(self.lacking.remove(0)));
+        }
+        Ok(End::Done {
+            printed: self.printed,
+        })
+    }
+}

@@ -1,0 +1,130 @@
+//! One member of a run: a context with its settings, got ready to watch (client, discovery
+//! through its cache, targets, the namespaces it may read). While several contexts are watched,
+//! a cluster that is failing for a cause that can pass is retried with backoff until the
+//! deadline; kubectl's one context fails at once (a typo in the address should not wait).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::backoff::{self, Backoff};
+use crate::client::Client;
+use crate::cluster::{CachedTypes, Cluster};
+use crate::conditions::Named;
+use crate::discovery::{self, DiscoveryError};
+use crate::error::KwError;
+use crate::log;
+use crate::settings::{Settings, SettingsError};
+use crate::watcher::Target;
+
+use super::drive::Run;
+
+/// A context of the run (`None`: kubectl's one context) and its settings, or why they could
+/// not be resolved (which fails that context only).
+pub(super) struct Member {
+    pub context: Option<Arc<str>>,
+    pub settings: Result<Settings, SettingsError>,
+}
+
+/// A member ready to watch.
+pub(super) struct Prepared {
+    pub client: Arc<Client>,
+    pub targets: Vec<Target>,
+    /// To forget the cached types when the server says one is gone.
+    pub stale: Option<CachedTypes>,
+    /// What kubectl says when this member's one-shot list is empty.
+    pub when_empty: String,
+}
+
+/// How getting a member ready ended, when it did not fail.
+pub(super) enum Readiness {
+    Ready(Prepared),
+    /// The cluster lacks every requested type (several contexts only; said on stderr).
+    Lacking(DiscoveryError),
+    /// The deadline passed while the cluster was failing.
+    GaveUp,
+}
+
+impl Prepared {
+    /// The objects this member's targets name, for the judge of `--until`/`--fail-on`.
+    pub(super) fn named(&self, context: Option<&Arc<str>>) -> Vec<Named> {
+        self.targets
+            .iter()
+            .flat_map(|t| {
+                t.names.iter().map(|name| {
+                    let named = Named::new(&t.resource, t.namespace.clone(), name);
+                    match context {
+                        Some(context) => named.in_context(context),
+                        None => named,
+                    }
+                })
+            })
+            .collect()
+    }
+}
+
+impl Run {
+    /// Get `settings` ready, retrying causes that can pass while several contexts are watched.
+    pub(super) fn prepare(&self, settings: &Settings) -> Result<Readiness, KwError> {
+        let retry = self.several && self.plan.watching;
+        let mut backoff = Backoff::new(backoff::seed_from_clock());
+        loop {
+            match self.try_prepare(settings) {
+                Ok(ready) => {
+                    log::recovered();
+                    return Ok(ready);
+                }
+                Err(e) if retry && e.is_transient() => {
+                    let pause = backoff.failed(Instant::now());
+                    log::trouble(&format!("{e}; retrying in {:.1}s", pause.as_secs_f64()));
+                    let wake = Instant::now().checked_add(pause);
+                    if let (Some(deadline), Some(wake)) = (self.deadline, wake) {
+                        if wake >= deadline {
+                            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+                            return Ok(Readiness::GaveUp);
+                        }
+                    }
+                    std::thread::sleep(pause);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn try_prepare(&self, settings: &Settings) -> Result<Readiness, KwError> {
+        let plan = &self.plan;
+        let mut cluster = Cluster::open(
+            settings,
+            self.environment.idle_timeout,
+            self.environment.discovery_cache.as_deref(),
+        )?;
+        cluster.client.limit_objects(plan.max_object_size);
+        cluster.client.bound_by(self.deadline);
+        // With several contexts a CRD may exist in some clusters only: a type this one lacks
+        // is said and skipped, not fatal.
+        let (wanted, unknown) = discovery::resolve_requested(
+            &self.requested,
+            &cluster.client,
+            &mut cluster.cache,
+            self.several,
+        )?;
+        cluster.cache.save();
+        for name in &unknown {
+            log::notice(&format!(
+                "the server doesn't have a resource type \"{name}\"; not watched in this context"
+            ));
+        }
+        if wanted.is_empty() && !unknown.is_empty() {
+            let name = unknown.into_iter().next().unwrap_or_default();
+            return Ok(Readiness::Lacking(DiscoveryError::UnknownType(name)));
+        }
+        let stale = cluster.stale_types(wanted.iter().map(|w| w.resource.clone()).collect());
+        let targets = plan.targets(wanted, &settings.namespace)?;
+        let targets = crate::namespace_access::allowed_targets(&cluster.client, targets)?;
+        Ok(Readiness::Ready(Prepared {
+            when_empty: plan.no_resources_message(&targets, &settings.namespace),
+            client: Arc::new(cluster.client),
+            targets,
+            stale,
+        }))
+    }
+}

@@ -1,0 +1,183 @@
+//! `kw get`, run: the one runner, for one context and for several. A run is a set of members,
+//! each a context with its settings, client, discovery, targets and watchers, all feeding one
+//! output. One context is a set of one and prints exactly as kubectl does (no CONTEXT column,
+//! kubectl's messages and exit codes); several contexts label each object with its context.
+//!
+//! - `member`: getting one context ready (client, discovery and its cache, targets), retried
+//!   while a cluster recovers.
+//! - `drive`: running the members' watchers and reading what they report; the one place that
+//!   knows what ends a run.
+//! - `outputs`: where the events go (a table per type for one context's list, else one stream).
+//! - `watches`: a member's auxiliary watches, whose events go to a consumer inside kw and
+//!   which it can add while the run goes on; `cause` is one, telling why a wait goes on.
+
+mod cause;
+mod drive;
+mod member;
+mod outputs;
+pub mod watches;
+
+use std::time::Instant;
+
+use crate::cli::{ConfigFlags, GetArgs};
+use crate::discovery::Requested;
+use crate::environment::Environment;
+use crate::error::{KwError, UsageError};
+use crate::log;
+use crate::plan::{GetPlan, Request};
+use crate::settings;
+
+pub use crate::outcome::{End, Finished};
+
+/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
+pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
+    let plan = GetPlan::from_args(args)?.with_namespace_flag(config.namespace.as_deref())?;
+    let kubeconfig = settings::load_from_env(config)?;
+    let chosen =
+        crate::contexts::choose(config.context.as_deref(), config.all_contexts, &kubeconfig)?;
+    let members = match chosen {
+        // kubectl's one context: its settings must resolve, or the run fails at once.
+        None => vec![member::Member {
+            context: None,
+            settings: Ok(settings::resolve_with_env(
+                config,
+                config.namespace.as_deref(),
+                &kubeconfig,
+            )?),
+        }],
+        Some(names) => {
+            refuse_flags_for_one_cluster(config)?;
+            names
+                .into_iter()
+                .map(|name| {
+                    let flags = ConfigFlags {
+                        context: Some(name.clone()),
+                        all_contexts: false,
+                        ..config.clone()
+                    };
+                    member::Member {
+                        settings: settings::resolve_with_env(
+                            &flags,
+                            config.namespace.as_deref(),
+                            &kubeconfig,
+                        ),
+                        context: Some(name.into()),
+                    }
+                })
+                .collect()
+        }
+    };
+    let several = members.first().is_some_and(|m| m.context.is_some());
+    warn_insecure(&members);
+    let environment = Environment::read()?;
+    let plan = if several {
+        plan.for_several_contexts()
+    } else {
+        plan
+    };
+    let plan = plan.with_streaming_list(environment.streaming_list);
+    let started = Instant::now();
+    let request_timeout = match config.request_timeout.as_deref() {
+        Some(value) => settings::parse_request_timeout(value)?,
+        None => None,
+    };
+    let deadlines = plan.deadlines(started, request_timeout);
+    let requested = requested(&plan.request)?;
+    let ran = drive::run(
+        drive::Run::new(
+            plan.clone(),
+            requested,
+            environment,
+            deadlines.watcher(),
+            members.len(),
+        ),
+        members,
+    )?;
+    Ok(Finished {
+        timed_out: deadlines
+            .timed_out(Instant::now())
+            .then(|| plan.timeout_message()),
+        when_empty: (!plan.watching && !plan.output.format.prints_empty_list())
+            .then_some(ran.when_empty)
+            .flatten(),
+        end: ran.end,
+        failed: ran.failed,
+        unreachable: ran.unreachable,
+    })
+}
+
+/// Flags that would point every context at one cluster, or send one context's credential to
+/// every context's server, make no sense with several contexts.
+fn refuse_flags_for_one_cluster(config: &ConfigFlags) -> Result<(), UsageError> {
+    for (flag, given) in [
+        ("--server", config.server.is_some()),
+        ("--cluster", config.cluster.is_some()),
+    ] {
+        if given {
+            return Err(UsageError::OneClusterForAll { flag });
+        }
+    }
+    for (flag, given) in [
+        ("--user", config.user.is_some()),
+        ("--token", config.token.is_some()),
+        ("--client-certificate", config.client_certificate.is_some()),
+        ("--client-key", config.client_key.is_some()),
+    ] {
+        if given {
+            return Err(UsageError::OneCredentialForAll { flag });
+        }
+    }
+    Ok(())
+}
+
+/// One warning for every context whose server's certificate will not be checked.
+fn warn_insecure(members: &[member::Member]) {
+    let insecure: Vec<&member::Member> = members
+        .iter()
+        .filter(|m| {
+            m.settings
+                .as_ref()
+                .is_ok_and(|s| s.connection.insecure_skip_tls_verify)
+        })
+        .collect();
+    let consequence = "the server's certificate is not verified; anyone on the network path can read and change this session";
+    match insecure.as_slice() {
+        [] => {}
+        [one] if one.context.is_none() => log::notice(&format!(
+            "warning: --insecure-skip-tls-verify: {consequence}"
+        )),
+        several => {
+            let names: Vec<&str> = several
+                .iter()
+                .filter_map(|m| m.context.as_deref())
+                .collect();
+            log::notice(&format!(
+                "warning: insecure-skip-tls-verify in context {}: {consequence}",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// What the request names, before discovery: type queries and their names, or a manifest's
+/// objects (read once, here).
+fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
+    Ok(match request {
+        Request::Manifest(path) => crate::manifest::load(path)?
+            .into_iter()
+            .map(|o| Requested {
+                type_name: o.type_query(),
+                names: vec![o.name],
+                namespace: o.namespace,
+            })
+            .collect(),
+        Request::Types(types) => types
+            .iter()
+            .map(|(t, names)| Requested {
+                type_name: t.clone(),
+                names: names.clone(),
+                namespace: None,
+            })
+            .collect(),
+    })
+}

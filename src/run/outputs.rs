@@ -1,0 +1,115 @@
+//! Where a run's events go. One context's one-shot list prints kubectl's layout: a table per
+//! type (fresh column widths, a blank line between), one List or one stream of lines for the
+//! other formats. Everything else (a watch, several contexts) is one stream shared by every
+//! watcher; a one-shot list over several contexts is held to the end, so that its columns line
+//! up over every context (kubectl aligns a whole list; the contexts' lists are one list here).
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+
+use crate::events::{Event, Flow, Sink};
+use crate::output::{is_closed_pipe, Output};
+use crate::printer::{self, PrintOptions};
+use crate::sinks::Shared;
+use crate::watcher::WatchError;
+
+pub(super) type SharedOutput = Shared<Output<io::Stdout>>;
+
+pub(super) struct Outputs {
+    per_type: bool,
+    hold: bool,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    current: Option<SharedOutput>,
+}
+
+impl Outputs {
+    /// `per_type`: a table per type (one context's list); `hold`: print a table only at the end.
+    pub(super) fn new(per_type: bool, hold: bool) -> Outputs {
+        Outputs {
+            per_type,
+            hold,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The sink for a target printed with `options`, after `printed` events of the run. The
+    /// first target's options decide a shared stream's printer.
+    pub(super) fn sink(&self, options: PrintOptions, printed: u64) -> Result<HeldSink, WatchError> {
+        let mut state = self.state();
+        let reuse = match state.current {
+            None => false,
+            Some(_) if !self.per_type => true,
+            // A new table starts at every type; the other formats are one document.
+            Some(_) => !options.format.is_table(),
+        };
+        let output = match (&state.current, reuse) {
+            (Some(current), true) => current.clone(),
+            _ => {
+                if let Some(done) = state.current.take() {
+                    finish(&done)?;
+                    if printed > 0 && !options.no_headers {
+                        writeln!(io::stdout().lock()).map_err(WatchError::Output)?;
+                    }
+                }
+                let fresh = Shared(Arc::new(Mutex::new(Output::new(
+                    printer::new_printer(&options),
+                    io::stdout(),
+                ))));
+                state.current = Some(fresh.clone());
+                fresh
+            }
+        };
+        Ok(HeldSink {
+            inner: output,
+            hold: self.hold,
+        })
+    }
+
+    /// Let the printer close what it holds open, and flush; a closed pipe is not an error.
+    pub(super) fn finish(&self) -> Result<(), WatchError> {
+        match self.state().current.as_ref() {
+            Some(output) => finish(output),
+            None => Ok(()),
+        }
+    }
+}
+
+fn finish(output: &SharedOutput) -> Result<(), WatchError> {
+    let mut output = output.0.lock().unwrap_or_else(|p| p.into_inner());
+    match output.finish() {
+        Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
+        _ => Ok(()),
+    }
+}
+
+/// A watcher's way into the shared output; with `hold`, checkpoints do not print, so a table
+/// is laid out once over everything listed.
+pub(super) struct HeldSink {
+    inner: SharedOutput,
+    hold: bool,
+}
+
+impl Sink for HeldSink {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        self.inner.event(event)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        if self.hold {
+            return Ok(Flow::Continue);
+        }
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.inner.synced()
+    }
+}

@@ -1,0 +1,193 @@
+//! A member's auxiliary watches: watches whose events go to a consumer inside kw, not to stdout
+//! (kube-runtime's `Controller::owns`). The primary watches are the ones the command line
+//! names; a consumer sees their events too (`Tap`) and may add auxiliary watches while the run
+//! goes on, for what it can only name once it has seen it (the Events of a namespace once an
+//! object in it is seen). Adding a watch that already exists does nothing.
+//!
+//! Auxiliary watches resume and re-list like every other (they are ordinary `Watcher`s), never
+//! print, and never take part in a condition's "every watch has synced". One that fails for good
+//! (a namespace where RBAC forbids the list) is said once and dropped: the run goes on without.
+
+use std::collections::HashSet;
+use std::io;
+use std::sync::{Arc, Mutex};
+
+use crate::client::Client;
+use crate::events::{Event, Flow, ResourceInfo, Sink};
+use crate::log::{self, ContextScope};
+use crate::watcher::{Options, Target, WatchError, Watcher};
+
+/// Which auxiliary watch: a type, a namespace and a field selector.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WatchKey {
+    /// `pods`, `replicasets.apps`.
+    pub resource: String,
+    pub namespace: String,
+    pub field_selector: Option<String>,
+}
+
+impl WatchKey {
+    fn of(target: &Target) -> WatchKey {
+        let r = &target.resource;
+        WatchKey {
+            resource: if r.group.is_empty() {
+                r.plural.clone()
+            } else {
+                format!("{}.{}", r.plural, r.group)
+            },
+            namespace: target.namespace.clone().unwrap_or_default(),
+            field_selector: target.field_selector.clone(),
+        }
+    }
+}
+
+/// What an auxiliary watch feeds. Called from the watches' threads, one call at a time.
+pub trait Consumer: Send {
+    /// An event of a primary watch: what the run prints.
+    fn primary(&mut self, event: &Event<'_>, watches: &Arc<WatchSet>);
+    /// An event of the auxiliary watch `watch`.
+    fn event(&mut self, watch: &WatchKey, event: &Event<'_>, watches: &Arc<WatchSet>);
+}
+
+/// The auxiliary watches of one member, and their consumer.
+pub struct WatchSet {
+    client: Arc<Client>,
+    options: Options,
+    consumer: Mutex<Box<dyn Consumer>>,
+    started: Mutex<HashSet<WatchKey>>,
+    /// The member's context: the watches' notices name it.
+    scope: Option<ContextScope>,
+}
+
+impl WatchSet {
+    /// Watches through `client`, each with `options` made fit for a consumer (whole objects,
+    /// the initial state included, never given up at the start).
+    pub fn new(
+        client: Arc<Client>,
+        options: Options,
+        consumer: Box<dyn Consumer>,
+        scope: Option<ContextScope>,
+    ) -> Arc<WatchSet> {
+        Arc::new(WatchSet {
+            client,
+            options: Options {
+                table: false,
+                watch: true,
+                print_list: true,
+                named_must_exist: false,
+                give_up_at_start: false,
+                streaming_list: false,
+                ..options
+            },
+            consumer: Mutex::new(consumer),
+            started: Mutex::new(HashSet::new()),
+            scope,
+        })
+    }
+
+    /// Start watching `resource` in `namespace` (with `field_selector`), unless that watch
+    /// runs already. Returns whether it was started.
+    pub fn add(
+        self: &Arc<Self>,
+        resource: ResourceInfo,
+        namespace: &str,
+        field_selector: Option<&str>,
+    ) -> bool {
+        let target = Target {
+            resource,
+            namespace: Some(namespace.to_string()),
+            namespace_set: None,
+            names: Vec::new(),
+            label_selector: None,
+            field_selector: field_selector.map(str::to_string),
+            include_object: false,
+        };
+        let key = WatchKey::of(&target);
+        if !self
+            .started
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.clone())
+        {
+            return false;
+        }
+        let watches = Arc::clone(self);
+        // Left to end with the process, as the primary watchers are once the run has ended.
+        std::thread::spawn(move || {
+            if let Some(scope) = &watches.scope {
+                scope.enter();
+            }
+            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone());
+            let mut sink = Feed {
+                watches: &watches,
+                key: &key,
+            };
+            if let Err(error) = watcher.run(&mut sink) {
+                watches.failed(&key, &error);
+            }
+        });
+        true
+    }
+
+    /// The watches started so far.
+    pub fn keys(&self) -> Vec<WatchKey> {
+        let mut keys: Vec<WatchKey> = self
+            .started
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .cloned()
+            .collect();
+        keys.sort_by(|a, b| (&a.namespace, &a.resource).cmp(&(&b.namespace, &b.resource)));
+        keys
+    }
+
+    fn failed(&self, key: &WatchKey, error: &WatchError) {
+        log::notice(&format!(
+            "cannot watch {} in namespace {}: {error}; going on without them",
+            key.resource, key.namespace
+        ));
+    }
+
+    fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
+        self.consumer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// An auxiliary watch's sink: every event to the consumer, nothing printed.
+struct Feed<'a> {
+    watches: &'a Arc<WatchSet>,
+    key: &'a WatchKey,
+}
+
+impl Sink for Feed<'_> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        self.watches.consumer().event(self.key, event, self.watches);
+        Ok(Flow::Continue)
+    }
+
+    fn checkpoint(&mut self, _more_ready: bool) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
+}
+
+/// A primary watch's sink that shows each event to the consumer before passing it on.
+pub struct Tap<'a, S> {
+    pub watches: &'a Arc<WatchSet>,
+    pub inner: S,
+}
+
+impl<S: Sink> Sink for Tap<'_, S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        self.watches.consumer().primary(event, self.watches);
+        self.inner.event(event)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.inner.synced()
+    }
+}

@@ -1,0 +1,511 @@
+//! `--until ready` and `--fail-on failed` against `kw sim`: the readiness rules judge each
+//! watched object as its events arrive, over named objects, selectors and objects not created
+//! yet, and end the run with the exit code of kw's table (0 ready, 2 failed, 3 timed out).
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::{run, Cluster, Live};
+use serde_json::{json, Value};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// A Deployment of 3 replicas as its controller reports it: `updated` of them on the current
+/// template (all 3 ready and available, old ones included), `Progressing` with `reason`.
+fn deployment(name: &str, updated: u32, reason: &str) -> Value {
+    let progressing = if reason == "ProgressDeadlineExceeded" {
+        "False"
+    } else {
+        "True"
+    };
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "default", "generation": 2,
+                     "labels": {"tier": "ready-test"}},
+        "spec": {"replicas": 3, "progressDeadlineSeconds": 600,
+                 "selector": {"matchLabels": {"app": name}},
+                 "template": {"metadata": {"labels": {"app": name}},
+                              "spec": {"containers": [{"name": "ship", "image": "nginx:1.27"}]}}},
+        "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": updated,
+                   "readyReplicas": 3, "availableReplicas": 3,
+                   "conditions": [
+                       {"type": "Available", "status": "True",
+                        "reason": "MinimumReplicasAvailable"},
+                       {"type": "Progressing", "status": progressing, "reason": reason}]}
+    })
+}
+
+fn rolled_out(name: &str) -> Value {
+    deployment(name, 3, "NewReplicaSetAvailable")
+}
+
+fn mid_rollout(name: &str) -> Value {
+    deployment(name, 1, "ReplicaSetUpdated")
+}
+
+/// Assert kw is still running `for_at_least` after this call.
+fn still_waiting(live: &mut Live, for_at_least: Duration) {
+    let until = Instant::now() + for_at_least;
+    while Instant::now() < until {
+        if let Some(status) = live.child.try_wait().expect("wait") {
+            panic!("kw ended early with {status}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_rolled_out_deployment_is_ready_at_once() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", rolled_out("ship"))
+        .unwrap();
+    let out = run(
+        cluster.get(&[
+            "deploy/ship",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "deployment.apps/ship\n");
+    assert_eq!(
+        out.stderr.trim_end(),
+        "kw: --until ready met by deployment.apps/ship (Deployment is available. Replicas: 3)"
+    );
+}
+
+/// Available (so `condition=Available` is met) but one replica of three updated: `ready` waits
+/// for the rollout, and ends as soon as the controller reports it done.
+#[test]
+fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let available = run(
+        cluster.get(&[
+            "deploy/ship",
+            "--until",
+            "condition=Available",
+            "--timeout",
+            "20s",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(available.code, Some(0), "{}", available.stderr);
+
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "deploy/ship",
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    still_waiting(&mut live, Duration::from_millis(700));
+    cluster
+        .sim
+        .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
+        .unwrap();
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    still_waiting(&mut live, Duration::from_millis(300));
+    cluster
+        .sim
+        .update("deployments", rolled_out("ship"))
+        .unwrap();
+    let (code, rest, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(rest, ["deployment.apps/ship"]);
+}
+
+#[test]
+fn a_rollout_that_never_completes_times_out_with_exit_3() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let out = run(
+        cluster.get(&[
+            "deploy/ship",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "2s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert_eq!(out.stdout, "deployment.apps/ship\n");
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: timed out after 2s waiting for --until ready"
+    );
+}
+
+#[test]
+fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "deploy/ship",
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    still_waiting(&mut live, Duration::from_millis(500));
+    cluster
+        .sim
+        .update(
+            "deployments",
+            deployment("ship", 1, "ProgressDeadlineExceeded"),
+        )
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
+    );
+}
+
+/// `--for all` over a selector waits for every matching Deployment, and a named one that does
+/// not exist yet is waited for; a failed one among several fails the run at once.
+#[test]
+fn ready_works_over_selectors_and_objects_not_created_yet() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", rolled_out("ship-api"))
+        .unwrap();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "deploy",
+        "-l",
+        "tier=ready-test",
+        "--until",
+        "ready",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    let mut first = live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api"));
+    first.extend(live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api")));
+    first.sort();
+    assert_eq!(first, ["deployment.apps/ship", "deployment.apps/ship-api"]);
+    still_waiting(&mut live, Duration::from_millis(500));
+    cluster
+        .sim
+        .update("deployments", rolled_out("ship"))
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("--until ready met by all 2 objects"),
+        "{stderr}"
+    );
+
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "deploy/ship-later",
+        "--until",
+        "ready",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    still_waiting(&mut live, Duration::from_millis(500));
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship-later"))
+        .unwrap();
+    assert_eq!(
+        live.lines_until(LIMIT, |_| true),
+        ["deployment.apps/ship-later"]
+    );
+    still_waiting(&mut live, Duration::from_millis(300));
+    cluster
+        .sim
+        .update("deployments", rolled_out("ship-later"))
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.starts_with("kw: deploy"),
+        "the missing object is announced: {stderr}"
+    );
+
+    cluster
+        .sim
+        .create(
+            "deployments",
+            deployment("ship-stuck", 0, "ProgressDeadlineExceeded"),
+        )
+        .unwrap();
+    let out = run(
+        cluster.get(&[
+            "deploy",
+            "-l",
+            "tier=ready-test",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "--fail-on failed met by deployment.apps/ship-stuck (Progress deadline exceeded)"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Several types at once over the seeded world, each kind by its own rules: rolled-out
+/// Deployments and ReplicaSets, Services (ClusterIP and a LoadBalancer with its address), bound
+/// claims and ConfigMaps are ready; its crash-looping Pod fails a wait over Pods.
+#[test]
+fn several_kinds_are_judged_each_by_its_own_rules() {
+    let cluster = Cluster::seeded();
+    let out = run(
+        cluster.get(&[
+            "deploy,rs,svc,pvc,cm",
+            "-A",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let objects = out.stdout.lines().count();
+    assert!(objects > 10, "{}", out.stdout);
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!("kw: --until ready met by all {objects} objects")
+    );
+
+    let out = run(
+        cluster.get(&[
+            "pods",
+            "-A",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    // The Pod's own Warning events may come before the verdict (see tests/it/cause.rs).
+    assert_eq!(
+        out.stderr.lines().last(),
+        Some("error: --fail-on failed met by pod/flaky-worker (Containers in CrashLoop state: worker)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn readiness_words_on_the_wrong_flag_are_usage_errors() {
+    let cluster = Cluster::seeded();
+    for (args, message) in [
+        (
+            ["--until", "readyy"],
+            "--until \"readyy\": unknown condition (use ready, delete, create, \
+             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])",
+        ),
+        (
+            ["--fail-on", "ready"],
+            "--fail-on \"ready\": ready is a word for --until (use --until ready, or --fail-on failed)",
+        ),
+        (
+            ["--until", "failed"],
+            "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)",
+        ),
+    ] {
+        let out = run(cluster.get(&["deploy", args[0], args[1]]), LIMIT);
+        assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.trim_end(), format!("error: {message}"), "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Play a rollout in the sim at 100 ms a step.
+fn play(cluster: &Cluster, plot: kw_sim::rollout::Plot, name: &str) {
+    let mut rollout = kw_sim::rollout::Rollout::new(plot, "default", name);
+    rollout.beat = Duration::from_millis(100);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+}
+
+fn wait_ready(cluster: &Cluster, target: &str) -> Live {
+    Live::spawn(&mut cluster.get(&[
+        target,
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]))
+}
+
+/// The sim's rollouts, acted out as a control plane writes them, end each wait as CI needs:
+/// 0 once rolled out, 2 on a missing image (the deadline) and on a crash loop.
+#[test]
+fn the_sims_rollouts_end_the_wait_as_ci_needs() {
+    use kw_sim::rollout::Plot;
+    let cluster = Cluster::seeded();
+
+    let live = wait_ready(&cluster, "deploy/roll-ok");
+    play(&cluster, Plot::Completes, "roll-ok");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "kw: --until ready met by deployment.apps/roll-ok (Deployment is available. Replicas: 3)\n"
+        ),
+        "{stderr}"
+    );
+
+    let live = wait_ready(&cluster, "deploy/roll-pull");
+    play(&cluster, Plot::ImagePull, "roll-pull");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: --fail-on failed met by deployment.apps/roll-pull (Progress deadline exceeded)\n"
+        ),
+        "{stderr}"
+    );
+
+    play(&cluster, Plot::CrashLoop, "roll-crash");
+    let out = run(
+        cluster.get(&[
+            "pods",
+            "-l",
+            "app=roll-crash",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "20s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("(Containers in CrashLoop state: web)"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// kubedog's hang: a Pod the scheduler cannot place. It fails once unschedulable for longer
+/// than the window (15 s), judged again without a change to the Pod (here at a bookmark),
+/// long before the timeout.
+#[test]
+fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
+    let cluster = Cluster::start(kw_sim::SimConfig {
+        bookmark_interval: Duration::from_millis(300),
+        ..kw_sim::SimConfig::default()
+    });
+    // Unschedulable since 13 s ago (real time: kw judges against its own clock; the
+    // timestamp's whole seconds may add up to one more).
+    let since = std::time::SystemTime::now() - Duration::from_secs(13);
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "big", "namespace": "default",
+                             "creationTimestamp": humantime::format_rfc3339_seconds(since).to_string()},
+                "spec": {"containers": [{"name": "big", "image": "nginx",
+                                         "resources": {"requests": {"cpu": "64"}}}]},
+                "status": {"phase": "Pending", "conditions": [{
+                    "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                    "message": "0/3 nodes are available: 3 Insufficient cpu."}]}
+            }),
+        )
+        .unwrap();
+    let started = Instant::now();
+    let out = run(
+        cluster.get(&[
+            "pod/big",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "30s",
+            "-o",
+            "name",
+        ]),
+        Duration::from_secs(40),
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "ended by the timeout"
+    );
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: --fail-on failed met by pod/big \
+         (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
+    );
+}
