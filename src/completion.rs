@@ -7,13 +7,18 @@
 //! (`vocabulary`), the kubeconfig, or the cluster and its discovery cache (`cluster`). So the
 //! scripts never go stale, and completion knows what only the cluster knows: its resource
 //! types, objects and namespaces. PowerShell and elvish get clap's static scripts (flags and
-//! subcommands only).
+//! subcommands only). kw linked as `kubectl_complete-kw` answers `kubectl kw <TAB>` from the
+//! same engine, in Cobra's format (`kubectl`).
+//!
+//! Names from the cluster are chosen by whoever can create an object: `candidate` leaves out
+//! those no shell can be trusted with, and each script quotes the rest as its shell needs.
 //!
 //! The same scripts and the man pages (generated from the clap definitions in `cli`) are
 //! committed under `completions/`; `tests/completions.rs` fails when those copies are stale.
 
 mod candidate;
 pub mod cluster;
+pub mod kubectl;
 pub mod question;
 pub mod serve;
 pub mod vocabulary;

@@ -18,6 +18,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    // kubectl's plugin completion runs kw linked as `kubectl_complete-kw` with the same words.
+    if args
+        .first()
+        .is_some_and(|a| kw::completion::kubectl::invoked_as_plugin_completion(a.as_ref()))
+    {
+        return kw::completion::kubectl::run(&args[1..]);
+    }
     if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
         return run_complete(&args[2..]);
     }

@@ -5,6 +5,9 @@
 //! else is ever printed, on stdout or stderr, and the exit status is 0: whatever goes wrong
 //! (no kubeconfig, a dead cluster, a refused token) the answer is just "no candidates".
 //!
+//! A word is printed as it is, unquoted: the scripts quote it for their shell. Words from the
+//! kubeconfig or the cluster that no quoting makes safe are never printed (`candidate`).
+//!
 //! The cluster gets `BUDGET` in all: asked from a thread of its own, and whatever it has not
 //! answered by then is given up (the process exits, taking the thread with it), so a cluster
 //! that does not answer at all costs the user two seconds, once per TAB, and a refused
@@ -14,7 +17,7 @@ use std::io::{self, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::candidate::Candidate;
+use super::candidate::{self, Candidate};
 use super::cluster::{self, Reach};
 use super::question::{self, Need};
 use super::vocabulary::{self, Vocabulary};
@@ -46,13 +49,15 @@ pub fn answer(words: &[String]) -> Answer {
         Need::Nothing => Vec::new(),
         Need::Fixed(candidates) => candidates.clone(),
         Need::Files => return Answer::Files,
-        Need::Contexts | Need::Clusters | Need::Users => {
-            cluster::from_kubeconfig(&question.need, &Reach::of(&line, BUDGET))
-        }
+        Need::Contexts | Need::Clusters | Need::Users => from_outside(cluster::from_kubeconfig(
+            &question.need,
+            &Reach::of(&line, BUDGET),
+        )),
         Need::Namespaces | Need::Types | Need::Names { .. } => {
-            ask_server(&question.need, &question.typed, &line).unwrap_or_default()
+            from_outside(ask_server(&question.need, &question.typed, &line).unwrap_or_default())
         }
         Need::ConditionTypes => ask_server(&question.need, &question.typed, &line)
+            .map(from_outside)
             .filter(|found| !found.is_empty())
             .unwrap_or_else(|| {
                 vocabulary::COMMON_CONDITION_TYPES
@@ -62,6 +67,14 @@ pub fn answer(words: &[String]) -> Answer {
             }),
     };
     Answer::Candidates(question.finish(answers))
+}
+
+/// Answers from the kubeconfig or the cluster, without those no shell can be trusted with.
+fn from_outside(answers: Vec<Candidate>) -> Vec<Candidate> {
+    answers
+        .into_iter()
+        .filter(|c| candidate::fit_for_a_command_line(&c.word))
+        .collect()
 }
 
 /// The cluster's answer, or `None` if it has none within `BUDGET`.

@@ -358,16 +358,10 @@ fn token_file_rotation_is_picked_up_during_a_watch() {
     let live = Live::spawn(&mut kw_get(&cluster, &config, &["pods", "-A", "-w"]));
     live.lines_until(LIMIT, |line| line.starts_with("NAMESPACE"));
     // Let the first watch start with the old token.
-    let deadline = std::time::Instant::now() + LIMIT;
-    while !cluster
-        .sim
-        .requests()
-        .iter()
-        .any(|r| r.path.contains("watch=1"))
-    {
-        assert!(std::time::Instant::now() < deadline, "no watch started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_for("a watch to start", LIMIT, || {
+        let requests = cluster.sim.requests();
+        requests.iter().any(|r| r.path.contains("watch=1"))
+    });
     std::fs::write(&token_path, cluster.sim.limited_token()).unwrap();
     cluster
         .sim

@@ -58,15 +58,45 @@ fn deployment(name: &str, available: &str) -> Value {
     )
 }
 
-/// Assert kw is still waiting `for_at_least` after being started (a condition not yet met must
-/// not end the watch).
-fn still_waiting(live: &mut Live, for_at_least: Duration) {
-    let until = Instant::now() + for_at_least;
-    while Instant::now() < until {
-        if let Some(status) = live.child.try_wait().expect("wait") {
-            panic!("kw ended early with {status}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+/// Assert kw has judged every change so far and still waits (a condition not yet met must not
+/// end the watch). The proof: a change no condition looks at (a label on the object) comes out
+/// as `printed`. kw prints the events of a watch in order and only while it watches, so every
+/// earlier change was judged without ending the wait. Lines printed before must have been read.
+fn still_waiting(live: &mut Live, cluster: &Cluster, object: (&str, &str, &str), printed: &str) {
+    let (resource, namespace, name) = object;
+    let mut current = cluster
+        .sim
+        .objects(resource)
+        .into_iter()
+        .find(|o| o["metadata"]["namespace"] == namespace && o["metadata"]["name"] == name)
+        .unwrap_or_else(|| panic!("no {resource} {namespace}/{name} to touch"));
+    let touches = current["metadata"]["labels"]["touched"]
+        .as_str()
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    current["metadata"]["labels"]["touched"] = json!((touches + 1).to_string());
+    cluster.sim.update(resource, current).unwrap();
+    live.lines_until(LIMIT, |line| line == printed);
+    still_running(live);
+}
+
+/// Assert kw has opened `watches` watches in all (so it judged what it listed) and still runs.
+fn still_waiting_on_watches(live: &mut Live, cluster: &Cluster, watches: usize) {
+    common::wait_for("kw to watch", LIMIT, || watch_requests(cluster) >= watches);
+    still_running(live);
+}
+
+fn watch_requests(cluster: &Cluster) -> usize {
+    let requests = cluster.sim.requests();
+    requests
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+fn still_running(live: &mut Live) {
+    if let Some(status) = live.child.try_wait().expect("wait") {
+        panic!("kw ended early with {status}");
     }
 }
 
@@ -97,7 +127,7 @@ fn a_job_that_completes_exits_0_and_one_that_fails_exits_2() {
         );
         let first = live.lines_until(LIMIT, |_| true);
         assert_eq!(first, vec![format!("widget.example.com/{name}")]);
-        still_waiting(&mut live, Duration::from_millis(500));
+        still_waiting(&mut live, &cluster, ("widgets", "default", name), &first[0]);
         let updated = with_condition(job(name), condition, "True");
         cluster.sim.update("widgets", updated).unwrap();
         let (got, rest, stderr) = live.finish(LIMIT);
@@ -127,7 +157,7 @@ fn waits_for_a_pod_that_does_not_exist_yet() {
             "name",
         ],
     );
-    still_waiting(&mut live, Duration::from_millis(800));
+    still_waiting_on_watches(&mut live, &cluster, 1);
     cluster
         .sim
         .create("pods", pod("late", json!({}), "Pending"))
@@ -169,7 +199,7 @@ fn a_selector_wait_needs_every_matching_object_by_default_and_one_with_for_any()
         &[&args[..], &["--for", "any", "--timeout", "20s"]].concat(),
     );
     // Nothing matches yet: an empty selection is not "all done".
-    still_waiting(&mut all, Duration::from_millis(600));
+    still_waiting_on_watches(&mut all, &cluster, 2);
     for name in ["ci-a", "ci-b"] {
         let p = pod(name, json!({"suite": "ci"}), "Running");
         cluster.sim.create("pods", p).unwrap();
@@ -179,7 +209,11 @@ fn a_selector_wait_needs_every_matching_object_by_default_and_one_with_for_any()
     let (code, _, stderr) = any.finish(LIMIT);
     assert_eq!(code, Some(0), "--for any: {stderr}");
     assert!(stderr.contains("met by pod/ci-a"), "{stderr}");
-    still_waiting(&mut all, Duration::from_millis(600));
+    // Both created, then ci-a succeeded: judged, and not all are done.
+    for _ in 0..3 {
+        all.next_line(LIMIT).expect("an event");
+    }
+    still_waiting(&mut all, &cluster, ("pods", "default", "ci-b"), "pod/ci-b");
     let p = pod("ci-b", json!({"suite": "ci"}), "Succeeded");
     cluster.sim.update("pods", p).unwrap();
     let (code, _, stderr) = all.finish(LIMIT);
@@ -328,7 +362,14 @@ fn conditions_survive_dropped_connections_and_relists() {
         .create("pods", pod("other", json!({}), "Running"))
         .unwrap();
     cluster.sim.compact();
-    still_waiting(&mut live, Duration::from_millis(300));
+    // kw tried to watch again while cut off, and kept going.
+    common::wait_for("a refused watch", LIMIT, || {
+        let requests = cluster.sim.requests();
+        requests
+            .iter()
+            .any(|r| r.path.contains("watch=") && r.status == 503)
+    });
+    still_running(&mut live);
     cluster.sim.set_faults(Faults::default());
     let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -431,12 +472,17 @@ metadata:
             "name",
         ],
     );
-    still_waiting(&mut live, Duration::from_millis(600));
+    for _ in 0..2 {
+        live.next_line(LIMIT).expect("a listed deployment");
+    }
+    let api = ("deployments", "default", "shop-api");
+    still_waiting(&mut live, &cluster, api, "deployment.apps/shop-api");
     cluster
         .sim
         .update("deployments", deployment("shop-api", "True"))
         .unwrap();
-    still_waiting(&mut live, Duration::from_millis(600));
+    live.lines_until(LIMIT, |line| line == "deployment.apps/shop-api");
+    still_waiting(&mut live, &cluster, api, "deployment.apps/shop-api");
     cluster
         .sim
         .update("deployments", deployment("shop-worker", "True"))
@@ -598,7 +644,9 @@ metadata: {name: cart}
     sim.create("deployments", in_shop(deployment("web", "False")))
         .unwrap();
     let mut live = start(&recipes[0]);
-    still_waiting(&mut live, Duration::from_millis(600));
+    let web = ("deployments", "shop", "web");
+    live.next_line(LIMIT).expect("the listed deployment");
+    still_waiting(&mut live, &cluster, web, "deployment.apps/web");
     sim.update("deployments", in_shop(deployment("web", "True")))
         .unwrap();
     let (code, _, stderr) = live.finish(LIMIT);
@@ -617,8 +665,13 @@ metadata: {name: cart}
     sim.create("pods", web("web-2", "Running", "False"))
         .unwrap();
     let mut live = start(&recipes[1]);
+    for _ in 0..2 {
+        live.next_line(LIMIT).expect("a listed pod");
+    }
     sim.update("pods", web("web-1", "Running", "True")).unwrap();
-    still_waiting(&mut live, Duration::from_millis(600));
+    live.lines_until(LIMIT, |line| line == "pod/web-1");
+    let web_1 = ("pods", "shop", "web-1");
+    still_waiting(&mut live, &cluster, web_1, "pod/web-1");
     sim.update("pods", web("web-2", "Running", "True")).unwrap();
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "recipe 2: {stderr}");
@@ -635,7 +688,11 @@ metadata: {name: cart}
     sim.create("deployments", in_shop(deployment("cart", "False")))
         .unwrap();
     let mut live = start(&recipes[2]);
-    still_waiting(&mut live, Duration::from_millis(600));
+    for _ in 0..2 {
+        live.next_line(LIMIT).expect("a listed deployment");
+    }
+    let cart = ("deployments", "shop", "cart");
+    still_waiting(&mut live, &cluster, cart, "deployment.apps/cart");
     sim.update("deployments", in_shop(deployment("cart", "True")))
         .unwrap();
     let (code, lines, stderr) = live.finish(LIMIT);
@@ -668,7 +725,14 @@ fn a_jsonpath_filter_waits_as_kubectl_wait_does() {
     // Another condition being True is not the one asked about.
     let other = with_condition(job("filtered"), "Synced", "True");
     cluster.sim.update("widgets", other).unwrap();
-    still_waiting(&mut live, Duration::from_millis(600));
+    let filtered = "widget.example.com/filtered";
+    live.lines_until(LIMIT, |line| line == filtered);
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("widgets", "default", "filtered"),
+        filtered,
+    );
     let done = with_condition(job("filtered"), "Ready", "True");
     cluster.sim.update("widgets", done).unwrap();
     let (code, _, stderr) = live.finish(LIMIT);

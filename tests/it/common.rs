@@ -1,5 +1,6 @@
 //! Test harness: a `kw sim` in-process on loopback, and the real `kw` binary run against it with
-//! time limits, so no test can hang.
+//! time limits, so no test can hang. Starting a sim or a process arms the test's watchdog
+//! (`watchdog`): a test that hangs anyway fails with what kw and the sim were doing.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -9,16 +10,41 @@ use std::time::{Duration, Instant};
 
 use kw_sim::{SimConfig, SimHandle};
 
+use crate::watchdog::{self, Output, Stream};
+
+/// How often a wait looks again at what it waits for.
+const POLL: Duration = Duration::from_millis(20);
+
+/// `kw_sim::start`, with the test's watchdog armed first.
+pub fn start_sim(config: SimConfig) -> Result<SimHandle, kw_sim::SimError> {
+    watchdog::current();
+    kw_sim::start(config)
+}
+
+/// Wait until `done` holds, looking every 20 ms; fail the test after `limit`, saying `what`
+/// it waited for.
+pub fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        watchdog::check();
+        assert!(Instant::now() < deadline, "waited {limit:?} for {what}");
+        std::thread::sleep(POLL);
+    }
+}
+
 /// A simulated cluster and a kubeconfig for it in a temporary directory.
 pub struct Cluster {
     pub sim: SimHandle,
     pub dir: tempfile::TempDir,
     pub kubeconfig: PathBuf,
+    /// The test's watchdog, which every command from `kw` reports to.
+    watchdog: watchdog::Handle,
 }
 
 impl Cluster {
     pub fn start(config: SimConfig) -> Cluster {
-        let sim = kw_sim::start(config).expect("sim starts");
+        let watchdog = watchdog::current();
+        let sim = start_sim(config).expect("sim starts");
         let dir = tempfile::tempdir().expect("temp dir");
         let kubeconfig = dir.path().join("kubeconfig");
         sim.write_kubeconfig(&kubeconfig)
@@ -27,6 +53,7 @@ impl Cluster {
             sim,
             dir,
             kubeconfig,
+            watchdog,
         }
     }
 
@@ -44,6 +71,7 @@ impl Cluster {
         cmd.env_remove("KUBECONFIG")
             .env("HOME", self.dir.path())
             .env("NO_COLOR", "1")
+            .env(watchdog::ID_VAR, self.watchdog.id())
             .stdin(Stdio::null());
         cmd
     }
@@ -74,14 +102,20 @@ pub struct Outcome {
 
 /// Run to completion, killing the process if it outlives `limit`.
 pub fn run(mut cmd: impl std::borrow::BorrowMut<Command>, limit: Duration) -> Outcome {
+    let cmd = cmd.borrow_mut();
     let mut child = cmd
-        .borrow_mut()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("kw starts");
-    let stdout = drain(child.stdout.take().expect("stdout"));
-    let stderr = drain(child.stderr.take().expect("stderr"));
+    let (stdout, stdout_so_far) = drain(child.stdout.take().expect("stdout"));
+    let (stderr, stderr_so_far) = drain(child.stderr.take().expect("stderr"));
+    watchdog::watch(
+        cmd,
+        &child,
+        Stream::Buffer(stdout_so_far),
+        Stream::Buffer(stderr_so_far.clone()),
+    );
     let code = wait_with_limit(&mut child, limit);
     Outcome {
         code,
@@ -90,12 +124,18 @@ pub fn run(mut cmd: impl std::borrow::BorrowMut<Command>, limit: Duration) -> Ou
     }
 }
 
-fn drain<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = r.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
+/// Read `r` to its end on a thread; what has arrived so far is readable meanwhile.
+fn drain<R: Read + Send + 'static>(mut r: R) -> (std::thread::JoinHandle<String>, Output) {
+    let so_far = Output::default();
+    let output = so_far.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buffer = [0u8; 8192];
+        while let Ok(n @ 1..) = r.read(&mut buffer) {
+            output.push(&buffer[..n]);
+        }
+        output.text()
+    });
+    (reader, so_far)
 }
 
 /// Wait for the child; kill it and fail the test if it takes longer than `limit`.
@@ -107,9 +147,10 @@ pub fn wait_with_limit(child: &mut Child, limit: Duration) -> Option<i32> {
             None if Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
+                watchdog::check();
                 panic!("kw did not finish within {limit:?}");
             }
-            None => std::thread::sleep(Duration::from_millis(20)),
+            None => std::thread::sleep(POLL),
         }
     }
 }
@@ -120,20 +161,27 @@ pub struct Live {
     lines: mpsc::Receiver<String>,
     stderr: Option<std::thread::JoinHandle<String>>,
     stderr_file: Option<PathBuf>,
+    /// What kw has written to stderr so far.
+    stderr_so_far: Stream,
 }
 
-/// Each line of `stdout` as it is printed, on a channel.
-fn stdout_lines(stdout: std::process::ChildStdout) -> mpsc::Receiver<String> {
+/// Each line of `stdout` as it is printed, on a channel; the last few also kept for a
+/// watchdog report.
+fn stdout_lines(stdout: std::process::ChildStdout) -> (mpsc::Receiver<String>, Output) {
     let (tx, lines) = mpsc::channel();
+    let recent = Output::tail(16 * 1024);
+    let output = recent.clone();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
+            output.push(line.as_bytes());
+            output.push(b"\n");
             if tx.send(line).is_err() {
                 break;
             }
         }
     });
-    lines
+    (lines, recent)
 }
 
 impl Live {
@@ -143,13 +191,17 @@ impl Live {
             .stderr(Stdio::piped())
             .spawn()
             .expect("kw starts");
-        let lines = stdout_lines(child.stdout.take().expect("stdout"));
-        let stderr = Some(drain(child.stderr.take().expect("stderr")));
+        let (lines, recent) = stdout_lines(child.stdout.take().expect("stdout"));
+        let (stderr, stderr_so_far) = drain(child.stderr.take().expect("stderr"));
+        let stderr_so_far = Stream::Buffer(stderr_so_far);
+        watchdog::watch(cmd, &child, Stream::Buffer(recent), stderr_so_far.clone());
+        let stderr = Some(stderr);
         Live {
             child,
             lines,
             stderr,
             stderr_file: None,
+            stderr_so_far,
         }
     }
 
@@ -159,18 +211,36 @@ impl Live {
         let file = std::fs::File::create(stderr).expect("stderr file");
         cmd.stderr(file);
         let mut child = cmd.stdout(Stdio::piped()).spawn().expect("kw starts");
-        let lines = stdout_lines(child.stdout.take().expect("stdout"));
+        let (lines, recent) = stdout_lines(child.stdout.take().expect("stdout"));
+        let stderr_so_far = Stream::File(stderr.to_path_buf());
+        watchdog::watch(cmd, &child, Stream::Buffer(recent), stderr_so_far.clone());
         Live {
             child,
             lines,
             stderr: None,
             stderr_file: Some(stderr.to_path_buf()),
+            stderr_so_far,
         }
     }
 
-    /// The next line, or `None` if none comes within `limit`.
+    /// Wait until kw's stderr says `needle`, failing the test after `limit`; returns stderr so
+    /// far.
+    pub fn wait_for_stderr(&self, needle: &str, limit: Duration) -> String {
+        let mut text = String::new();
+        wait_for(&format!("stderr to say {needle:?}"), limit, || {
+            text = self.stderr_so_far.text();
+            text.contains(needle)
+        });
+        text
+    }
+
+    /// The next line, or `None` if none comes within `limit` (or kw has ended).
     pub fn next_line(&self, limit: Duration) -> Option<String> {
-        self.lines.recv_timeout(limit).ok()
+        let line = self.lines.recv_timeout(limit).ok();
+        if line.is_none() {
+            watchdog::check();
+        }
+        line
     }
 
     /// Lines until one satisfies `done` (included), failing the test after `limit`.
@@ -187,7 +257,10 @@ impl Live {
                         return got;
                     }
                 }
-                Err(_) => panic!("no matching line within {limit:?}; got {got:#?}"),
+                Err(_) => {
+                    watchdog::check();
+                    panic!("no matching line within {limit:?}; got {got:#?}")
+                }
             }
         }
     }
@@ -307,7 +380,9 @@ pub fn scenario_ops() -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Apply one scenario operation to the simulator, then pause as record.sh does.
+/// Apply one scenario operation to the simulator, then pause as record.sh does: the replay keeps
+/// the cadence kubectl's output was recorded at (each event on its own). It paces; nothing waits
+/// on it, and some cases print nothing for an operation, so there is no line to wait for.
 pub fn apply_scenario_op(cluster: &Cluster, op: &serde_json::Value) {
     let resource = op["resource"].as_str().expect("resource");
     match op["op"].as_str() {

@@ -252,6 +252,7 @@ fn a_stopped_cluster_completes_nothing_quickly_and_silently() {
         sim,
         dir,
         kubeconfig,
+        ..
     } = cluster;
     sim.stop();
     let home = dir.path();
@@ -376,8 +377,7 @@ fn kw_complete_prints_only_candidates_and_always_exits_0() {
     }
 }
 
-/// The zsh and fish scripts, where those shells are installed (CI has bash only; these run on
-/// developer machines that have them).
+/// The zsh and fish scripts, where those shells are installed (`.ci/run` installs them).
 fn shell_installed(shell: &str) -> bool {
     Command::new(shell)
         .arg("-c")

@@ -32,7 +32,7 @@ impl Fleet {
     fn start(members: Vec<(&'static str, SimConfig)>) -> Fleet {
         let sims: Vec<(&'static str, SimHandle)> = members
             .into_iter()
-            .map(|(name, config)| (name, kw_sim::start(config).expect("sim starts")))
+            .map(|(name, config)| (name, common::start_sim(config).expect("sim starts")))
             .collect();
         let dir = tempfile::tempdir().expect("temp dir");
         let kubeconfig = dir.path().join("kubeconfig");
@@ -178,29 +178,58 @@ fn cells(table: &str) -> Vec<Vec<String>> {
 
 /// Poll a file kw writes its stderr to until it contains `needle`.
 fn wait_for_stderr(path: &Path, needle: &str) -> String {
-    let deadline = Instant::now() + LIMIT;
-    loop {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        if text.contains(needle) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "stderr never said {needle:?} within {LIMIT:?}; it has:\n{text}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+    let mut text = String::new();
+    common::wait_for(&format!("stderr to say {needle:?}"), LIMIT, || {
+        text = std::fs::read_to_string(path).unwrap_or_default();
+        text.contains(needle)
+    });
+    text
+}
+
+/// Assert kw has judged every change so far in `contexts` and still waits (a condition not yet
+/// met must not end it). The proof: in each context a label no condition reads is put on
+/// deploy/web and comes out as `CONTEXT/deployment.apps/web`; kw prints a context's events in
+/// order and only while it watches. Lines printed before must have been read.
+fn still_waiting(live: &mut Live, fleet: &Fleet, contexts: &[&str]) {
+    for context in contexts {
+        let sim = fleet.sim(context);
+        let mut web = sim
+            .objects("deployments")
+            .into_iter()
+            .find(|d| d["metadata"]["name"] == "web")
+            .expect("deploy/web");
+        let touches = web["metadata"]["labels"]["touched"]
+            .as_str()
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(0);
+        web["metadata"]["labels"]["touched"] = json!((touches + 1).to_string());
+        sim.update("deployments", web).unwrap();
+    }
+    let mut waiting: Vec<String> = contexts
+        .iter()
+        .map(|context| format!("{context}/deployment.apps/web"))
+        .collect();
+    while !waiting.is_empty() {
+        let line = live.next_line(LIMIT).unwrap_or_else(|| {
+            panic!("kw printed nothing within {LIMIT:?}; still waiting for {waiting:?}")
+        });
+        waiting.retain(|marker| *marker != line);
+    }
+    if let Some(status) = live.child.try_wait().expect("wait") {
+        panic!("kw ended early with {status}");
     }
 }
 
-/// Assert kw is still running for `for_at_least` (a condition not yet met must not end it).
-fn still_waiting(live: &mut Live, for_at_least: Duration) {
-    let until = Instant::now() + for_at_least;
-    while Instant::now() < until {
-        if let Some(status) = live.child.try_wait().expect("wait") {
-            panic!("kw ended early with {status}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+/// Read on until a pod created now in each context has been printed: anything printed twice
+/// or out of order before it is then in `printed`, without waiting a fixed time for it.
+fn read_past_markers(live: &Live, fleet: &Fleet, contexts: &[&str], printed: &mut Vec<Printed>) {
+    for context in contexts {
+        fleet
+            .sim(context)
+            .create("pods", pod(&format!("{context}-marker"), "Pending"))
+            .unwrap();
     }
+    read_until_caught_up(live, fleet, contexts, printed);
 }
 
 /// One event printed with `-o jsonl --output-watch-events`, and the context it names.
@@ -268,7 +297,8 @@ fn read_until_caught_up(live: &Live, fleet: &Fleet, contexts: &[&str], printed: 
     }
 }
 
-/// Creations, modifications and deletions of pods named `PREFIX-N` in `default`.
+/// Creations, modifications and deletions of pods named `PREFIX-N` in `default`. The pauses only
+/// pace the story; no test waits on them.
 fn churn(sim: &SimHandle, prefix: &str, rounds: usize) {
     let pause = Duration::from_millis(20);
     for i in 0..rounds {
@@ -560,10 +590,8 @@ fn a_merged_watch_has_every_change_of_every_cluster_once_in_order() {
         }
     });
     read_until_caught_up(&live, &fleet, &contexts, &mut printed);
-    // Nothing more comes (no repeats after the last change).
-    while let Some(line) = live.next_line(Duration::from_millis(500)) {
-        printed.push(parse(&line));
-    }
+    // Nothing more comes (no repeats after the last change) before the markers.
+    read_past_markers(&live, &fleet, &contexts, &mut printed);
     assert_exact_per_context(&fleet, &contexts, &printed);
     let stderr = live.stop();
     assert_eq!(stderr, "", "a healthy watch says nothing on stderr");
@@ -634,9 +662,7 @@ fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     churn(fleet.sim("west"), "west", 4);
     read_until_caught_up(&live, &fleet, &contexts, &mut printed);
     wait_for_stderr(&stderr_path, "kw: context \"west\": reachable again");
-    while let Some(line) = live.next_line(Duration::from_millis(500)) {
-        printed.push(parse(&line));
-    }
+    read_past_markers(&live, &fleet, &contexts, &mut printed);
     let stderr = live.stop();
     assert_exact_per_context(&fleet, &contexts, &printed);
     let west_lines: Vec<&str> = stderr
@@ -681,11 +707,9 @@ fn a_cluster_down_at_the_start_joins_when_it_is_back() {
     std::thread::scope(|threads| {
         let restarting = threads.spawn(|| west.restart(Duration::from_secs(4)));
         // Start kw once west refuses connections.
-        let deadline = Instant::now() + LIMIT;
-        while std::net::TcpStream::connect_timeout(&west_address, Duration::from_secs(1)).is_ok() {
-            assert!(Instant::now() < deadline, "west never went down");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        common::wait_for("west to go down", LIMIT, || {
+            std::net::TcpStream::connect_timeout(&west_address, Duration::from_secs(1)).is_err()
+        });
         let started = Live::spawn_stderr_to(
             Command::new(env!("CARGO_BIN_EXE_kw"))
                 .env_remove("KUBECONFIG")
@@ -723,9 +747,7 @@ fn a_cluster_down_at_the_start_joins_when_it_is_back() {
     churn(fleet.sim("east"), "east-later", 2);
     read_until_caught_up(&live, &fleet, &contexts, &mut printed);
     wait_for_stderr(&stderr_path, "kw: context \"west\": reachable again");
-    while let Some(line) = live.next_line(Duration::from_millis(500)) {
-        printed.push(parse(&line));
-    }
+    read_past_markers(&live, &fleet, &contexts, &mut printed);
     let stderr = live.stop();
     assert_exact_per_context(&fleet, &contexts, &printed);
     let lines: Vec<&str> = stderr.lines().collect();
@@ -1000,14 +1022,14 @@ fn until_holds_only_when_it_holds_in_every_context() {
         listed(&live),
         ["east/deployment.apps/web", "west/deployment.apps/web"]
     );
-    still_waiting(&mut live, Duration::from_millis(500));
+    still_waiting(&mut live, &fleet, &["east", "west"]);
     make_available(&fleet, "east");
     assert_eq!(
         live.next_line(LIMIT).as_deref(),
         Some("east/deployment.apps/web")
     );
     // Available in east only: not done.
-    still_waiting(&mut live, Duration::from_millis(1500));
+    still_waiting(&mut live, &fleet, &["east", "west"]);
     make_available(&fleet, "west");
     let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -1032,7 +1054,7 @@ fn until_with_for_any_holds_when_one_context_has_it() {
         "name",
     ]));
     listed(&live);
-    still_waiting(&mut live, Duration::from_millis(500));
+    still_waiting(&mut live, &fleet, &["east", "west"]);
     make_available(&fleet, "west");
     let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -1061,7 +1083,7 @@ fn fail_on_in_one_context_exits_2_and_names_it() {
         live.next_line(LIMIT).as_deref(),
         Some("east/deployment.apps/web")
     );
-    still_waiting(&mut live, Duration::from_millis(500));
+    still_waiting(&mut live, &fleet, &["east", "west"]);
     let stuck = deployment("web", &[("Available", "False"), ("Progressing", "False")]);
     fleet.sim("west").update("deployments", stuck).unwrap();
     let (code, rest, stderr) = live.finish(LIMIT);

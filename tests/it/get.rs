@@ -256,13 +256,14 @@ fn a_closed_pipe_ends_kw_quietly() {
     reader.read_line(&mut first).unwrap();
     assert!(first.starts_with('{'));
     drop(reader); // like `| head -1`
-    for i in 0..5 {
-        cluster
-            .sim
-            .create("pods", pod(&format!("pipe-{i}")))
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(50));
-    }
+                  // New pods until kw, writing them into the closed pipe, has ended.
+    let mut created = 0;
+    common::wait_for("kw to end once its stdout is closed", LIMIT, || {
+        let name = format!("pipe-{created}");
+        cluster.sim.create("pods", pod(&name)).unwrap();
+        created += 1;
+        child.try_wait().expect("wait").is_some()
+    });
     let code = common::wait_with_limit(&mut child, LIMIT);
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
@@ -307,24 +308,20 @@ fn a_named_object_waited_for_is_noticed_when_it_is_created() {
         "condition=Failed",
     ]));
     // Wait for the watch to be open, then create the object.
-    let deadline = Instant::now() + LIMIT;
-    while !cluster
-        .sim
-        .requests()
-        .iter()
-        .any(|r| r.path.contains("watch="))
-    {
-        assert!(Instant::now() < deadline, "kw never watched");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_for("kw to watch", LIMIT, || {
+        let requests = cluster.sim.requests();
+        requests.iter().any(|r| r.path.contains("watch="))
+    });
     cluster.sim.create("pods", pod("later")).unwrap();
     cluster.sim.create("pods", pod("other")).unwrap();
     assert_eq!(live.next_line(LIMIT).as_deref(), Some("pod/later"));
     cluster.sim.delete("pods", "default", "later").unwrap();
     assert_eq!(live.next_line(LIMIT).as_deref(), Some("pod/later"));
+    // Only the named pod: the next thing printed is `later` made again, not `other`.
+    cluster.sim.create("pods", pod("later")).unwrap();
     assert_eq!(
-        live.next_line(Duration::from_millis(500)),
-        None,
+        live.next_line(LIMIT).as_deref(),
+        Some("pod/later"),
         "only the named pod"
     );
 }
@@ -591,7 +588,7 @@ fn the_sim_kubeconfig_is_private() {
     std::fs::write(&planted, "theirs").unwrap();
     let out = tmp.path().join("kubeconfig");
     std::os::unix::fs::symlink(&planted, &out).unwrap();
-    let sim = kw_sim::start(kw_sim::SimConfig::default()).unwrap();
+    let sim = common::start_sim(kw_sim::SimConfig::default()).unwrap();
     sim.write_kubeconfig(&out).unwrap();
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(&out).unwrap();

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{assert_golden, golden_path, run, Cluster, Live};
 
@@ -47,19 +47,12 @@ fn play_scenario(cluster: &Cluster) {
 /// Wait until kw has opened its watch, so the scenario's events arrive on it (as the fixed pause
 /// in record.sh gives kubectl time to do).
 fn wait_for_watch(cluster: &Cluster) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if cluster
-            .sim
-            .requests()
+    common::wait_for("kw to watch", Duration::from_secs(10), || {
+        let requests = cluster.sim.requests();
+        requests
             .iter()
             .any(|r| r.path.contains("watch=1") || r.path.contains("watch=true"))
-        {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("kw did not start watching within 10s");
+    });
 }
 
 /// kubectl's global flags that take a value and appear in cases.tsv: kw accepts them before the

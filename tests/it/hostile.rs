@@ -11,6 +11,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::common::run;
+use crate::watchdog::{self, Output, Stream};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -47,6 +48,8 @@ struct Hostile {
 
 impl Hostile {
     fn serve(answer: impl Fn(&str) -> Answer + Send + Sync + 'static) -> Hostile {
+        // A test that starts a server is watched, as one that starts a sim.
+        watchdog::current();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("address"));
         let asked = Arc::new(Mutex::new(Vec::new()));
@@ -180,6 +183,7 @@ fn kw_in(home: &Path) -> Command {
     cmd.env_remove("KUBECONFIG")
         .env("HOME", home)
         .env("NO_COLOR", "1")
+        .env(watchdog::ID_VAR, watchdog::current().id())
         .stdin(Stdio::null());
     cmd
 }
@@ -195,14 +199,25 @@ fn run_measured(cmd: &mut Command, limit: Duration) -> (Option<i32>, String, Str
         .spawn()
         .expect("kw starts");
     let read = |mut r: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = r.read_to_string(&mut text);
-            text
-        })
+        let so_far = Output::default();
+        let output = so_far.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(n @ 1..) = r.read(&mut buffer) {
+                output.push(&buffer[..n]);
+            }
+            output.text()
+        });
+        (reader, so_far)
     };
-    let stdout = read(Box::new(child.stdout.take().unwrap()));
-    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let (stdout, stdout_so_far) = read(Box::new(child.stdout.take().unwrap()));
+    let (stderr, stderr_so_far) = read(Box::new(child.stderr.take().unwrap()));
+    watchdog::watch(
+        cmd,
+        &child,
+        Stream::Buffer(stdout_so_far),
+        Stream::Buffer(stderr_so_far),
+    );
     let pid = child.id() as libc::pid_t;
     let deadline = Instant::now() + limit;
     let (status, usage) = loop {
@@ -216,8 +231,10 @@ fn run_measured(cmd: &mut Command, limit: Duration) -> (Option<i32>, String, Str
         if Instant::now() >= deadline {
             let _ = child.kill();
             let _ = child.wait();
+            watchdog::check();
             panic!("kw did not finish within {limit:?}");
         }
+        watchdog::check();
         std::thread::sleep(Duration::from_millis(20));
     };
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
@@ -395,6 +412,12 @@ fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::c
         .stderr(stderr)
         .spawn()
         .expect("kw starts");
+    watchdog::watch(
+        &cmd,
+        &child,
+        Stream::File(stdout_path.clone()),
+        Stream::File(stderr_path.clone()),
+    );
     let code = crate::common::wait_with_limit(&mut child, limit);
     crate::common::Outcome {
         code,

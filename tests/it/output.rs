@@ -195,14 +195,9 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
 
 /// Wait until a watch request beyond the first `before` ones has reached the simulator.
 fn wait_for_watch(cluster: &Cluster, before: usize) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while std::time::Instant::now() < deadline {
-        if watches(cluster) > before {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("kw did not start watching within 10s");
+    common::wait_for("kw to watch", Duration::from_secs(10), || {
+        watches(cluster) > before
+    });
 }
 
 fn watches(cluster: &Cluster) -> usize {

@@ -7,7 +7,8 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kw_sim::{start, Faults, Flood, FloodFraming, SimConfig, SimHandle};
+use crate::common::start_sim as start;
+use kw_sim::{Faults, Flood, FloodFraming, SimConfig, SimHandle};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use serde_json::{json, Value};

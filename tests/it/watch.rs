@@ -108,9 +108,35 @@ impl Watch {
     fn after_list(&self) -> &[Printed] {
         &self.printed[self.initial..]
     }
+
+    /// Read until replaying what kw printed gives what the server holds (a re-list's trailing
+    /// events included), failing the test at once if something was printed twice.
+    fn read_until_converged(&mut self, cluster: &Cluster) {
+        let deadline = Instant::now() + LIMIT;
+        while replayed(self).unwrap_or_else(|why| panic!("{why}")) != truth(cluster) {
+            assert!(
+                Instant::now() < deadline,
+                "never converged: {:#?}",
+                self.printed
+            );
+            self.read_one();
+        }
+    }
+
+    /// Create a pod and read until kw has printed it: what kw prints after the changes before
+    /// it (a repeat, a late re-list) has come out by then, without waiting a fixed time.
+    fn read_past_marker(&mut self, cluster: &Cluster) -> Printed {
+        cluster
+            .sim
+            .create("pods", pod("marker", "Pending"))
+            .unwrap();
+        self.read_until(cluster.sim.current_resource_version());
+        self.printed.last().cloned().expect("the marker")
+    }
 }
 
-/// A story of changes to pods in `default`: creations, modifications, deletions.
+/// A story of changes to pods in `default`: creations, modifications and deletions. The pauses
+/// only pace the story (changes spread out, so faults fall between them); no test waits on them.
 fn churn(cluster: &Cluster, prefix: &str, rounds: usize, pause: Duration) {
     for i in 0..rounds {
         let name = format!("{prefix}{i}");
@@ -149,23 +175,36 @@ fn assert_exact(cluster: &Cluster, watch: &Watch, from: u64) {
 
 /// Replaying what kw printed gives what the server holds, and no (uid, rv) is printed twice.
 fn assert_converged(cluster: &Cluster, watch: &Watch) {
+    let state = replayed(watch).unwrap_or_else(|why| panic!("{why}"));
+    assert_eq!(state, truth(cluster));
+}
+
+/// uid → resourceVersion, as replaying what kw printed gives it; an error for a (uid, rv) printed
+/// twice or the deletion of an object never printed.
+fn replayed(watch: &Watch) -> Result<HashMap<String, String>, String> {
     let mut state: HashMap<String, String> = HashMap::new();
     let mut seen = HashSet::new();
     for p in &watch.printed {
-        assert!(
-            seen.insert((p.kind.clone(), p.uid.clone(), p.resource_version.clone())),
-            "printed twice: {p:?}"
-        );
+        if !seen.insert((p.kind.clone(), p.uid.clone(), p.resource_version.clone())) {
+            return Err(format!("printed twice: {p:?}"));
+        }
         match p.kind.as_str() {
             "DELETED" => {
-                assert!(state.remove(&p.uid).is_some(), "deleted unknown {p:?}");
+                if state.remove(&p.uid).is_none() {
+                    return Err(format!("deleted unknown {p:?}"));
+                }
             }
             _ => {
                 state.insert(p.uid.clone(), p.resource_version.clone());
             }
         }
     }
-    let truth: HashMap<String, String> = cluster
+    Ok(state)
+}
+
+/// uid → resourceVersion of the pods in `default`, as the server holds them.
+fn truth(cluster: &Cluster) -> HashMap<String, String> {
+    cluster
         .sim
         .objects("pods")
         .iter()
@@ -179,8 +218,7 @@ fn assert_converged(cluster: &Cluster, watch: &Watch) {
                     .to_string(),
             )
         })
-        .collect();
-    assert_eq!(state, truth);
+        .collect()
 }
 
 fn faulty(faults: Faults) -> Cluster {
@@ -348,11 +386,10 @@ fn a_410_error_event_relists_and_prints_only_what_changed() {
     let mut watch = Watch::start(&cluster, &[], &[]);
     churn(&cluster, "p", 5, Duration::from_millis(30));
     watch.read_until(cluster.sim.current_resource_version());
-    // Give a relist's trailing events (deletions come last) a moment.
-    std::thread::sleep(Duration::from_millis(300));
-    while let Some(line) = watch.live.next_line(Duration::from_millis(300)) {
-        watch.printed.push(parse(&line));
-    }
+    // A relist's trailing events (deletions come last) included.
+    watch.read_until_converged(&cluster);
+    // And nothing more: no repeat before a change made now.
+    watch.read_past_marker(&cluster);
     assert_converged(&cluster, &watch);
 }
 
@@ -425,16 +462,11 @@ fn compaction_while_away_prints_exactly_the_missed_changes() {
     cluster.sim.compact();
     cluster.sim.set_faults(Faults::default());
     let printed_before = watch.printed.len();
-    let deadline = Instant::now() + LIMIT;
-    while watch.printed.len() < printed_before + 3 {
-        assert!(Instant::now() < deadline);
-        watch.read_one();
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    while let Some(line) = watch.live.next_line(Duration::from_millis(300)) {
-        watch.printed.push(parse(&line));
-    }
-    let missed: Vec<(String, bool)> = watch.printed[printed_before..]
+    watch.read_until_converged(&cluster);
+    // Nothing more about the time away comes before a change made now.
+    let marker = watch.read_past_marker(&cluster);
+    assert_eq!((marker.kind.as_str(), marker.synthetic), ("ADDED", false));
+    let missed: Vec<(String, bool)> = watch.printed[printed_before..watch.printed.len() - 1]
         .iter()
         .map(|p| (p.kind.clone(), p.synthetic))
         .collect();
@@ -470,16 +502,10 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
     let run = std::thread::spawn(move || common::run(cmd, LIMIT));
     // The initial state comes from a LIST (never padded); the watch's first event is the huge
     // one, so make one once the watch is there.
-    let deadline = Instant::now() + LIMIT;
-    while !cluster
-        .sim
-        .requests()
-        .iter()
-        .any(|r| r.path.contains("watch="))
-    {
-        assert!(Instant::now() < deadline, "kw never watched");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_for("kw to watch", LIMIT, || {
+        let requests = cluster.sim.requests();
+        requests.iter().any(|r| r.path.contains("watch="))
+    });
     cluster
         .sim
         .create("pods", pod("over-the-limit", "Pending"))
@@ -600,11 +626,9 @@ fn an_object_leaving_the_selector_is_not_called_deleted() {
         line.starts_with("DELETED") && line.contains(&name),
         "{line}"
     );
-    std::thread::sleep(Duration::from_millis(300));
-    let stderr = live.stop();
-    assert!(
-        stderr.contains(&format!("pod/{name} left the selector; it was not deleted")),
-        "{stderr}"
+    live.wait_for_stderr(
+        &format!("pod/{name} left the selector; it was not deleted"),
+        LIMIT,
     );
 }
 
@@ -653,19 +677,10 @@ fn deletions_under_a_selector_never_wait_for_the_left_selector_check() {
         0,
         "a DELETED row waited for a request"
     );
-    // Once it is answered, the queued checks run and the rest of the burst is summed up: the
-    // burst costs the server a bounded number of requests, not one per object.
-    let deadline = Instant::now() + LIMIT;
-    let (mut seen, mut stable_since) = (0, Instant::now());
-    while Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-        let now = object_gets(&cluster);
-        if now != seen {
-            (seen, stable_since) = (now, Instant::now());
-        } else if seen > 0 && stable_since.elapsed() > Duration::from_millis(700) {
-            break;
-        }
-    }
+    // Once it is answered, the queued checks run and the rest of the burst is summed up (after
+    // the queue is empty): the burst costs the server a bounded number of requests, not one per
+    // object.
+    live.wait_for_stderr("too many at once to check which", LIMIT);
     let stderr = live.stop();
     let gets = object_gets(&cluster);
     assert!(
@@ -712,7 +727,16 @@ fn a_relist_in_table_mode_prints_the_missed_rows() {
         rows[1].starts_with("DELETED ") && rows[1].contains("mesh-demo") && rows[1].contains("2/2"),
         "{rows:?}"
     );
-    assert_eq!(live.next_line(Duration::from_millis(500)), None);
+    // Nothing more comes before a pod created now.
+    cluster
+        .sim
+        .create("pods", pod("marker", "Pending"))
+        .unwrap();
+    let next = live.next_line(LIMIT).expect("the marker's row");
+    assert!(
+        next.starts_with("ADDED ") && next.contains("marker"),
+        "{next}"
+    );
     let stderr = live.stop();
     assert!(stderr.contains("re-listed"), "{stderr}");
 }
@@ -726,6 +750,8 @@ fn soak_with_churn_and_faults() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
+    // A long soak outlives the default watchdog.
+    crate::watchdog::current_with_limit(Duration::from_secs(seconds) + 3 * LIMIT);
     let cluster = Cluster::start(SimConfig {
         churn: Some(200.0),
         seed: 7,
@@ -735,12 +761,17 @@ fn soak_with_churn_and_faults() {
     cmd.env("KW_IDLE_TIMEOUT", "1s");
     let live = Live::spawn(&mut cmd);
     // Everything printed, list included, goes into one replay. The reader stops once kw has
-    // printed past `target` (set when the faults stop), or after 30 s of silence.
+    // printed past `target` (set when the faults stop), after 30 s of silence, or when the soak
+    // and 2 × LIMIT are over (the churn never stops, so silence alone might never come).
     let target = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
     let reader_target = std::sync::Arc::clone(&target);
+    let reader_deadline = Instant::now() + Duration::from_secs(seconds) + 2 * LIMIT;
     let reader = std::thread::spawn(move || {
         let mut printed: Vec<Printed> = Vec::new();
         while let Some(line) = live.next_line(Duration::from_secs(30)) {
+            if Instant::now() > reader_deadline {
+                break;
+            }
             let event = parse(&line);
             let rv: u64 = event.resource_version.parse().unwrap_or(0);
             printed.push(event);
@@ -781,6 +812,7 @@ fn soak_with_churn_and_faults() {
     while started.elapsed() < Duration::from_secs(seconds) {
         cluster.sim.set_faults(plans[round % plans.len()].clone());
         round += 1;
+        // The soak's schedule: a new fault plan every half second.
         std::thread::sleep(Duration::from_millis(500));
     }
     cluster.sim.set_faults(Faults::default());
@@ -859,13 +891,14 @@ fn bookmarks_advance_the_resume_point() {
             .unwrap();
     }
     let latest = cluster.sim.current_resource_version();
-    std::thread::sleep(Duration::from_millis(800));
+    // A bookmark has carried it to kw (sent before the cut, so read before the end of stream).
+    common::wait_for("a bookmark at the latest resourceVersion", LIMIT, || {
+        cluster.sim.last_bookmark() >= latest
+    });
     cluster.sim.drop_connections();
-    let deadline = Instant::now() + LIMIT;
-    loop {
-        let resumed: Vec<u64> = cluster
-            .sim
-            .requests()
+    let resumed = || -> Vec<u64> {
+        let requests = cluster.sim.requests();
+        requests
             .iter()
             .filter(|r| r.path.contains("watch=") && r.path.contains("resourceVersion="))
             .filter_map(|r| {
@@ -874,16 +907,14 @@ fn bookmarks_advance_the_resume_point() {
                     .find_map(|kv| kv.strip_prefix("resourceVersion="))
                     .and_then(|v| v.parse().ok())
             })
-            .collect();
-        if resumed.iter().any(|rv| *rv >= latest) {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "resumed from {resumed:?}, not {latest}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+            .collect()
+    };
+    let watches_before = resumed().len();
+    common::wait_for("kw to watch again", LIMIT, || {
+        resumed().len() > watches_before
+    });
+    let from = resumed()[watches_before];
+    assert!(from >= latest, "resumed from {from}, not {latest}");
     drop(live);
 }
 

@@ -13,64 +13,17 @@ use super::discovery;
 use super::flood;
 use super::http::Request;
 use super::paging::{self, ContinueToken};
-use super::query::{self, IncludeObject, ListOptions, Rendering};
-use super::selector::{self, Filter};
-use super::server::Shared;
+use super::query::{self, filter, parse_resource_version, IncludeObject, ListOptions, Rendering};
+use super::reply::Reply;
+use super::shared::Shared;
+use super::status::{
+    bad_request, expired, invalid_options, list_fault_status, not_acceptable, not_found_path,
+    too_large,
+};
 use super::table;
-use super::watch::{self, WatchRequest};
-use kw_wire::{Status, StatusCause, StatusDetails};
+use super::watch;
+use kw_wire::{Status, StatusDetails};
 
-/// What to send back.
-pub enum Reply {
-    Body {
-        status: u16,
-        headers: Vec<(&'static str, String)>,
-        body: Vec<u8>,
-    },
-    Watch(Box<WatchRequest>),
-    FloodWatch {
-        rendering: Rendering,
-        /// Stream the flood list as ADDED events and the end bookmark first (`sendInitialEvents`).
-        initial_events: bool,
-    },
-}
-
-impl Reply {
-    fn json(status: u16, value: &impl serde::Serialize) -> Reply {
-        Reply::Body {
-            status,
-            headers: Vec::new(),
-            body: serde_json::to_vec(value).unwrap_or_default(),
-        }
-    }
-
-    /// A Status reply; its HTTP status is the Status's code.
-    pub fn status(status: Status) -> Reply {
-        let code = status.code;
-        let mut headers = Vec::new();
-        if code == 429 {
-            headers.push(("Retry-After", "1".to_string()));
-        }
-        Reply::Body {
-            status: code,
-            headers,
-            body: serde_json::to_vec(&status).unwrap_or_default(),
-        }
-    }
-}
-
-/// The 404 for paths the server does not serve.
-pub fn not_found_path() -> Status {
-    let mut status = Status::failure(
-        404,
-        "NotFound",
-        "the server could not find the requested resource",
-    );
-    status.details = Some(StatusDetails::default());
-    status
-}
-
-/// The parsed path.
 enum Route<'a> {
     Version,
     Health,
@@ -275,7 +228,13 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             {
                 return Reply::status(status);
             }
-            super::pod_logs::handle(shared, namespace, name, request.query())
+            super::pod_logs::handle(
+                &shared.store,
+                &shared.logs,
+                namespace,
+                name,
+                request.query(),
+            )
         }
     }
 }
@@ -303,96 +262,6 @@ fn check_access(
             name,
         },
     )
-}
-
-fn not_acceptable() -> Status {
-    Status::failure(
-        406,
-        "NotAcceptable",
-        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
-    )
-}
-
-/// A 400 BadRequest Status.
-pub fn bad_request(message: impl Into<String>) -> Status {
-    Status::failure(400, "BadRequest", message)
-}
-
-/// A 410 Expired Status.
-pub fn expired(message: impl Into<String>) -> Status {
-    Status::failure(410, "Expired", message)
-}
-
-/// The 422 for invalid list options: `(field, detail)` pairs, worded like the real validation.
-pub fn invalid_options(errors: &[(&str, &str)]) -> Status {
-    let rendered: Vec<String> = errors
-        .iter()
-        .map(|(field, detail)| format!("{field}: Forbidden: {detail}"))
-        .collect();
-    let joined = if rendered.len() == 1 {
-        rendered[0].clone()
-    } else {
-        format!("[{}]", rendered.join(", "))
-    };
-    let mut status = Status::failure(
-        422,
-        "Invalid",
-        format!("ListOptions.meta.k8s.io \"\" is invalid: {joined}"),
-    );
-    status.details = Some(StatusDetails {
-        group: "meta.k8s.io".into(),
-        kind: "ListOptions".into(),
-        causes: errors
-            .iter()
-            .map(|(field, detail)| StatusCause {
-                cause_type: "FieldValueForbidden".into(),
-                message: format!("Forbidden: {detail}"),
-                field: (*field).into(),
-            })
-            .collect(),
-        ..StatusDetails::default()
-    });
-    status
-}
-
-/// The 504 a server sends for a resourceVersion newer than it has.
-pub fn too_large(requested: u64, current: u64) -> Status {
-    let mut status = Status::failure(
-        504,
-        "Timeout",
-        format!("Too large resource version: {requested}, current: {current}"),
-    );
-    status.details = Some(StatusDetails {
-        causes: vec![StatusCause {
-            cause_type: "ResourceVersionTooLarge".into(),
-            message: "Too large resource version".into(),
-            field: String::new(),
-        }],
-        retry_after_seconds: Some(1),
-        ..StatusDetails::default()
-    });
-    status
-}
-
-/// Parse the selectors of a request against a resource.
-pub fn filter(options: &ListOptions, info: &ResourceInfo) -> Result<Filter, Status> {
-    let labels =
-        selector::parse_labels(&options.label_selector).map_err(|e| bad_request(e.to_string()))?;
-    let fields = selector::parse_fields(&options.field_selector, info.plural)
-        .map_err(|e| bad_request(e.to_string()))?;
-    Ok(Filter { labels, fields })
-}
-
-/// Parse a resourceVersion; `None` for unset, "" and "0" ("any").
-pub fn parse_resource_version(text: Option<&str>) -> Result<Option<u64>, Status> {
-    match text {
-        None | Some("") | Some("0") => Ok(None),
-        Some(text) => text.parse().map(Some).map_err(|_| {
-            bad_request(format!(
-                "resourceVersion: Invalid value: \"{text}\": must be a valid resource version"
-            ))
-        }),
-    }
 }
 
 /// An object as list items carry it: without kind/apiVersion.
@@ -537,40 +406,6 @@ fn list(
         }
     };
     Reply::json(200, &body)
-}
-
-/// The Status for an injected list fault.
-pub fn list_fault_status(code: u16) -> Status {
-    let (reason, message) = match code {
-        429 => (
-            "TooManyRequests",
-            "Too many requests, please try again later.",
-        ),
-        500 => (
-            "InternalError",
-            "Internal error occurred: injected by kw sim",
-        ),
-        503 => (
-            "ServiceUnavailable",
-            "The server is currently unable to handle the request",
-        ),
-        504 => (
-            "Timeout",
-            "The server was unable to return a response in the time allotted",
-        ),
-        410 => ("Expired", "too old resource version"),
-        403 => ("Forbidden", "forbidden: injected by kw sim"),
-        401 => ("Unauthorized", "Unauthorized"),
-        _ => ("", "injected by kw sim"),
-    };
-    let mut status = Status::failure(code, reason, message);
-    if code == 429 {
-        status.details = Some(StatusDetails {
-            retry_after_seconds: Some(1),
-            ..StatusDetails::default()
-        });
-    }
-    status
 }
 
 fn get(

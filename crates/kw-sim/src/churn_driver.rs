@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::churn::{Churn, Mutation};
 use super::objects::SeedObject;
-use super::server::Shared;
+use super::shared::Shared;
 
 /// Longest sleep between shutdown checks.
 const SLICE: Duration = Duration::from_millis(100);

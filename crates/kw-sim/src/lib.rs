@@ -20,17 +20,22 @@ mod catalog;
 mod certs;
 mod churn_driver;
 mod compress;
+mod container_logs;
 mod control;
 mod discovery;
 mod faults;
 mod flood;
+mod flood_data;
 mod http;
 mod kubeconfig_out;
 mod paging;
 mod pod_logs;
 mod query;
+mod reply;
 mod selector;
 mod server;
+mod shared;
+mod status;
 mod store;
 mod table;
 mod watch;
@@ -41,8 +46,8 @@ use std::time::{Duration, SystemTime};
 use clap::Args;
 
 pub use faults::Faults;
-pub use server::RequestRecord;
 pub use server::{start, SimHandle};
+pub use shared::RequestRecord;
 pub use store::Change;
 
 /// Everything that can go wrong starting or driving the simulator.

@@ -7,55 +7,12 @@
 //! does not have, for a pod of several containers asked without `container`, and for
 //! `previous=true` when the container has not terminated before.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
-use super::api::{bad_request, Reply};
+use super::container_logs::PodLogs;
 use super::http::percent_decode;
-use super::server::Shared;
+use super::reply::Reply;
+use super::status::bad_request;
+use super::store::Store;
 use kw_wire::{Status, StatusDetails};
-
-/// What one container printed: in its running instance, and in the one before, if it
-/// terminated.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContainerLog {
-    pub current: Vec<String>,
-    pub previous: Option<Vec<String>>,
-}
-
-/// Every container's log, by (namespace, pod, container).
-#[derive(Debug, Default)]
-pub struct PodLogs {
-    logs: Mutex<HashMap<(String, String, String), ContainerLog>>,
-}
-
-impl PodLogs {
-    pub fn set(&self, namespace: &str, pod: &str, container: &str, log: ContainerLog) {
-        let key = (
-            namespace.to_string(),
-            pod.to_string(),
-            container.to_string(),
-        );
-        self.logs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, log);
-    }
-
-    fn get(&self, namespace: &str, pod: &str, container: &str) -> ContainerLog {
-        let key = (
-            namespace.to_string(),
-            pod.to_string(),
-            container.to_string(),
-        );
-        self.logs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-            .cloned()
-            .unwrap_or_default()
-    }
-}
 
 /// The query of a log request.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -86,13 +43,12 @@ fn parse_query(query: &str) -> Result<LogQuery, Status> {
 }
 
 /// Serve one log request for pod `name` in `namespace` (access already checked).
-pub fn handle(shared: &Shared, namespace: &str, name: &str, query: &str) -> Reply {
+pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query: &str) -> Reply {
     let query = match parse_query(query) {
         Ok(query) => query,
         Err(status) => return Reply::status(status),
     };
-    let pod = shared
-        .store
+    let pod = store
         .objects("pods")
         .into_iter()
         .find(|p| p["metadata"]["namespace"] == namespace && p["metadata"]["name"] == name);
@@ -126,7 +82,7 @@ pub fn handle(shared: &Shared, namespace: &str, name: &str, query: &str) -> Repl
             )))
         }
     };
-    let log = shared.logs.get(namespace, name, &container);
+    let log = logs.get(namespace, name, &container);
     let lines = if query.previous {
         match log.previous {
             Some(lines) => lines,
@@ -157,6 +113,7 @@ pub fn handle(shared: &Shared, namespace: &str, name: &str, query: &str) -> Repl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::container_logs::ContainerLog;
 
     #[test]
     fn queries_read_as_the_api_server_reads_them() {

@@ -1,7 +1,13 @@
 //! The list/watch query parameters (`ListOptions` on the wire) and the `Accept` header, parsed
-//! once per request into plain values the handlers use.
+//! once per request into plain values the handlers use, with the selectors and resourceVersion
+//! they name checked (a 400 Status when they are malformed).
 
+use kw_wire::Status;
+
+use super::catalog::ResourceInfo;
 use super::http::{percent_decode, Request};
+use super::selector::{self, Filter};
+use super::status::bad_request;
 
 /// How the client wants objects rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +129,27 @@ pub fn include_object(options: &ListOptions) -> Result<IncludeObject, String> {
         Some("None") => Ok(IncludeObject::None),
         Some("Object") => Ok(IncludeObject::Object),
         Some(other) => Err(other.to_string()),
+    }
+}
+
+/// Parse the selectors of a request against a resource.
+pub fn filter(options: &ListOptions, info: &ResourceInfo) -> Result<Filter, Status> {
+    let labels =
+        selector::parse_labels(&options.label_selector).map_err(|e| bad_request(e.to_string()))?;
+    let fields = selector::parse_fields(&options.field_selector, info.plural)
+        .map_err(|e| bad_request(e.to_string()))?;
+    Ok(Filter { labels, fields })
+}
+
+/// Parse a resourceVersion; `None` for unset, "" and "0" ("any").
+pub fn parse_resource_version(text: Option<&str>) -> Result<Option<u64>, Status> {
+    match text {
+        None | Some("") | Some("0") => Ok(None),
+        Some(text) => text.parse().map(Some).map_err(|_| {
+            bad_request(format!(
+                "resourceVersion: Invalid value: \"{text}\": must be a valid resource version"
+            ))
+        }),
     }
 }
 

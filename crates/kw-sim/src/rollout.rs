@@ -24,12 +24,12 @@ use serde_json::{json, Value};
 
 use super::churn::Mutation;
 use super::churn_driver::apply;
+use super::container_logs::ContainerLog;
 use super::objects::{
     container_spec, hex, pod_event, rfc3339, safe_suffix, uid, PodBlueprint, PodEvent, PodStage,
     Workload,
 };
-use super::pod_logs::ContainerLog;
-use super::server::Shared;
+use super::shared::Shared;
 
 /// The story a rollout tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The running server: the loopback listener, one thread per connection (TLS handshake, client
-//! certificate identity, keep-alive request loop), the request log, and [`SimHandle`], the
-//! in-process API that tests and `kw demo` drive. Stopping closes the listener and every
-//! connection.
+//! certificate identity, keep-alive request loop, each request logged in `shared`), and
+//! [`SimHandle`], the in-process API that tests and `kw demo` drive. Stopping closes the
+//! listener and every connection.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufReader, Read, Write};
@@ -12,116 +12,27 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::api::{self, Reply};
+use super::api;
 use super::auth::{CertIdentity, Tokens};
 use super::certs::{self, Certs};
 use super::compress;
 use super::faults::{FaultState, Faults};
-use super::flood::{self, FloodData};
-use super::http::{self, ReadError, Request};
+use super::flood;
+use super::flood_data::FloodData;
+use super::http::{self, ReadError};
 use super::kubeconfig_out::{self, KubeconfigInputs};
+use super::reply::Reply;
+use super::shared::{RequestRecord, Shared, REQUESTS_KEPT};
+use super::status;
 use super::store::{Change, Store};
 use super::{churn_driver, objects, watch, SimConfig, SimError};
 
-/// Requests kept for [`SimHandle::requests`]; older ones are forgotten.
-const REQUESTS_KEPT: usize = 10_000;
 /// A TLS handshake or request head must arrive within this long.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// An idle keep-alive connection is closed after this long.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// What a client sent, for tests to assert on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RequestRecord {
-    pub method: String,
-    /// Path and query, as sent.
-    pub path: String,
-    /// Headers in order; `Authorization` is redacted to its scheme (e.g. `Bearer <redacted>`).
-    pub headers: Vec<(String, String)>,
-    /// The response status (200 for watch streams).
-    pub status: u16,
-    /// Bytes of the body as sent (compressed, when it was); 0 for streams.
-    pub body_bytes: u64,
-}
-
-/// State shared by every connection thread.
-pub struct Shared {
-    pub store: Store,
-    pub faults: FaultState,
-    pub tokens: Tokens,
-    /// `127.0.0.1:PORT`.
-    pub address: String,
-    pub bookmark_interval: Duration,
-    /// The longest any watch may run, whatever the client asked (a real server's
-    /// --min-request-timeout; 60–120 s for custom resources).
-    pub max_watch: Option<Duration>,
-    /// Whether Table rendering is offered (an old aggregated API cannot print tables).
-    pub tables: bool,
-    /// Whether the custom resources (the `example.com` group) are installed.
-    pub crds: bool,
-    pub shutdown: AtomicBool,
-    /// What containers printed (`pods/NAME/log`), written by rollouts.
-    pub logs: super::pod_logs::PodLogs,
-    /// The accept loop ends (for `restart`) while the rest keeps running.
-    stop_accepting: AtomicBool,
-    pub flood: Option<FloodData>,
-    /// Plain HTTP serves anonymous requests as admin, as the old insecure port did: kubectl
-    /// sends no credentials over plain HTTP (clientcmd reads auth info only for TLS).
-    pub anonymous_is_admin: bool,
-    requests: Mutex<VecDeque<RequestRecord>>,
-    /// The SNI name of each TLS handshake (`None`: the client sent none), the last 10 000.
-    server_names: Mutex<VecDeque<Option<String>>>,
-    connections: Mutex<HashMap<u64, TcpStream>>,
-    next_connection: AtomicU64,
-}
-
-impl Shared {
-    pub fn flood_watch_events(&self) -> u64 {
-        self.flood.as_ref().map_or(0, |flood| flood.watch_events)
-    }
-
-    pub fn flood_list_items(&self) -> u64 {
-        self.flood.as_ref().map_or(0, |flood| flood.list_items)
-    }
-
-    fn record(&self, request: &Request, status: u16) {
-        self.record_sent(request, status, 0);
-    }
-
-    /// Record a request and the bytes of the body sent for it (0 for streams).
-    fn record_sent(&self, request: &Request, status: u16, body_bytes: u64) {
-        let headers = request
-            .headers
-            .iter()
-            .map(|(name, value)| {
-                if name.eq_ignore_ascii_case("authorization") {
-                    let scheme = value.split(' ').next().unwrap_or("");
-                    (name.clone(), format!("{scheme} <redacted>"))
-                } else {
-                    (name.clone(), value.clone())
-                }
-            })
-            .collect();
-        let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
-        requests.push_back(RequestRecord {
-            method: request.method.clone(),
-            path: request.target.clone(),
-            headers,
-            status,
-            body_bytes,
-        });
-        while requests.len() > REQUESTS_KEPT {
-            requests.pop_front();
-        }
-    }
-
-    fn lock_connections(&self) -> std::sync::MutexGuard<'_, HashMap<u64, TcpStream>> {
-        self.connections.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
 
 /// A running simulator. Dropping it stops it.
 pub struct SimHandle {
@@ -185,6 +96,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         crds: !config.no_crds,
         shutdown: AtomicBool::new(false),
         logs: Default::default(),
+        last_bookmark: AtomicU64::new(0),
         stop_accepting: AtomicBool::new(false),
         flood,
         anonymous_is_admin: !config.tls,
@@ -314,7 +226,7 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
                 return;
             }
             Err(ReadError::Bad(why)) => {
-                let status = api::bad_request(format!("bad request: {why}"));
+                let status = status::bad_request(format!("bad request: {why}"));
                 let body = serde_json::to_vec(&status).unwrap_or_default();
                 let _ = http::write_response(reader.get_mut(), 400, &[], &body, true);
                 return;
@@ -453,6 +365,11 @@ impl SimHandle {
 
     pub fn current_resource_version(&self) -> u64 {
         self.shared.store.current_resource_version()
+    }
+
+    /// The highest resourceVersion a watch bookmark has carried so far (0: none yet).
+    pub fn last_bookmark(&self) -> u64 {
+        self.shared.last_bookmark.load(Ordering::SeqCst)
     }
 
     /// Forget watch history and list snapshots: older RVs and continue tokens get 410.

@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use super::api::{self, parse_resource_version};
 use super::catalog::ResourceInfo;
 use super::faults::{self, WatchFaults};
 use super::http;
-use super::query::{IncludeObject, ListOptions, Rendering};
+use super::query::{self, parse_resource_version, IncludeObject, ListOptions, Rendering};
 use super::selector::Filter;
-use super::server::Shared;
+use super::shared::Shared;
+use super::status::{self, expired_status, refused_status};
 use super::store::{Backlog, StoredEvent, TooOld, WatchStart};
 use super::table;
 use kw_wire::{EventType, Status, INITIAL_EVENTS_END};
@@ -75,11 +75,11 @@ pub fn prepare(
         None => {}
     }
     if !errors.is_empty() {
-        return Err(api::invalid_options(&errors));
+        return Err(status::invalid_options(&errors));
     }
-    let filter = api::filter(options, info)?;
+    let filter = query::filter(options, info)?;
     let include = super::query::include_object(options).map_err(|value| {
-        api::bad_request(format!("includeObject: Unsupported value: \"{value}\""))
+        status::bad_request(format!("includeObject: Unsupported value: \"{value}\""))
     })?;
     let requested = parse_resource_version(options.resource_version.as_deref())?;
     let start = match (send_initial_events, requested) {
@@ -413,7 +413,12 @@ impl Emitter<'_> {
             }
         };
         match self.write_event(EventType::Bookmark, rendered) {
-            Ok(()) => Flow::Continue,
+            Ok(()) => {
+                self.shared
+                    .last_bookmark
+                    .fetch_max(resource_version, Ordering::SeqCst);
+                Flow::Continue
+            }
             Err(_) => Flow::Drop,
         }
     }
@@ -444,22 +449,6 @@ fn event_line(event_type: EventType, object: &Value) -> Vec<u8> {
 
 fn status_value(status: &Status) -> Value {
     serde_json::to_value(status).unwrap_or(Value::Null)
-}
-
-/// The in-stream 410 for a resourceVersion older than the history window.
-pub fn expired_status(requested: u64, oldest: u64) -> Status {
-    Status::failure(
-        410,
-        "Expired",
-        format!("too old resource version: {requested} ({oldest})"),
-    )
-}
-
-fn refused_status(code: u16) -> Status {
-    if code == 410 {
-        return Status::failure(410, "Expired", "too old resource version");
-    }
-    api::list_fault_status(code)
 }
 
 #[cfg(test)]

@@ -6,15 +6,63 @@
 #
 # Enable it in this shell:   source <(kw completion bash)
 # For every new shell:       kw completion bash > ~/.local/share/bash-completion/completions/kw
+#
+# bash inserts what a completion function answers as it is, so an object name such as
+# `web$(touch x)` would run when Enter is pressed. Every answer that is not plain letters,
+# digits and `._-/:,=@+%` is quoted here with `printf %q`, and the words typed so far reach kw
+# with their quotes removed, as the command will receive them.
+
+# Split $1 into words as bash would, quotes and backslashes removed, into __kw_words; the last
+# word as typed goes to __kw_raw and the quote still open at the end, if any, to __kw_open.
+__kw_split() {
+    local line=$1 word="" raw="" open="" c next i in_word=0
+    __kw_words=()
+    for ((i = 0; i < ${#line}; i++)); do
+        c=${line:i:1}
+        next=${line:i+1:1}
+        if [[ $open == "'" ]]; then
+            if [[ $c == "'" ]]; then open=""; else word+=$c; fi
+        elif [[ $open == '"' ]]; then
+            if [[ $c == '"' ]]; then
+                open=""
+            elif [[ $c == '\' && $next == [\$\`\"\\] ]]; then
+                word+=$next
+                raw+=$c
+                c=$next
+                ((i++))
+            else
+                word+=$c
+            fi
+        elif [[ $c == [[:blank:]] ]]; then
+            if ((in_word)); then
+                __kw_words+=("$word")
+            fi
+            word="" raw="" in_word=0
+            continue
+        elif [[ $c == '\' ]]; then
+            word+=$next
+            raw+=$c
+            c=$next
+            ((i++))
+        elif [[ $c == [\'\"] ]]; then
+            open=$c
+        else
+            word+=$c
+        fi
+        raw+=$c
+        in_word=1
+    done
+    # After a space, the word being completed is a new, empty one.
+    __kw_words+=("$word")
+    __kw_raw=$raw
+    __kw_open=$open
+}
 
 _kw() {
-    local line=${COMP_LINE:0:COMP_POINT}
-    local -a words
-    read -r -a words <<< "$line"
-    # After a space, the word being completed is a new, empty one.
-    if [[ -z $line || $line == *[[:space:]] ]]; then
-        words+=("")
-    fi
+    local __kw_words __kw_raw __kw_open
+    __kw_split "${COMP_LINE:0:COMP_POINT}"
+    local -a words=("${__kw_words[@]}")
+    local raw=$__kw_raw open=$__kw_open
     (( ${#words[@]} >= 2 )) || return 0
 
     local kw=${words[0]}
@@ -28,10 +76,10 @@ _kw() {
     if (( COMP_CWORD < ${#COMP_WORDS[@]} )); then
         cur=${COMP_WORDS[COMP_CWORD]}
     fi
-    local word=${words[${#words[@]}-1]}
     local lead=""
-    if [[ $word == *"$cur" ]]; then
-        lead=${word%"$cur"}
+    if [[ $raw != "$cur" && $raw == *"$cur" ]]; then
+        __kw_split "${raw%"$cur"}"
+        lead=${__kw_words[0]}
     fi
 
     COMPREPLY=()
@@ -49,9 +97,15 @@ _kw() {
                 ;;
             *)
                 answer=${answer%%$'\t'*}
-                if [[ $answer == "$lead"* ]]; then
-                    COMPREPLY+=("${answer#"$lead"}")
+                [[ $answer == "$lead"* ]] || continue
+                answer=${answer#"$lead"}
+                if [[ ! $answer =~ ^[A-Za-z0-9._/:,=@+%-]+$ ]]; then
+                    # Inside a quote the user opened, bash would insert the quoted form
+                    # literally: offer only what needs no quoting there.
+                    [[ -z $open ]] || continue
+                    printf -v answer '%q' "$answer"
                 fi
+                COMPREPLY+=("$answer")
                 ;;
         esac
     done <<< "$out"

@@ -3,12 +3,15 @@
 # objects and namespaces, and the kubeconfig's contexts, clusters and users. It never changes
 # when kw does.
 #
+# fish quotes what it inserts, so an object named `web$(touch x)` reaches the line escaped.
+#
 # Enable it:   kw completion fish > ~/.config/fish/completions/kw.fish
 #        or:   kw completion fish | source
 
 function __kw_complete
     set -l words (commandline -opc)
-    set -l current (commandline -ct)
+    # The token under the cursor as typed (`web\$\(t`): kw wants it as the command will get it.
+    set -l current (commandline -ct | string unescape)
     set -l kw $words[1]
     command -q -- $kw; or set kw kw
     set -l answers ($kw __complete -- $words[2..-1] "$current" 2>/dev/null </dev/null)
