@@ -191,7 +191,8 @@ pub struct GetArgs {
     pub sort_by: Option<String>,
 
     /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
-    /// event lines. FORMAT: rfc3339 (UTC, the default), local, or relative (since kw started).
+    /// event lines. FORMAT: rfc3339 (UTC, the default), local (a short clock, 13:04:01.993, in
+    /// tables; RFC 3339 with the offset in JSON), or relative (since kw started).
     #[arg(
         long,
         help_heading = "Output",
@@ -214,12 +215,22 @@ pub struct GetArgs {
     )]
     pub color: String,
 
-    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object
-    /// (`status.phase: Pending → Running`; a "diff" field of RFC 6902 operations in JSON event
-    /// lines). resourceVersion, managedFields and generation are ignored. kw keeps the last
-    /// version of every watched object in memory to compare with.
-    #[arg(long, help_heading = "Output")]
-    pub diff: bool,
+    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object, one
+    /// line each (`status.phase: Pending → Running`, `Ready: False → True`), values shortened.
+    /// brief (the default) hides bookkeeping (resourceVersion, managedFields, generation,
+    /// last*Time, containerID, imageID, observedGeneration); all shows every field. JSON event
+    /// lines get a complete "diff" field of RFC 6902 operations. kw keeps the last version of
+    /// every watched object in memory to compare with.
+    #[arg(
+        long,
+        help_heading = "Output",
+        value_name = "DETAIL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "brief",
+        value_parser = ["brief", "all"]
+    )]
+    pub diff: Option<String>,
 
     /// kw: do not print a MODIFIED event whose visible row (or, in other formats, the object
     /// without resourceVersion, managedFields and generation) is the same as the last one

@@ -10,8 +10,8 @@ use crate::kubeconfig::Kubeconfig;
 pub enum ContextSetError {
     #[error("invalid --context {value:?}: {reason}")]
     Invalid { value: String, reason: String },
-    #[error("context \"{0}\" does not exist")]
-    NotFound(String),
+    #[error("context \"{name}\" does not exist{}", which_exist(name, known))]
+    NotFound { name: String, known: Vec<String> },
     #[error("no context in the kubeconfig matches --context {0:?}")]
     NoMatch(String),
     #[error("--all-contexts: the kubeconfig has no contexts")]
@@ -58,7 +58,10 @@ pub fn choose(
         let pattern = glob::Pattern::new(part).map_err(|e| invalid(format!("{part:?}: {e}")))?;
         let is_glob = part.contains(['*', '?', '[']);
         if !is_glob && !known.contains(&part) {
-            return Err(ContextSetError::NotFound(part.to_string()));
+            return Err(ContextSetError::NotFound {
+                name: part.to_string(),
+                known: dedup(known.iter().map(|s| s.to_string())),
+            });
         }
         if is_glob && !known.iter().any(|name| pattern.matches(name)) {
             return Err(ContextSetError::NoMatch(part.to_string()));
@@ -70,6 +73,30 @@ pub fn choose(
         .filter(|name| patterns.iter().any(|p| p.matches(name)))
         .map(|s| s.to_string());
     Ok(Some(dedup(chosen)))
+}
+
+/// How many context names an error lists before it counts the rest.
+const LISTED: usize = 10;
+
+/// The end of a "context does not exist" message: the name probably meant, and the contexts
+/// that exist (`; did you mean "prod-eu"? contexts in the kubeconfig: dev, prod-eu, prod-us`).
+pub fn which_exist(name: &str, known: &[String]) -> String {
+    if known.is_empty() {
+        return "; the kubeconfig has no contexts".to_string();
+    }
+    let mut listed = known
+        .iter()
+        .take(LISTED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if known.len() > LISTED {
+        listed.push_str(&format!(" and {} more", known.len() - LISTED));
+    }
+    match crate::spelling::nearest(name, known.iter().map(String::as_str)) {
+        Some(near) => format!("; did you mean \"{near}\"? contexts in the kubeconfig: {listed}"),
+        None => format!("; contexts in the kubeconfig: {listed}"),
+    }
 }
 
 /// A merged kubeconfig can name a context twice (the first file wins); run it once.
@@ -143,9 +170,21 @@ mod tests {
 
     #[test]
     fn mistakes_name_the_value() {
+        let missing = chosen(Some("dev,nosuch"), false).unwrap_err();
+        assert!(
+            matches!(&missing, ContextSetError::NotFound { name, known }
+                if name == "nosuch" && known.len() == 4),
+            "{missing:?}"
+        );
         assert_eq!(
-            chosen(Some("dev,nosuch"), false),
-            Err(ContextSetError::NotFound("nosuch".into()))
+            missing.to_string(),
+            "context \"nosuch\" does not exist; contexts in the kubeconfig: prod-eu, dev, \
+             prod-us, arn:aws:eks:eu-west-1:1:cluster/x"
+        );
+        assert_eq!(
+            chosen(Some("dev,prod-ue"), false).unwrap_err().to_string(),
+            "context \"prod-ue\" does not exist; did you mean \"prod-eu\"? contexts in the \
+             kubeconfig: prod-eu, dev, prod-us, arn:aws:eks:eu-west-1:1:cluster/x"
         );
         assert_eq!(
             chosen(Some("staging-*"), false),
@@ -163,6 +202,12 @@ mod tests {
             chosen(Some("dev"), true),
             Err(ContextSetError::Both("dev".into()))
         );
+        let many: Vec<String> = (1..=12).map(|n| format!("c{n}")).collect();
+        assert_eq!(
+            which_exist("x", &many),
+            "; contexts in the kubeconfig: c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 and 2 more"
+        );
+        assert_eq!(which_exist("x", &[]), "; the kubeconfig has no contexts");
         let empty = crate::kubeconfig::parse("{}", std::path::Path::new("k")).expect("empty");
         assert_eq!(choose(None, true, &empty), Err(ContextSetError::NoContexts));
     }

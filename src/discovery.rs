@@ -47,9 +47,16 @@ pub fn resolve_requested(
                     cache.put(&request.type_name, &resources, now);
                     resources
                 }
-                Err(DiscoveryError::UnknownType(name)) if skip_unknown => {
+                Err(DiscoveryError::UnknownType(name, _)) if skip_unknown => {
                     unknown.push(name);
                     continue;
+                }
+                Err(DiscoveryError::UnknownType(name, _)) => {
+                    // The run ends here: worth one more look at discovery to say what was meant.
+                    let near = spellings(client)
+                        .ok()
+                        .and_then(|known| nearest_type(&name, &known));
+                    return Err(DiscoveryError::UnknownType(name, near));
                 }
                 Err(e) => return Err(e),
             },
@@ -74,12 +81,24 @@ pub fn resolve_requested(
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {
+    /// A type the server lacks, and the nearest one it has, if one is near (see `hint`).
     #[error("the server doesn't have a resource type \"{0}\"")]
-    UnknownType(String),
+    UnknownType(String, Option<String>),
     #[error(transparent)]
     Client(#[from] ClientError),
     #[error("the server's discovery document {path} is not valid: {reason}")]
     BadDocument { path: String, reason: String },
+}
+
+impl DiscoveryError {
+    /// A second line for the message: the type the user probably meant (kubectl's own line,
+    /// the first, stays as kubectl words it).
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            DiscoveryError::UnknownType(_, Some(near)) => Some(format!("did you mean \"{near}\"?")),
+            _ => None,
+        }
+    }
 }
 
 /// What the user typed, split into its parts.
@@ -200,10 +219,10 @@ fn find_in(
 pub fn resolve_many(client: &Client, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
     match resolve(client, typed) {
         Ok(found) => Ok(vec![found]),
-        Err(DiscoveryError::UnknownType(name)) if !typed.contains('.') => {
+        Err(DiscoveryError::UnknownType(name, _)) if !typed.contains('.') => {
             let members = category(client, &typed.to_ascii_lowercase())?;
             if members.is_empty() {
-                Err(DiscoveryError::UnknownType(name))
+                Err(DiscoveryError::UnknownType(name, None))
             } else {
                 Ok(members)
             }
@@ -242,9 +261,21 @@ fn category(client: &Client, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryE
 }
 
 /// Every type the server can list, in each group's preferred version, the core group first:
-/// what `kw get <TAB>` offers. Group versions are asked in parallel, since a cluster serves
-/// dozens and completion has little time; one that fails is skipped, as in `category`.
+/// what `kw get <TAB>` offers.
 pub fn listable(client: &Client) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+    let lists = preferred_lists(client)?;
+    Ok(lists
+        .iter()
+        .flat_map(|(list, group, version)| listable_in(list, group, version))
+        .collect())
+}
+
+/// Every group version's resource list, in each group's preferred version, the core group
+/// first. Group versions are asked in parallel, since a cluster serves dozens and completion
+/// has little time; one that fails is skipped, as in `category`.
+fn preferred_lists(
+    client: &Client,
+) -> Result<Vec<(ApiResourceList, String, String)>, DiscoveryError> {
     let core: ApiResourceList = fetch(client, "/api/v1")?;
     let groups: ApiGroupList = fetch(client, "/apis")?;
     let wanted: Vec<(&str, &str)> = groups
@@ -265,13 +296,48 @@ pub fn listable(client: &Client) -> Result<Vec<ResourceInfo>, DiscoveryError> {
             .map(|handle| handle.join().unwrap_or(Ok(None)))
             .collect::<Result<Vec<_>, _>>()
     })?;
-    let mut found: Vec<ResourceInfo> = listable_in(&core, "", "v1").collect();
-    for (list, (group, version)) in lists.iter().zip(&wanted) {
+    let mut found = vec![(core, String::new(), "v1".to_string())];
+    for (list, (group, version)) in lists.into_iter().zip(&wanted) {
         if let Some(list) = list {
-            found.extend(listable_in(list, group, version));
+            found.push((list, group.to_string(), version.to_string()));
         }
     }
     Ok(found)
+}
+
+/// Every name the server's listable types answer to (plural, singular, short names), in
+/// discovery order: what a typo is compared with.
+fn spellings(client: &Client) -> Result<Vec<String>, DiscoveryError> {
+    let lists = preferred_lists(client)?;
+    let mut names = Vec::new();
+    for (list, _, _) in &lists {
+        for resource in list.resources.iter().filter(|r| !r.name.contains('/')) {
+            if !resource.verbs.iter().any(|v| v == "list") {
+                continue;
+            }
+            names.push(resource.name.clone());
+            if !resource.singular_name.is_empty() {
+                names.push(resource.singular_name.clone());
+            }
+            names.extend(resource.short_names.iter().cloned());
+        }
+    }
+    Ok(names)
+}
+
+/// The known type name nearest to `typed` (see `spelling::nearest`). `typed` with a group
+/// (`deploymnets.apps`) is compared by its name, and the suggestion keeps the group.
+pub fn nearest_type(typed: &str, known: &[String]) -> Option<String> {
+    let lower = typed.to_ascii_lowercase();
+    let (name, rest) = match lower.split_once('.') {
+        Some((name, rest)) => (name, Some(rest)),
+        None => (lower.as_str(), None),
+    };
+    let found = crate::spelling::nearest(name, known.iter().map(String::as_str))?;
+    Some(match rest {
+        Some(rest) => format!("{found}.{rest}"),
+        None => found.to_string(),
+    })
 }
 
 fn listable_in<'a>(
@@ -318,7 +384,7 @@ pub fn resolve(client: &Client, typed: &str) -> Result<ResourceInfo, DiscoveryEr
             return Ok(found);
         }
     }
-    Err(DiscoveryError::UnknownType(typed.to_string()))
+    Err(DiscoveryError::UnknownType(typed.to_string(), None))
 }
 
 #[cfg(test)]
@@ -375,6 +441,62 @@ mod tests {
         for v in ["example", "v", "vx", "v1beta", "v1gamma1", "apps"] {
             assert!(!looks_like_version(v), "{v}");
         }
+    }
+
+    #[test]
+    fn nearest_known_name_for_a_slip_of_the_fingers() {
+        let known: Vec<String> = [
+            "pods",
+            "pod",
+            "po",
+            "services",
+            "service",
+            "svc",
+            "nodes",
+            "node",
+            "no",
+            "deployments",
+            "deployment",
+            "deploy",
+            "configmaps",
+            "configmap",
+            "cm",
+        ]
+        .map(String::from)
+        .to_vec();
+        let near = |typed: &str| nearest_type(typed, &known);
+        assert_eq!(near("pdos").as_deref(), Some("pods"));
+        assert_eq!(near("Pdos").as_deref(), Some("pods"));
+        assert_eq!(near("posd").as_deref(), Some("pods"));
+        // The singular and the short name both one edit away: the first known wins.
+        assert_eq!(near("pdo").as_deref(), Some("pod"));
+        assert_eq!(near("servics").as_deref(), Some("services"));
+        assert_eq!(near("deplyo").as_deref(), Some("deploy"));
+        assert_eq!(near("deploymnets").as_deref(), Some("deployments"));
+        assert_eq!(
+            near("deploymnets.apps").as_deref(),
+            Some("deployments.apps")
+        );
+        assert_eq!(near("sv").as_deref(), Some("svc"));
+        assert_eq!(near("configmpas").as_deref(), Some("configmaps"));
+        // Too far from anything: no guess (kubectl's golden `get foo` stays one line).
+        assert_eq!(near("foo"), None);
+        assert_eq!(near("widgets"), None);
+        assert_eq!(near("xyzzy"), None);
+        assert_eq!(near(""), None);
+        // A name that exists is not a typo.
+        assert_eq!(near("pods"), None);
+    }
+
+    #[test]
+    fn the_hint_is_a_line_of_its_own() {
+        let near = DiscoveryError::UnknownType("pdos".into(), Some("pods".into()));
+        assert_eq!(
+            near.to_string(),
+            "the server doesn't have a resource type \"pdos\""
+        );
+        assert_eq!(near.hint().as_deref(), Some("did you mean \"pods\"?"));
+        assert_eq!(DiscoveryError::UnknownType("foo".into(), None).hint(), None);
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub mod run;
 pub mod scan;
 pub mod settings;
 pub mod sinks;
+pub mod spelling;
 pub mod terminal;
 pub mod version;
 pub mod watcher;

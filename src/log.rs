@@ -145,6 +145,25 @@ pub fn notice_unscoped(message: &str) {
     SCOPE.with(|slot| *slot.borrow_mut() = scope);
 }
 
+/// Notices already said by `notice_once`, as written (with their context).
+static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// `notice`, but only the first time this run: several watches that meet the same fact (three
+/// types in one missing namespace) say it once. In a run over several contexts, once per context.
+pub fn notice_once(message: &str) {
+    let key = match scope() {
+        Some(scope) => format!("{}\n{message}", scope.name),
+        None => message.to_string(),
+    };
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if said.contains(&key) {
+        return;
+    }
+    said.push(key);
+    drop(said);
+    notice(message);
+}
+
 /// Remember a credential so that [`clean`] cuts it out of stderr.
 pub fn register_secret(secret: &str) {
     if secret.len() < MIN_SECRET_LEN {

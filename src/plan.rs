@@ -14,7 +14,7 @@ use crate::conditions::{Expr, For, Rules};
 use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
 use crate::namespaces::NamespaceSet;
-use crate::printer::{self, OutputFormat, PrintOptions, SortBy, TimestampFormat};
+use crate::printer::{self, DiffDetail, OutputFormat, PrintOptions, SortBy, TimestampFormat};
 use crate::terminal::ColorChoice;
 use crate::watcher::{Options, Target};
 use crate::wire::EventType;
@@ -87,7 +87,7 @@ pub struct OutputPlan {
     pub sort_by: Option<SortBy>,
     pub timestamps: Option<TimestampFormat>,
     pub color: ColorChoice,
-    pub diff: bool,
+    pub diff: Option<DiffDetail>,
     pub ignore_unchanged: bool,
     pub only: Vec<EventType>,
 }
@@ -175,6 +175,15 @@ impl GetPlan {
             flag: "--color",
             reason,
         })?;
+        let diff = args
+            .diff
+            .as_deref()
+            .map(str::parse::<DiffDetail>)
+            .transpose()
+            .map_err(|reason| PlanError::Value {
+                flag: "--diff",
+                reason,
+            })?;
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
             Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
@@ -197,7 +206,7 @@ impl GetPlan {
                 sort_by,
                 timestamps,
                 color,
-                diff: args.diff,
+                diff,
                 ignore_unchanged: args.ignore_unchanged,
                 only,
             },
@@ -324,7 +333,9 @@ impl GetPlan {
         }
         // Table rows carry only metadata unless a printer or a condition needs the object.
         let include_object = self.output.format.is_table()
-            && (self.rules.needs_object() || self.output.sort_by.is_some() || self.output.diff);
+            && (self.rules.needs_object()
+                || self.output.sort_by.is_some()
+                || self.output.diff.is_some());
         Ok(wanted
             .into_iter()
             .map(|w| Target {
@@ -379,6 +390,8 @@ impl GetPlan {
             started: Some(started),
             color,
             terminal,
+            // Asked here, with the answer to `terminal`, so that printers never ask.
+            width: terminal.then(crate::terminal::stdout_width).flatten(),
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),

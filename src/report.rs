@@ -123,7 +123,11 @@ fn ended(ended: &Ended) -> Report {
 fn discovery(error: &DiscoveryError) -> Report {
     match error {
         DiscoveryError::Client(e) => client(e),
-        DiscoveryError::UnknownType(_) => Report::error(error, exit::USAGE),
+        DiscoveryError::UnknownType(..) => {
+            let mut report = Report::error(error, exit::USAGE);
+            report.lines.extend(error.hint());
+            report
+        }
         _ => Report::error(error, exit::SERVER_ERROR),
     }
 }

@@ -46,8 +46,11 @@ pub enum SettingsError {
          --server URL"
     )]
     NoContext,
-    #[error("context \"{name}\" does not exist")]
-    ContextNotFound { name: String },
+    #[error(
+        "context \"{name}\" does not exist{}",
+        crate::contexts::which_exist(name, known)
+    )]
+    ContextNotFound { name: String, known: Vec<String> },
     #[error("current-context \"{name}\" does not exist in the kubeconfig")]
     CurrentContextNotFound { name: String },
     #[error("cluster \"{name}\" does not exist{}", referrer(context))]
@@ -334,7 +337,16 @@ fn select_entries<'a>(
     let context = match &context_name {
         Some(name) => Some(config.context(name).ok_or_else(|| {
             if non_empty(flags.context.as_deref()).is_some() {
-                SettingsError::ContextNotFound { name: name.clone() }
+                let mut known: Vec<String> = Vec::new();
+                for context in &config.contexts {
+                    if !known.contains(&context.name) {
+                        known.push(context.name.clone());
+                    }
+                }
+                SettingsError::ContextNotFound {
+                    name: name.clone(),
+                    known,
+                }
             } else {
                 SettingsError::CurrentContextNotFound { name: name.clone() }
             }
@@ -628,7 +640,15 @@ users:
             ..ConfigFlags::default()
         };
         let error = resolve(&flags("nope"), None, &config(TWO_CONTEXTS)).unwrap_err();
-        assert_eq!(error.to_string(), "context \"nope\" does not exist");
+        assert_eq!(
+            error.to_string(),
+            "context \"nope\" does not exist; contexts in the kubeconfig: dev, prod, dangling"
+        );
+        let error = resolve(&flags("porod"), None, &config(TWO_CONTEXTS)).unwrap_err();
+        assert!(
+            error.to_string().contains("; did you mean \"prod\"? "),
+            "{error}"
+        );
         let error = resolve(&flags("dangling"), None, &config(TWO_CONTEXTS)).unwrap_err();
         assert!(
             matches!(error, SettingsError::ClusterNotFound { .. }),

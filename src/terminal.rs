@@ -2,8 +2,9 @@
 //! gets colour (unless told otherwise), stable columns and display-width alignment; a pipe gets
 //! kubectl's bytes. Printers are told the answer and never look at the environment themselves.
 //!
-//! The only place kw reads `NO_COLOR`, `CLICOLOR_FORCE` and its test hook `KW_FORCE_TERMINAL`
-//! (set to `1` to make tests see a terminal without one).
+//! The only place kw reads `NO_COLOR`, `CLICOLOR_FORCE`, `COLUMNS` and its test hook
+//! `KW_FORCE_TERMINAL` (set to `1` to make tests see a terminal without one). Its one `unsafe`
+//! block is the `TIOCGWINSZ` ioctl that asks the terminal its width, into a struct it owns.
 
 use std::io::IsTerminal;
 
@@ -40,6 +41,26 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
+/// The width of the terminal on stdout, in columns: `COLUMNS` when it is set to a number (as
+/// for `ls`; also how tests fix a width), else what the terminal says, else unknown.
+pub fn stdout_width() -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| parse_columns(&v))
+    {
+        return Some(columns);
+    }
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes only into the `winsize` we own; a descriptor that is not a
+    // terminal makes it fail, which is answered as "unknown".
+    let result = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    (result == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+fn parse_columns(value: &str) -> Option<usize> {
+    value.trim().parse::<usize>().ok().filter(|&n| n > 0)
+}
+
 /// Whether to colour the output. The answer is also handed to `colored` (which the printers
 /// paint with), so that its own guess from the environment never disagrees with `--color`.
 pub fn use_color(choice: ColorChoice, terminal: bool) -> bool {
@@ -60,5 +81,19 @@ fn decide_color(choice: ColorChoice, terminal: bool) -> bool {
             true
         }
         ColorChoice::Auto => terminal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_must_be_a_positive_number() {
+        assert_eq!(parse_columns("120"), Some(120));
+        assert_eq!(parse_columns(" 80\n"), Some(80));
+        assert_eq!(parse_columns("0"), None);
+        assert_eq!(parse_columns("wide"), None);
+        assert_eq!(parse_columns("-3"), None);
     }
 }

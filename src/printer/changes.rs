@@ -1,10 +1,12 @@
 //! `--diff`: what changed in an object since kw last saw it. kw remembers the last version of
 //! each watched object (so memory is bounded by what is watched) and, for a MODIFIED event,
 //! lists the changed fields, ignoring `metadata.resourceVersion`, `metadata.managedFields` and
-//! `metadata.generation`, which change on every write and say nothing.
+//! `metadata.generation`, which change on every write and say nothing (`--diff=all` in a table
+//! keeps them).
 //!
-//! Changes print as `status.phase: Pending → Running` lines under a table row, and as RFC 6902
-//! operations (`{"op":"replace","path":"/status/phase","value":"Running"}`) in JSON.
+//! Changes print as RFC 6902 operations (`{"op":"replace","path":"/status/phase","value":
+//! "Running"}`) in JSON, complete; under a table row they print for a person to read, see
+//! `diff_lines`.
 
 use std::collections::HashMap;
 
@@ -25,9 +27,19 @@ pub struct Change {
 #[derive(Debug, Default)]
 pub struct Changes {
     objects: HashMap<(String, String, String), Value>,
+    /// Keep the fields that change on every write (`--diff=all`).
+    untrimmed: bool,
 }
 
 impl Changes {
+    /// Remembers objects with the fields that change on every write (`--diff=all`).
+    pub fn untrimmed() -> Changes {
+        Changes {
+            untrimmed: true,
+            ..Changes::default()
+        }
+    }
+
     /// Remember `object` and return what changed (for MODIFIED events; other events return
     /// nothing, and DELETED forgets the object).
     pub fn record(
@@ -38,6 +50,23 @@ impl Changes {
         name: &str,
         object: &Value,
     ) -> Vec<Change> {
+        let mut changes = Vec::new();
+        if let Some((old, new)) = self.remember(kind, context, namespace, name, object) {
+            diff(&mut Vec::new(), Some(&old), Some(new), &mut changes);
+        }
+        changes
+    }
+
+    /// Remember `object`; for a MODIFIED event of an object seen before, return the version
+    /// seen last and this one as remembered (trimmed unless `untrimmed`). DELETED forgets.
+    pub fn remember(
+        &mut self,
+        kind: EventType,
+        context: Option<&str>,
+        namespace: &str,
+        name: &str,
+        object: &Value,
+    ) -> Option<(Value, &Value)> {
         // Several contexts can each have `default/web`.
         let key = (
             context.unwrap_or_default().to_string(),
@@ -46,19 +75,18 @@ impl Changes {
         );
         if kind == EventType::Deleted {
             self.objects.remove(&key);
-            return Vec::new();
+            return None;
         }
-        let trimmed = trim(object);
-        let changes = match (kind, self.objects.get(&key)) {
-            (EventType::Modified, Some(old)) => {
-                let mut changes = Vec::new();
-                diff(&mut Vec::new(), Some(old), Some(&trimmed), &mut changes);
-                changes
-            }
-            _ => Vec::new(),
+        let kept = if self.untrimmed {
+            object.clone()
+        } else {
+            trim(object)
         };
-        self.objects.insert(key, trimmed);
-        changes
+        let old = self.objects.insert(key.clone(), kept);
+        match (kind, old) {
+            (EventType::Modified, Some(old)) => Some((old, self.objects.get(&key)?)),
+            _ => None,
+        }
     }
 }
 
@@ -74,6 +102,16 @@ pub(crate) fn trim(object: &Value) -> Value {
 }
 
 fn diff(path: &mut Vec<String>, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Change>) {
+    // Objects may nest thousands deep (see `crate::decode::value`): grow the stack on the heap.
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || diff_here(path, old, new, out));
+}
+
+fn diff_here(
+    path: &mut Vec<String>,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    out: &mut Vec<Change>,
+) {
     match (old, new) {
         (Some(Value::Object(a)), Some(Value::Object(b))) => diff_maps(path, a, b, out),
         (Some(Value::Array(a)), Some(Value::Array(b))) if a.len() == b.len() => {
@@ -106,21 +144,6 @@ fn diff_maps(
         diff(path, a.get(key), b.get(key), out);
         path.pop();
     }
-}
-
-/// `status.phase: Pending → Running` (`(none)` for a field that was added or removed).
-pub fn describe(change: &Change) -> String {
-    let show = |value: &Option<Value>| match value {
-        None => "(none)".to_string(),
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-    };
-    format!(
-        "{}: {} → {}",
-        change.path.join("."),
-        show(&change.old),
-        show(&change.new)
-    )
 }
 
 /// The changes as RFC 6902 operations.
@@ -159,14 +182,14 @@ mod tests {
             .record(EventType::Added, None, "ns", "p", &v1)
             .is_empty());
         let found = changes.record(EventType::Modified, None, "ns", "p", &v2);
-        let text: Vec<String> = found.iter().map(describe).collect();
+        let paths: Vec<String> = found.iter().map(|c| c.path.join(".")).collect();
         assert_eq!(
-            text,
+            paths,
             [
-                "metadata.labels.a: 1 → (none)",
-                "metadata.labels.b: (none) → 2",
-                "spec.replicas: 2 → 3",
-                "status.phase: Pending → Running"
+                "metadata.labels.a",
+                "metadata.labels.b",
+                "spec.replicas",
+                "status.phase"
             ]
         );
         assert_eq!(
@@ -210,5 +233,30 @@ mod tests {
         assert!(changes
             .record(EventType::Modified, None, "", "n", &json!({"x": 1}))
             .is_empty());
+    }
+
+    #[test]
+    fn untrimmed_keeps_what_changes_on_every_write() {
+        let v1 = json!({"metadata": {"name": "p", "resourceVersion": "1"}});
+        let v2 = json!({"metadata": {"name": "p", "resourceVersion": "2"}});
+        let mut trimmed = Changes::default();
+        trimmed.remember(EventType::Added, None, "", "p", &v1);
+        let (old, new) = trimmed
+            .remember(EventType::Modified, None, "", "p", &v2)
+            .expect("seen before");
+        assert_eq!(
+            (old, new.clone()),
+            (
+                json!({"metadata": {"name": "p"}}),
+                json!({"metadata": {"name": "p"}})
+            )
+        );
+        let mut all = Changes::untrimmed();
+        all.remember(EventType::Added, None, "", "p", &v1);
+        let (old, new) = all
+            .remember(EventType::Modified, None, "", "p", &v2)
+            .expect("seen before");
+        assert_eq!((&old, new), (&v1, &v2));
+        assert!(all.remember(EventType::Added, None, "", "q", &v1).is_none());
     }
 }

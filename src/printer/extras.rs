@@ -60,7 +60,7 @@ impl EventExtras {
         EventExtras {
             timestamps: options.timestamps,
             started: options.started.unwrap_or_else(SystemTime::now),
-            changes: options.diff.then(Changes::default),
+            changes: options.diff.map(|_| Changes::default()),
         }
     }
 

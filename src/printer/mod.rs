@@ -8,6 +8,7 @@
 pub mod cell;
 pub mod changes;
 mod columns;
+pub mod diff_lines;
 mod extras;
 pub mod fallback;
 mod filter;
@@ -27,6 +28,7 @@ pub mod timestamp;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
+pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
 pub use format::{check_show_labels, parse_output, Column, FormatError};
@@ -164,8 +166,11 @@ pub struct PrintOptions {
     pub color: bool,
     /// Output is a terminal: stable columns, display-width alignment.
     pub terminal: bool,
-    /// `--diff`: the changed fields of MODIFIED objects.
-    pub diff: bool,
+    /// The terminal's width in columns, when output is one and it is known (`--diff` lines
+    /// are cut to fit).
+    pub width: Option<usize>,
+    /// `--diff`: the changed fields of MODIFIED objects, and how many of them a table shows.
+    pub diff: Option<DiffDetail>,
     /// `--ignore-unchanged`.
     pub ignore_unchanged: bool,
     /// `--only`: the event types to print (empty: all).

@@ -64,6 +64,11 @@ pub fn write_colored(out: &mut Vec<u8>, text: &str, color: Color) {
     let _ = write!(out, "{}", text.color(color));
 }
 
+/// Append `text` dimmed (SGR 2), for lines that explain the row above them.
+pub fn write_dimmed(out: &mut Vec<u8>, text: &str) {
+    let _ = write!(out, "{}", text.dimmed());
+}
+
 /// Append `text` in bold.
 pub fn write_bold(out: &mut Vec<u8>, text: &str) {
     let _ = write!(out, "{}", text.bold());

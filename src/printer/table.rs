@@ -30,12 +30,15 @@ use crate::events::{Event, Origin, TableRow};
 use crate::jsonpath::JsonPath;
 use crate::wire::{EventType, TableColumnDefinition};
 
-use super::cell::{write_cell, write_escaped, write_string_cell};
-use super::changes::{describe, Changes};
+use super::cell::{write_cell, write_string_cell};
+use super::changes::Changes;
+use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::sort::{go_sort, sort_key_less};
-use super::style::{event_color, is_status_column, status_color, write_bold, write_colored};
+use super::style::{
+    event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
+};
 use super::tabwriter::TabWriter;
-use super::timestamp::{format_timestamp, TimestampFormat};
+use super::timestamp::{format_time_cell, TimestampFormat};
 use super::{PrintOptions, Printer};
 
 /// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
@@ -80,10 +83,15 @@ pub struct TablePrinter {
     stable: bool,
     /// The initial list has been written out.
     list_done: bool,
-    /// `--diff`: the objects seen so far.
-    changes: Option<Changes>,
+    /// `--diff`: the objects seen so far, and how much of their changes to show.
+    changes: Option<(Changes, DiffDetail)>,
+    /// The terminal's width, when known: a diff line is cut to fit.
+    width: Option<usize>,
     header: Vec<u8>,
 }
+
+/// Diff lines sit under their row, indented.
+const DIFF_INDENT: &str = "    ";
 
 /// A STATUS column keeps room for the longest usual status word (`ContainerCreating`).
 const STATUS_RESERVE: usize = 17;
@@ -110,7 +118,11 @@ impl TablePrinter {
             color: options.color,
             stable: options.terminal,
             list_done: false,
-            changes: options.diff.then(Changes::default),
+            changes: options.diff.map(|detail| match detail {
+                DiffDetail::All => (Changes::untrimmed(), detail),
+                DiffDetail::Brief => (Changes::default(), detail),
+            }),
+            width: options.width,
             header: Vec::new(),
         }
         .with_measure(options)
@@ -202,7 +214,7 @@ impl TablePrinter {
             first = false;
             let now = std::time::SystemTime::now();
             self.line
-                .extend_from_slice(format_timestamp(format, now, self.started).as_bytes());
+                .extend_from_slice(format_time_cell(format, now, self.started).as_bytes());
         }
         if self.with_event_type {
             if !first {
@@ -301,24 +313,34 @@ impl TablePrinter {
     }
 
     /// `--diff`: the fields that changed, in lines under a MODIFIED row (the object is the
-    /// whole object: the request asked for `includeObject=Object`).
+    /// whole object: the request asked for `includeObject=Object`), dimmed when in colour so
+    /// that the rows stay what the eye follows.
     fn write_changes(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let Some(changes) = self.changes.as_mut() else {
+        let Some((changes, detail)) = self.changes.as_mut() else {
             return Ok(());
         };
         let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
-        let found = changes.record(
+        let Some((old, new)) = changes.remember(
             event.kind,
             event.context,
             event.namespace,
             event.name,
             &object,
-        );
+        ) else {
+            return Ok(());
+        };
+        let found = field_changes(&old, new, *detail);
+        let width = self.width.map(|w| w.saturating_sub(DIFF_INDENT.len()));
         for change in found {
             self.line.clear();
-            self.line.extend_from_slice(b"    ");
-            let text = describe(&change).replace(['\t', '\n', '\r'], " ");
-            write_escaped(&mut self.line, &text);
+            self.line.extend_from_slice(DIFF_INDENT.as_bytes());
+            // `describe_field` has made the text safe for a terminal and one line long.
+            let text = describe_field(&change, width);
+            if self.color {
+                write_dimmed(&mut self.line, &text);
+            } else {
+                self.line.extend_from_slice(text.as_bytes());
+            }
             self.line.push(b'\n');
             let line = std::mem::take(&mut self.line);
             let result = self.tabwriter.write(&line, out);

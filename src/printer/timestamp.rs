@@ -1,5 +1,9 @@
 //! `--timestamps`: when kw received each event, as a TIME column in tables and a `"ts"` field in
 //! JSON event lines. Users wrap kubectl in shell loops just to get this.
+//!
+//! `local` is a short wall clock (`13:00:12.345`) in a table, where width is scarce and the
+//! person reading knows the date, and the full RFC 3339 form with its offset in JSON lines,
+//! which programs read later and elsewhere.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -9,7 +13,7 @@ pub enum TimestampFormat {
     /// UTC, RFC 3339 to the millisecond: `2026-01-01T12:00:00.123Z`.
     #[default]
     Rfc3339,
-    /// The local time with its offset: `2026-01-01T13:00:00.123+01:00`.
+    /// The local time: `13:00:00.123` in tables, `2026-01-01T13:00:00.123+01:00` in JSON.
     Local,
     /// Seconds since kw started: `+12.345s`.
     Relative,
@@ -30,7 +34,19 @@ impl std::str::FromStr for TimestampFormat {
     }
 }
 
-/// Format `at`; `start` is when kw started (for `relative`).
+/// Format `at` for a table's TIME column: as `format_timestamp`, but `local` is the short
+/// clock `HH:MM:SS.mmm`.
+pub fn format_time_cell(format: TimestampFormat, at: SystemTime, start: SystemTime) -> String {
+    match format {
+        TimestampFormat::Local => {
+            let offset = local_offset_seconds(at).unwrap_or(0);
+            short_clock(at, offset)
+        }
+        _ => format_timestamp(format, at, start),
+    }
+}
+
+/// Format `at` in full (JSON lines); `start` is when kw started (for `relative`).
 pub fn format_timestamp(format: TimestampFormat, at: SystemTime, start: SystemTime) -> String {
     match format {
         TimestampFormat::Rfc3339 => humantime::format_rfc3339_millis(at).to_string(),
@@ -61,6 +77,16 @@ fn format_with_offset(at: SystemTime, offset: i64) -> String {
     let sign = if offset < 0 { '-' } else { '+' };
     let minutes = offset.unsigned_abs() / 60;
     format!("{base}{sign}{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// `at` shifted by `offset` seconds, as `HH:MM:SS.mmm`.
+fn short_clock(at: SystemTime, offset: i64) -> String {
+    let full = format_with_offset(at, offset);
+    // `2026-01-01T13:00:12.345+01:00`: the clock is the 12 characters after the `T`.
+    match full.split_once('T') {
+        Some((_, rest)) => rest.chars().take(12).collect(),
+        None => full,
+    }
 }
 
 /// The local zone's offset from UTC at `at`, from the C library (which reads `TZ` and
@@ -104,5 +130,29 @@ mod tests {
         assert_eq!(format_with_offset(at, 0), "2026-01-01T12:00:12.345Z");
         let local = format_timestamp(TimestampFormat::Local, at, start);
         assert!(local.starts_with("2026-01-01T"), "{local}");
+    }
+
+    #[test]
+    fn tables_get_a_short_local_clock() {
+        let start = humantime::parse_rfc3339("2026-01-01T23:59:59.5Z").unwrap();
+        let at = start + Duration::from_millis(12_345);
+        assert_eq!(short_clock(at, 0), "00:00:11.845");
+        assert_eq!(short_clock(at, 3600), "01:00:11.845");
+        assert_eq!(short_clock(at, -5400), "22:30:11.845");
+        assert_eq!(short_clock(start, 0), "23:59:59.500");
+        // Whole seconds still show their milliseconds, so the column keeps its width.
+        let whole = humantime::parse_rfc3339("2026-01-01T08:05:03Z").unwrap();
+        assert_eq!(short_clock(whole, 0), "08:05:03.000");
+        let cell = format_time_cell(TimestampFormat::Local, at, start);
+        assert_eq!(cell.len(), 12, "{cell}");
+        assert_eq!(cell.as_bytes()[2], b':');
+        assert_eq!(
+            format_time_cell(TimestampFormat::Rfc3339, at, start),
+            "2026-01-02T00:00:11.845Z"
+        );
+        assert_eq!(
+            format_time_cell(TimestampFormat::Relative, at, start),
+            "+12.345s"
+        );
     }
 }

@@ -228,6 +228,26 @@ impl Watcher<'_> {
         }
     }
 
+    /// `-n nosuch -w`: a watch in a namespace that does not exist is valid (its objects arrive
+    /// once it is created), but looks like a quiet cluster: after an empty first list, say so
+    /// once and go on waiting. A server that will not tell (403) gets no notice.
+    pub(super) fn say_if_namespace_missing(&self) {
+        if !self.options.watch || !self.known.is_empty() {
+            return;
+        }
+        let Some(path) = self.target.namespace_path() else {
+            return;
+        };
+        if let Err(ClientError::Status { code: 404, .. }) =
+            self.client.get(&path, "application/json")
+        {
+            let namespace = self.target.namespace.as_deref().unwrap_or_default();
+            log::notice_once(&format!(
+                "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
+            ));
+        }
+    }
+
     /// `kw get TYPE NAME -w`: the object must exist when the watch starts, as in kubectl, so a
     /// typo fails at once instead of looking like a quiet cluster. (Waiting for an object to
     /// appear is `--until create`, which does not come here.)

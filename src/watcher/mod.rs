@@ -298,6 +298,7 @@ impl<'c> Watcher<'c> {
         if !self.options.watch {
             return Ok(self.summary());
         }
+        self.say_if_namespace_missing();
         self.watch_forever(sink)?;
         Ok(self.summary())
     }

@@ -44,6 +44,14 @@ impl Target {
             .is_none_or(|set| set.contains(namespace))
     }
 
+    /// `GET` of the namespace the target watches in, if it watches in one.
+    pub fn namespace_path(&self) -> Option<String> {
+        match (&self.namespace, self.resource.namespaced) {
+            (Some(ns), true) => Some(format!("/api/v1/namespaces/{}", encode(ns))),
+            _ => None,
+        }
+    }
+
     /// `GET` of one named object.
     pub fn object_path(&self, name: &str) -> String {
         format!("{}/{}", self.collection_path(), encode(name))

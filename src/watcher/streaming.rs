@@ -62,6 +62,8 @@ impl Watcher<'_> {
         end_of_sync(sink)?;
         if pending.origin == Origin::Relist {
             self.relist_notice(pending.since, pending.printed_before);
+        } else {
+            self.say_if_namespace_missing();
         }
         Ok(())
     }

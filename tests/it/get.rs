@@ -94,6 +94,62 @@ fn exit_codes_say_what_went_wrong() {
 }
 
 #[test]
+fn mistakes_are_answered_with_what_was_meant() {
+    let cluster = Cluster::seeded();
+    // A typo in a type: kubectl's line, then the nearest type the server has.
+    for (typed, meant) in [
+        ("pdos", "pods"),
+        ("deploymnets.apps", "deployments.apps"),
+        ("svcs", "svc"),
+        ("widgts", "widgets"),
+    ] {
+        let out = run(cluster.get(&[typed]), LIMIT);
+        assert_eq!(out.code, Some(1), "{typed}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: the server doesn't have a resource type \"{typed}\"\n\
+                 did you mean \"{meant}\"?\n"
+            )
+        );
+    }
+    // Watching, too.
+    let out = run(cluster.get(&["pdos", "-w"]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr.ends_with("did you mean \"pods\"?\n"),
+        "{}",
+        out.stderr
+    );
+
+    // A context that does not exist: the ones that do, and the near one.
+    let out = run(cluster.get(&["pods", "--context", "nosuch"]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stderr,
+        "error: context \"nosuch\" does not exist; contexts in the kubeconfig: sim, sim-cert, \
+         sim-limited, sim-bad-token\n"
+    );
+    let out = run(cluster.get(&["pods", "--context", "sim-limted"]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr.starts_with(
+            "error: context \"sim-limted\" does not exist; did you mean \"sim-limited\"? "
+        ),
+        "{}",
+        out.stderr
+    );
+    let out = run(cluster.get(&["pods", "--context", "sim,nosuch"]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr
+            .contains("context \"nosuch\" does not exist; contexts in the kubeconfig: sim, "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
 fn bad_kubeconfigs_are_named() {
     let cluster = Cluster::seeded();
     let broken = cluster.dir.path().join("broken.yaml");

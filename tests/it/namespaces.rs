@@ -128,3 +128,79 @@ fn bad_namespace_sets_are_refused_by_name() {
         .stderr
         .contains("cannot be retrieved by name across several namespaces"));
 }
+
+/// Wait until the file `path` (kw's stderr) contains `needle`; its text then.
+fn wait_for_file(path: &std::path::Path, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + LIMIT;
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "stderr never said {needle:?}; it has:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_watch_in_a_missing_namespace_says_so_once_and_waits_for_it() {
+    let cluster = Cluster::seeded();
+    let stderr = cluster.dir.path().join("missing-ns.err");
+    let live = Live::spawn_stderr_to(
+        &mut cluster.get(&["pods,deployments", "-n", "nosuchns", "-w", "-o", "name"]),
+        &stderr,
+    );
+    let notice = "kw: namespace \"nosuchns\" does not exist yet; waiting for it to be created\n";
+    wait_for_file(&stderr, notice);
+    cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "nosuchns"}}))
+        .unwrap();
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({"metadata": {"name": "arrived", "namespace": "nosuchns"}}),
+        )
+        .unwrap();
+    let seen = live.lines_until(LIMIT, |line| line == "pod/arrived");
+    assert_eq!(seen, ["pod/arrived"]);
+    let said = live.stop();
+    // Two watches (pods, deployments) met the missing namespace: one line.
+    assert_eq!(said, notice);
+
+    // A namespace that exists but is empty is nothing to say.
+    cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "quiet"}}))
+        .unwrap();
+    let live = Live::spawn(&mut cluster.get(&["pods", "-n", "quiet", "-w", "-o", "name"]));
+    // The watch starts after the empty list (and after the look at the namespace).
+    let deadline = std::time::Instant::now() + LIMIT;
+    while !cluster
+        .sim
+        .requests()
+        .iter()
+        .any(|r| r.path.contains("/namespaces/quiet/pods") && r.path.contains("watch="))
+    {
+        assert!(std::time::Instant::now() < deadline, "no watch in quiet");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({"metadata": {"name": "later", "namespace": "quiet"}}),
+        )
+        .unwrap();
+    live.lines_until(LIMIT, |line| line == "pod/later");
+    assert_eq!(live.stop(), "");
+
+    // A one-shot list keeps kubectl's words, and only them.
+    let listed = common::run(cluster.get(&["pods", "-n", "gone"]), LIMIT);
+    assert_eq!(listed.code, Some(0));
+    assert_eq!(listed.stderr, "No resources found in gone namespace.\n");
+}

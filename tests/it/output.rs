@@ -259,6 +259,38 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         assert!(ts.starts_with('+') && ts.ends_with('s'), "{ts}");
         assert_eq!(event["type"], "ADDED");
     }
+    // `local`: a short clock in a table, the full form with its offset in JSON lines.
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&["pods", "-w", "--timestamps=local"]),
+        &[],
+    );
+    assert!(lines[0].starts_with("TIME "), "{lines:#?}");
+    for line in &lines[1..] {
+        let stamp = line.split_whitespace().next().unwrap_or_default();
+        let shape: String = stamp
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '9' } else { c })
+            .collect();
+        assert_eq!(shape, "99:99:99.999", "{line}");
+    }
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--timestamps=local",
+        ]),
+        &[],
+    );
+    for line in lines {
+        let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
+        let ts = event["ts"].as_str().expect("ts");
+        assert!(ts.len() > 20 && ts.as_bytes()[10] == b'T', "{ts}");
+    }
 }
 
 #[test]
@@ -345,11 +377,59 @@ fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
         "{text}"
     );
     assert!(!text.contains("resourceVersion"), "{text}");
+    // Bookkeeping is left out, and conditions read as words.
+    for noise in ["lastTransitionTime", "containerID", "imageID", "conditions"] {
+        assert!(!text.contains(noise), "{noise}: {text}");
+    }
+    assert!(text.contains("\n    Ready: (none) → True\n"), "{text}");
+    assert!(
+        text.contains("status.containerStatuses[app].ready: false → true"),
+        "{text}"
+    );
     let modified_at = lines
         .iter()
         .position(|l| l.contains("Running"))
         .expect("modified row");
     assert!(lines[modified_at + 1].starts_with("    "), "{text}");
+
+    // `--diff=all`: everything, bookkeeping included.
+    let fresh = Cluster::seeded();
+    let lines = watch_while(
+        &fresh,
+        &mut fresh.get(&["pods", "-w", "--diff=all", "--watch-only"]),
+        &ops[..2],
+    );
+    let all = lines.join("\n");
+    for field in [
+        "    metadata.resourceVersion: ",
+        "    status.conditions[Ready].lastTransitionTime: ",
+        "    status.conditions[Ready].status: (none) → True",
+        "    status.containerStatuses[app].containerID: (none) → ",
+    ] {
+        assert!(all.contains(field), "{field}: {all}");
+    }
+    assert!(all.lines().count() > text.lines().count() + 5, "{all}");
+
+    // On a terminal: dimmed, and no diff line wider than the terminal.
+    let fresh = Cluster::seeded();
+    let lines = watch_while(
+        &fresh,
+        fresh
+            .get(&["pods", "-w", "--diff", "--watch-only"])
+            .env("KW_FORCE_TERMINAL", "1")
+            .env("COLUMNS", "40")
+            .env("CLICOLOR_FORCE", "1")
+            .env_remove("NO_COLOR"),
+        &ops[..2],
+    );
+    let diff_lines: Vec<&String> = lines.iter().filter(|l| l.starts_with("    ")).collect();
+    assert!(diff_lines.len() >= 5, "{lines:#?}");
+    for line in diff_lines {
+        let visible = line.strip_prefix("    \x1b[2m").expect("dimmed");
+        let visible = visible.strip_suffix("\x1b[0m").expect("dim ends");
+        assert!(!visible.contains('\x1b'), "{line:?}");
+        assert!(visible.chars().count() + 4 <= 40, "{line:?}");
+    }
 
     let lines = watch_while(
         &cluster,
@@ -372,6 +452,38 @@ fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
             .any(|op| op["op"] == "add" && op["path"] == "/metadata/deletionTimestamp"),
         "{ops:?}"
     );
+
+    // JSON keeps the complete patch: what the table leaves out is there.
+    let cluster = Cluster::seeded();
+    let scenario = common::scenario_ops();
+    let lines = watch_while(
+        &cluster,
+        &mut cluster.get(&[
+            "pods",
+            "-w",
+            "--diff",
+            "-o",
+            "jsonl",
+            "--output-watch-events",
+            "--watch-only",
+        ]),
+        &scenario[..2],
+    );
+    let modified: serde_json::Value =
+        serde_json::from_str(lines.last().expect("a line")).expect("json");
+    let paths: Vec<&str> = modified["diff"]
+        .as_array()
+        .expect("diff")
+        .iter()
+        .filter_map(|op| op["path"].as_str())
+        .collect();
+    for wanted in [
+        "/status/conditions",
+        "/status/containerStatuses/0/containerID",
+        "/status/phase",
+    ] {
+        assert!(paths.contains(&wanted), "{wanted}: {paths:?}");
+    }
 }
 
 #[test]
@@ -552,4 +664,47 @@ fn an_object_nested_a_thousand_levels_deep_prints_in_every_format() {
         LIMIT,
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
+
+    // `--diff` walks it too: the leaf that changed, a thousand levels down, in both forms.
+    let widget = |leaf: &str| {
+        let mut deep = json!({ "leaf": leaf });
+        for _ in 0..LEVELS {
+            deep = json!({ "n": deep });
+        }
+        json!({
+            "apiVersion": "example.com/v1",
+            "kind": "Widget",
+            "metadata": {"name": "deep", "namespace": "default"},
+            "spec": {"color": "red", "size": 1, "deep": deep},
+            "status": {"phase": "Ready"},
+        })
+    };
+    for (format, old, new) in [("wide", "bottom", "top"), ("jsonl", "top", "middle")] {
+        let before = watches(&cluster);
+        let live = common::Live::spawn(&mut cluster.get(&[
+            "widgets",
+            "deep",
+            "-w",
+            "--diff",
+            "--output-watch-events",
+            "-o",
+            format,
+        ]));
+        wait_for_watch(&cluster, before);
+        cluster.sim.update("widgets", widget(new)).unwrap();
+        let lines = live.lines_until(LIMIT, |line| line.contains(new));
+        let last = lines.last().expect("a line");
+        if format == "wide" {
+            assert!(last.starts_with("    spec.deep.n.n.n."), "{last}");
+            assert!(last.ends_with(&format!(".leaf: {old} → {new}")), "{last}");
+        } else {
+            assert!(last.contains(r#""op":"replace""#), "{last}");
+            assert!(
+                last.contains(&format!(r#"/n/leaf","value":"{new}"}}"#)),
+                "{last}"
+            );
+        }
+        let stderr = live.stop();
+        assert!(!stderr.contains("overflow"), "{stderr}");
+    }
 }
