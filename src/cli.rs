@@ -118,11 +118,6 @@ pub struct GetArgs {
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub fail_on: Vec<String>,
 
-    /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
-    /// (Warning events of the objects and of what they own); errors are still said.
-    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
-    pub quiet: bool,
-
     /// `all`: --until needs every watched object (every named one, or every one the selector
     /// matches, at least one); `any`: one object suffices.
     #[arg(
@@ -132,6 +127,12 @@ pub struct GetArgs {
         help_heading = "Waiting and limits"
     )]
     pub for_objects: String,
+
+    /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
+    /// (each change of an object's judgement, and the Warning events of the objects and of what
+    /// they own); the verdict and errors are still said.
+    #[arg(short = 'q', long, help_heading = "Waiting and limits")]
+    pub quiet: bool,
 
     /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.
     #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]

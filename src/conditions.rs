@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -365,6 +365,8 @@ pub struct Rules {
     pub fail_on: Vec<Expr>,
     pub mode: For,
     pub max_events: Option<u64>,
+    /// Report each change of a readiness judgement on stderr (`--quiet` turns it off).
+    pub progress: bool,
 }
 
 impl Rules {
@@ -484,6 +486,8 @@ pub struct Judge {
     announced_missing: bool,
     /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
     next_tick: Option<SystemTime>,
+    /// Changes of judgement not yet reported (`Rules::progress`).
+    progress: Vec<String>,
 }
 
 impl Judge {
@@ -501,6 +505,7 @@ impl Judge {
             ended: None,
             announced_missing: false,
             next_tick: None,
+            progress: Vec::new(),
         }
     }
 
@@ -605,6 +610,10 @@ impl Judge {
                 if let Some(later) = &seen.later {
                     self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
                 }
+                let before = self.objects.get(&key).and_then(|s| s.judgement.as_ref());
+                if let Some(line) = self.change_line(before, &seen) {
+                    self.progress.push(line);
+                }
                 self.objects.insert(key, seen);
             }
         }
@@ -670,6 +679,7 @@ impl Judge {
             let Some(seen) = self.objects.remove(&key) else {
                 continue;
             };
+            let before = seen.judgement.clone();
             let fresh = match seen.later {
                 Some(later) => self.assess(
                     seen.label,
@@ -680,6 +690,9 @@ impl Judge {
                 ),
                 None => seen,
             };
+            if let Some(line) = self.change_line(before.as_ref(), &fresh) {
+                self.progress.push(line);
+            }
             self.objects.insert(key, fresh);
         }
         self.next_tick = self
@@ -692,6 +705,23 @@ impl Judge {
             self.ended = Some(ended.clone());
         }
         decided
+    }
+
+    /// A line for stderr when `seen`'s judgement differs from `before`. An object ready when
+    /// first seen is no news (a manifest of twenty ConfigMaps would be twenty lines).
+    fn change_line(&self, before: Option<&Judgement>, seen: &Seen) -> Option<String> {
+        let judgement = seen.judgement.as_ref()?;
+        let news = match before {
+            None => judgement.state != State::Ready,
+            Some(before) => before != judgement,
+        };
+        (self.rules.progress && news).then(|| format!("{}: {judgement}", seen.label))
+    }
+
+    /// The changes of judgement since the last call (`deployment.apps/web: in progress:
+    /// Updated: 1/3`), for stderr.
+    pub fn take_progress(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.progress)
     }
 
     /// When [`Judge::tick`] next has an object to judge again, if ever.
@@ -821,6 +851,18 @@ impl Judge {
     }
 }
 
+/// Changes of judgement on stderr, one line each: what a CI log shows while kw waits.
+/// Not a notice: the object's label already names its context, and the line is the news.
+fn report_progress(lines: Vec<String>) {
+    if lines.is_empty() {
+        return;
+    }
+    let mut stderr = io::stderr().lock();
+    for line in lines {
+        let _ = writeln!(stderr, "kw: {}", crate::log::clean(&line));
+    }
+}
+
 /// The sink of one watcher: forwards to `inner`, then lets the judge decide. Every watcher of a
 /// run shares one judge; the judge's lock is held while printing so that nothing is printed
 /// after the event that ended the watch.
@@ -857,6 +899,7 @@ impl<S: Sink> Sink for ConditionSink<S> {
             return Ok(Flow::Stop);
         }
         let decided = judge.event(event);
+        report_progress(judge.take_progress());
         Ok(judge.record(decided))
     }
 
@@ -866,8 +909,12 @@ impl<S: Sink> Sink for ConditionSink<S> {
             return Ok(Flow::Stop);
         }
         // Time may have changed a judgement (any frame comes here, bookmarks included).
-        if judge.next_tick.is_some() && judge.tick(SystemTime::now()).is_some() {
-            return Ok(Flow::Stop);
+        if judge.next_tick.is_some() {
+            let ended = judge.tick(SystemTime::now());
+            report_progress(judge.take_progress());
+            if ended.is_some() {
+                return Ok(Flow::Stop);
+            }
         }
         self.inner.checkpoint(more_ready)
     }
@@ -1071,6 +1118,7 @@ mod tests {
                 .collect(),
             mode,
             max_events: None,
+            progress: true,
         }
     }
 
@@ -1173,6 +1221,25 @@ mod tests {
             })
         );
         assert!(judge.not_ready().is_empty());
+        assert_eq!(
+            judge.take_progress(),
+            [
+                "deployment.apps/web: in progress: Updated: 1/3",
+                "deployment.apps/web: ready: Deployment is available. Replicas: 3"
+            ]
+        );
+        // The same judgement again is no news; nor is an object ready when first seen.
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("api", 3, "NewReplicaSetAvailable"),
+        );
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 3, "NewReplicaSetAvailable"),
+        );
+        assert!(judge.take_progress().is_empty());
     }
 
     #[test]

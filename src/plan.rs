@@ -441,6 +441,7 @@ fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
         fail_on: parse_all("--fail-on", &args.fail_on)?,
         mode: args.for_objects.parse::<For>()?,
         max_events: args.max_events,
+        progress: !args.quiet,
     })
 }
 
@@ -559,7 +560,17 @@ mod tests {
             "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)"
         );
         assert!(message(&["pods", "--fail-on", "faild"]).contains("(use failed, delete"));
-        assert!(plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).is_ok());
+        let ready = plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).unwrap();
+        assert!(
+            ready.rules.progress,
+            "changes of judgement go to stderr by default"
+        );
+        assert!(
+            !plan(&["deploy", "--until", "ready", "-q"])
+                .unwrap()
+                .rules
+                .progress
+        );
         assert!(message(&["pods", "--max-events", "0"]).contains("at least 1"));
         assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
         assert!(message(&["pods,", "-w"]).contains("must not be empty"));

@@ -72,6 +72,9 @@ pub enum ClientError {
     /// No usable TLS configuration, proxy or credential: retrying cannot help.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The run's deadline (`bound_by`) passed before the server, or the exec plugin, answered.
+    #[error("{reason}")]
+    DeadlinePassed { reason: String },
 }
 
 impl ClientError {
@@ -84,7 +87,9 @@ impl ClientError {
             | ClientError::Tls { .. }
             | ClientError::Broken { .. } => true,
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
-            ClientError::TooLarge { .. } | ClientError::Setup(_) => false,
+            ClientError::TooLarge { .. }
+            | ClientError::Setup(_)
+            | ClientError::DeadlinePassed { .. } => false,
         }
     }
 }
@@ -156,6 +161,8 @@ pub struct Client {
     /// `--max-object-size`, for bodies that hold one object or document.
     object_limit: u64,
     impersonation: Vec<(String, String)>,
+    /// The run's deadline (`bound_by`): no request and no exec plugin waits past it.
+    deadline: Option<Instant>,
 }
 
 /// The HTTP agents for one client identity. Rebuilt when the identity changes, which also drops
@@ -210,7 +217,53 @@ impl Client {
             request_timeout: conn.request_timeout,
             impersonation: impersonation_headers(&conn.impersonate),
             object_limit: DEFAULT_OBJECT_LIMIT,
+            deadline: None,
         })
+    }
+
+    /// End every request, exec plugin run included, by `deadline` (`--timeout`; a watch's
+    /// `--request-timeout`) at the latest. The read timeout bounds each read only, so without a
+    /// limit on the whole request a server that answers slowly enough would hold kw past it.
+    pub fn bound_by(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// How long the next request (or exec plugin run) may take: `timeout`, and no longer than
+    /// the deadline leaves. Past the deadline, nothing more is sent.
+    fn time_limit(&self, timeout: Option<Duration>) -> Result<Option<Duration>, ClientError> {
+        let Some(deadline) = self.deadline else {
+            return Ok(timeout);
+        };
+        match deadline.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => Ok(Some(timeout.map_or(left, |t| t.min(left)))),
+            _ => Err(ClientError::DeadlinePassed {
+                reason: format!(
+                    "the deadline (--timeout) passed before a request could be sent to {}",
+                    self.server_display
+                ),
+            }),
+        }
+    }
+
+    /// `error`, or `DeadlinePassed` saying why when the deadline is what cut it short.
+    fn unless_past_deadline(&self, error: ClientError) -> ClientError {
+        let past = self.deadline.is_some_and(|d| Instant::now() >= d);
+        match error {
+            ClientError::Unreachable { .. } | ClientError::Broken { .. } if past => {
+                ClientError::DeadlinePassed {
+                    reason: format!(
+                        "no answer from {} before the deadline (--timeout)",
+                        self.server_display
+                    ),
+                }
+            }
+            ClientError::Setup(SetupError::Credentials(error)) if past => {
+                ClientError::DeadlinePassed {
+                    reason: error.to_string(),
+                }
+            }
+            error => error,
+        }
     }
 
     /// The server, as `https://host:port`, for messages.
@@ -259,7 +312,7 @@ impl Client {
             .into_reader()
             .take(limit.saturating_add(1))
             .read_to_end(&mut body)
-            .map_err(|e| self.broken(&e))?;
+            .map_err(|e| self.unless_past_deadline(self.broken(&e)))?;
         if body.len() as u64 > limit {
             return Err(ClientError::TooLarge {
                 path: path_and_query
@@ -277,11 +330,11 @@ impl Client {
     /// GET a streamed body (a watch). Reads that wait longer than the idle timeout fail, so a
     /// silent dead connection is noticed.
     /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch,
-    /// `--timeout`), and reads still fail after the idle timeout: ureq's request timeout would
-    /// replace the socket's read timeout with the time left, so a half-open connection under
-    /// `--timeout 1h` would hang for the hour. It is used only when the time left is shorter
-    /// than the idle timeout; before that kw's own reader checks the deadline between reads.
-    /// (The watcher asks the server to end streams early enough for this to be exact.)
+    /// `--timeout`), and reads still fail after the idle timeout. ureq's whole-request timeout
+    /// is used only when the time left is shorter than the idle timeout (each read then waits
+    /// at most the time left); before that kw's own reader checks the deadline between reads,
+    /// which costs no system call per read. (The watcher asks the server to end streams early
+    /// enough for this to be exact.)
     pub fn stream(
         &self,
         path_and_query: &str,
@@ -324,6 +377,8 @@ impl Client {
     }
 
     /// One request with the current credential, and after a 401 one more with a renewed one.
+    /// `timeout` bounds the request; an ordinary request (and any exec plugin run) is bounded
+    /// by the deadline too. A watch bounds itself by it (`stream`).
     fn send(
         &self,
         watch: bool,
@@ -331,18 +386,40 @@ impl Client {
         accept: &str,
         timeout: Option<Duration>,
     ) -> Result<Response, ClientError> {
-        let credential = self.auth.current()?;
+        self.send_within(watch, path_and_query, accept, timeout)
+            .map_err(|error| self.unless_past_deadline(error))
+    }
+
+    fn send_within(
+        &self,
+        watch: bool,
+        path_and_query: &str,
+        accept: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Response, ClientError> {
+        let timeout = if watch {
+            timeout
+        } else {
+            self.time_limit(timeout)?
+        };
+        let plugin_limit = || self.time_limit(self.request_timeout);
+        let credential = self.auth.current(plugin_limit()?)?;
         let result = self.send_once(&credential, watch, path_and_query, accept, timeout);
         let unauthorized = matches!(result, Err(ClientError::Status { code: 401, .. }));
         if !unauthorized || !self.auth.can_refresh() {
             return result;
         }
-        match self.auth.refresh(&credential)? {
+        match self.auth.refresh(&credential, plugin_limit()?)? {
             Some(renewed) => {
                 vlog!(
                     crate::log::REQUESTS,
                     "401 Unauthorized: retrying once with a renewed credential"
                 );
+                let timeout = if watch {
+                    timeout
+                } else {
+                    self.time_limit(self.request_timeout)?
+                };
                 self.send_once(&renewed, watch, path_and_query, accept, timeout)
             }
             // Nothing new to offer: the server's own answer stands.

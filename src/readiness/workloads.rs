@@ -117,6 +117,9 @@ pub fn daemon_set(object: &Value) -> Judgement {
     let Some(wanted) = int(object, "/status/desiredNumberScheduled") else {
         return Judgement::in_progress("Missing .status.desiredNumberScheduled");
     };
+    // Under `OnDelete` the controller replaces no Pod: an old one stays until someone deletes
+    // it, so the updated count is not something to wait for (kstatus waits for it regardless).
+    let on_delete = text(object, "/spec/updateStrategy/type") == Some("OnDelete");
     let counts = [
         ("Current", "/status/currentNumberScheduled"),
         ("Updated", "/status/updatedNumberScheduled"),
@@ -124,6 +127,9 @@ pub fn daemon_set(object: &Value) -> Judgement {
         ("Ready", "/status/numberReady"),
     ];
     for (name, pointer) in counts {
+        if on_delete && name == "Updated" {
+            continue;
+        }
         let have = int_or(object, pointer, 0);
         if wanted > have {
             return Judgement::in_progress(format!("{name}: {have}/{wanted}"));
@@ -375,6 +381,14 @@ mod tests {
                 "{pointer}"
             );
         }
+        let mut on_delete = ds.clone();
+        set(
+            &mut on_delete,
+            "/spec/updateStrategy",
+            json!({"type": "OnDelete"}),
+        );
+        set(&mut on_delete, "/status/updatedNumberScheduled", json!(0));
+        assert_eq!(judged("apps", "DaemonSet", &on_delete).state, State::Ready);
     }
 
     #[test]

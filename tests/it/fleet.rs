@@ -1342,3 +1342,55 @@ fn a_tls_failure_is_retried_while_watching_several_and_fails_one_at_once() {
     );
     assert_eq!(code, Some(5), "{stderr}");
 }
+
+/// `--until ready --fail-on failed` over two contexts: every stderr line names its context,
+/// and the run fails on the one whose rollout fails, naming it.
+#[test]
+fn readiness_over_two_contexts_names_each_context() {
+    use kw_sim::rollout::{Plot, Rollout};
+    let fleet = Fleet::start(vec![("east", empty(1)), ("west", empty(2))]);
+    let play = |context: &str, plot: Plot| {
+        let mut rollout = Rollout::new(plot, "default", "web");
+        rollout.beat = Duration::from_millis(100);
+        fleet
+            .sim(context)
+            .play_rollout(&rollout)
+            .expect("rollout plays");
+    };
+    let live = Live::spawn(&mut fleet.get(&[
+        "deploy/web",
+        "--context",
+        "east,west",
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    play("east", Plot::Completes);
+    play("west", Plot::ImagePull);
+    let (code, _, stderr) = live.finish(Duration::from_secs(30));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: --fail-on failed met by west/deployment.apps/web (Progress deadline exceeded)\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("kw: west/deployment.apps/web: in progress: "),
+        "{stderr}"
+    );
+    for line in stderr
+        .lines()
+        .filter(|l| l.contains("deployment.apps/web:"))
+    {
+        assert!(
+            line.starts_with("kw: east/") || line.starts_with("kw: west/"),
+            "{line}"
+        );
+    }
+}

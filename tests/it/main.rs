@@ -14,6 +14,7 @@ mod completions;
 mod fleet;
 mod get;
 mod golden;
+mod hostile;
 mod jsonpath;
 mod kubeconfig;
 mod namespaces;

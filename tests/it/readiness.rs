@@ -132,6 +132,14 @@ fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
     let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(rest, ["deployment.apps/ship"]);
+    // One line per change of judgement, as it happens.
+    assert_eq!(
+        stderr.trim_end(),
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         kw: deployment.apps/ship: in progress: Updated: 2/3\n\
+         kw: deployment.apps/ship: ready: Deployment is available. Replicas: 3\n\
+         kw: --until ready met by deployment.apps/ship (Deployment is available. Replicas: 3)"
+    );
 }
 
 #[test]
@@ -157,9 +165,11 @@ fn a_rollout_that_never_completes_times_out_with_exit_3() {
     );
     assert_eq!(out.code, Some(3), "{}", out.stderr);
     assert_eq!(out.stdout, "deployment.apps/ship\n");
+    // What it waited for, and why, before the timeout.
     assert_eq!(
         out.stderr.trim_end(),
-        "error: timed out after 2s waiting for --until ready"
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         error: timed out after 2s waiting for --until ready"
     );
 }
 
@@ -194,7 +204,9 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(
         stderr.trim_end(),
-        "error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         kw: deployment.apps/ship: failed: Progress deadline exceeded\n\
+         error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
     );
 }
 
@@ -330,6 +342,7 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
         format!("kw: --until ready met by all {objects} objects")
     );
 
+    // --quiet: only the ending.
     let out = run(
         cluster.get(&[
             "pods",
@@ -338,6 +351,7 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
             "ready",
             "--fail-on",
             "failed",
+            "--quiet",
             "--timeout",
             "20s",
             "-o",
@@ -429,6 +443,10 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
         ),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("kw: deployment.apps/roll-pull: in progress: Available: 0/3\n"),
+        "{stderr}"
+    );
 
     play(&cluster, Plot::CrashLoop, "roll-crash");
     let out = run(
@@ -505,7 +523,121 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
     );
     assert_eq!(
         out.stderr.trim_end(),
-        "error: --fail-on failed met by pod/big \
+        "kw: pod/big: in progress: Pod has not been scheduled yet: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         kw: pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         error: --fail-on failed met by pod/big \
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
+    );
+}
+
+/// `-f` over several kinds: a ConfigMap and a Service are ready at once, and a running Job keeps
+/// the wait going until it completes; a Job past its backoff limit fails the wait.
+#[test]
+fn a_manifest_waits_for_its_job_and_a_failed_job_fails_it() {
+    use kw_sim::rollout::Plot;
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create(
+            "configmaps",
+            json!({"metadata": {"name": "ship-config", "namespace": "default"},
+                   "data": {"mode": "ci"}}),
+        )
+        .unwrap();
+    cluster
+        .sim
+        .create(
+            "services",
+            json!({"metadata": {"name": "ship", "namespace": "default"},
+                   "spec": {"type": "ClusterIP", "clusterIP": "10.96.0.77",
+                            "ports": [{"port": 80}]}}),
+        )
+        .unwrap();
+    let manifest = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: ship-config}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ship}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+";
+    let path = cluster.dir.path().join("app.yaml");
+    std::fs::write(&path, manifest).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let mut live = Live::spawn(&mut cluster.get(&[
+        "-f",
+        &path,
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--timeout",
+        "20s",
+        "-o",
+        "name",
+    ]));
+    still_waiting(&mut live, Duration::from_millis(300));
+    play(&cluster, Plot::JobCompletes, "migrate");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("kw: job.batch/migrate: in progress: Job in progress. Succeeded: 0/1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("kw: --until ready met by all 3 objects\n"),
+        "{stderr}"
+    );
+
+    let live = wait_ready(&cluster, "job/broken");
+    play(&cluster, Plot::JobFails, "broken");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: --fail-on failed met by job.batch/broken \
+             (Job has failed: Job has reached the specified backoff limit)\n"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A rollout that completes while kw is cut off, its history compacted: the re-list brings the
+/// new state, and the judgement follows it.
+#[test]
+fn ready_survives_dropped_connections_and_relists() {
+    let cluster = Cluster::seeded();
+    cluster
+        .sim
+        .create("deployments", mid_rollout("ship"))
+        .unwrap();
+    let mut live = wait_ready(&cluster, "deploy/ship");
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    cluster.sim.set_faults(kw_sim::Faults {
+        watch_status: Some(503),
+        ..kw_sim::Faults::default()
+    });
+    cluster.sim.drop_connections();
+    cluster
+        .sim
+        .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
+        .unwrap();
+    cluster
+        .sim
+        .update("deployments", rolled_out("ship"))
+        .unwrap();
+    cluster.sim.compact();
+    still_waiting(&mut live, Duration::from_millis(300));
+    cluster.sim.set_faults(kw_sim::Faults::default());
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("kw: deployment.apps/ship: ready: Deployment is available. Replicas: 3\n"),
+        "{stderr}"
     );
 }

@@ -276,7 +276,7 @@ fn discovery_documents() {
         .iter()
         .filter_map(|g| g["name"].as_str())
         .collect();
-    assert_eq!(group_names, ["apps", "example.com"]);
+    assert_eq!(group_names, ["apps", "batch", "example.com"]);
     let core = get(&sim, "/api/v1");
     assert_eq!(core.header("content-type"), Some("application/json"));
     let core = core.json();

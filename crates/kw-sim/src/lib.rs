@@ -214,8 +214,9 @@ pub struct SimArgs {
     pub clock: Option<String>,
 
     /// Act out a rollout in namespace default once started: PLOT is completes, image-pull
-    /// (Pods in ImagePullBackOff, the Deployment past its deadline) or crash-loop (a growing
-    /// back-off, the previous log at pods/NAME/log). Repeatable.
+    /// (Pods in ImagePullBackOff, the Deployment past its deadline), crash-loop (a growing
+    /// back-off, the previous log at pods/NAME/log), job-completes or job-fails (its Pods exit 1
+    /// until BackoffLimitExceeded). Repeatable.
     #[arg(long, value_name = "PLOT[:NAME]")]
     pub rollout: Vec<String>,
 

@@ -11,8 +11,14 @@
 //!   back-off that doubles each time (1, 2, 4, 8 beats), and the container's previous log is
 //!   served at `pods/NAME/log?previous=true`.
 //!
+//! And two Jobs (`job`): `job-completes` (one Pod that runs and succeeds) and `job-fails` (Pods
+//! that exit 1 until the backoff limit, then `FailureTarget` and `Failed` with
+//! `BackoffLimitExceeded`), the Pods owned by the Job.
+//!
 //! [`script`] is pure (the whole story, dated from a start time); [`spawn`] plays it on the
 //! store in a thread, like churn.
+
+mod job;
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -37,6 +43,8 @@ pub enum Plot {
     Completes,
     ImagePull,
     CrashLoop,
+    JobCompletes,
+    JobFails,
 }
 
 impl std::str::FromStr for Plot {
@@ -46,8 +54,10 @@ impl std::str::FromStr for Plot {
             "completes" => Ok(Plot::Completes),
             "image-pull" => Ok(Plot::ImagePull),
             "crash-loop" => Ok(Plot::CrashLoop),
+            "job-completes" => Ok(Plot::JobCompletes),
+            "job-fails" => Ok(Plot::JobFails),
             other => Err(format!(
-                "unknown rollout {other:?} (use completes, image-pull or crash-loop)"
+                "unknown rollout {other:?} (use completes, image-pull, crash-loop, job-completes or job-fails)"
             )),
         }
     }
@@ -110,11 +120,18 @@ fn crash_log(run: u32) -> Vec<String> {
 /// The whole story of `rollout`, dated from `start` (the store's clock when it begins).
 pub fn script(rollout: &Rollout, seed: u64, start: SystemTime) -> Vec<Cue> {
     let mut story = Story::new(rollout, seed, start);
-    story.begin();
+    match rollout.plot {
+        Plot::JobCompletes | Plot::JobFails => {
+            story.run_job();
+            return story.cues;
+        }
+        _ => story.begin(),
+    }
     match rollout.plot {
         Plot::Completes => story.complete(),
         Plot::ImagePull => story.fail_to_pull(),
         Plot::CrashLoop => story.crash_loop(),
+        Plot::JobCompletes | Plot::JobFails => {}
     }
     story.cues
 }
