@@ -43,6 +43,9 @@ pub struct Framer<R> {
 }
 
 const READ_CHUNK: usize = 256 * 1024;
+/// The least room `fill` offers a read: the client's input buffer (ureq's default, 128 KiB), so
+/// one read takes everything the connection has buffered.
+const MIN_READ: usize = 128 * 1024;
 
 impl<R: Read> Framer<R> {
     pub fn new(reader: R, max_frame: usize) -> Framer<R> {
@@ -155,7 +158,9 @@ impl<R: Read> Framer<R> {
         if self.eof {
             return Ok(false);
         }
-        if self.start > 0 && (self.start == self.end || self.end == self.buf.len()) {
+        // Keep room for a whole read: each read is followed by a flush once its frames are
+        // printed, so small reads into a nearly full buffer would cost a write each.
+        if self.start > 0 && (self.start == self.end || self.buf.len() - self.end < MIN_READ) {
             self.buf.copy_within(self.start..self.end, 0);
             self.base_offset += self.start as u64;
             self.current = self.current.map(|end| end - self.start);
