@@ -26,9 +26,33 @@ impl Cluster {
         idle_timeout: Duration,
         cache_dir: Option<&Path>,
     ) -> Result<Cluster, ClientError> {
+        Cluster::open_with(settings, idle_timeout, cache_dir, DiscoveryCache::open)
+    }
+
+    /// As `open`, silent about a cache directory it cannot trust: completion prints nothing but
+    /// candidates.
+    pub fn open_quietly(
+        settings: &Settings,
+        idle_timeout: Duration,
+        cache_dir: Option<&Path>,
+    ) -> Result<Cluster, ClientError> {
+        Cluster::open_with(
+            settings,
+            idle_timeout,
+            cache_dir,
+            DiscoveryCache::open_quietly,
+        )
+    }
+
+    fn open_with(
+        settings: &Settings,
+        idle_timeout: Duration,
+        cache_dir: Option<&Path>,
+        open_cache: fn(Option<&Path>, &ClusterKey) -> DiscoveryCache,
+    ) -> Result<Cluster, ClientError> {
         let client = Client::new(&settings.connection, idle_timeout)?;
         let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
-        let cache = DiscoveryCache::open(cache_dir, &key);
+        let cache = open_cache(cache_dir, &key);
         Ok(Cluster {
             client,
             cache,

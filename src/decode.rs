@@ -43,6 +43,9 @@ pub struct Framer<R> {
 }
 
 const READ_CHUNK: usize = 256 * 1024;
+/// The least room `fill` offers a read: the client's input buffer (ureq's default, 128 KiB), so
+/// one read takes everything the connection has buffered.
+const MIN_READ: usize = 128 * 1024;
 
 impl<R: Read> Framer<R> {
     pub fn new(reader: R, max_frame: usize) -> Framer<R> {
@@ -155,7 +158,9 @@ impl<R: Read> Framer<R> {
         if self.eof {
             return Ok(false);
         }
-        if self.start > 0 && (self.start == self.end || self.end == self.buf.len()) {
+        // Keep room for a whole read: each read is followed by a flush once its frames are
+        // printed, so small reads into a nearly full buffer would cost a write each.
+        if self.start > 0 && (self.start == self.end || self.buf.len() - self.end < MIN_READ) {
             self.buf.copy_within(self.start..self.end, 0);
             self.base_offset += self.start as u64;
             self.current = self.current.map(|end| end - self.start);
@@ -386,7 +391,9 @@ fn scanned_rows<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(Vec<RowBody<'a
             };
             let text = scanner.slice(member.value, end).ok()?;
             match known_key(&member)? {
-                "cells" if cells.is_none() => cells = Some(serde_json::from_str(text).ok()?),
+                "cells" if cells.is_none() => {
+                    cells = Some((text != "null").then(|| raw_value(text)).flatten())
+                }
                 "object" if object.is_none() => {
                     object = Some(if text == "null" {
                         None
@@ -400,7 +407,7 @@ fn scanned_rows<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(Vec<RowBody<'a
             members.skip_to(end);
         }
         rows.push(RowBody {
-            cells: cells.unwrap_or_default(),
+            cells: cells.flatten(),
             object: object.flatten(),
             scanned_head: head,
         });
@@ -674,8 +681,10 @@ pub struct ListBody<'a> {
 /// One row of a server-printed `Table`.
 #[derive(Debug, Deserialize)]
 pub struct RowBody<'a> {
-    #[serde(default)]
-    pub cells: Vec<serde_json::Value>,
+    /// The cells as the server sent them, decoded by `printed_cells`: a row may hold millions of
+    /// cells (a hostile server's), and only those under a column are ever printed.
+    #[serde(borrow, default)]
+    pub cells: Option<&'a RawValue>,
     #[serde(borrow, default)]
     pub object: Option<&'a RawValue>,
     /// The object's head, when the scanner read it while checking the frame.
@@ -690,6 +699,60 @@ impl<'a> RowBody<'a> {
             Some(head) => Ok(head.clone()),
             None => object_head(self.object.unwrap_or(RawValue::NULL).get()),
         }
+    }
+
+    /// The row's size as `--max-object-size` counts it: its cells and its object.
+    pub fn size(&self) -> usize {
+        let len = |raw: Option<&RawValue>| raw.map_or(0, |raw| raw.get().len());
+        len(self.cells).saturating_add(len(self.object))
+    }
+
+    /// The first `columns` cells, decoded; the rest are checked and skipped without being built
+    /// (kubectl drops cells beyond the column definitions too), so memory follows what is printed.
+    pub fn printed_cells(
+        &self,
+        columns: usize,
+    ) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+        use serde::de::DeserializeSeed;
+        let Some(raw) = self.cells else {
+            return Ok(Vec::new());
+        };
+        let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+        let cells = FirstCells(columns).deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(cells)
+    }
+}
+
+/// Reads a JSON array keeping its first `.0` elements and skipping the others.
+struct FirstCells(usize);
+
+impl<'de> serde::de::DeserializeSeed<'de> for FirstCells {
+    type Value = Vec<serde_json::Value>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FirstCells {
+    type Value = Vec<serde_json::Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of cells")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // Never trust a length the input gives: grow with what is actually kept.
+        let mut cells = Vec::with_capacity(self.0.min(64));
+        while cells.len() < self.0 {
+            match seq.next_element()? {
+                Some(cell) => cells.push(cell),
+                None => return Ok(cells),
+            }
+        }
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(cells)
     }
 }
 
@@ -867,11 +930,29 @@ mod tests {
         let with = br#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"7"},"columnDefinitions":[{"name":"Name","type":"string","format":"name","description":"","priority":0}],"rows":[{"cells":["a"],"object":{"metadata":{"name":"a"}}}]}"#;
         let t: TableBody = serde_json::from_slice(with).unwrap();
         assert_eq!(t.column_definitions.unwrap()[0].name, "Name");
-        assert_eq!(t.rows[0].cells[0], "a");
+        assert_eq!(t.rows[0].printed_cells(1).unwrap(), ["a"]);
         let without = br#"{"kind":"Table","metadata":{"resourceVersion":"8"},"columnDefinitions":null,"rows":null}"#;
         let t: TableBody = serde_json::from_slice(without).unwrap();
         assert!(t.column_definitions.is_none());
         assert!(t.rows.is_empty());
+    }
+
+    #[test]
+    fn only_the_cells_under_a_column_are_built() {
+        let frame = br#"{"kind":"Table","rows":[{"cells":["a",1,{"x":[true]},"skipped",[2]],"object":null}]}"#;
+        let t: TableBody = serde_json::from_slice(frame).unwrap();
+        let row = &t.rows[0];
+        assert_eq!(
+            row.printed_cells(2).unwrap(),
+            [serde_json::json!("a"), 1.into()]
+        );
+        assert_eq!(row.printed_cells(9).unwrap().len(), 5);
+        assert_eq!(row.size(), r#"["a",1,{"x":[true]},"skipped",[2]]"#.len());
+        // Skipped cells are still checked: a row is valid JSON or an error, whatever is shown.
+        let bad: TableBody = serde_json::from_str(r#"{"rows":[{"cells":"a"}]}"#).unwrap();
+        assert!(bad.rows[0].printed_cells(1).is_err());
+        let none: TableBody = serde_json::from_str(r#"{"rows":[{"cells":null}]}"#).unwrap();
+        assert!(none.rows[0].printed_cells(1).unwrap().is_empty());
     }
 
     #[test]
@@ -1085,7 +1166,12 @@ mod tests {
                 );
                 assert_eq!(t.rows.len(), s.rows.len(), "{}", shown());
                 for (a, b) in t.rows.iter().zip(&s.rows) {
-                    assert_eq!(a.cells, b.cells, "{}", shown());
+                    assert_eq!(
+                        a.cells.map(RawValue::get),
+                        b.cells.map(RawValue::get),
+                        "{}",
+                        shown()
+                    );
                     assert_eq!(
                         a.object.map(RawValue::get),
                         b.object.map(RawValue::get),

@@ -8,7 +8,9 @@
 //!
 //! A cluster is its server address *and* who vouches for it (the CA, the TLS server name) and
 //! the context: kind, minikube, k3d and port-forwards all live at `https://127.0.0.1:PORT`, and
-//! one of them must never answer for another. Files are the user's own (0600, directory 0700).
+//! one of them must never answer for another. Files are the user's own (0600, directory 0700),
+//! and a directory that already exists is used only if it is too: one that another user owns or
+//! may write could hold a planted file that sends `kw get pods` to some other resource.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -132,9 +134,68 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     builder.create(dir)
 }
 
+/// Why the existing directory `dir` must not be trusted with the cache, if it must not: it
+/// belongs to another user, or its group or others may write to it.
+#[cfg(unix)]
+fn distrust(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    // Followed if a symlink: what counts is the directory the files would go to.
+    let meta = std::fs::metadata(dir).ok()?;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me {
+        return Some(format!("it belongs to user id {}, not to you", meta.uid()));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Some(format!(
+            "its group or other users may write to it (mode {:o}; chmod 700 fixes that)",
+            meta.mode() & 0o777
+        ));
+    }
+    None
+}
+
+#[cfg(not(unix))]
+fn distrust(_dir: &Path) -> Option<String> {
+    None
+}
+
+/// Warn once per run, however many clusters open the cache.
+fn warn_once(dir: &Path, why: &str) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        crate::log::notice(&format!(
+            "warning: not using the discovery cache {}: {why}",
+            dir.display()
+        ))
+    });
+}
+
 impl DiscoveryCache {
-    /// The cache of the cluster `key` in `dir` (`None`: no cache at all).
+    /// The cache of the cluster `key` in `dir` (`None`: no cache at all). A directory kw
+    /// cannot trust (`distrust`) means no cache, with a one-line warning.
     pub fn open(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
+        DiscoveryCache::open_trusted(dir, key, warn_once)
+    }
+
+    /// As `open`, but silent about a directory it cannot trust (completion writes nothing
+    /// but candidates).
+    pub fn open_quietly(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
+        DiscoveryCache::open_trusted(dir, key, |_, _| {})
+    }
+
+    fn open_trusted(
+        dir: Option<&Path>,
+        key: &ClusterKey,
+        distrusted: impl Fn(&Path, &str),
+    ) -> DiscoveryCache {
+        let dir = dir.filter(|dir| match distrust(dir) {
+            Some(why) => {
+                distrusted(dir, &why);
+                false
+            }
+            None => true,
+        });
         let path = dir.map(|dir| dir.join(key.file_name()));
         let file = path
             .as_ref()
@@ -211,6 +272,10 @@ impl DiscoveryCache {
         };
         if let Some(dir) = path.parent() {
             let _ = create_private_dir(dir);
+            // Made, or changed, by someone else since `open`: leave it alone.
+            if distrust(dir).is_some() {
+                return;
+            }
         }
         // Private, and renamed into place: a concurrent kw never reads half a file, and a
         // symlink planted at the path is replaced rather than written through.
@@ -322,6 +387,35 @@ mod tests {
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&dir), 0o700);
         assert_eq!(mode(&dir.join(key("s", 0).file_name())), 0o600);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_others_may_write_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        cache.put("deploy", &[deployments()], now);
+        cache.save();
+        for mode in [0o720, 0o702, 0o777] {
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+            let mut cache = DiscoveryCache::open_quietly(Some(dir.path()), &key("s", 0));
+            assert!(cache.get("deploy", now).is_none(), "{mode:o}: not read");
+            cache.put("pods", &[deployments()], now);
+            cache.save();
+        }
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert!(
+            cache.get("deploy", now).is_some(),
+            "a private directory is used"
+        );
+        assert!(
+            cache.get("pods", now).is_none(),
+            "and was not written while open"
+        );
+        assert!(distrust(dir.path()).is_none());
     }
 
     #[test]

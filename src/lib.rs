@@ -21,6 +21,7 @@ pub mod discovery_cache;
 pub mod endpoint;
 pub mod environment;
 pub mod error;
+pub mod escape;
 pub mod events;
 pub mod exit;
 pub mod goformat;

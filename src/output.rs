@@ -11,7 +11,9 @@ pub struct Output<W: Write> {
     out: io::BufWriter<W>,
 }
 
-const BUFFER: usize = 64 * 1024;
+/// Room for everything one drained read of the stream prints (a read brings at most 128 KiB;
+/// `-o json` prints about three times its input), so a flood costs one `write` per read.
+const BUFFER: usize = 512 * 1024;
 
 impl<W: Write> Output<W> {
     pub fn new(printer: Box<dyn Printer>, writer: W) -> Output<W> {

@@ -61,11 +61,6 @@ pub enum ProxyError {
     BadUrl { url: String, reason: String },
     #[error("proxy scheme {scheme:?} is not supported (use http, https or socks5)")]
     UnsupportedScheme { scheme: String },
-    #[error(
-        "https:// proxies (TLS to the proxy) are not supported by kw yet; use an http:// or \
-         socks5:// proxy URL"
-    )]
-    HttpsProxy,
 }
 
 impl ProxyUrl {
@@ -144,36 +139,26 @@ impl ProxyUrl {
         })
     }
 
-    /// Refuses what kw cannot use yet, so settings can name the field at fault.
-    pub fn check_supported(self) -> Result<ProxyUrl, ProxyError> {
-        match self.scheme {
-            ProxyScheme::Https => Err(ProxyError::HttpsProxy),
-            ProxyScheme::Http | ProxyScheme::Socks5 => Ok(self),
-        }
-    }
-
-    /// The proxy for ureq; `https://` proxies are refused here (ureq 2 cannot speak TLS to a
-    /// proxy).
+    /// The proxy for ureq. (TLS to an `https://` proxy is kw's own: `client::tls`.)
     pub fn to_ureq(&self) -> Result<ureq::Proxy, ProxyError> {
-        let scheme = match self.scheme {
-            ProxyScheme::Http => "http",
-            ProxyScheme::Socks5 => "socks5",
-            ProxyScheme::Https => return Err(ProxyError::HttpsProxy),
-        };
-        let user = match &self.credentials {
-            Some((user, password)) => format!("{user}:{password}@"),
-            None => String::new(),
+        let protocol = match self.scheme {
+            ProxyScheme::Http => ureq::ProxyProtocol::Http,
+            ProxyScheme::Https => ureq::ProxyProtocol::Https,
+            ProxyScheme::Socks5 => ureq::ProxyProtocol::Socks5,
         };
         let host = if self.host.contains(':') {
             format!("[{}]", self.host)
         } else {
             self.host.clone()
         };
-        ureq::Proxy::new(format!("{scheme}://{user}{host}:{}", self.port)).map_err(|error| {
-            ProxyError::BadUrl {
-                url: self.to_string(),
-                reason: error.to_string(),
-            }
+        let mut builder = ureq::Proxy::builder(protocol).host(&host).port(self.port);
+        if let Some((user, password)) = &self.credentials {
+            // The builder percent-encodes them again for the URI it keeps.
+            builder = builder.username(user).password(password);
+        }
+        builder.build().map_err(|error| ProxyError::BadUrl {
+            url: self.to_string(),
+            reason: error.to_string(),
         })
     }
 }
@@ -444,10 +429,9 @@ mod tests {
             let error = ProxyUrl::parse(bad).unwrap_err().to_string();
             assert!(!error.contains("secret"), "{error}");
         }
-        assert_eq!(
-            ProxyUrl::parse("https://p").unwrap().to_ureq().unwrap_err(),
-            ProxyError::HttpsProxy
-        );
+        let https = ProxyUrl::parse("https://u:p@p").unwrap().to_ureq().unwrap();
+        assert_eq!(https.protocol(), ureq::ProxyProtocol::Https);
+        assert_eq!((https.host(), https.port()), ("p", 443));
         assert!(ProxyUrl::parse("http://u:p@127.0.0.1:3128")
             .unwrap()
             .to_ureq()

@@ -185,6 +185,7 @@ fn client(error: &ClientError) -> Report {
         // The exec plugin failed or returned nothing usable: an authentication problem.
         ClientError::Setup(SetupError::Credentials(_)) => Report::error(error, exit::AUTH),
         ClientError::Setup(_) => Report::error(error, exit::USAGE),
+        ClientError::DeadlinePassed { .. } => Report::error(error, exit::TIMEOUT),
         _ => Report::error(error, exit::SERVER_ERROR),
     }
 }

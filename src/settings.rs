@@ -132,13 +132,12 @@ pub fn resolve_with_env(
     let mut settings = resolve(flags, namespace_flag, config)?;
     if settings.connection.proxy.is_none() {
         let env = crate::proxy::ProxyEnv::from_process();
-        settings.connection.proxy = env
-            .proxy_for(&settings.connection.server)
-            .and_then(|proxy| proxy.map(ProxyUrl::check_supported).transpose())
-            .map_err(|source| SettingsError::Proxy {
-                origin: "the proxy environment variables (HTTPS_PROXY/HTTP_PROXY)".into(),
-                source,
-            })?;
+        settings.connection.proxy =
+            env.proxy_for(&settings.connection.server)
+                .map_err(|source| SettingsError::Proxy {
+                    origin: "the proxy environment variables (HTTPS_PROXY/HTTP_PROXY)".into(),
+                    source,
+                })?;
     }
     Ok(settings)
 }
@@ -192,14 +191,10 @@ pub fn resolve(
         .or(non_empty(cluster.tls_server_name.as_deref()))
         .map(str::to_string);
     let proxy = match non_empty(cluster.proxy_url.as_deref()) {
-        Some(url) => Some(
-            ProxyUrl::parse(url)
-                .and_then(ProxyUrl::check_supported)
-                .map_err(|source| SettingsError::Proxy {
-                    origin: format!("proxy-url of {cluster_label}"),
-                    source,
-                })?,
-        ),
+        Some(url) => Some(ProxyUrl::parse(url).map_err(|source| SettingsError::Proxy {
+            origin: format!("proxy-url of {cluster_label}"),
+            source,
+        })?),
         None => None,
     };
     let cluster_info = user

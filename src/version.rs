@@ -29,7 +29,10 @@ pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
             reason: e.to_string(),
         })?;
     // Through `print_stdout`: the reader may have gone since the first line (`| head -1`).
-    print_stdout(&format!("Server Version: {}\n", version.git_version))?;
+    print_stdout(&format!(
+        "Server Version: {}\n",
+        crate::escape::escaped(&version.git_version)
+    ))?;
     Ok(())
 }
 

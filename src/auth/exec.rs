@@ -8,7 +8,8 @@ use std::ffi::OsStr;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
 
 use base64::Engine;
 use serde::Deserialize;
@@ -163,8 +164,11 @@ struct ExecStatus {
     expiration_timestamp: Option<String>,
 }
 
-/// Runs the plugin once and returns its credential.
-pub fn run(plugin: &ExecPlugin) -> Result<ExecOutput, AuthError> {
+/// Runs the plugin once and returns its credential. A plugin still running after `limit` (the
+/// time `--timeout` or `--request-timeout` leaves) is killed: it runs while the context's
+/// credential is locked, so a plugin that hangs would hold every request of the context.
+pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, AuthError> {
+    let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let interactive = match plugin.interactive_mode {
         InteractiveMode::Never => false,
@@ -221,22 +225,58 @@ pub fn run(plugin: &ExecPlugin) -> Result<ExecOutput, AuthError> {
         }
     })?;
     // Read at most one byte past the limit: a plugin printing without end must not fill memory.
-    let mut stdout = Vec::new();
-    let read = match child.stdout.take() {
-        Some(out) => out
-            .take(MAX_OUTPUT_BYTES as u64 + 1)
-            .read_to_end(&mut stdout)
-            .map(|_| ()),
-        None => Ok(()),
+    // Read on a thread of its own, so that the time limit holds while the plugin is silent.
+    let (read_all, output) = mpsc::channel();
+    if let Some(out) = child.stdout.take() {
+        std::thread::spawn(move || {
+            let mut stdout = Vec::new();
+            let read = out
+                .take(MAX_OUTPUT_BYTES as u64 + 1)
+                .read_to_end(&mut stdout)
+                .map(|_| ());
+            let _ = read_all.send((read, stdout));
+        });
+    } else {
+        let _ = read_all.send((Ok(()), Vec::new()));
+    }
+    let out_of_time = |child: &mut std::process::Child| {
+        let _ = child.kill();
+        let _ = child.wait();
+        let limit = limit.unwrap_or_default().as_secs_f64();
+        plugin_error(
+            plugin,
+            &format!("did not finish within {limit:.1}s; kw stopped it"),
+        )
+    };
+    let received = match deadline {
+        Some(deadline) => output.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+        None => output
+            .recv()
+            .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+    };
+    let (read, stdout) = match received {
+        Ok(received) => received,
+        Err(mpsc::RecvTimeoutError::Timeout) => return Err(out_of_time(&mut child)),
+        Err(mpsc::RecvTimeoutError::Disconnected) => (Ok(()), Vec::new()),
     };
     if stdout.len() > MAX_OUTPUT_BYTES {
         let _ = child.kill();
         let _ = child.wait();
         return Err(plugin_error(plugin, "printed more than 1 MiB"));
     }
-    let status = child
-        .wait()
-        .map_err(|error| plugin_error(plugin, &format!("could not be waited for: {error}")))?;
+    // Its output has ended; the plugin may still linger (or hang) before it exits.
+    let not_waited =
+        |error: std::io::Error| plugin_error(plugin, &format!("could not be waited for: {error}"));
+    let status = match deadline {
+        None => child.wait().map_err(not_waited)?,
+        Some(deadline) => loop {
+            match child.try_wait().map_err(not_waited)? {
+                Some(status) => break status,
+                None if Instant::now() >= deadline => return Err(out_of_time(&mut child)),
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+        },
+    };
     if !status.success() {
         let how = match status.code() {
             Some(code) => format!("exited with status {code}"),

@@ -161,8 +161,9 @@ impl Authenticator {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The credential for the next request, renewed if it is due.
-    pub fn current(&self) -> Result<Credential, AuthError> {
+    /// The credential for the next request, renewed if it is due; an exec plugin run for it
+    /// is stopped after `limit`.
+    pub fn current(&self, limit: Option<Duration>) -> Result<Credential, AuthError> {
         let mut state = self.lock();
         match &self.source {
             CredentialSource::None => Ok(Credential::default()),
@@ -192,7 +193,7 @@ impl Authenticator {
                     }
                     let still_valid = state.credential.is_some()
                         && state.expires.is_some_and(|e| SystemTime::now() < e);
-                    match run_plugin(&mut state, plugin) {
+                    match run_plugin(&mut state, plugin, limit) {
                         Ok(()) => {}
                         // A hiccup renewing early must not end a long watch while the old
                         // credential still works; the next request tries again.
@@ -217,7 +218,11 @@ impl Authenticator {
 
     /// After a 401 with `used`: get a new credential if the source can give one. `Ok(None)`
     /// means nothing changed, so retrying is pointless.
-    pub fn refresh(&self, used: &Credential) -> Result<Option<Credential>, AuthError> {
+    pub fn refresh(
+        &self,
+        used: &Credential,
+        limit: Option<Duration>,
+    ) -> Result<Option<Credential>, AuthError> {
         let mut state = self.lock();
         // Another request may have renewed it already; then use that one.
         if let Some(current) = &state.credential {
@@ -240,7 +245,7 @@ impl Authenticator {
                     "the server refused the exec credential of {}; running the plugin again",
                     plugin.user_label
                 );
-                run_plugin(&mut state, plugin)?;
+                run_plugin(&mut state, plugin, limit)?;
                 Ok(state.credential.clone())
             }
         }
@@ -289,8 +294,12 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
     }
 }
 
-fn run_plugin(state: &mut State, plugin: &ExecPlugin) -> Result<(), AuthError> {
-    let output = exec::run(plugin)?;
+fn run_plugin(
+    state: &mut State,
+    plugin: &ExecPlugin,
+    limit: Option<Duration>,
+) -> Result<(), AuthError> {
+    let output = exec::run(plugin, limit)?;
     if let Some(token) = &output.token {
         crate::log::register_secret(&token.0);
     }

@@ -16,9 +16,17 @@ use std::time::{Duration, Instant};
 use crate::auth::{AuthError, Authenticator, Credential};
 use crate::connection::{Connection, Impersonation};
 use crate::endpoint::{ClientIdentity, Scheme, TrustRoots};
-use crate::proxy::ProxyError;
+use crate::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
+use ureq::unversioned::resolver::DefaultResolver;
+use ureq::unversioned::transport::{
+    ConnectProxyConnector, Connector as _, SocksConnector, TcpConnector,
+};
+
+type Response = ureq::http::Response<ureq::Body>;
+
+const USER_AGENT: &str = concat!("kw/", env!("CARGO_PKG_VERSION"));
 
 /// The largest LIST page kw reads. Bigger is a broken server.
 pub const MAX_BODY_BYTES: u64 = 1 << 30;
@@ -64,6 +72,9 @@ pub enum ClientError {
     /// No usable TLS configuration, proxy or credential: retrying cannot help.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The run's deadline (`bound_by`) passed before the server, or the exec plugin, answered.
+    #[error("{reason}")]
+    DeadlinePassed { reason: String },
 }
 
 impl ClientError {
@@ -76,7 +87,9 @@ impl ClientError {
             | ClientError::Tls { .. }
             | ClientError::Broken { .. } => true,
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
-            ClientError::TooLarge { .. } | ClientError::Setup(_) => false,
+            ClientError::TooLarge { .. }
+            | ClientError::Setup(_)
+            | ClientError::DeadlinePassed { .. } => false,
         }
     }
 }
@@ -134,6 +147,10 @@ pub struct Client {
     auth: Authenticator,
     transport: Mutex<Transport>,
     proxy: Option<ureq::Proxy>,
+    /// The proxy as messages name it (credentials redacted).
+    proxy_display: Option<String>,
+    /// TLS to an `https://` proxy, and where its roots came from.
+    proxy_tls: Option<(Arc<rustls::ClientConfig>, String)>,
     read_timeout: Duration,
     idle_timeout: Duration,
     /// `https://host:port/base` without a trailing slash.
@@ -144,6 +161,8 @@ pub struct Client {
     /// `--max-object-size`, for bodies that hold one object or document.
     object_limit: u64,
     impersonation: Vec<(String, String)>,
+    /// The run's deadline (`bound_by`): no request and no exec plugin waits past it.
+    deadline: Option<Instant>,
 }
 
 /// The HTTP agents for one client identity. Rebuilt when the identity changes, which also drops
@@ -163,7 +182,21 @@ impl Client {
             None => None,
         };
         let read_timeout = conn.request_timeout.unwrap_or(DEFAULT_READ_TIMEOUT);
-        let transport = build_transport(conn, None, &proxy, read_timeout, idle_timeout)?;
+        let proxy_tls = match &conn.proxy {
+            Some(proxy) if proxy.scheme == ProxyScheme::Https => {
+                Some(tls::proxy_config(&conn.roots)?)
+            }
+            _ => None,
+        };
+        let proxy_display = conn.proxy.as_ref().map(|proxy| proxy.to_string());
+        let transport = build_transport(
+            conn,
+            None,
+            &proxy,
+            proxy_tls.as_ref().map(|(config, _)| config),
+            read_timeout,
+            idle_timeout,
+        )?;
         let roots_origin = match &conn.roots {
             TrustRoots::Platform => "the system's root certificates".to_string(),
             TrustRoots::Bundle { origin, .. } => origin.clone(),
@@ -174,6 +207,8 @@ impl Client {
             auth: Authenticator::new(conn.credentials.source()),
             transport: Mutex::new(transport),
             proxy,
+            proxy_display,
+            proxy_tls,
             read_timeout,
             idle_timeout,
             base_url: server_display.clone(),
@@ -182,7 +217,53 @@ impl Client {
             request_timeout: conn.request_timeout,
             impersonation: impersonation_headers(&conn.impersonate),
             object_limit: DEFAULT_OBJECT_LIMIT,
+            deadline: None,
         })
+    }
+
+    /// End every request, exec plugin run included, by `deadline` (`--timeout`; a watch's
+    /// `--request-timeout`) at the latest. The read timeout bounds each read only, so without a
+    /// limit on the whole request a server that answers slowly enough would hold kw past it.
+    pub fn bound_by(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// How long the next request (or exec plugin run) may take: `timeout`, and no longer than
+    /// the deadline leaves. Past the deadline, nothing more is sent.
+    fn time_limit(&self, timeout: Option<Duration>) -> Result<Option<Duration>, ClientError> {
+        let Some(deadline) = self.deadline else {
+            return Ok(timeout);
+        };
+        match deadline.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => Ok(Some(timeout.map_or(left, |t| t.min(left)))),
+            _ => Err(ClientError::DeadlinePassed {
+                reason: format!(
+                    "the deadline (--timeout) passed before a request could be sent to {}",
+                    self.server_display
+                ),
+            }),
+        }
+    }
+
+    /// `error`, or `DeadlinePassed` saying why when the deadline is what cut it short.
+    fn unless_past_deadline(&self, error: ClientError) -> ClientError {
+        let past = self.deadline.is_some_and(|d| Instant::now() >= d);
+        match error {
+            ClientError::Unreachable { .. } | ClientError::Broken { .. } if past => {
+                ClientError::DeadlinePassed {
+                    reason: format!(
+                        "no answer from {} before the deadline (--timeout)",
+                        self.server_display
+                    ),
+                }
+            }
+            ClientError::Setup(SetupError::Credentials(error)) if past => {
+                ClientError::DeadlinePassed {
+                    reason: error.to_string(),
+                }
+            }
+            error => error,
+        }
     }
 
     /// The server, as `https://host:port`, for messages.
@@ -227,10 +308,11 @@ impl Client {
         let response = self.send(false, path_and_query, accept, self.request_timeout)?;
         let mut body = Vec::new();
         response
+            .into_body()
             .into_reader()
             .take(limit.saturating_add(1))
             .read_to_end(&mut body)
-            .map_err(|e| self.broken(&e))?;
+            .map_err(|e| self.unless_past_deadline(self.broken(&e)))?;
         if body.len() as u64 > limit {
             return Err(ClientError::TooLarge {
                 path: path_and_query
@@ -248,11 +330,11 @@ impl Client {
     /// GET a streamed body (a watch). Reads that wait longer than the idle timeout fail, so a
     /// silent dead connection is noticed.
     /// With a `deadline`, the whole stream ends there (kubectl's `--request-timeout` on a watch,
-    /// `--timeout`), and reads still fail after the idle timeout: ureq's request timeout would
-    /// replace the socket's read timeout with the time left, so a half-open connection under
-    /// `--timeout 1h` would hang for the hour. It is used only when the time left is shorter
-    /// than the idle timeout; before that kw's own reader checks the deadline between reads.
-    /// (The watcher asks the server to end streams early enough for this to be exact.)
+    /// `--timeout`), and reads still fail after the idle timeout. ureq's whole-request timeout
+    /// is used only when the time left is shorter than the idle timeout (each read then waits
+    /// at most the time left); before that kw's own reader checks the deadline between reads,
+    /// which costs no system call per read. (The watcher asks the server to end streams early
+    /// enough for this to be exact.)
     pub fn stream(
         &self,
         path_and_query: &str,
@@ -262,13 +344,13 @@ impl Client {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let timeout = left.filter(|left| *left <= self.idle_timeout);
         let response = self.send(true, path_and_query, accept, timeout)?;
-        let reader = response.into_reader();
+        let reader = response.into_body().into_reader();
         Ok(match deadline {
             Some(deadline) if timeout.is_none() => Box::new(UntilDeadline {
-                inner: reader,
+                inner: Box::new(reader),
                 deadline,
             }),
-            _ => reader,
+            _ => Box::new(reader),
         })
     }
 
@@ -279,11 +361,14 @@ impl Client {
 
     /// Describe an I/O failure while reading a body.
     pub fn broken(&self, err: &std::io::Error) -> ClientError {
-        let reason = match err.kind() {
-            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
-                "no data within the read timeout".to_string()
+        let reason = if timed_out(err) {
+            "no data within the read timeout".to_string()
+        } else {
+            match err.get_ref().and_then(|e| e.downcast_ref::<ureq::Error>()) {
+                // ureq's own errors come wrapped; show them without the wrapping.
+                Some(ureq::Error::Io(io)) => io.to_string(),
+                _ => err.to_string(),
             }
-            _ => err.to_string(),
         };
         ClientError::Broken {
             server: self.server_display.clone(),
@@ -292,25 +377,49 @@ impl Client {
     }
 
     /// One request with the current credential, and after a 401 one more with a renewed one.
+    /// `timeout` bounds the request; an ordinary request (and any exec plugin run) is bounded
+    /// by the deadline too. A watch bounds itself by it (`stream`).
     fn send(
         &self,
         watch: bool,
         path_and_query: &str,
         accept: &str,
         timeout: Option<Duration>,
-    ) -> Result<ureq::Response, ClientError> {
-        let credential = self.auth.current()?;
+    ) -> Result<Response, ClientError> {
+        self.send_within(watch, path_and_query, accept, timeout)
+            .map_err(|error| self.unless_past_deadline(error))
+    }
+
+    fn send_within(
+        &self,
+        watch: bool,
+        path_and_query: &str,
+        accept: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Response, ClientError> {
+        let timeout = if watch {
+            timeout
+        } else {
+            self.time_limit(timeout)?
+        };
+        let plugin_limit = || self.time_limit(self.request_timeout);
+        let credential = self.auth.current(plugin_limit()?)?;
         let result = self.send_once(&credential, watch, path_and_query, accept, timeout);
         let unauthorized = matches!(result, Err(ClientError::Status { code: 401, .. }));
         if !unauthorized || !self.auth.can_refresh() {
             return result;
         }
-        match self.auth.refresh(&credential)? {
+        match self.auth.refresh(&credential, plugin_limit()?)? {
             Some(renewed) => {
                 vlog!(
                     crate::log::REQUESTS,
                     "401 Unauthorized: retrying once with a renewed credential"
                 );
+                let timeout = if watch {
+                    timeout
+                } else {
+                    self.time_limit(self.request_timeout)?
+                };
                 self.send_once(&renewed, watch, path_and_query, accept, timeout)
             }
             // Nothing new to offer: the server's own answer stands.
@@ -335,6 +444,7 @@ impl Client {
                 &self.connection,
                 credential.identity.clone(),
                 &self.proxy,
+                self.proxy_tls.as_ref().map(|(config, _)| config),
                 self.read_timeout,
                 self.idle_timeout,
             )?;
@@ -353,120 +463,186 @@ impl Client {
         path_and_query: &str,
         accept: &str,
         timeout: Option<Duration>,
-    ) -> Result<ureq::Response, ClientError> {
+    ) -> Result<Response, ClientError> {
         let agent = self.agent_for(credential, watch)?;
         let url = format!("{}{}", self.base_url, path_and_query);
         vlog!(crate::log::REQUESTS, "GET {url}");
         let mut request = agent
             .get(&url)
-            .set("Accept", accept)
-            .set("User-Agent", concat!("kw/", env!("CARGO_PKG_VERSION")));
+            .header_raw("Accept", accept.as_bytes())
+            .header_raw("User-Agent", USER_AGENT.as_bytes());
         if let Some(timeout) = timeout {
-            request = request.timeout(timeout);
+            request = request.config().timeout_global(Some(timeout)).build();
         }
         if let Some(token) = &credential.token {
             // Every source checks its tokens already; this is the last door before the header.
             crate::auth::check_token(&token.0, "the bearer token").map_err(SetupError::from)?;
-            request = request.set("Authorization", &format!("Bearer {}", token.0));
+            let value = format!("Bearer {}", token.0);
+            request = request.header_raw("Authorization", value.as_bytes());
         }
+        // Names go out as written here (ureq would lower-case them), as Go's clients send them.
         for (name, value) in &self.impersonation {
-            request = request.set(name, value);
+            request = request.header_raw(name, value.as_bytes());
         }
         if crate::log::enabled(HEADERS_LEVEL) {
-            for name in request.header_names() {
-                for value in request.all(&name) {
-                    let shown = if name.eq_ignore_ascii_case("authorization") {
-                        redact_authorization(value)
-                    } else {
-                        value.to_string()
-                    };
-                    vlog!(HEADERS_LEVEL, "Request Header: {name}: {shown}");
-                }
+            for (name, value) in request.headers_ref().into_iter().flatten() {
+                let value = String::from_utf8_lossy(value.as_bytes());
+                let shown = if name == ureq::http::header::AUTHORIZATION {
+                    redact_authorization(&value)
+                } else {
+                    value.into_owned()
+                };
+                vlog!(HEADERS_LEVEL, "Request Header: {name}: {shown}");
             }
         }
         let started = Instant::now();
         let result = request.call();
         let elapsed = started.elapsed();
-        match result {
-            Ok(response) => {
-                vlog!(
-                    crate::log::RESPONSES,
-                    "GET {url} {} in {} ms",
-                    response.status(),
-                    elapsed.as_millis()
-                );
-                if (300..400).contains(&response.status()) {
-                    // Never follow: the credentials were meant for this server only.
-                    let code = response.status();
-                    let location = response.header("Location").unwrap_or("(no Location)");
-                    let message = format!(
-                        "the server redirected the request to {location}; kw does not follow \
-                         redirects, so credentials never go anywhere but the configured server"
-                    );
-                    return Err(ClientError::Status {
-                        code,
-                        status: Some(Box::new(Status::failure(code, "Redirect", message))),
-                        retry_after: None,
-                    });
-                }
-                Ok(response)
-            }
-            Err(ureq::Error::Status(code, response)) => {
-                vlog!(
-                    crate::log::RESPONSES,
-                    "GET {url} {code} in {} ms",
-                    elapsed.as_millis()
-                );
-                let retry_after = response
-                    .header("Retry-After")
-                    .and_then(crate::backoff::server_pause);
-                let mut body = Vec::new();
-                let _ = response
-                    .into_reader()
-                    .take(MAX_ERROR_BODY_BYTES)
-                    .read_to_end(&mut body);
-                let status = serde_json::from_slice::<Status>(&body)
-                    .ok()
-                    .filter(|s| s.kind == "Status")
-                    .map(Box::new);
-                Err(ClientError::Status {
-                    code,
-                    status,
-                    retry_after,
-                })
-            }
-            Err(ureq::Error::Transport(transport)) => Err(self.transport_error(&transport)),
+        let response = match result {
+            Ok(response) => response,
+            Err(error) => return Err(self.transport_error(error)),
+        };
+        let code = response.status().as_u16();
+        vlog!(
+            crate::log::RESPONSES,
+            "GET {url} {code} in {} ms",
+            elapsed.as_millis()
+        );
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+        };
+        if (300..400).contains(&code) {
+            // Never follow: the credentials were meant for this server only.
+            let location = header("Location").unwrap_or("(no Location)");
+            let message = format!(
+                "the server redirected the request to {location}; kw does not follow \
+                 redirects, so credentials never go anywhere but the configured server"
+            );
+            return Err(ClientError::Status {
+                code,
+                status: Some(Box::new(Status::failure(code, "Redirect", message))),
+                retry_after: None,
+            });
         }
+        if code < 400 {
+            return Ok(response);
+        }
+        let retry_after = header("Retry-After").and_then(crate::backoff::server_pause);
+        let mut body = Vec::new();
+        let _ = response
+            .into_body()
+            .into_reader()
+            .take(MAX_ERROR_BODY_BYTES)
+            .read_to_end(&mut body);
+        let status = serde_json::from_slice::<Status>(&body)
+            .ok()
+            .filter(|s| s.kind == "Status")
+            .map(Box::new);
+        Err(ClientError::Status {
+            code,
+            status,
+            retry_after,
+        })
     }
 
-    fn transport_error(&self, transport: &ureq::Transport) -> ClientError {
+    /// A request that got no response: what failed, in words. With a proxy, every connection
+    /// goes to it first, so a failure to connect is the proxy's and the message names it.
+    fn transport_error(&self, error: ureq::Error) -> ClientError {
+        use std::io::ErrorKind as Kind;
+        use ureq::Timeout;
         let server = self.server_display.clone();
-        if let Some(tls) = tls::find_tls_error(transport) {
-            return ClientError::Tls {
-                server,
-                reason: tls::describe_tls_error(tls, &self.roots_origin),
-            };
-        }
-        if transport.kind() == ureq::ErrorKind::BadHeader {
-            return ClientError::Setup(SetupError::BadHeader);
-        }
-        let io = io_error_in(transport);
-        let reason = match io.map(|e| e.kind()) {
-            Some(std::io::ErrorKind::ConnectionRefused) => "connection refused".to_string(),
-            Some(std::io::ErrorKind::TimedOut) | Some(std::io::ErrorKind::WouldBlock) => {
-                "timed out".to_string()
+        if let ureq::Error::Io(io) = &error {
+            if let Some(tls) = tls::find_tls_error(io) {
+                return ClientError::Tls {
+                    server,
+                    reason: tls::describe_tls_error(tls, &self.roots_origin),
+                };
             }
-            _ => match (transport.message(), io) {
-                (_, Some(io)) => io.to_string(),
-                (Some(message), None) => message.to_string(),
-                (None, None) => transport.kind().to_string(),
+        }
+        let proxy = self.proxy_display.as_deref().unwrap_or("(none)");
+        if let ureq::Error::Other(inner) = &error {
+            if let Some(tls::ProxyHandshakeError(io)) = inner.downcast_ref() {
+                let origin = self.proxy_tls.as_ref().map_or("", |(_, origin)| origin);
+                let why = match tls::find_tls_error(io) {
+                    Some(tls) => tls::describe_proxy_tls_error(tls, origin),
+                    None => io.to_string(),
+                };
+                return ClientError::Tls {
+                    server,
+                    reason: format!("TLS to the proxy {proxy} failed: {why}"),
+                };
+            }
+        }
+        let unreachable = |reason: String| match &self.proxy_display {
+            Some(proxy) => ClientError::Unreachable {
+                server: server.clone(),
+                reason: format!("cannot reach the proxy {proxy}: {reason}"),
+            },
+            None => ClientError::Unreachable {
+                server: server.clone(),
+                reason,
             },
         };
-        match transport.kind() {
-            ureq::ErrorKind::Dns | ureq::ErrorKind::ConnectionFailed => {
-                ClientError::Unreachable { server, reason }
+        match error {
+            // A header name or value HTTP does not allow (checked when the request is sent).
+            ureq::Error::Http(_) => ClientError::Setup(SetupError::BadHeader),
+            ureq::Error::HostNotFound => unreachable("no such host".to_string()),
+            ureq::Error::ConnectionFailed => unreachable("the connection failed".to_string()),
+            ureq::Error::ConnectProxyFailed(reason) => {
+                // ureq says "proxy server responded 407/407"; kw says "answered 407 <reason>".
+                let code = reason
+                    .strip_prefix("proxy server responded ")
+                    .and_then(|status| status.split('/').next())
+                    .and_then(|code| code.parse::<u16>().ok());
+                let answer = match code {
+                    Some(code) => {
+                        let text = ureq::http::StatusCode::from_u16(code)
+                            .ok()
+                            .and_then(|status| status.canonical_reason())
+                            .unwrap_or("");
+                        format!("answered {code} {text}").trim_end().to_string()
+                    }
+                    None => reason,
+                };
+                let hint = match answer.get(..12) {
+                    Some("answered 407") => " (check the user and password in the proxy URL)",
+                    Some("answered 403") => " (the proxy does not allow this destination)",
+                    _ => "",
+                };
+                ClientError::Unreachable {
+                    server,
+                    reason: format!("the proxy {proxy} refused the tunnel: it {answer}{hint}"),
+                }
             }
-            _ => ClientError::Broken { server, reason },
+            ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => {
+                unreachable("timed out".to_string())
+            }
+            ureq::Error::Timeout(_) => ClientError::Broken {
+                server,
+                reason: "timed out".to_string(),
+            },
+            ureq::Error::Io(io) => {
+                let reason = match io.kind() {
+                    Kind::ConnectionRefused => "connection refused".to_string(),
+                    Kind::TimedOut | Kind::WouldBlock => "timed out".to_string(),
+                    _ => io.to_string(),
+                };
+                match io.kind() {
+                    Kind::ConnectionRefused
+                    | Kind::HostUnreachable
+                    | Kind::NetworkUnreachable
+                    | Kind::AddrNotAvailable
+                    | Kind::NotFound => unreachable(reason),
+                    _ => ClientError::Broken { server, reason },
+                }
+            }
+            other => ClientError::Broken {
+                server,
+                reason: other.to_string(),
+            },
         }
     }
 }
@@ -490,15 +666,15 @@ impl Read for UntilDeadline {
     }
 }
 
-fn io_error_in<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a std::io::Error> {
-    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(e) = current {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            return Some(io);
-        }
-        current = e.source();
-    }
-    None
+/// A read that failed for want of data in time: the socket's own timeout, or ureq's.
+fn timed_out(err: &std::io::Error) -> bool {
+    matches!(
+        err.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    ) || matches!(
+        err.get_ref().and_then(|e| e.downcast_ref::<ureq::Error>()),
+        Some(ureq::Error::Timeout(_))
+    )
 }
 
 /// `Authorization: Bearer xyz` as kubectl logs it: the scheme, never the secret.
@@ -509,9 +685,7 @@ pub fn redact_authorization(value: &str) -> String {
     }
 }
 
-/// The `Impersonate-*` headers. ureq replaces a header set twice under the same name, so each
-/// extra group is sent under a differently cased name: HTTP header names are case-insensitive,
-/// and the API server reads every `Impersonate-Group` value whatever its case.
+/// The `Impersonate-*` headers, one `Impersonate-Group` per group (ureq appends repeated names).
 fn impersonation_headers(impersonate: &Impersonation) -> Vec<(String, String)> {
     let mut headers = Vec::new();
     if let Some(user) = &impersonate.user {
@@ -520,49 +694,29 @@ fn impersonation_headers(impersonate: &Impersonation) -> Vec<(String, String)> {
     if let Some(uid) = &impersonate.uid {
         headers.push(("Impersonate-Uid".to_string(), uid.clone()));
     }
-    for (index, group) in impersonate.groups.iter().enumerate() {
-        headers.push((case_variant("Impersonate-Group", index), group.clone()));
+    for group in &impersonate.groups {
+        headers.push(("Impersonate-Group".to_string(), group.clone()));
     }
     headers
-}
-
-/// The `index`-th distinct ASCII case variant of `name` (bit i of index flips letter i).
-fn case_variant(name: &str, index: usize) -> String {
-    let mut letter = 0;
-    name.chars()
-        .map(|c| {
-            if !c.is_ascii_alphabetic() {
-                return c;
-            }
-            let flip = letter < usize::BITS as usize && (index >> letter) & 1 == 1;
-            letter += 1;
-            if flip {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            } else {
-                c
-            }
-        })
-        .collect()
 }
 
 fn build_transport(
     conn: &Connection,
     identity: Option<Arc<ClientIdentity>>,
     proxy: &Option<ureq::Proxy>,
+    proxy_tls: Option<&Arc<rustls::ClientConfig>>,
     read_timeout: Duration,
     idle_timeout: Duration,
 ) -> Result<Transport, ClientError> {
-    let tls = match conn.server.scheme {
-        Scheme::Https => Some(Arc::new(tls::Connector::new(
-            tls::client_config(conn, identity.as_deref())?,
-            conn.tls_server_name.as_deref(),
-        ))),
+    let server_tls = match conn.server.scheme {
+        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
         Scheme::Http => None,
     };
+    let tls = tls::Connector::new(
+        server_tls,
+        conn.tls_server_name.as_deref(),
+        proxy_tls.cloned(),
+    );
     Ok(Transport {
         agent: build_agent(tls.clone(), proxy.clone(), read_timeout),
         watch_agent: build_agent(tls, proxy.clone(), idle_timeout),
@@ -571,24 +725,31 @@ fn build_transport(
 }
 
 fn build_agent(
-    tls: Option<Arc<tls::Connector>>,
+    tls: tls::Connector,
     proxy: Option<ureq::Proxy>,
     read_timeout: Duration,
 ) -> ureq::Agent {
-    let mut builder = ureq::AgentBuilder::new()
-        .redirects(0)
-        .timeout_connect(CONNECT_TIMEOUT)
-        .timeout_read(read_timeout)
-        .timeout_write(CONNECT_TIMEOUT)
+    let config = ureq::Agent::config_builder()
+        // kw reads every status itself (a `Status` body, `Retry-After`, 3xx refused).
+        .http_status_as_error(false)
+        .max_redirects(0)
         // The environment's proxy rules are applied in `settings` (Go's rules, not ureq's).
-        .try_proxy_from_env(false);
-    if let Some(proxy) = proxy {
-        builder = builder.proxy(proxy);
-    }
-    if let Some(tls) = tls {
-        builder = builder.tls_connector(tls);
-    }
-    builder.build()
+        .proxy(proxy)
+        .timeout_connect(Some(CONNECT_TIMEOUT))
+        .timeout_per_read(Some(read_timeout))
+        .timeout_per_write(Some(CONNECT_TIMEOUT))
+        // Also what a proxy's CONNECT request carries.
+        .user_agent(USER_AGENT)
+        .build();
+    // SOCKS and CONNECT proxies, then TCP, then kw's own TLS over whichever came up. (ureq
+    // opens the connection to a CONNECT proxy through this same chain, so an `https://` proxy
+    // gets its TLS here too.)
+    let connector =
+        ().chain(SocksConnector::default())
+            .chain(ConnectProxyConnector::default())
+            .chain(TcpConnector::default())
+            .chain(tls);
+    ureq::Agent::with_parts(config, connector, DefaultResolver::default())
 }
 
 #[cfg(test)]
@@ -596,21 +757,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn group_headers_get_distinct_spellings_of_one_name() {
+    fn each_group_is_one_more_impersonate_group_header() {
         let headers = impersonation_headers(&Impersonation {
             user: Some("jane".into()),
             uid: None,
             groups: vec!["a".into(), "b".into(), "c".into()],
         });
-        let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names[0], "Impersonate-User");
-        let groups = &names[1..];
-        assert_eq!(groups.len(), 3);
-        for (i, name) in groups.iter().enumerate() {
-            assert!(name.eq_ignore_ascii_case("impersonate-group"));
-            assert!(!groups[..i].contains(name), "{groups:?}");
-        }
-        assert_eq!(groups[0], "Impersonate-Group");
+        let expected = [
+            ("Impersonate-User", "jane"),
+            ("Impersonate-Group", "a"),
+            ("Impersonate-Group", "b"),
+            ("Impersonate-Group", "c"),
+        ];
+        let got: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(got, expected);
     }
 
     #[test]

@@ -9,7 +9,12 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::WebPkiServerVerifier;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
+    CertificateError, ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore,
+    SignatureScheme, StreamOwned,
+};
+use std::io::{Read, Write};
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
 use crate::connection::Connection;
@@ -118,31 +123,169 @@ fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupErr
     }
 }
 
-/// ureq's rustls connector, with `tls-server-name` (when set) as the name the handshake sends
-/// (SNI) instead of the host connected to, as client-go does, so front ends that route by SNI
-/// reach the right cluster.
+/// kw's TLS layer in ureq's connector chain: rustls with kw's own configuration, and
+/// `tls-server-name` (when set) as the name the handshake sends (SNI) instead of the host
+/// connected to, as client-go does, so front ends that route by SNI reach the right cluster.
+/// ureq's own TLS settings cannot carry a custom verifier or a renamed SNI, hence this.
+/// It also speaks TLS to an `https://` proxy, with the proxy's own trust (see
+/// [`proxy_config`]); ureq then sends CONNECT inside that, and this wraps the tunnel in the
+/// server's TLS. Plain `http://` servers pass through untouched.
+#[derive(Clone)]
 pub struct Connector {
-    config: Arc<ClientConfig>,
+    /// For an `https://` server.
+    server: Option<Arc<ClientConfig>>,
     server_name: Option<String>,
+    /// For an `https://` proxy.
+    proxy: Option<Arc<ClientConfig>>,
 }
 
+/// The TLS handshake with an `https://` proxy failed (kept apart from the server's failures,
+/// which it would otherwise look like).
+#[derive(Debug, thiserror::Error)]
+#[error("TLS to the proxy failed: {0}")]
+pub struct ProxyHandshakeError(pub std::io::Error);
+
 impl Connector {
-    pub fn new(config: Arc<ClientConfig>, tls_server_name: Option<&str>) -> Connector {
+    pub fn new(
+        server: Option<Arc<ClientConfig>>,
+        tls_server_name: Option<&str>,
+        proxy: Option<Arc<ClientConfig>>,
+    ) -> Connector {
         Connector {
-            config,
+            server,
             server_name: tls_server_name.map(str::to_string),
+            proxy,
         }
     }
 }
 
-impl ureq::TlsConnector for Connector {
+impl std::fmt::Debug for Connector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("tls::Connector")
+            .field("server_name", &self.server_name)
+            .finish()
+    }
+}
+
+impl<In: Transport> ureq::unversioned::transport::Connector<In> for Connector {
+    type Out = Either<In, TlsTransport>;
+
     fn connect(
         &self,
-        dns_name: &str,
-        io: Box<dyn ureq::ReadWrite>,
-    ) -> Result<Box<dyn ureq::ReadWrite>, ureq::Error> {
-        let name = self.server_name.as_deref().unwrap_or(dns_name);
-        self.config.connect(name, io)
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        let Some(transport) = chained else {
+            // Nothing below connected: nothing to wrap (ureq reports the failure).
+            return Ok(None);
+        };
+        if !details.needs_tls() || transport.is_tls() {
+            return Ok(Some(Either::A(transport)));
+        }
+        let host = details.uri.host().unwrap_or_default();
+        // An IPv6 literal comes bracketed from the URI.
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        // ureq connects to a CONNECT proxy with the proxy taken out of its configuration: with
+        // an `https://` proxy configured, that is the only connection without one.
+        let (config, name, to_proxy) = match (&self.proxy, details.config.proxy()) {
+            (Some(proxy), None) => (proxy, host, true),
+            _ => match &self.server {
+                Some(server) => (server, self.server_name.as_deref().unwrap_or(host), false),
+                None => return Err(ureq::Error::Tls("no TLS configuration for this server")),
+            },
+        };
+        let name = ServerName::try_from(name.to_string())
+            .map_err(|_| ureq::Error::Tls("the server's name cannot be used for TLS"))?;
+        let mut conn = ClientConnection::new(Arc::clone(config), name)
+            .map_err(|e| ureq::Error::Io(std::io::Error::other(e)))?;
+        let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());
+        sock.set_timeout(details.timeout);
+        // rustls hands its own errors back inside io::Error; ureq's (timeouts) come back out.
+        match conn.complete_io(&mut sock).map_err(ureq::Error::from) {
+            Ok(_) => {}
+            Err(ureq::Error::Io(io)) if to_proxy => {
+                return Err(ureq::Error::Other(Box::new(ProxyHandshakeError(io))));
+            }
+            Err(other) => return Err(other),
+        }
+        let buffers = LazyBuffers::new(
+            details.config.input_buffer_size(),
+            details.config.output_buffer_size(),
+        );
+        Ok(Some(Either::B(TlsTransport {
+            buffers,
+            stream: StreamOwned { conn, sock },
+        })))
+    }
+}
+
+/// TLS to an `https://` proxy: no client certificate (it is meant for the API server), and the
+/// proxy's certificate verified against the operating system's store (`SSL_CERT_FILE` and
+/// `SSL_CERT_DIR` honoured), where a company installs its proxy CA, and also against the
+/// kubeconfig's CA, as client-go does. Returns the configuration and where its roots came from.
+pub fn proxy_config(roots: &TrustRoots) -> Result<(Arc<ClientConfig>, String), TlsSetupError> {
+    let (mut store, mut origin) = root_store(&TrustRoots::Platform)?;
+    if let TrustRoots::Bundle {
+        certs,
+        origin: from,
+    } = roots
+    {
+        let (added, _ignored) = store.add_parsable_certificates(certs.iter().cloned());
+        if added > 0 {
+            origin = format!("{origin} and {from}");
+        }
+    }
+    let config = ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| TlsSetupError::BadRoots {
+            origin: "the TLS library".into(),
+            reason: e.to_string(),
+        })?
+        .with_root_certificates(store)
+        .with_no_client_auth();
+    Ok((Arc::new(config), origin))
+}
+
+/// One TLS connection as a ureq transport: plaintext goes through ureq's buffers.
+pub struct TlsTransport {
+    buffers: LazyBuffers,
+    stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl std::fmt::Debug for TlsTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsTransport").finish()
+    }
+}
+
+impl Transport for TlsTransport {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let output = &self.buffers.output()[..amount];
+        self.stream.write_all(output).map_err(ureq::Error::from)
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let input = self.buffers.input_append_buf();
+        let amount = self.stream.read(input).map_err(ureq::Error::from)?;
+        self.buffers.input_appended(amount);
+        Ok(amount > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.stream.get_mut().get_mut().is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        true
     }
 }
 
@@ -263,13 +406,22 @@ pub fn find_tls_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<
 
 /// Say in words what a TLS failure means for the user. `roots_origin` names the CA bundle used.
 pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
+    describe(err, "server", roots_origin)
+}
+
+/// As [`describe_tls_error`], for the TLS connection to an `https://` proxy.
+pub fn describe_proxy_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
+    describe(err, "proxy", roots_origin)
+}
+
+fn describe(err: &rustls::Error, peer: &str, roots_origin: &str) -> String {
     match err {
         rustls::Error::InvalidCertificate(cert) => match cert {
             CertificateError::UnknownIssuer => format!(
-                "the server's certificate is signed by an unknown authority (verified against {roots_origin})"
+                "the {peer}'s certificate is signed by an unknown authority (verified against {roots_origin})"
             ),
             CertificateError::NotValidForNameContext { expected, presented } => format!(
-                "the server's certificate is not valid for {}: it is valid for {}",
+                "the {peer}'s certificate is not valid for {}: it is valid for {}",
                 server_name_text(expected),
                 if presented.is_empty() {
                     "no names".to_string()
@@ -282,25 +434,28 @@ pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
                 }
             ),
             CertificateError::NotValidForName => {
-                "the server's certificate is not valid for the server's name".to_string()
+                format!("the {peer}'s certificate is not valid for the {peer}'s name")
             }
             CertificateError::ExpiredContext { time, not_after } => format!(
-                "the server's certificate expired {} ago (at {})",
+                "the {peer}'s certificate expired {} ago (at {})",
                 ago(time.as_secs().saturating_sub(not_after.as_secs())),
                 rfc3339(not_after.as_secs())
             ),
-            CertificateError::Expired => "the server's certificate has expired".to_string(),
+            CertificateError::Expired => format!("the {peer}'s certificate has expired"),
             CertificateError::NotValidYetContext { time, not_before } => format!(
-                "the server's certificate is not valid until {} (in {})",
+                "the {peer}'s certificate is not valid until {} (in {})",
                 rfc3339(not_before.as_secs()),
                 ago(not_before.as_secs().saturating_sub(time.as_secs()))
             ),
-            CertificateError::NotValidYet => "the server's certificate is not valid yet".to_string(),
-            other => format!("the server's certificate was rejected: {other:?}"),
+            CertificateError::NotValidYet => format!("the {peer}'s certificate is not valid yet"),
+            other => format!("the {peer}'s certificate was rejected: {other:?}"),
         },
-        rustls::Error::AlertReceived(alert) => format!(
+        rustls::Error::AlertReceived(alert) if peer == "server" => format!(
             "the server rejected the TLS handshake ({alert:?}); if you use a client certificate, the server does not accept it"
         ),
+        rustls::Error::AlertReceived(alert) => {
+            format!("the {peer} rejected the TLS handshake ({alert:?})")
+        }
         other => format!("TLS handshake failed: {other}"),
     }
 }

@@ -8,7 +8,7 @@
 //! failure means "no answer": a completion must never put an error in front of the user.
 
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Deserialize;
 
@@ -41,6 +41,8 @@ pub struct Reach {
     all_namespaces: bool,
     label_selector: Option<String>,
     field_selector: Option<String>,
+    /// When the budget ends: no request and no exec plugin outlives it.
+    deadline: Instant,
 }
 
 impl Reach {
@@ -76,6 +78,7 @@ impl Reach {
             all_namespaces: line.has("all-namespaces"),
             label_selector: text("selector"),
             field_selector: text("field-selector"),
+            deadline: Instant::now() + budget,
         }
     }
 }
@@ -122,13 +125,17 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     let settings = settings::resolve_from_env(&reach.flags, reach.namespace.as_deref()).ok()?;
     let budget = settings.connection.request_timeout;
     let Cluster {
-        client, mut cache, ..
-    } = Cluster::open(
+        mut client,
+        mut cache,
+        ..
+    } = Cluster::open_quietly(
         &settings,
         budget.unwrap_or(Duration::from_secs(2)),
         crate::discovery_cache::default_dir().as_deref(),
     )
     .ok()?;
+    // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.
+    client.bound_by(Some(reach.deadline));
     let namespace = (!reach.all_namespaces).then(|| settings.namespace.clone());
     let answer = match need {
         Need::Types => Some(type_candidates(&all_types(&client, &mut cache)?, typed)),

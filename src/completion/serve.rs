@@ -28,6 +28,9 @@ pub const SUBCOMMAND: &str = "__complete";
 
 /// How long completion waits for the cluster, in all.
 pub const BUDGET: Duration = Duration::from_secs(2);
+/// How much longer it waits for the cluster's thread to end after the budget, while the client
+/// stops what is still running (an exec plugin it must not leave behind).
+const WIND_DOWN: Duration = Duration::from_millis(500);
 
 /// What completion answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,7 +86,7 @@ fn ask_server(need: &Need, typed: &str, line: &words::Line) -> Option<Vec<Candid
         let reach = Reach::of(&line, BUDGET);
         let _ = done.send(cluster::from_server(&need, &typed, &line, &reach));
     });
-    answer.recv_timeout(BUDGET).ok().flatten()
+    answer.recv_timeout(BUDGET + WIND_DOWN).ok().flatten()
 }
 
 /// Print `answer` in the protocol the scripts read.

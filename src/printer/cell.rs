@@ -4,7 +4,8 @@
 //! kubectl decodes cells into Go values (string, int64, float64, bool, nil, `[]interface{}`,
 //! `map[string]interface{}`) and prints strings truncated at the first line break (with `...`)
 //! and everything else with `fmt.Sprint`; both then go through its terminal escaper (ESC → `^[`,
-//! CR → `\r`), which guards against escape-sequence injection from object fields. A `null`
+//! CR → `\r`), which guards against escape-sequence injection from object fields. kw's escaper
+//! (`crate::escape`) also shows the controls kubectl lets through (BEL, backspace, C1). A `null`
 //! cell prints nothing.
 
 use serde_json::Value;
@@ -36,26 +37,13 @@ pub fn write_string_cell(out: &mut Vec<u8>, text: &str) {
     }
 }
 
-/// kubectl's `terminalEscaper`: ESC becomes `^[` and CR becomes the two characters `\r`.
-pub fn write_escaped(out: &mut Vec<u8>, text: &str) {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
-        let replacement: &[u8] = match byte {
-            0x1b => b"^[",
-            b'\r' => b"\\r",
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..index]);
-        out.extend_from_slice(replacement);
-        start = index + 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
-}
+/// kubectl's `terminalEscaper` (ESC becomes `^[`, CR the two characters `\r`), and the other
+/// terminal controls kubectl lets through (`crate::escape`).
+pub use crate::escape::write_escaped;
 
-/// Escape the bytes of `out` from `start` on (rare: only non-string cells that contain ESC/CR).
+/// Escape the bytes of `out` from `start` on (rare: only non-string cells with controls).
 fn escape_terminal_in_place(out: &mut Vec<u8>, start: usize) {
-    if !out[start..].iter().any(|&b| b == 0x1b || b == b'\r') {
+    if !crate::escape::needs_escaping(&out[start..]) {
         return;
     }
     let raw = out.split_off(start);

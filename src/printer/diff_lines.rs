@@ -401,19 +401,12 @@ fn text(value: &Value) -> String {
     }
 }
 
-/// `text` on one line and harmless to a terminal: line breaks and tabs become spaces, ESC
-/// becomes `^[` (as kubectl shows it) and other control characters `\u{…}`.
+/// `text` on one line and harmless to a terminal: line breaks and tabs become spaces, and other
+/// control characters are shown as table cells show them (`crate::escape`: ESC as `^[`, BEL as
+/// `^G`, CSI as `\u{9b}`).
 fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\t' | '\n' | '\r' => out.push(' '),
-            '\x1b' => out.push_str("^["),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    let flat = text.replace(['\t', '\n', '\r'], " ");
+    crate::escape::escaped(&flat).into_owned()
 }
 
 /// `path: old → new` (`(none)` for an absent value), values cut to `VALUE_WIDTH` columns and
@@ -784,7 +777,7 @@ mod tests {
                 json!({"k\x1b[2J": "\x1b]0;title\x07"}),
                 DiffDetail::Brief
             ),
-            ["k^[[2J: a → ^[]0;title\\u{0007}"]
+            ["k^[[2J: a → ^[]0;title^G"]
         );
     }
 }

@@ -98,6 +98,7 @@ impl Run {
             self.environment.discovery_cache.as_deref(),
         )?;
         cluster.client.limit_objects(plan.max_object_size);
+        cluster.client.bound_by(self.deadline);
         // With several contexts a CRD may exist in some clusters only: a type this one lacks
         // is said and skipped, not fatal.
         let (wanted, unknown) = discovery::resolve_requested(

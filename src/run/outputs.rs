@@ -13,7 +13,28 @@ use crate::printer::{self, PrintOptions};
 use crate::sinks::Shared;
 use crate::watcher::WatchError;
 
-pub(super) type SharedOutput = Shared<Output<io::Stdout>>;
+pub(super) type SharedOutput = Shared<Output<Separated>>;
+
+/// Stdout, with a blank line owed before the next table: written with that table's first
+/// bytes, so a type with no rows costs no blank line (kubectl's layout).
+pub(super) struct Separated {
+    owed: bool,
+    out: io::Stdout,
+}
+
+impl Write for Separated {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.owed && !bytes.is_empty() {
+            self.out.write_all(b"\n")?;
+            self.owed = false;
+        }
+        self.out.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
 
 pub(super) struct Outputs {
     per_type: bool,
@@ -53,15 +74,17 @@ impl Outputs {
         let output = match (&state.current, reuse) {
             (Some(current), true) => current.clone(),
             _ => {
+                let mut owed = false;
                 if let Some(done) = state.current.take() {
                     finish(&done)?;
-                    if printed > 0 && !options.no_headers {
-                        writeln!(io::stdout().lock()).map_err(WatchError::Output)?;
-                    }
+                    owed = printed > 0 && !options.no_headers;
                 }
                 let fresh = Shared(Arc::new(Mutex::new(Output::new(
                     printer::new_printer(&options),
-                    io::stdout(),
+                    Separated {
+                        owed,
+                        out: io::stdout(),
+                    },
                 ))));
                 state.current = Some(fresh.clone());
                 fresh

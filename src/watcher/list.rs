@@ -77,13 +77,17 @@ impl Watcher<'_> {
             self.resource_version = table.metadata.resource_version.into_owned();
             for row in &table.rows {
                 let object = row.object.unwrap_or(RawValue::NULL);
-                self.check_item_size(object, path)?;
+                // A row's cells count with its object, as both count in a watch event's line.
+                self.check_item_size(row.size(), path)?;
+                let cells = row
+                    .printed_cells(self.columns.len())
+                    .map_err(|e| bad(e.to_string()))?;
                 let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
-                let seen = seen_of(&head, Some(&row.cells));
+                let seen = seen_of(&head, Some(&cells));
                 let change = self.known.listed(&seen);
                 if print {
                     if let Some(kind) = listed_event(change) {
-                        self.emit(sink, kind, origin, object, &head, Some(&row.cells), false)?;
+                        self.emit(sink, kind, origin, object, &head, Some(&cells), false)?;
                     }
                 }
             }
@@ -96,7 +100,7 @@ impl Watcher<'_> {
             let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
             self.resource_version = list.metadata.resource_version.into_owned();
             for item in &list.items {
-                self.check_item_size(item, path)?;
+                self.check_item_size(item.get().len(), path)?;
                 let head: ObjectHead =
                     decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
                 let seen = seen_of(&head, None);
@@ -117,9 +121,9 @@ impl Watcher<'_> {
     }
 
     /// `--max-object-size` holds for each object of a list, as for each watch event.
-    fn check_item_size(&self, item: &RawValue, path: &str) -> Result<(), WatchError> {
+    fn check_item_size(&self, size: usize, path: &str) -> Result<(), WatchError> {
         let limit = self.options.max_object_size;
-        if item.get().len() > limit {
+        if size > limit {
             return Err(WatchError::ItemTooLarge {
                 path: path.split('?').next().unwrap_or_default().to_string(),
                 limit,
@@ -146,6 +150,11 @@ impl Watcher<'_> {
                 Err(ClientError::Status { code: 406, .. }) if self.tables() => {
                     self.tables_unavailable();
                     continue;
+                }
+                Err(e @ ClientError::DeadlinePassed { .. }) => {
+                    // The run's end, not a failure: the caller says how the run ended.
+                    log::notice(&e.to_string());
+                    return Err(SyncError::Deadline);
                 }
                 Err(e) => e,
             };

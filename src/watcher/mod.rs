@@ -525,7 +525,7 @@ impl<'c> Watcher<'c> {
                     {
                         events += 1;
                         self.backoff.healthy(Instant::now());
-                        self.table_rows(kind, event.object, sink)?;
+                        self.table_rows(kind, event.object, offset, sink)?;
                         flow(sink.checkpoint(framer.has_buffered_frame()))?;
                         continue;
                     }
@@ -657,7 +657,7 @@ impl<'c> Watcher<'c> {
                 if self.tables() {
                     let table: TableBody = serde_json::from_str(event.object.get())
                         .map_err(|e| self.bad_event(offset, e))?;
-                    self.table_rows(kind, table, sink)?;
+                    self.table_rows(kind, table, offset, sink)?;
                 } else {
                     let head: ObjectHead = event.head().map_err(|e| self.bad_event(offset, e))?;
                     let seen = seen_of(&head, None);
@@ -677,6 +677,7 @@ impl<'c> Watcher<'c> {
         &mut self,
         kind: EventType,
         table: TableBody<'_>,
+        offset: u64,
         sink: &mut dyn Sink,
     ) -> Result<(), Halt> {
         if let Some(columns) = table.column_definitions {
@@ -685,7 +686,10 @@ impl<'c> Watcher<'c> {
         for row in &table.rows {
             let object = row.object.unwrap_or(RawValue::NULL);
             let head: ObjectHead = row.head().unwrap_or_default();
-            let seen = seen_of(&head, Some(&row.cells));
+            let cells = row
+                .printed_cells(self.columns.len())
+                .map_err(|e| self.bad_event(offset, e))?;
+            let seen = seen_of(&head, Some(&cells));
             if self.known.watched(kind, &seen) {
                 self.emit(
                     sink,
@@ -693,7 +697,7 @@ impl<'c> Watcher<'c> {
                     Origin::Watch,
                     object,
                     &head,
-                    Some(&row.cells),
+                    Some(&cells),
                     false,
                 )?;
             }

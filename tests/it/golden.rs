@@ -264,6 +264,7 @@ golden!(
     pods_custom_columns_file_no_headers,
     nodes_label_hostname,
     pods_yaml_events_only,
+    several_types_with_an_empty_one,
 );
 
 /// A case added to cases.tsv must get a test here too.

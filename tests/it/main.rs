@@ -15,6 +15,7 @@ mod discovery;
 mod fleet;
 mod get;
 mod golden;
+mod hostile;
 mod jsonpath;
 mod kubeconfig;
 mod namespaces;

@@ -938,3 +938,24 @@ fn a_stalled_connection_under_a_distant_deadline_is_resumed_after_the_idle_timeo
         assert_exact(&cluster, &watch, from);
     }
 }
+
+/// kw reads watch streams in big buffers and writes once per read; a lone event must still reach
+/// a pipe on its own, without a later event (or a full buffer) to push it out. Each pod is
+/// created only after the previous one was printed, so an event held back would stall the test.
+#[test]
+fn a_slow_trickle_of_events_reaches_a_pipe_at_once() {
+    let cluster = Cluster::seeded();
+    for format in [&["-o", "jsonl"][..], &["-o", "json"], &["-o", "name"], &[]] {
+        let mut args = vec!["pods", "-w"];
+        args.extend_from_slice(format);
+        let live = Live::spawn(&mut cluster.get(&args));
+        let label = format.join(" ");
+        for i in 0..5 {
+            let name = format!("trickle-{}-{i}", label.replace([' ', '-'], ""));
+            cluster.sim.create("pods", pod(&name, "Pending")).unwrap();
+            let seen = live.lines_until(LIMIT, |line| line.contains(&name));
+            assert!(!seen.is_empty(), "{label}: {name}");
+        }
+        live.stop();
+    }
+}
