@@ -52,7 +52,16 @@ struct TypeMeta {
 /// `/api` (`core`) or `/apis`, aggregated when the server can, else the legacy way.
 pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
     let path = if core { "/api" } else { "/apis" };
-    let body = client.get(path, AGGREGATED_DISCOVERY_ACCEPT)?;
+    let body = match client.get(path, AGGREGATED_DISCOVERY_ACCEPT) {
+        Ok(body) => body,
+        // A server (or a proxy in front of one) that does not serve the list itself: the core
+        // group is then asked at v1 directly, as kw always did; no list of groups is no group.
+        Err(ClientError::Status { code: 404, .. }) if core => {
+            return legacy_versions(client, &[(String::new(), "v1".into(), true)]);
+        }
+        Err(ClientError::Status { code: 404, .. }) => return Ok(Half::default()),
+        Err(e) => return Err(e.into()),
+    };
     let meta: TypeMeta = parse(path, &body)?;
     let aggregated = meta.kind == "APIGroupDiscoveryList"
         && matches!(
