@@ -527,6 +527,50 @@ mod tests {
         assert_eq!(DiscoveryError::UnknownType("foo".into(), None).hint(), None);
     }
 
+    fn gv(group: &str, version: &str, preferred: bool, names: &[&str]) -> GroupVersion {
+        GroupVersion {
+            group: group.into(),
+            version: version.into(),
+            preferred,
+            resources: names
+                .iter()
+                .map(|name| ApiResource {
+                    name: name.to_string(),
+                    kind: name.trim_end_matches('s').to_string(),
+                    verbs: vec!["list".into()],
+                    categories: vec!["all".into()],
+                    ..Default::default()
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_preferred_version_wins_and_an_older_one_still_answers() {
+        let versions = [
+            gv("", "v1", true, &["pods"]),
+            gv("autoscaling", "v2", true, &["hpas"]),
+            gv("autoscaling", "v1", false, &["hpas", "olds"]),
+        ];
+        let version = |typed: &str| {
+            resolve_in(versions.iter(), typed)
+                .map(|found| found.iter().map(|t| t.api_version()).collect::<Vec<_>>())
+        };
+        assert_eq!(version("hpas"), Some(vec!["autoscaling/v2".to_string()]));
+        assert_eq!(
+            version("hpas.v1.autoscaling"),
+            Some(vec!["autoscaling/v1".to_string()])
+        );
+        assert_eq!(version("olds"), Some(vec!["autoscaling/v1".to_string()]));
+        assert_eq!(version("pods.autoscaling"), None);
+        // A category: the preferred versions' members, the core group first.
+        assert_eq!(
+            version("all"),
+            Some(vec!["v1".to_string(), "autoscaling/v2".to_string()])
+        );
+        assert_eq!(version("all.autoscaling"), None);
+    }
+
     #[test]
     fn matches_every_name_kubectl_accepts() {
         let pods = ApiResource {
