@@ -1,6 +1,6 @@
 //! kw in scripts: `--until`, `--fail-on`, `--for`, `--timeout`, `--max-events`, `-f`, `kw
-//! version`, and the exit code of each ending, against `kw sim` over TLS on loopback. The README's
-//! "kw in CI" recipes are run here word for word (plus `--kubeconfig`).
+//! version`, and the exit code of each ending, against `kw sim` over TLS on loopback. The reference's
+//! (docs/reference.md) "kw in CI" recipes are run here word for word (plus `--kubeconfig`).
 //!
 //! The sim has no Job resource: a "job" here is a widget (a custom resource whose status the
 //! test sets), which is how a Job's `status.conditions` look to kw anyway.
@@ -575,14 +575,14 @@ fn help_shows_groups_examples_and_the_environment() {
     assert!(out.stdout.contains("complete -c kw"), "{}", out.stdout);
 }
 
-/// The first ```sh block of README's "kw in CI" section: its `kw get` lines, split as a shell
-/// would (single quotes only, which is all the recipes use).
-fn readme_recipes() -> Vec<Vec<String>> {
-    let readme = include_str!("../../README.md");
-    let section = readme
+/// The first ```sh block of the reference's "kw in CI" section: its `kw get` lines, split as a
+/// shell would (single quotes only, which is all the recipes use).
+fn reference_recipes() -> Vec<Vec<String>> {
+    let reference = include_str!("../../docs/reference.md");
+    let section = reference
         .split("## kw in CI")
         .nth(1)
-        .expect("README has a kw in CI section");
+        .expect("docs/reference.md has a kw in CI section");
     let block = section
         .split("```sh\n")
         .nth(1)
@@ -618,8 +618,8 @@ fn in_shop(mut object: Value) -> Value {
 }
 
 #[test]
-fn the_readme_recipes_work() {
-    let recipes = readme_recipes();
+fn the_reference_recipes_work() {
+    let recipes = reference_recipes();
     assert_eq!(recipes.len(), 3, "{recipes:?}");
     let cluster = Cluster::seeded();
     let sim = &cluster.sim;

@@ -315,7 +315,7 @@ fn stalled_run_times_out(stalled: fn(&str) -> bool) -> crate::common::Outcome {
         .arg("--kubeconfig")
         .arg(&config);
     // Far beyond 2 s, far below ureq's 60 s read timeout (and the forever of a pooled
-    // connection, whose read timeout ureq 2 clears).
+    // connection, whose read timeout ureq 2 cleared).
     let outcome = run(cmd, Duration::from_secs(20));
     assert!(
         server.asked().iter().any(|p| stalled(p)),
