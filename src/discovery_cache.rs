@@ -1,9 +1,10 @@
-//! A small on-disk cache of resolved resource types, one file per cluster, so that a warm
-//! `kw get deploy` asks the server nothing before its LIST (discovery of a non-core type costs
-//! three requests). Only successful resolutions are kept, for six hours as kubectl keeps its
-//! discovery cache; a type the server no longer serves (404 on its collection) is forgotten, and
-//! a name the cache does not know goes to the server. A broken or unwritable cache is ignored:
-//! it can only make kw slower, never wrong.
+//! A small on-disk cache of discovery, one file per cluster, so that a warm `kw get deploy` asks
+//! the server nothing before its LIST: resolved type names, and the server's whole answer (every
+//! group version's types, as `discovery` reads them; opaque here), so that any other name, a
+//! category or completion is answered without asking either. Entries are kept six hours, as
+//! kubectl keeps its discovery cache; a type the server no longer serves (404 on its collection)
+//! is forgotten with the answer that named it, and a name the cache does not know goes to the
+//! server. A broken or unwritable cache is ignored: it can only make kw slower, never wrong.
 //!
 //! A cluster is its server address *and* who vouches for it (the CA, the TLS server name) and
 //! the context: kind, minikube, k3d and port-forwards all live at `https://127.0.0.1:PORT`, and
@@ -28,6 +29,15 @@ pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
 struct CacheFile {
     /// What the user typed (lower-cased) → when it was resolved, and to which types.
     entries: BTreeMap<String, Entry>,
+    /// The server's whole discovery answer, when one was read whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<Answer>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Answer {
+    resolved_at: u64,
+    served: serde_json::Value,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -217,13 +227,36 @@ impl DiscoveryCache {
         self.dirty = true;
     }
 
-    /// Drop every resolution that led to `resource` (the server no longer serves it).
+    /// The server's whole answer, if read less than `TTL` ago (and still of the shape `T`).
+    pub fn answer<T: serde::de::DeserializeOwned>(&self, now: SystemTime) -> Option<T> {
+        let answer = self.file.answer.as_ref()?;
+        let age = seconds(now).saturating_sub(answer.resolved_at);
+        if age >= TTL.as_secs() {
+            return None;
+        }
+        serde_json::from_value(answer.served.clone()).ok()
+    }
+
+    pub fn put_answer<T: Serialize>(&mut self, served: &T, now: SystemTime) {
+        let Ok(served) = serde_json::to_value(served) else {
+            return;
+        };
+        self.file.answer = Some(Answer {
+            resolved_at: seconds(now),
+            served,
+        });
+        self.dirty = true;
+    }
+
+    /// Drop every resolution that led to `resource` (the server no longer serves it), and the
+    /// whole answer, which named it too.
     pub fn forget(&mut self, resource: &ResourceInfo) {
         let before = self.file.entries.len();
         self.file
             .entries
             .retain(|_, entry| !entry.types.contains(resource));
-        self.dirty |= self.file.entries.len() != before;
+        self.dirty |= self.file.entries.len() != before || self.file.answer.is_some();
+        self.file.answer = None;
     }
 
     /// Write the cache back if it changed; failures are ignored (it is only a cache).
@@ -326,11 +359,20 @@ mod tests {
         let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
         cache.put("deploy", &[deployments()], now);
         cache.put("deployments.apps", &[deployments()], now);
+        cache.put_answer(&vec!["apps/v1".to_string()], now);
+        cache.save();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert_eq!(
+            cache.answer::<Vec<String>>(now),
+            Some(vec!["apps/v1".to_string()])
+        );
+        assert!(cache.answer::<Vec<String>>(now + TTL).is_none(), "expired");
         cache.forget(&deployments());
         cache.save();
         let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
         assert!(cache.get("deploy", now).is_none());
         assert!(cache.get("deployments.apps", now).is_none());
+        assert!(cache.answer::<Vec<String>>(now).is_none());
     }
 
     #[cfg(unix)]

@@ -25,10 +25,6 @@ use crate::kubeconfig;
 use crate::settings;
 use crate::watcher::Target;
 
-/// The discovery cache entry under which completion keeps every listable type. No typed type
-/// can be this: `kw get` splits a word with `/` into TYPE/NAME, so its types never contain one.
-pub const ALL_TYPES_KEY: &str = "/every listable type";
-
 /// How many object names completion asks for: enough to choose from, little to transfer.
 const NAME_LIMIT: u64 = 1000;
 /// How many objects completion reads conditions from.
@@ -190,38 +186,25 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     answer
 }
 
-/// Every listable type: from the cache, else from the server (and then into the cache).
+/// Every listable type: from the cluster's cached answer, else from the server (the same
+/// aggregated answer `kw get` reads, which then goes into the cache).
 fn all_types(client: &Client, cache: &mut DiscoveryCache) -> Option<Vec<ResourceInfo>> {
-    let now = SystemTime::now();
-    if let Some(types) = cache.get(ALL_TYPES_KEY, now) {
-        return Some(types);
-    }
-    let types = discovery::listable(client).ok()?;
-    if !types.is_empty() {
-        cache.put(ALL_TYPES_KEY, &types, now);
-    }
+    let mut discovery = discovery::Discovery::with_cache(client, cache);
+    let types = discovery.listable().ok()?;
+    discovery.remember(cache);
     Some(types)
 }
 
-/// The types a typed name means, as `kw get` resolves them: the cache, then the cached list of
-/// every type, then the server.
+/// The types a typed name means, as `kw get` resolves them: the cache, then the cached answer,
+/// then the server.
 fn resolve(client: &Client, cache: &mut DiscoveryCache, typed: &str) -> Option<Vec<ResourceInfo>> {
     let now = SystemTime::now();
     if let Some(types) = cache.get(typed, now) {
         return Some(types);
     }
-    let lower = typed.to_ascii_lowercase();
-    if let Some(all) = cache.get(ALL_TYPES_KEY, now) {
-        let named = all.into_iter().find(|t| {
-            t.plural == lower
-                || t.singular == lower
-                || (!t.group.is_empty() && format!("{}.{}", t.plural, t.group) == lower)
-        });
-        if let Some(found) = named {
-            return Some(vec![found]);
-        }
-    }
-    let types = discovery::resolve_many(client, typed).ok()?;
+    let mut discovery = discovery::Discovery::with_cache(client, cache);
+    let types = discovery.resolve_many(typed).ok()?;
+    discovery.remember(cache);
     cache.put(typed, &types, now);
     Some(types)
 }

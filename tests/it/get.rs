@@ -457,7 +457,8 @@ fn resolved_types_are_cached_and_stale_ones_forgotten() {
             .iter()
             .filter(|r| {
                 let path = r.path.split('?').next().unwrap_or_default();
-                path == "/api/v1"
+                path == "/api"
+                    || path == "/api/v1"
                     || path == "/apis"
                     || path.starts_with("/apis/apps/v1") && !path.contains("/namespaces/")
             })

@@ -11,6 +11,7 @@ mod cause;
 mod ci;
 mod completion_terminal;
 mod completions;
+mod discovery;
 mod fleet;
 mod get;
 mod golden;

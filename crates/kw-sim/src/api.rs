@@ -154,15 +154,33 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             headers: vec![("Content-Type", "text/plain".into())],
             body: b"ok".to_vec(),
         },
-        Route::CoreVersions => Reply::json(200, &discovery::core_versions(&shared.address)),
-        Route::Groups => {
-            let mut groups = discovery::groups();
-            if !shared.crds {
-                groups
-                    .groups
-                    .retain(|g| !is_custom(&format!("/apis/{}", g.name)));
+        Route::CoreVersions | Route::Groups => {
+            let core = matches!(route, Route::CoreVersions);
+            match discovery::negotiate(request.header("accept"), shared.aggregated_discovery) {
+                Some(discovery::Format::Aggregated(version)) => {
+                    let groups: Vec<&str> = catalog::GROUPS
+                        .iter()
+                        .map(|(group, _)| *group)
+                        .filter(|group| shared.crds || !is_custom(&format!("/apis/{group}")))
+                        .collect();
+                    let list = discovery::aggregated(version, core, &groups, &shared.down_groups);
+                    discovery_reply(&list, discovery::Format::Aggregated(version))
+                }
+                Some(discovery::Format::Legacy) if core => discovery_reply(
+                    &discovery::core_versions(&shared.address),
+                    discovery::Format::Legacy,
+                ),
+                Some(discovery::Format::Legacy) => {
+                    let mut groups = discovery::groups();
+                    if !shared.crds {
+                        groups
+                            .groups
+                            .retain(|g| !is_custom(&format!("/apis/{}", g.name)));
+                    }
+                    discovery_reply(&groups, discovery::Format::Legacy)
+                }
+                None => Reply::status(not_acceptable()),
             }
-            Reply::json(200, &groups)
         }
         Route::Group(name) => {
             let group = discovery::groups()
@@ -173,6 +191,10 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             value["kind"] = json!("APIGroup");
             value["apiVersion"] = json!("v1");
             Reply::json(200, &value)
+        }
+        // An aggregated API whose server is down: the aggregator cannot proxy to it.
+        Route::Resources(group, _) if shared.down_groups.iter().any(|d| d == group) => {
+            Reply::status(list_fault_status(503))
         }
         Route::Resources(group, version) => match discovery::resources(group, version) {
             Some(list) => Reply::json(200, &list),
@@ -236,6 +258,19 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
                 request.query(),
             )
         }
+    }
+}
+
+/// A discovery document with the Content-Type naming what it is, and `Vary: Accept` (the same
+/// path answers two documents), as kube-apiserver sends them.
+fn discovery_reply(document: &impl serde::Serialize, format: discovery::Format) -> Reply {
+    Reply::Body {
+        status: 200,
+        headers: vec![
+            ("Content-Type", format.content_type()),
+            ("Vary", "Accept".into()),
+        ],
+        body: serde_json::to_vec(document).unwrap_or_default(),
     }
 }
 

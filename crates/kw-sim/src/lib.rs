@@ -127,6 +127,12 @@ pub struct SimConfig {
     /// Serve no custom resources (the `example.com` group, widgets), like a cluster where the
     /// CRD is not installed.
     pub no_crds: bool,
+    /// Refuse aggregated discovery (`apidiscovery.k8s.io`): `/api` and `/apis` answer only the
+    /// legacy documents, as a server older than 1.26 (or with the feature off) does.
+    pub no_aggregated_discovery: bool,
+    /// API groups whose (aggregated) API server is down: their aggregated entry is `Stale` with
+    /// no resources, and their legacy `/apis/GROUP/VERSION` answers 503.
+    pub down_groups: Vec<String>,
     /// Faults injected into lists and watches.
     pub faults: Faults,
     /// Flood mode for benchmarks.
@@ -154,6 +160,8 @@ impl Default for SimConfig {
             max_watch: None,
             no_tables: false,
             no_crds: false,
+            no_aggregated_discovery: false,
+            down_groups: Vec::new(),
             faults: Faults::default(),
             flood: None,
             server_names: None,
@@ -204,6 +212,16 @@ pub struct SimArgs {
     /// cluster without the CRD.
     #[arg(long)]
     pub no_crds: bool,
+
+    /// Refuse aggregated discovery: /api and /apis answer only the legacy documents, as a
+    /// server older than 1.26 does.
+    #[arg(long)]
+    pub no_aggregated_discovery: bool,
+
+    /// An API group whose aggregated API server is down (repeatable): its aggregated discovery
+    /// entry is Stale, its /apis/GROUP/VERSION answers 503.
+    #[arg(long, value_name = "GROUP")]
+    pub down_group: Vec<String>,
 
     /// End every watch after SECS at the latest, as a real server's --min-request-timeout does.
     #[arg(long, value_name = "SECS")]
@@ -399,6 +417,8 @@ impl SimArgs {
             bookmark_interval: Duration::from_secs_f64(self.bookmark_interval),
             no_tables: self.no_tables,
             no_crds: self.no_crds,
+            no_aggregated_discovery: self.no_aggregated_discovery,
+            down_groups: self.down_group.clone(),
             max_watch: self
                 .max_watch_secs
                 .filter(|s| s.is_finite() && *s > 0.0)

@@ -94,6 +94,8 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         max_watch: config.max_watch,
         tables: !config.no_tables,
         crds: !config.no_crds,
+        aggregated_discovery: !config.no_aggregated_discovery,
+        down_groups: config.down_groups.clone(),
         shutdown: AtomicBool::new(false),
         logs: Default::default(),
         last_bookmark: AtomicU64::new(0),

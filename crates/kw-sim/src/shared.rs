@@ -48,6 +48,10 @@ pub struct Shared {
     pub tables: bool,
     /// Whether the custom resources (the `example.com` group) are installed.
     pub crds: bool,
+    /// Whether `/api` and `/apis` offer aggregated discovery.
+    pub aggregated_discovery: bool,
+    /// API groups whose aggregated API server is down (`SimConfig::down_groups`).
+    pub down_groups: Vec<String>,
     pub shutdown: AtomicBool,
     /// What containers printed (`pods/NAME/log`), written by rollouts.
     pub logs: super::container_logs::PodLogs,

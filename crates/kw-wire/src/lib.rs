@@ -219,3 +219,107 @@ pub struct ApiResource {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_version_hash: Option<String>,
 }
+
+/// The `Accept` header kubectl 1.32 sends to `/api` and `/apis`: aggregated discovery
+/// (`apidiscovery.k8s.io` v2, then v2beta1), else the legacy documents.
+pub const AGGREGATED_DISCOVERY_ACCEPT: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+/// `apidiscovery.k8s.io/v2` (or `v2beta1`, the same shape) `APIGroupDiscoveryList`: every group
+/// of `/api` or `/apis` with every version's resources, in one answer. Groups are in priority
+/// order, and each group's versions in preference order (the first is preferred).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiGroupDiscoveryList {
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub api_version: String,
+    #[serde(default)]
+    pub metadata: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    pub items: Vec<ApiGroupDiscovery>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiGroupDiscovery {
+    /// Only `name` is set; the core group has none (`""`, left out on the wire).
+    #[serde(default)]
+    pub metadata: DiscoveryMeta,
+    #[serde(default)]
+    pub versions: Vec<ApiVersionDiscovery>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoveryMeta {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Always `null` from kube-apiserver (an empty ObjectMeta's timestamp).
+    #[serde(default)]
+    pub creation_timestamp: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiVersionDiscovery {
+    pub version: String,
+    #[serde(default)]
+    pub resources: Vec<ApiResourceDiscovery>,
+    /// `Current`, or `Stale` when the API server behind the version (an aggregated API) could
+    /// not be asked: its resources are then not to be trusted.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub freshness: String,
+}
+
+/// `freshness` of a version whose aggregated API server is down.
+pub const FRESHNESS_STALE: &str = "Stale";
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiResourceDiscovery {
+    /// The plural name.
+    pub resource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_kind: Option<GroupVersionKind>,
+    /// `Namespaced` or `Cluster`.
+    pub scope: String,
+    #[serde(default)]
+    pub singular_resource: String,
+    #[serde(default)]
+    pub verbs: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subresources: Vec<ApiSubresourceDiscovery>,
+}
+
+/// `scope` of a namespaced resource.
+pub const SCOPE_NAMESPACED: &str = "Namespaced";
+/// `scope` of a cluster-wide resource.
+pub const SCOPE_CLUSTER: &str = "Cluster";
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiSubresourceDiscovery {
+    pub subresource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_kind: Option<GroupVersionKind>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accepted_types: Vec<GroupVersionKind>,
+    #[serde(default)]
+    pub verbs: Vec<String>,
+}
+
+/// `meta.k8s.io/v1` `GroupVersionKind` (every field written, empty or not).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct GroupVersionKind {
+    #[serde(default)]
+    pub group: String,
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub kind: String,
+}

@@ -1,12 +1,19 @@
 //! Discovery: turn what the user typed (`pods`, `po`, `pod`, `Pod`, `deploy`, `deployments.apps`,
-//! `deployments.v1.apps`, `widgets.example.com`) into a `ResourceInfo`, by asking the server's
-//! `/api` and `/apis` endpoints as kubectl does. The core group is asked first, so the common case
-//! costs one request.
+//! `deployments.v1.apps`, `widgets.example.com`, a category such as `all`) into `ResourceInfo`s,
+//! from what the server serves (`served`: aggregated discovery, two requests in all). The core
+//! group is asked first, so the common case costs one request; whatever was asked is kept for
+//! the run's other types and for the did-you-mean of a type the server lacks. A whole answer
+//! goes into the cluster's cache, and a later run resolves any name from it; a name it does not
+//! know is asked again (a CRD installed since), as kubectl does.
+
+mod served;
 
 use crate::client::{Client, ClientError};
 use crate::discovery_cache::DiscoveryCache;
 use crate::events::ResourceInfo;
-use crate::wire::{ApiGroupList, ApiResource, ApiResourceList};
+use crate::wire::ApiResource;
+
+use served::{GroupVersion, Half};
 
 /// One type query of a request, with the names wanted of it (and their namespace, when a
 /// manifest says).
@@ -36,13 +43,14 @@ pub fn resolve_requested(
     cache: &mut DiscoveryCache,
     skip_unknown: bool,
 ) -> Result<(Vec<Wanted>, Vec<String>), DiscoveryError> {
+    let mut discovery = Discovery::with_cache(client, cache);
     let mut groups: Vec<Wanted> = Vec::new();
     let mut unknown = Vec::new();
     for request in requested {
         let now = std::time::SystemTime::now();
         let resources = match cache.get(&request.type_name, now) {
             Some(resources) => resources,
-            None => match resolve_many(client, &request.type_name) {
+            None => match discovery.resolve_many(&request.type_name) {
                 Ok(resources) => {
                     cache.put(&request.type_name, &resources, now);
                     resources
@@ -52,8 +60,9 @@ pub fn resolve_requested(
                     continue;
                 }
                 Err(DiscoveryError::UnknownType(name, _)) => {
-                    // The run ends here: worth one more look at discovery to say what was meant.
-                    let near = spellings(client)
+                    // The run ends here: the answer already read says what was meant.
+                    let near = discovery
+                        .spellings()
                         .ok()
                         .and_then(|known| nearest_type(&name, &known));
                     return Err(DiscoveryError::UnknownType(name, near));
@@ -76,7 +85,221 @@ pub fn resolve_requested(
             }
         }
     }
+    discovery.remember(cache);
     Ok((groups, unknown))
+}
+
+/// A whole answer as the cache keeps it: the types of every group version, and which group
+/// versions were stale when it was read (a name of theirs is asked of the server again).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Cached {
+    versions: Vec<GroupVersion>,
+    stale: Vec<String>,
+}
+
+/// The server's answer: from the cache when it has one, else read half by half (`/api`, then
+/// `/apis`) as resolutions need it, and kept so that nothing is asked twice.
+pub struct Discovery<'a> {
+    client: &'a Client,
+    /// A whole answer from the cache, until it fails to know a name.
+    cached: Option<Cached>,
+    core: Option<Half>,
+    groups: Option<Half>,
+}
+
+impl<'a> Discovery<'a> {
+    /// Discovery that asks the server only.
+    pub fn new(client: &'a Client) -> Discovery<'a> {
+        Discovery {
+            client,
+            cached: None,
+            core: None,
+            groups: None,
+        }
+    }
+
+    /// Discovery that answers from the whole answer `cache` keeps, if it has a fresh one.
+    pub fn with_cache(client: &'a Client, cache: &DiscoveryCache) -> Discovery<'a> {
+        Discovery {
+            cached: cache.answer(std::time::SystemTime::now()),
+            ..Discovery::new(client)
+        }
+    }
+
+    /// Keep what was read from the server in `cache`, when it was read whole. Subresources are
+    /// left out: nothing resolves to them.
+    pub fn remember(&self, cache: &mut DiscoveryCache) {
+        let (Some(core), Some(groups)) = (&self.core, &self.groups) else {
+            return;
+        };
+        let versions: Vec<GroupVersion> = core
+            .versions
+            .iter()
+            .chain(&groups.versions)
+            .map(|gv| GroupVersion {
+                resources: gv
+                    .resources
+                    .iter()
+                    .filter(|r| !r.name.contains('/'))
+                    .cloned()
+                    .collect(),
+                ..gv.clone()
+            })
+            .collect();
+        let cached = Cached {
+            versions,
+            stale: self.stale(),
+        };
+        cache.put_answer(&cached, std::time::SystemTime::now());
+    }
+
+    fn core(&mut self) -> Result<&Half, DiscoveryError> {
+        if self.core.is_none() {
+            self.core = Some(served::half(self.client, true)?);
+        }
+        Ok(self.core.get_or_insert_with(Half::default))
+    }
+
+    fn groups(&mut self) -> Result<&Half, DiscoveryError> {
+        if self.groups.is_none() {
+            self.groups = Some(served::half(self.client, false)?);
+        }
+        Ok(self.groups.get_or_insert_with(Half::default))
+    }
+
+    /// Every group version, the core group first: the cached answer, else the server's.
+    fn all(&mut self) -> Result<Vec<&GroupVersion>, DiscoveryError> {
+        if self.cached.is_none() {
+            self.core()?;
+            self.groups()?;
+        }
+        if let Some(cached) = &self.cached {
+            return Ok(cached.versions.iter().collect());
+        }
+        Ok(self
+            .core
+            .iter()
+            .chain(self.groups.iter())
+            .flat_map(|half| &half.versions)
+            .collect())
+    }
+
+    /// The group versions set aside because the server could not vouch for them (so far, in
+    /// what was read from the server).
+    pub fn stale(&self) -> Vec<String> {
+        self.core
+            .iter()
+            .chain(self.groups.iter())
+            .flat_map(|half| half.stale.iter().cloned())
+            .collect()
+    }
+
+    /// Resolve a typed name to the types it means: one type, or every type of a category
+    /// (`all`, or a custom resource's own category) when no type has that name, as kubectl
+    /// does.
+    pub fn resolve_many(&mut self, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+        if let Some(cached) = &self.cached {
+            if let Some(found) = resolve_in(cached.versions.iter(), typed) {
+                return Ok(found);
+            }
+            // Not in the cached answer: perhaps new since; the server says.
+            self.cached = None;
+        }
+        let query = parse_query(typed);
+        let core_allowed = matches!(query.group.as_deref(), None | Some(""))
+            && matches!(query.version.as_deref(), None | Some("v1"));
+        if core_allowed {
+            if let Some(found) = find(self.core()?.versions.iter(), &query) {
+                return Ok(vec![found]);
+            }
+        }
+        resolve_in(self.all()?.into_iter(), typed)
+            .ok_or_else(|| DiscoveryError::UnknownType(typed.to_string(), None))
+    }
+
+    /// Every type the server can list, in each group's preferred version, the core group
+    /// first: what `kw get <TAB>` offers.
+    pub fn listable(&mut self) -> Result<Vec<ResourceInfo>, DiscoveryError> {
+        // A cached answer that lacked a group would leave its types out for hours: ask again.
+        if self.cached.as_ref().is_some_and(|c| !c.stale.is_empty()) {
+            self.cached = None;
+        }
+        Ok(self
+            .all()?
+            .into_iter()
+            .filter(|gv| gv.preferred)
+            .flat_map(listable_in)
+            .map(|(_, info)| info)
+            .collect())
+    }
+
+    /// Every name the server's listable types answer to (plural, singular, short names), in
+    /// discovery order: what a typo is compared with.
+    fn spellings(&mut self) -> Result<Vec<String>, DiscoveryError> {
+        let mut names = Vec::new();
+        for gv in self.all()?.into_iter().filter(|gv| gv.preferred) {
+            for (resource, _) in listable_in(gv) {
+                names.push(resource.name.clone());
+                if !resource.singular_name.is_empty() {
+                    names.push(resource.singular_name.clone());
+                }
+                names.extend(resource.short_names.iter().cloned());
+            }
+        }
+        Ok(names)
+    }
+}
+
+/// What `typed` means among `versions` (the core group first): the type it names, else (for a
+/// name without a group) every listable type of the category it names, in discovery order.
+fn resolve_in<'v>(
+    versions: impl Iterator<Item = &'v GroupVersion> + Clone,
+    typed: &str,
+) -> Option<Vec<ResourceInfo>> {
+    if let Some(found) = find(versions.clone(), &parse_query(typed)) {
+        return Some(vec![found]);
+    }
+    if typed.contains('.') {
+        return None;
+    }
+    let name = typed.to_ascii_lowercase();
+    let members: Vec<ResourceInfo> = versions
+        .filter(|gv| gv.preferred)
+        .flat_map(|gv| listable_in(gv).filter(|(r, _)| r.categories.iter().any(|c| c == &name)))
+        .map(|(_, info)| info)
+        .collect();
+    (!members.is_empty()).then_some(members)
+}
+
+/// The type `query` names among `versions`: in the version it gives, else in each group's
+/// preferred version, else in any other version (a type only an older version still serves).
+fn find<'v>(
+    versions: impl Iterator<Item = &'v GroupVersion> + Clone,
+    query: &TypeQuery,
+) -> Option<ResourceInfo> {
+    let candidates = || {
+        versions.clone().filter(|gv| {
+            query.group.as_ref().is_none_or(|g| &gv.group == g)
+                && query.version.as_ref().is_none_or(|v| &gv.version == v)
+        })
+    };
+    let preferred = candidates().filter(|gv| gv.preferred || query.version.is_some());
+    let others = candidates().filter(|gv| !gv.preferred && query.version.is_none());
+    preferred.chain(others).find_map(|gv| {
+        gv.resources
+            .iter()
+            .find(|r| matches(r, &query.name))
+            .map(|r| info(r, &gv.group, &gv.version))
+    })
+}
+
+/// The listable types of a group version (no subresources), with what discovery said of them.
+fn listable_in(gv: &GroupVersion) -> impl Iterator<Item = (&ApiResource, ResourceInfo)> + '_ {
+    gv.resources
+        .iter()
+        .filter(|r| !r.name.contains('/'))
+        .filter(|r| r.verbs.iter().any(|v| v == "list"))
+        .map(move |r| (r, info(r, &gv.group, &gv.version)))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -177,154 +400,6 @@ fn info(resource: &ApiResource, group: &str, version: &str) -> ResourceInfo {
     }
 }
 
-fn fetch<T: serde::de::DeserializeOwned>(client: &Client, path: &str) -> Result<T, DiscoveryError> {
-    let body = client.get(path, "application/json")?;
-    serde_json::from_slice(&body).map_err(|e| DiscoveryError::BadDocument {
-        path: path.to_string(),
-        reason: e.to_string(),
-    })
-}
-
-/// A group version's resources, or `None` when its server fails to serve them: a broken
-/// aggregated API server should not hide every other group.
-fn resource_list(client: &Client, path: &str) -> Result<Option<ApiResourceList>, DiscoveryError> {
-    match fetch(client, path) {
-        Ok(list) => Ok(Some(list)),
-        Err(DiscoveryError::Client(ClientError::Status { code, .. }))
-            if code >= 500 || code == 404 =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-fn find_in(
-    client: &Client,
-    path: &str,
-    query: &TypeQuery,
-    group: &str,
-    version: &str,
-) -> Result<Option<ResourceInfo>, DiscoveryError> {
-    Ok(resource_list(client, path)?.and_then(|list| {
-        list.resources
-            .iter()
-            .find(|r| matches(r, &query.name))
-            .map(|r| info(r, group, version))
-    }))
-}
-
-/// Resolve a typed name to the types it means: one type, or every type of a category
-/// (`all`, or a custom resource's own category) when no type has that name, as kubectl does.
-pub fn resolve_many(client: &Client, typed: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-    match resolve(client, typed) {
-        Ok(found) => Ok(vec![found]),
-        Err(DiscoveryError::UnknownType(name, _)) if !typed.contains('.') => {
-            let members = category(client, &typed.to_ascii_lowercase())?;
-            if members.is_empty() {
-                Err(DiscoveryError::UnknownType(name, None))
-            } else {
-                Ok(members)
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Every listable type in a category, in discovery order (the core group first).
-fn category(client: &Client, name: &str) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-    let mut lists: Vec<(ApiResourceList, String, String)> = Vec::new();
-    let core: ApiResourceList = fetch(client, "/api/v1")?;
-    lists.push((core, String::new(), "v1".to_string()));
-    let groups: ApiGroupList = fetch(client, "/apis")?;
-    for group in &groups.groups {
-        let version = &group.preferred_version.version;
-        if version.is_empty() {
-            continue;
-        }
-        let path = format!("/apis/{}/{}", group.name, version);
-        if let Some(list) = resource_list(client, &path)? {
-            lists.push((list, group.name.clone(), version.clone()));
-        }
-    }
-    Ok(lists
-        .iter()
-        .flat_map(|(list, group, version)| {
-            list.resources
-                .iter()
-                .filter(|r| !r.name.contains('/'))
-                .filter(|r| r.categories.iter().any(|c| c == name))
-                .filter(|r| r.verbs.iter().any(|v| v == "list"))
-                .map(move |r| info(r, group, version))
-        })
-        .collect())
-}
-
-/// Every type the server can list, in each group's preferred version, the core group first:
-/// what `kw get <TAB>` offers.
-pub fn listable(client: &Client) -> Result<Vec<ResourceInfo>, DiscoveryError> {
-    let lists = preferred_lists(client)?;
-    Ok(lists
-        .iter()
-        .flat_map(|(list, group, version)| listable_in(list, group, version))
-        .collect())
-}
-
-/// Every group version's resource list, in each group's preferred version, the core group
-/// first. Group versions are asked in parallel, since a cluster serves dozens and completion
-/// has little time; one that fails is skipped, as in `category`.
-fn preferred_lists(
-    client: &Client,
-) -> Result<Vec<(ApiResourceList, String, String)>, DiscoveryError> {
-    let core: ApiResourceList = fetch(client, "/api/v1")?;
-    let groups: ApiGroupList = fetch(client, "/apis")?;
-    let wanted: Vec<(&str, &str)> = groups
-        .groups
-        .iter()
-        .map(|g| (g.name.as_str(), g.preferred_version.version.as_str()))
-        .filter(|(_, version)| !version.is_empty())
-        .collect();
-    let lists = std::thread::scope(|scope| {
-        let asked: Vec<_> = wanted
-            .iter()
-            .map(|(group, version)| {
-                scope.spawn(move || resource_list(client, &format!("/apis/{group}/{version}")))
-            })
-            .collect();
-        asked
-            .into_iter()
-            .map(|handle| handle.join().unwrap_or(Ok(None)))
-            .collect::<Result<Vec<_>, _>>()
-    })?;
-    let mut found = vec![(core, String::new(), "v1".to_string())];
-    for (list, (group, version)) in lists.into_iter().zip(&wanted) {
-        if let Some(list) = list {
-            found.push((list, group.to_string(), version.to_string()));
-        }
-    }
-    Ok(found)
-}
-
-/// Every name the server's listable types answer to (plural, singular, short names), in
-/// discovery order: what a typo is compared with.
-fn spellings(client: &Client) -> Result<Vec<String>, DiscoveryError> {
-    let lists = preferred_lists(client)?;
-    let mut names = Vec::new();
-    for (list, _, _) in &lists {
-        for resource in list.resources.iter().filter(|r| !r.name.contains('/')) {
-            if !resource.verbs.iter().any(|v| v == "list") {
-                continue;
-            }
-            names.push(resource.name.clone());
-            if !resource.singular_name.is_empty() {
-                names.push(resource.singular_name.clone());
-            }
-            names.extend(resource.short_names.iter().cloned());
-        }
-    }
-    Ok(names)
-}
-
 /// The known type name nearest to `typed` (see `spelling::nearest`). `typed` with a group
 /// (`deploymnets.apps`) is compared by its name, and the suggestion keeps the group.
 pub fn nearest_type(typed: &str, known: &[String]) -> Option<String> {
@@ -338,53 +413,6 @@ pub fn nearest_type(typed: &str, known: &[String]) -> Option<String> {
         Some(rest) => format!("{found}.{rest}"),
         None => found.to_string(),
     })
-}
-
-fn listable_in<'a>(
-    list: &'a ApiResourceList,
-    group: &'a str,
-    version: &'a str,
-) -> impl Iterator<Item = ResourceInfo> + 'a {
-    list.resources
-        .iter()
-        .filter(|r| !r.name.contains('/'))
-        .filter(|r| r.verbs.iter().any(|v| v == "list"))
-        .map(move |r| info(r, group, version))
-}
-
-/// Resolve a typed resource type against the server.
-pub fn resolve(client: &Client, typed: &str) -> Result<ResourceInfo, DiscoveryError> {
-    let query = parse_query(typed);
-    let core_allowed = matches!(query.group.as_deref(), None | Some(""))
-        && matches!(query.version.as_deref(), None | Some("v1"));
-    if core_allowed {
-        if let Some(found) = find_in(client, "/api/v1", &query, "", "v1")? {
-            return Ok(found);
-        }
-    }
-    let groups: ApiGroupList = fetch(client, "/apis")?;
-    for group in &groups.groups {
-        if let Some(wanted) = &query.group {
-            if &group.name != wanted {
-                continue;
-            }
-        }
-        let version = match &query.version {
-            Some(v) => match group.versions.iter().find(|gv| &gv.version == v) {
-                Some(gv) => gv.version.clone(),
-                None => continue,
-            },
-            None => group.preferred_version.version.clone(),
-        };
-        if version.is_empty() {
-            continue;
-        }
-        let path = format!("/apis/{}/{}", group.name, version);
-        if let Some(found) = find_in(client, &path, &query, &group.name, &version)? {
-            return Ok(found);
-        }
-    }
-    Err(DiscoveryError::UnknownType(typed.to_string(), None))
 }
 
 #[cfg(test)]
@@ -497,6 +525,50 @@ mod tests {
         );
         assert_eq!(near.hint().as_deref(), Some("did you mean \"pods\"?"));
         assert_eq!(DiscoveryError::UnknownType("foo".into(), None).hint(), None);
+    }
+
+    fn gv(group: &str, version: &str, preferred: bool, names: &[&str]) -> GroupVersion {
+        GroupVersion {
+            group: group.into(),
+            version: version.into(),
+            preferred,
+            resources: names
+                .iter()
+                .map(|name| ApiResource {
+                    name: name.to_string(),
+                    kind: name.trim_end_matches('s').to_string(),
+                    verbs: vec!["list".into()],
+                    categories: vec!["all".into()],
+                    ..Default::default()
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_preferred_version_wins_and_an_older_one_still_answers() {
+        let versions = [
+            gv("", "v1", true, &["pods"]),
+            gv("autoscaling", "v2", true, &["hpas"]),
+            gv("autoscaling", "v1", false, &["hpas", "olds"]),
+        ];
+        let version = |typed: &str| {
+            resolve_in(versions.iter(), typed)
+                .map(|found| found.iter().map(|t| t.api_version()).collect::<Vec<_>>())
+        };
+        assert_eq!(version("hpas"), Some(vec!["autoscaling/v2".to_string()]));
+        assert_eq!(
+            version("hpas.v1.autoscaling"),
+            Some(vec!["autoscaling/v1".to_string()])
+        );
+        assert_eq!(version("olds"), Some(vec!["autoscaling/v1".to_string()]));
+        assert_eq!(version("pods.autoscaling"), None);
+        // A category: the preferred versions' members, the core group first.
+        assert_eq!(
+            version("all"),
+            Some(vec!["v1".to_string(), "autoscaling/v2".to_string()])
+        );
+        assert_eq!(version("all.autoscaling"), None);
     }
 
     #[test]
