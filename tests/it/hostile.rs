@@ -285,14 +285,16 @@ fn a_cell_bomb_is_refused_over_the_limit_and_costs_no_more_than_its_bytes_under_
     );
 
     // Under the limit the row prints, and memory follows the bytes received, not the millions
-    // of cells no column shows (built as JSON values they take over 1 GB).
+    // of cells no column shows (built as JSON values they take over 1 GB). The bound leaves
+    // room for how the body's buffer grows, which varies with how the reads arrive (a loaded
+    // machine was seen at 7.7×); the failure it guards against is 30× and more.
     let mut cmd = kw_in(home.path());
     cmd.args(["get", "pods", "--kubeconfig"]).arg(&config);
     let (code, stdout, stderr, peak) = run_measured(&mut cmd, LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stdout, "NAME\nbomb\n");
     assert!(
-        peak < 6 * CELLS as u64,
+        peak < 12 * CELLS as u64,
         "peak RSS {} MiB for {} MiB of cells",
         peak >> 20,
         CELLS >> 20
