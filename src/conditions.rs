@@ -870,7 +870,9 @@ impl Judge {
 
     /// When [`Judge::tick`] next has an object to judge again, if ever.
     pub fn next_tick(&self) -> Option<SystemTime> {
-        self.next_tick
+        // Once decided, nothing is judged again (and a runner's timer must not spin on a past
+        // moment while the watchers stop).
+        self.next_tick.filter(|_| self.ended.is_none())
     }
 
     /// Watcher `index` delivered a complete list.
