@@ -62,7 +62,16 @@ impl Summary {
             lines.push("  not ready:".into());
         }
         for object in &self.not_ready {
-            lines.push(format!("    {}: {}", object.label, object.judgement));
+            // The object that failed was named just above, with why: not twice.
+            let named_above = self
+                .failed
+                .as_ref()
+                .is_some_and(|f| f.starts_with(&format!("{} (", object.label)));
+            if named_above && object.judgement.starts_with("failed: ") {
+                lines.push(format!("    {}: failed (above)", object.label));
+            } else {
+                lines.push(format!("    {}: {}", object.label, object.judgement));
+            }
             for warning in &object.warnings {
                 lines.push(format!("      {warning}"));
             }
@@ -115,7 +124,7 @@ mod tests {
             ),
             not_ready: vec![NotReady {
                 label: "deployment.apps/web".into(),
-                judgement: "in progress: Available: 0/3".into(),
+                judgement: "failed: pod/web-1: CrashLoopBackOff (web): back-off".into(),
                 warnings: vec!["pod/web-1: Warning BackOff: Back-off restarting".into()],
             }],
             crashed: vec![
@@ -141,7 +150,7 @@ mod tests {
                 "kw: summary of the wait:",
                 "  failed: deployment.apps/web (pod/web-1: CrashLoopBackOff (web): back-off)",
                 "  not ready:",
-                "    deployment.apps/web: in progress: Available: 0/3",
+                "    deployment.apps/web: failed (above)",
                 "      pod/web-1: Warning BackOff: Back-off restarting",
                 "  pod/web-1 container web: CrashLoopBackOff (exit code 1)",
                 "    last lines of its previous log:",

@@ -70,7 +70,7 @@ fn a_crash_loop_fails_after_the_grace_with_exit_codes_and_logs_in_the_summary() 
         "{summary}"
     );
     assert!(
-        summary.contains("\n  not ready:\n    deployment.apps/crash: failed: pod/crash-"),
+        summary.contains("\n  not ready:\n    deployment.apps/crash: failed (above)\n"),
         "{summary}"
     );
     assert!(

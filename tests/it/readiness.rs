@@ -210,7 +210,7 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
          kw: summary of the wait:\n\
          \x20 failed: deployment.apps/ship (Progress deadline exceeded)\n\
          \x20 not ready:\n\
-         \x20   deployment.apps/ship: failed: Progress deadline exceeded\n\
+         \x20   deployment.apps/ship: failed (above)\n\
          error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
     );
 }
@@ -533,7 +533,7 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
          kw: summary of the wait:\n\
          \x20 failed: pod/big (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)\n\
          \x20 not ready:\n\
-         \x20   pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         \x20   pod/big: failed (above)\n\
          error: --fail-on failed met by pod/big \
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
     );
