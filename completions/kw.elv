@@ -61,6 +61,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --until 'End the watch with exit 0 once EXPR holds: `ready` (rolled out: kstatus''s rules per kind), `delete`, `create`, `condition=Ready`, `condition=Available=False`, `jsonpath=''{.status.phase}''=Succeeded`. Repeatable: any one met ends the watch. Implies --watch; the initial list counts'
             cand --fail-on 'End the watch with exit 2 once EXPR holds for any watched object: `failed` (it will not get ready without someone acting), or the EXPRs of --until but `ready`. Repeatable. Implies --watch'
             cand --for '`all`: --until needs every watched object (every named one, or every one the selector matches, at least one); `any`: one object suffices'
+            cand --fail-grace 'Under `--fail-on failed`: how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ErrImagePull, InvalidImageName, CreateContainerConfigError, unschedulable) before it fails the workload; `0` fails at once'
             cand --timeout 'Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3'
             cand --max-events 'Stop after N printed events (list items count), with exit 0'
             cand -o 'Output format (default: the table printed by the server): wide, json, jsonl, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=FILE. Go templates (go-template, template) are not supported'

@@ -134,6 +134,12 @@ pub struct GetArgs {
     #[arg(short = 'q', long, help_heading = "Waiting and limits")]
     pub quiet: bool,
 
+    /// Under `--fail-on failed`: how long a Pod of a workload's current revision may stay stuck
+    /// (CrashLoopBackOff, ImagePullBackOff, ErrImagePull, InvalidImageName,
+    /// CreateContainerConfigError, unschedulable) before it fails the workload; `0` fails at once.
+    #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
+    pub fail_grace: Option<String>,
+
     /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.
     #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
     pub timeout: Option<String>,

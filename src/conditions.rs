@@ -11,11 +11,11 @@
 //! Beside kubectl's words, `ready` (for `--until`) and `failed` (for `--fail-on`) ask the
 //! `readiness` rules for a judgement of each object as its events arrive.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
@@ -367,6 +367,9 @@ pub struct Rules {
     pub max_events: Option<u64>,
     /// Report each change of a readiness judgement on stderr (`--quiet` turns it off).
     pub progress: bool,
+    /// How long a workload's Pod of the current revision may stay stuck (`ImagePullBackOff`,
+    /// `CrashLoopBackOff`, unschedulable...) before it fails the workload (`--fail-grace`).
+    pub fail_grace: Duration,
 }
 
 impl Rules {
@@ -426,12 +429,35 @@ fn resource_key(resource: &ResourceInfo) -> String {
     format!("{}.{}", resource.plural, resource.group)
 }
 
+/// One object as the judge knows it: its context (empty with one context), `plural.group`,
+/// namespace and name. What a consumer of the run's events names a workload by.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Key {
+pub struct Key {
     context: String,
     resource: String,
     namespace: String,
     name: String,
+}
+
+impl Key {
+    /// The object an event is about.
+    pub fn of(event: &Event<'_>) -> Key {
+        Key {
+            context: event.context.unwrap_or_default().to_string(),
+            resource: resource_key(event.resource),
+            namespace: event.namespace.to_string(),
+            name: event.name.to_string(),
+        }
+    }
+}
+
+/// A child of a workload (a Pod of its current revision) that will not come up, and since when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trouble {
+    /// `ImagePullBackOff (web): Back-off pulling image "x"`.
+    pub reason: String,
+    /// When kw first saw it stuck (kw's clock: the grace is kw's to count).
+    pub since: SystemTime,
 }
 
 /// The latest state of one watched object: whether each until/fail-on condition holds.
@@ -488,6 +514,9 @@ pub struct Judge {
     next_tick: Option<SystemTime>,
     /// Changes of judgement not yet reported (`Rules::progress`).
     progress: Vec<String>,
+    /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
+    /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
+    troubles: HashMap<Key, BTreeMap<String, Trouble>>,
 }
 
 impl Judge {
@@ -506,6 +535,7 @@ impl Judge {
             announced_missing: false,
             next_tick: None,
             progress: Vec::new(),
+            troubles: HashMap::new(),
         }
     }
 
@@ -573,12 +603,7 @@ impl Judge {
     fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
         self.printed += 1;
         if self.rules.has_conditions() {
-            let key = Key {
-                context: event.context.unwrap_or_default().to_string(),
-                resource: resource_key(event.resource),
-                namespace: event.namespace.to_string(),
-                name: event.name.to_string(),
-            };
+            let key = Key::of(event);
             let label = match event.context {
                 Some(context) => format!(
                     "{context}/{}/{}",
@@ -600,15 +625,20 @@ impl Judge {
                 } else {
                     None
                 };
-                let seen = self.assess(
+                let now = SystemTime::now();
+                let mut seen = self.assess(
                     label,
                     &event.resource.group,
                     &event.resource.kind,
                     parsed,
-                    SystemTime::now(),
+                    now,
                 );
+                self.overlay(&key, &mut seen, now);
                 if let Some(later) = &seen.later {
                     self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
+                }
+                if let Some(due) = self.trouble_due(&key).filter(|due| *due > now) {
+                    self.next_tick = Some(self.next_tick.map_or(due, |t| t.min(due)));
                 }
                 let before = self.objects.get(&key).and_then(|s| s.judgement.as_ref());
                 if let Some(line) = self.change_line(before, &seen) {
@@ -672,7 +702,10 @@ impl Judge {
         let due: Vec<Key> = self
             .objects
             .iter()
-            .filter(|(_, s)| s.later.as_ref().is_some_and(|l| l.at <= now))
+            .filter(|(key, s)| {
+                s.later.as_ref().is_some_and(|l| l.at <= now)
+                    || self.trouble_due(key).is_some_and(|due| due <= now)
+            })
             .map(|(key, _)| key.clone())
             .collect();
         for key in due {
@@ -680,31 +713,142 @@ impl Judge {
                 continue;
             };
             let before = seen.judgement.clone();
-            let fresh = match seen.later {
-                Some(later) => self.assess(
+            let mut fresh = match seen.later {
+                Some(later) if later.at <= now => self.assess(
                     seen.label,
                     &later.group,
                     &later.kind,
                     Some(later.object),
                     now,
                 ),
-                None => seen,
+                later => Seen { later, ..seen },
             };
+            self.overlay(&key, &mut fresh, now);
             if let Some(line) = self.change_line(before.as_ref(), &fresh) {
                 self.progress.push(line);
             }
             self.objects.insert(key, fresh);
         }
-        self.next_tick = self
-            .objects
-            .values()
-            .filter_map(|s| s.later.as_ref().map(|l| l.at))
-            .min();
+        self.next_tick = self.earliest_tick(now);
         let decided = self.decide();
         if let Some(ended) = &decided {
             self.ended = Some(ended.clone());
         }
         decided
+    }
+
+    /// A child of workload `workload` (a Pod of its current revision, `child` as
+    /// `pod/web-1`) is stuck since `trouble.since`, or (`None`) no longer is, or is gone. Once
+    /// a child has stayed stuck for `Rules::fail_grace` the workload, if not ready, is judged
+    /// failed with the child and its reason as the message; `Some` when that ends the watch
+    /// (with a grace of 0 it may, at once). Later, [`Judge::tick`] does it when the grace ends.
+    pub fn child_trouble(
+        &mut self,
+        workload: &Key,
+        child: &str,
+        trouble: Option<Trouble>,
+        now: SystemTime,
+    ) -> Option<Ended> {
+        if self.ended.is_some() {
+            return None;
+        }
+        match trouble {
+            Some(trouble) => {
+                let children = self.troubles.entry(workload.clone()).or_default();
+                // The first moment it was seen stuck counts, however often it is said again.
+                let since = children.get(child).map_or(trouble.since, |t| t.since);
+                children.insert(
+                    child.to_string(),
+                    Trouble {
+                        reason: trouble.reason,
+                        since,
+                    },
+                );
+            }
+            None => {
+                if let Some(children) = self.troubles.get_mut(workload) {
+                    children.remove(child);
+                    if children.is_empty() {
+                        self.troubles.remove(workload);
+                    }
+                }
+            }
+        }
+        if let Some(mut seen) = self.objects.remove(workload) {
+            let before = seen.judgement.clone();
+            self.overlay(workload, &mut seen, now);
+            if let Some(line) = self.change_line(before.as_ref(), &seen) {
+                self.progress.push(line);
+            }
+            self.objects.insert(workload.clone(), seen);
+        }
+        self.next_tick = self.earliest_tick(now);
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// When the first of `key`'s stuck children has been stuck for the grace.
+    fn trouble_due(&self, key: &Key) -> Option<SystemTime> {
+        let children = self.troubles.get(key)?;
+        let since = children.values().map(|t| t.since).min()?;
+        Some(since + self.rules.fail_grace)
+    }
+
+    /// The next moment a judgement may change with time alone, after `now`.
+    fn earliest_tick(&self, now: SystemTime) -> Option<SystemTime> {
+        let later = self
+            .objects
+            .values()
+            .filter_map(|s| s.later.as_ref().map(|l| l.at));
+        let troubles = self
+            .troubles
+            .keys()
+            .filter(|key| self.objects.contains_key(*key))
+            .filter_map(|key| self.trouble_due(key))
+            .filter(|due| *due > now);
+        later.chain(troubles).min()
+    }
+
+    /// A workload not ready whose stuck child has outlasted the grace has failed, with the child
+    /// as the reason (only where `--fail-on failed` asks: nothing else needs the verdict).
+    fn overlay(&self, key: &Key, seen: &mut Seen, now: SystemTime) {
+        if !self.rules.fail_on.contains(&Expr::Failed) {
+            return;
+        }
+        let Some(judgement) = &seen.judgement else {
+            return;
+        };
+        if judgement.state != State::InProgress {
+            return;
+        }
+        let Some(children) = self.troubles.get(key) else {
+            return;
+        };
+        let Some((child, trouble)) = children
+            .iter()
+            .filter(|(_, t)| t.since + self.rules.fail_grace <= now)
+            .min_by_key(|(_, t)| t.since)
+        else {
+            return;
+        };
+        let judgement = Judgement {
+            state: State::Failed,
+            message: format!("{child}: {}", trouble.reason),
+        };
+        for (expr, holds) in self.rules.until.iter().zip(seen.until.iter_mut()) {
+            if expr.needs_judgement() {
+                *holds = expr.holds_for(None, Some(&judgement));
+            }
+        }
+        for (expr, holds) in self.rules.fail_on.iter().zip(seen.fail_on.iter_mut()) {
+            if expr.needs_judgement() {
+                *holds = expr.holds_for(None, Some(&judgement));
+            }
+        }
+        seen.judgement = Some(judgement);
     }
 
     /// A line for stderr when `seen`'s judgement differs from `before`. An object ready when
@@ -726,7 +870,9 @@ impl Judge {
 
     /// When [`Judge::tick`] next has an object to judge again, if ever.
     pub fn next_tick(&self) -> Option<SystemTime> {
-        self.next_tick
+        // Once decided, nothing is judged again (and a runner's timer must not spin on a past
+        // moment while the watchers stop).
+        self.next_tick.filter(|_| self.ended.is_none())
     }
 
     /// Watcher `index` delivered a complete list.
@@ -834,6 +980,21 @@ impl Judge {
         }
     }
 
+    /// Every watched object the readiness rules do not call ready, by label, with its
+    /// judgement, sorted by label: what the summary of a failed wait lists.
+    pub fn unready(&self) -> Vec<(String, Judgement)> {
+        let mut objects: Vec<(String, Judgement)> = self
+            .objects
+            .values()
+            .filter_map(|s| {
+                let judgement = s.judgement.as_ref()?;
+                (judgement.state != State::Ready).then(|| (s.label.clone(), judgement.clone()))
+            })
+            .collect();
+        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects
+    }
+
     /// Every watched object the readiness rules do not call ready, with their judgement
     /// (`deployment.apps/web: in progress: Updated: 1/3`), sorted: what a wait for `ready`
     /// still waits for.
@@ -853,7 +1014,7 @@ impl Judge {
 
 /// Changes of judgement on stderr, one line each: what a CI log shows while kw waits.
 /// Not a notice: the object's label already names its context, and the line is the news.
-fn report_progress(lines: Vec<String>) {
+pub fn report_progress(lines: Vec<String>) {
     if lines.is_empty() {
         return;
     }
@@ -1119,7 +1280,85 @@ mod tests {
             mode,
             max_events: None,
             progress: true,
+            fail_grace: Duration::from_secs(30),
         }
+    }
+
+    /// A stuck child fails its workload once the grace has passed, on a tick with no event;
+    /// one that recovers within the grace fails nothing; a grace of 0 fails at once.
+    #[test]
+    fn a_stuck_child_fails_its_workload_after_the_grace() {
+        let resource = deployments();
+        let key = Key {
+            context: String::new(),
+            resource: resource_key(&resource),
+            namespace: "ns".into(),
+            name: "web".into(),
+        };
+        let stuck = |since| {
+            Some(Trouble {
+                reason: "ImagePullBackOff (web): Back-off".into(),
+                since,
+            })
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ReplicaSetUpdated")
+            ),
+            None
+        );
+        let t0 = SystemTime::now();
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", stuck(t0), t0), None);
+        assert_eq!(judge.next_tick(), Some(t0 + Duration::from_secs(30)));
+        // Said again later (ErrImagePull, then ImagePullBackOff): the first moment counts.
+        let t10 = t0 + Duration::from_secs(10);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", stuck(t10), t10),
+            None
+        );
+        assert_eq!(judge.tick(t0 + Duration::from_secs(29)), None);
+        let ended = judge.tick(t0 + Duration::from_secs(30));
+        assert_eq!(
+            ended,
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (pod/web-1: ImagePullBackOff (web): Back-off)".into()
+            })
+        );
+
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        judge.child_trouble(&key, "pod/web-1", stuck(t0), t0);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, t10), None);
+        assert_eq!(judge.next_tick(), None);
+        assert_eq!(judge.tick(t0 + Duration::from_secs(60)), None);
+        assert_eq!(
+            judge.not_ready(),
+            ["deployment.apps/web: in progress: Updated: 1/3"]
+        );
+
+        let mut zero = rules(&["ready"], &["failed"], For::All);
+        zero.fail_grace = Duration::ZERO;
+        let mut judge = Judge::new(zero, vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        assert!(matches!(
+            judge.child_trouble(&key, "pod/web-1", stuck(t0), t0),
+            Some(Ended::FailOn { .. })
+        ));
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";

@@ -47,6 +47,7 @@ pub mod scan;
 pub mod settings;
 pub mod sinks;
 pub mod spelling;
+pub mod summary;
 pub mod terminal;
 pub mod version;
 pub mod watcher;

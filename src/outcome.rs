@@ -29,4 +29,6 @@ pub struct Finished {
     pub unreachable: Vec<Arc<str>>,
     /// What kubectl says on stderr when a one-shot get printed nothing.
     pub when_empty: Option<String>,
+    /// Why a wait for `ready` failed or timed out, said before the verdict.
+    pub summary: Option<crate::summary::Summary>,
 }

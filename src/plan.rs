@@ -49,6 +49,8 @@ pub enum PlanError {
     NoEvents,
     #[error("--timeout {text:?} is not a duration such as 30s, 5m or 1h30m")]
     Timeout { text: String },
+    #[error("--fail-grace {text:?} is not a duration such as 0, 30s or 2m")]
+    FailGrace { text: String },
     #[error("you must specify the type of resource to get")]
     NoType,
     #[error("resource types must not be empty: {typed:?}")]
@@ -442,6 +444,26 @@ fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
         mode: args.for_objects.parse::<For>()?,
         max_events: args.max_events,
         progress: !args.quiet,
+        fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+    })
+}
+
+/// How long a stuck Pod of a workload's current revision is given before it fails the
+/// workload: kubedog stops at once, which fails a Pod that would have pulled on its second try;
+/// 30 s covers a registry's hiccup and one back-off.
+pub const DEFAULT_FAIL_GRACE: Duration = Duration::from_secs(30);
+
+/// `--fail-grace`: humantime, or a bare number of seconds; `0` fails at once.
+fn fail_grace_of(text: Option<&str>) -> Result<Duration, PlanError> {
+    let Some(text) = text else {
+        return Ok(DEFAULT_FAIL_GRACE);
+    };
+    let parsed = match text.trim().parse::<u64>() {
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
+        Err(_) => humantime::parse_duration(text.trim()).ok(),
+    };
+    parsed.ok_or_else(|| PlanError::FailGrace {
+        text: text.to_string(),
     })
 }
 
@@ -516,6 +538,24 @@ mod tests {
             panic!("not kw get");
         };
         GetPlan::from_args(&get)
+    }
+
+    #[test]
+    fn fail_grace_is_a_duration_thirty_seconds_unless_given() {
+        let grace = |extra: &[&str]| {
+            let mut args = vec!["deploy/web", "--until", "ready", "--fail-on", "failed"];
+            args.extend_from_slice(extra);
+            plan(&args).map(|p| p.rules.fail_grace)
+        };
+        assert_eq!(grace(&[]), Ok(DEFAULT_FAIL_GRACE));
+        assert_eq!(grace(&["--fail-grace", "0"]), Ok(Duration::ZERO));
+        assert_eq!(grace(&["--fail-grace", "2m"]), Ok(Duration::from_secs(120)));
+        assert_eq!(
+            grace(&["--fail-grace", "soon"]),
+            Err(PlanError::FailGrace {
+                text: "soon".into()
+            })
+        );
     }
 
     fn resource(plural: &str, namespaced: bool) -> ResourceInfo {

@@ -72,6 +72,17 @@ pub fn error(error: &KwError) -> Report {
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
 /// way has said so when it did: only its exit code is left to give.
 pub fn finished(finished: &Finished) -> Report {
+    let mut report = finished_alone(finished);
+    if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
+        // The block first: the verdict stays the last line, where CI logs are read.
+        let mut lines = summary.lines();
+        lines.append(&mut report.lines);
+        report.lines = lines;
+    }
+    report
+}
+
+fn finished_alone(finished: &Finished) -> Report {
     let quiet = |code| Report::new(Vec::new(), code);
     let troubled = finished.failed.is_some() || !finished.unreachable.is_empty();
     let printed = match &finished.end {
@@ -233,6 +244,7 @@ mod tests {
             failed: Some(failed),
             unreachable: Vec::new(),
             when_empty: None,
+            summary: None,
         };
         assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
         let run = Finished {

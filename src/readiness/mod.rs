@@ -11,6 +11,7 @@
 //! the server and knows nothing of watches or flags (`conditions` asks it, per event).
 
 mod batch;
+pub mod children;
 mod fields;
 mod plain;
 mod pod;

@@ -6,15 +6,26 @@
 //! It costs auxiliary watches per namespace (Warning Events, and Pods and ReplicaSets where a
 //! workload is waited on), added once an object in that namespace is seen, never a request per
 //! event. Memory follows what exists: objects, owners and said events are dropped when deleted.
+//!
+//! The same watches find a workload's children that fail (item 3 of issue 23): a Pod of the
+//! workload's current revision stuck in `ImagePullBackOff`, `CrashLoopBackOff`, ... is told to
+//! the judge (through `tell`, never while a lock of the watches is held), which fails the
+//! workload once the grace has passed. And they keep, bounded, what the summary of a failed
+//! wait shows: the last few Warning events per object, and the containers that crashed.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use serde::Deserialize;
+use serde_json::Value;
 
+use crate::conditions::{Key, Trouble};
 use crate::events::{Event, ResourceInfo};
 use crate::log;
+use crate::readiness::children::{self, Crash, Revision};
 use crate::sinks::kind_prefix;
+use crate::summary::WARNINGS_PER_OBJECT;
 use crate::wire::EventType;
 
 use super::watches::{Consumer, WatchKey, WatchSet};
@@ -25,10 +36,31 @@ const PENDING: usize = 256;
 /// How far up the owner chain an object is followed (Pod → ReplicaSet → Deployment).
 const OWNER_DEPTH: usize = 4;
 
+/// News for the judge: workload `Key`'s child (`pod/web-1`) is stuck, or no longer is.
+pub type Tell = Box<dyn Fn(Key, String, Option<Trouble>) + Send>;
+
 /// The Warning events of what a run waits on.
 pub struct Causes {
     /// The context, in a run over several: lines name it (`east/pod/web`).
     context: Option<Arc<str>>,
+    /// Say each Warning event on stderr as it comes (not with `--quiet`).
+    explain: bool,
+    /// Tell the judge of stuck children (`--fail-on failed`).
+    tell: Option<Tell>,
+    /// uid → the workloads waited on that own Pods, and how their current Pods are marked.
+    workloads: HashMap<String, Workload>,
+    /// uid → (owner uid, revision) of the ReplicaSets seen.
+    replica_sets: HashMap<String, (Vec<String>, u64)>,
+    /// uid → the Pods stuck now (the few fields `children::is_current` reads), current or not:
+    /// a ReplicaSet seen later may make one current.
+    stuck: HashMap<String, Stuck>,
+    /// uid → the workload a stuck Pod was told against, to tell it when the Pod recovers.
+    told: HashMap<String, (Key, String, String)>,
+    /// about uid → its last Warning events (sequence number, line).
+    recent: HashMap<String, VecDeque<(u64, String)>>,
+    sequence: u64,
+    /// Pod uid → its crashed containers, for Pods of the objects waited on.
+    crashed: HashMap<String, CrashedPod>,
     /// uid → label of the objects waited on.
     watched: HashMap<String, String>,
     /// uid → label and owners' uids of objects that may belong to them.
@@ -42,6 +74,35 @@ pub struct Causes {
 struct Owned {
     label: String,
     owners: Vec<String>,
+}
+
+struct Workload {
+    key: Key,
+    revision: Revision,
+}
+
+struct Stuck {
+    label: String,
+    /// Labels and ownerReferences only.
+    pod: Value,
+    reason: String,
+}
+
+/// A Pod with containers that crashed.
+pub struct CrashedPod {
+    pub namespace: String,
+    pub name: String,
+    pub label: String,
+    pub crashes: Vec<Crash>,
+    /// The uid of the object waited on it belongs to.
+    root: String,
+}
+
+/// What the summary takes from the causes.
+pub struct Evidence {
+    /// Label of an object waited on → its last Warning events and those of what it owns.
+    pub warnings: HashMap<String, Vec<String>>,
+    pub crashed: Vec<CrashedPod>,
 }
 
 #[derive(Debug, Clone)]
@@ -100,9 +161,18 @@ struct Involved {
 }
 
 impl Causes {
-    pub fn new(context: Option<Arc<str>>) -> Causes {
+    pub fn new(context: Option<Arc<str>>, explain: bool, tell: Option<Tell>) -> Causes {
         Causes {
             context,
+            explain,
+            tell,
+            workloads: HashMap::new(),
+            replica_sets: HashMap::new(),
+            stuck: HashMap::new(),
+            told: HashMap::new(),
+            recent: HashMap::new(),
+            sequence: 0,
+            crashed: HashMap::new(),
             watched: HashMap::new(),
             owned: HashMap::new(),
             said: HashSet::new(),
@@ -119,16 +189,22 @@ impl Causes {
 
     /// Whether `uid` is waited on, or owned (through up to `OWNER_DEPTH` owners) by one that is.
     fn concerns(&self, uid: &str, depth: usize) -> bool {
+        self.root(uid, depth).is_some()
+    }
+
+    /// The object waited on that `uid` is, or that owns it (through up to `OWNER_DEPTH`).
+    fn root<'a>(&'a self, uid: &'a str, depth: usize) -> Option<&'a str> {
         if self.watched.contains_key(uid) {
-            return true;
+            return Some(uid);
         }
-        depth < OWNER_DEPTH
-            && self.owned.get(uid).is_some_and(|owned| {
-                owned
-                    .owners
-                    .iter()
-                    .any(|owner| self.concerns(owner, depth + 1))
-            })
+        if depth >= OWNER_DEPTH {
+            return None;
+        }
+        self.owned
+            .get(uid)?
+            .owners
+            .iter()
+            .find_map(|owner| self.root(owner, depth + 1))
     }
 
     fn say(&mut self, warning: &Warning) {
@@ -143,11 +219,161 @@ impl Causes {
             .unwrap_or_else(|| self.label(warning.about.clone()));
         // One line per event, whatever the message holds.
         let message = warning.message.replace(['\n', '\r'], " ");
-        log::notice_unscoped(&format!(
+        let line = format!(
             "{about}: Warning {}: {}",
             warning.reason,
             message.trim_end()
-        ));
+        );
+        if self.explain {
+            log::notice_unscoped(&line);
+        }
+        self.sequence += 1;
+        let recent = self.recent.entry(warning.about_uid.clone()).or_default();
+        if recent.len() == WARNINGS_PER_OBJECT {
+            recent.pop_front();
+        }
+        recent.push_back((self.sequence, line));
+    }
+
+    /// What the summary of a failed wait shows from here.
+    pub fn evidence(&self) -> Evidence {
+        let mut by_root: HashMap<&str, Vec<&(u64, String)>> = HashMap::new();
+        for (about, recent) in &self.recent {
+            if let Some(root) = self.root(about, 0) {
+                by_root.entry(root).or_default().extend(recent);
+            }
+        }
+        let warnings = by_root
+            .into_iter()
+            .filter_map(|(root, mut lines)| {
+                lines.sort_by_key(|(sequence, _)| *sequence);
+                let newest = lines.len().saturating_sub(WARNINGS_PER_OBJECT);
+                let label = self.watched.get(root)?.clone();
+                Some((
+                    label,
+                    lines[newest..].iter().map(|(_, l)| l.clone()).collect(),
+                ))
+            })
+            .collect();
+        let mut crashed: Vec<CrashedPod> = self
+            .crashed
+            .values()
+            .filter(|p| self.watched.contains_key(&p.root))
+            .map(|p| CrashedPod {
+                namespace: p.namespace.clone(),
+                name: p.name.clone(),
+                label: p.label.clone(),
+                crashes: p.crashes.clone(),
+                root: p.root.clone(),
+            })
+            .collect();
+        crashed.sort_by(|a, b| a.label.cmp(&b.label));
+        Evidence { warnings, crashed }
+    }
+
+    /// The workload (uid) a Pod owned by `owners` belongs to: one that owns it directly
+    /// (StatefulSet, DaemonSet, Job), or a Deployment owning its ReplicaSet.
+    fn workload_of(&self, owners: &[String]) -> Option<&str> {
+        owners.iter().find_map(|owner| {
+            if let Some((uid, _)) = self.workloads.get_key_value(owner) {
+                return Some(uid.as_str());
+            }
+            let (rs_owners, _) = self.replica_sets.get(owner)?;
+            rs_owners
+                .iter()
+                .find_map(|o| self.workloads.get_key_value(o))
+                .map(|(uid, _)| uid.as_str())
+        })
+    }
+
+    /// The newest ReplicaSet of Deployment `uid`.
+    fn newest_replica_set(&self, uid: &str) -> Option<&str> {
+        children::newest_replica_set(
+            self.replica_sets
+                .iter()
+                .filter(|(_, (owners, _))| owners.iter().any(|o| o == uid))
+                .map(|(rs, (_, revision))| (rs.as_str(), *revision)),
+        )
+    }
+
+    /// A Pod changed (`pod`: `None` when deleted): tell the judge if it is a stuck child of the
+    /// current revision of a workload waited on, or no longer is.
+    fn pod_news(&mut self, uid: &str, label: String, pod: Option<&Value>) {
+        match pod.and_then(children::trouble) {
+            Some(reason) => {
+                let pod = pod.map_or(Value::Null, |p| {
+                    serde_json::json!({"metadata": {
+                        "labels": p.pointer("/metadata/labels"),
+                        "ownerReferences": p.pointer("/metadata/ownerReferences"),
+                    }})
+                });
+                self.stuck
+                    .insert(uid.to_string(), Stuck { label, pod, reason });
+            }
+            None => {
+                self.stuck.remove(uid);
+            }
+        }
+        self.judge_child(uid);
+    }
+
+    /// Tell the judge where stuck Pod `uid` stands now, if that changed.
+    fn judge_child(&mut self, uid: &str) {
+        let Some(tell) = &self.tell else {
+            return;
+        };
+        let now_stuck = self.stuck.get(uid).and_then(|stuck| {
+            let owners: Vec<String> = stuck
+                .pod
+                .pointer("/metadata/ownerReferences")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|o| Some(o.get("uid")?.as_str()?.to_string()))
+                .collect();
+            let workload_uid = self.workload_of(&owners)?;
+            let workload = self.workloads.get(workload_uid)?;
+            let newest = self.newest_replica_set(workload_uid);
+            children::is_current(&workload.revision, &stuck.pod, newest).then(|| {
+                (
+                    workload.key.clone(),
+                    stuck.reason.clone(),
+                    stuck.label.clone(),
+                )
+            })
+        });
+        let before = self.told.get(uid).cloned();
+        match (before, now_stuck) {
+            (Some((key, reason, _)), Some((now_key, now_reason, _)))
+                if key == now_key && reason == now_reason => {}
+            (before, Some((key, reason, label))) => {
+                if let Some((old, _, old_label)) = before.filter(|(old, ..)| *old != key) {
+                    tell(old, old_label, None);
+                }
+                self.told.insert(
+                    uid.to_string(),
+                    (key.clone(), reason.clone(), label.clone()),
+                );
+                let since = SystemTime::now();
+                tell(key, label, Some(Trouble { reason, since }));
+            }
+            (Some((key, _, label)), None) => {
+                self.told.remove(uid);
+                tell(key, label, None);
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// A workload or ReplicaSet changed: the stuck Pods may have changed revision.
+    fn judge_stuck_again(&mut self) {
+        if self.tell.is_none() {
+            return;
+        }
+        let stuck: Vec<String> = self.stuck.keys().chain(self.told.keys()).cloned().collect();
+        for uid in stuck {
+            self.judge_child(&uid);
+        }
     }
 
     /// Say the pending warnings that concern what is known now.
@@ -223,6 +449,21 @@ fn replica_sets() -> ResourceInfo {
     }
 }
 
+/// Whether a Pod's JSON may tell of trouble or a crash: most Pods of a busy namespace do not,
+/// and are not parsed further.
+fn may_be_troubled(json: &str) -> bool {
+    [
+        "BackOff",
+        "ErrImagePull",
+        "InvalidImageName",
+        "ConfigError",
+        "Unschedulable",
+        "exitCode",
+    ]
+    .iter()
+    .any(|word| json.contains(word))
+}
+
 impl Consumer for Causes {
     fn primary(&mut self, event: &Event<'_>, watches: &Arc<WatchSet>) {
         let Ok(meta) = serde_json::from_str::<Meta>(event.object.get()) else {
@@ -234,17 +475,47 @@ impl Consumer for Causes {
         }
         if event.kind == EventType::Deleted {
             self.watched.remove(&uid);
+            if self.workloads.remove(&uid).is_some() {
+                self.judge_stuck_again();
+            }
             return;
         }
         let label = self.label(format!("{}/{}", kind_prefix(event.resource), event.name));
-        self.watched.insert(uid, label);
+        self.watched.insert(uid.clone(), label);
+        let owns_pods = owns_pods(event.resource);
+        if self.tell.is_some() && owns_pods {
+            let revision = serde_json::from_str::<Value>(event.object.get())
+                .ok()
+                .and_then(|o| {
+                    children::current_revision(&event.resource.group, &event.resource.kind, &o)
+                });
+            let changed = match revision {
+                Some(revision) => {
+                    let key = Key::of(event);
+                    let before = self.workloads.insert(
+                        uid,
+                        Workload {
+                            key,
+                            revision: revision.clone(),
+                        },
+                    );
+                    before.is_none_or(|b| b.revision != revision)
+                }
+                None => self.workloads.remove(&uid).is_some(),
+            };
+            if changed {
+                self.judge_stuck_again();
+            }
+        }
         if !event.namespace.is_empty() {
-            watches.add(
-                core("events", "Event"),
-                event.namespace,
-                Some("type=Warning"),
-            );
-            if owns_pods(event.resource) {
+            if self.explain {
+                watches.add(
+                    core("events", "Event"),
+                    event.namespace,
+                    Some("type=Warning"),
+                );
+            }
+            if owns_pods {
                 watches.add(core("pods", "Pod"), event.namespace, None);
                 if event.resource.plural == "deployments" {
                     watches.add(replica_sets(), event.namespace, None);
@@ -265,22 +536,94 @@ impl Consumer for Causes {
             return;
         };
         let uid = meta.metadata.uid;
-        if event.kind == EventType::Deleted {
-            self.owned.remove(&uid);
-            return;
-        }
+        let is_pod = watch.resource == "pods";
+        let is_replica_set = watch.resource == "replicasets.apps";
         let label = self.label(format!(
             "{}/{}",
             kind_prefix(event.resource),
             meta.metadata.name
         ));
-        let owners = meta
+        if event.kind == EventType::Deleted {
+            self.owned.remove(&uid);
+            self.recent.remove(&uid);
+            if is_pod {
+                self.crashed.remove(&uid);
+                self.pod_news(&uid, label, None);
+            }
+            if is_replica_set && self.replica_sets.remove(&uid).is_some() {
+                self.judge_stuck_again();
+            }
+            return;
+        }
+        let owners: Vec<String> = meta
             .metadata
             .owner_references
             .into_iter()
             .map(|o| o.uid)
             .collect();
-        self.owned.insert(uid, Owned { label, owners });
+        if is_replica_set && self.tell.is_some() {
+            let revision = serde_json::from_str::<Value>(event.object.get())
+                .ok()
+                .and_then(|rs| children::replica_set_revision(&rs));
+            if let Some(revision) = revision {
+                let entry = (owners.clone(), revision);
+                if self.replica_sets.insert(uid.clone(), entry.clone()) != Some(entry) {
+                    self.judge_stuck_again();
+                }
+            }
+        }
+        self.owned.insert(
+            uid.clone(),
+            Owned {
+                label: label.clone(),
+                owners,
+            },
+        );
+        if is_pod {
+            let json = event.object.get();
+            let pod = may_be_troubled(json)
+                .then(|| serde_json::from_str::<Value>(json).ok())
+                .flatten();
+            let crashes = pod.as_ref().map(children::crashes).unwrap_or_default();
+            match self.root(&uid, 0).map(str::to_string) {
+                Some(root) if !crashes.is_empty() => {
+                    self.crashed.insert(
+                        uid.clone(),
+                        CrashedPod {
+                            namespace: event.namespace.to_string(),
+                            name: meta.metadata.name.clone(),
+                            label: label.clone(),
+                            crashes,
+                            root,
+                        },
+                    );
+                }
+                _ => {
+                    self.crashed.remove(&uid);
+                }
+            }
+            self.pod_news(&uid, label, pod.as_ref());
+        }
         self.say_pending();
+    }
+}
+
+/// The causes of one member, shared between its watches (the consumer) and the runner (which
+/// reads the evidence for the summary at the end).
+pub struct SharedCauses(pub Arc<Mutex<Causes>>);
+
+impl SharedCauses {
+    fn causes(&self) -> std::sync::MutexGuard<'_, Causes> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Consumer for SharedCauses {
+    fn primary(&mut self, event: &Event<'_>, watches: &Arc<WatchSet>) {
+        self.causes().primary(event, watches);
+    }
+
+    fn event(&mut self, watch: &WatchKey, event: &Event<'_>, watches: &Arc<WatchSet>) {
+        self.causes().event(watch, event, watches);
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
-use crate::conditions::{ConditionSink, Ended, Judge};
+use crate::conditions::{self, ConditionSink, Ended, Expr, Judge, Key, Trouble};
 use crate::discovery::{DiscoveryError, Requested};
 use crate::environment::Environment;
 use crate::error::KwError;
@@ -25,7 +25,8 @@ use crate::report;
 use crate::sinks::{WithContext, WithKind};
 use crate::watcher::{Summary, Target, WatchError, Watcher};
 
-use super::cause::Causes;
+use super::cause::{Causes, SharedCauses, Tell};
+use super::evidence::Evidence;
 use super::member::{Member, Prepared, Readiness};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
@@ -46,7 +47,12 @@ pub(super) struct Run {
     started: SystemTime,
     /// What kubectl says when the one-shot list is empty: the members' message when they agree.
     when_empty: Mutex<Option<String>>,
+    /// Each member's causes and client, for the summary of a failed wait.
+    causes: Mutex<Vec<MemberCauses>>,
 }
+
+/// A member's causes, and the client to read its crashed containers' logs with.
+type MemberCauses = (Arc<Mutex<Causes>>, Arc<crate::client::Client>);
 
 /// How the members' watchers ended, for `Finished`.
 pub(super) struct Ran {
@@ -54,6 +60,8 @@ pub(super) struct Ran {
     pub failed: Option<KwError>,
     pub unreachable: Vec<Arc<str>>,
     pub when_empty: Option<String>,
+    /// What the summary of a failed wait is written from.
+    pub evidence: Evidence,
 }
 
 impl Run {
@@ -81,6 +89,7 @@ impl Run {
             deadline,
             several,
             when_empty: Mutex::new(None),
+            causes: Mutex::new(Vec::new()),
         }
     }
 }
@@ -95,6 +104,8 @@ enum Report {
     Lacking(DiscoveryError),
     /// A member is done: all its watchers have ended (after their reports).
     Done,
+    /// A workload's child is stuck, or no longer is (`Judge::child_trouble`).
+    Child(Key, String, Option<Trouble>),
 }
 
 /// Run `members` to the end.
@@ -115,17 +126,44 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
                 if let Some(scope) = &scope {
                     scope.enter();
                 }
+                let tell = reports.clone();
                 let send = |report| {
                     let _ = reports.send(report);
                 };
-                run.watch_member(member, &send);
+                run.watch_member(member, &send, tell);
                 send(Report::Done);
             });
         }
         drop(reports);
         loop {
-            let Ok(report) = received.recv() else {
-                break collector.all_done();
+            // A judgement that changes with time alone (a grace, a window) is made on time,
+            // without waiting for an event to prompt it.
+            let next_tick = run
+                .judge
+                .as_ref()
+                .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).next_tick());
+            let report = match next_tick {
+                Some(at) => {
+                    let wait = at
+                        .duration_since(SystemTime::now())
+                        .unwrap_or_default()
+                        // A clock stepped back must not make the wait endless.
+                        .min(std::time::Duration::from_secs(60));
+                    match received.recv_timeout(wait) {
+                        Ok(report) => report,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            if let Some(verdict) = collector.tick() {
+                                break verdict;
+                            }
+                            continue;
+                        }
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break collector.all_done(),
+                    }
+                }
+                None => match received.recv() {
+                    Ok(report) => report,
+                    Err(_) => break collector.all_done(),
+                },
             };
             if let Some(verdict) = collector.take(report) {
                 break verdict;
@@ -164,6 +202,10 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if !matches!(end, End::ClosedPipe) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
+    let evidence = Evidence {
+        judge: run.judge.clone(),
+        members: std::mem::take(&mut *run.causes.lock().unwrap_or_else(|p| p.into_inner())),
+    };
     let when_empty = run
         .when_empty
         .lock()
@@ -179,12 +221,18 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             .map(|s| s.name())
             .collect(),
         when_empty,
+        evidence,
     })
 }
 
 impl Run {
     /// One member watched: ready it (retrying), then its targets side by side.
-    fn watch_member(&self, member: Member, report: &(dyn Fn(Report) + Sync)) {
+    fn watch_member(
+        &self,
+        member: Member,
+        report: &(dyn Fn(Report) + Sync),
+        tell: mpsc::Sender<Report>,
+    ) {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
             report(r);
             true
@@ -195,11 +243,30 @@ impl Run {
         let with_kind = self.plan.with_kind(&prepared.targets);
         let context = member.context.as_ref();
         let scope = log::current_scope();
-        let watches = self.plan.explain_waits.then(|| {
+        // A stuck Pod of a workload's current revision fails it under `--fail-on failed`, even
+        // with `--quiet`: the auxiliary watches run for that too.
+        let children = self.plan.rules.fail_on.contains(&Expr::Failed);
+        let watches = (self.plan.explain_waits || children).then(|| {
+            let tell: Option<Tell> = children.then(|| -> Tell {
+                let tell = Mutex::new(tell);
+                Box::new(move |workload, child, trouble| {
+                    let tell = tell.lock().unwrap_or_else(|p| p.into_inner());
+                    let _ = tell.send(Report::Child(workload, child, trouble));
+                })
+            });
+            let causes = Arc::new(Mutex::new(Causes::new(
+                context.cloned(),
+                self.plan.explain_waits,
+                tell,
+            )));
+            self.causes
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((Arc::clone(&causes), Arc::clone(&prepared.client)));
             WatchSet::new(
                 Arc::clone(&prepared.client),
                 self.plan.watcher_options(self.deadline),
-                Box::new(Causes::new(context.cloned())),
+                Box::new(SharedCauses(causes)),
                 scope.clone(),
             )
         });
@@ -426,8 +493,24 @@ impl Collector {
         }
     }
 
+    /// Judge again what changes with time alone; `Some` when that ends the run.
+    fn tick(&mut self) -> Option<Verdict> {
+        let judge = self.judge.as_ref()?;
+        let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
+        let ended = judge.tick(SystemTime::now());
+        conditions::report_progress(judge.take_progress());
+        ended.map(|ended| Ok(End::Ended(ended)))
+    }
+
     fn take(&mut self, report: Report) -> Option<Verdict> {
         let (context, error) = match report {
+            Report::Child(workload, child, trouble) => {
+                let judge = self.judge.as_ref()?;
+                let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
+                let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
+                conditions::report_progress(judge.take_progress());
+                return ended.map(|ended| Ok(End::Ended(ended)));
+            }
             Report::Done => {
                 self.done += 1;
                 return (self.done >= self.members).then(|| self.all_done());

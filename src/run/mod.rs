@@ -13,6 +13,7 @@
 
 mod cause;
 mod drive;
+mod evidence;
 mod member;
 mod outputs;
 pub mod watches;
@@ -82,6 +83,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
         None => None,
     };
     let deadlines = plan.deadlines(started, request_timeout);
+    let judged_readiness = plan.explain_waits;
     let requested = requested(&plan.request)?;
     let ran = drive::run(
         drive::Run::new(
@@ -93,10 +95,19 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
         ),
         members,
     )?;
+    let timed_out = deadlines
+        .timed_out(Instant::now())
+        .then(|| plan.timeout_message());
+    let failed_by = match &ran.end {
+        End::Ended(crate::conditions::Ended::FailOn { by, .. }) => Some(by.clone()),
+        _ => None,
+    };
+    // Why the wait for `ready` failed or ran out, said once, with the verdict.
+    let summary = (judged_readiness && (failed_by.is_some() || timed_out.is_some()))
+        .then(|| ran.evidence.summary(failed_by));
     Ok(Finished {
-        timed_out: deadlines
-            .timed_out(Instant::now())
-            .then(|| plan.timeout_message()),
+        timed_out,
+        summary,
         when_empty: (!plan.watching && !plan.output.format.prints_empty_list())
             .then_some(ran.when_empty)
             .flatten(),

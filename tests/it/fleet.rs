@@ -1384,9 +1384,14 @@ fn readiness_over_two_contexts_names_each_context() {
         stderr.contains("kw: west/deployment.apps/web: in progress: "),
         "{stderr}"
     );
+    // The summary of the failed wait names the context too.
+    assert!(
+        stderr.contains("\n  failed: west/deployment.apps/web (Progress deadline exceeded)\n"),
+        "{stderr}"
+    );
     for line in stderr
         .lines()
-        .filter(|l| l.contains("deployment.apps/web:"))
+        .filter(|l| l.starts_with("kw: ") && l.contains("deployment.apps/web:"))
     {
         assert!(
             line.starts_with("kw: east/") || line.starts_with("kw: west/"),

@@ -8,6 +8,7 @@ mod common;
 
 mod auth;
 mod cause;
+mod children;
 mod ci;
 mod completion_terminal;
 mod completions;

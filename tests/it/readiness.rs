@@ -169,6 +169,7 @@ fn a_rollout_that_never_completes_times_out_with_exit_3() {
     assert_eq!(
         out.stderr.trim_end(),
         "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
+         kw: summary of the wait:\n  not ready:\n    deployment.apps/ship: in progress: Updated: 1/3\n\
          error: timed out after 2s waiting for --until ready"
     );
 }
@@ -206,6 +207,10 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
         stderr.trim_end(),
         "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
          kw: deployment.apps/ship: failed: Progress deadline exceeded\n\
+         kw: summary of the wait:\n\
+         \x20 failed: deployment.apps/ship (Progress deadline exceeded)\n\
+         \x20 not ready:\n\
+         \x20   deployment.apps/ship: failed (above)\n\
          error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
     );
 }
@@ -525,6 +530,10 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
         out.stderr.trim_end(),
         "kw: pod/big: in progress: Pod has not been scheduled yet: 0/3 nodes are available: 3 Insufficient cpu.\n\
          kw: pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
+         kw: summary of the wait:\n\
+         \x20 failed: pod/big (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)\n\
+         \x20 not ready:\n\
+         \x20   pod/big: failed (above)\n\
          error: --fail-on failed met by pod/big \
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
     );

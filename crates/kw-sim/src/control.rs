@@ -30,6 +30,9 @@ enum Op {
         resource: String,
     },
     Changes,
+    /// The requests served so far, method and path (`{"op":"requests"}`), for benchmarks that
+    /// count what a client asked.
+    Requests,
     Rv,
     Compact,
     Faults {
@@ -96,6 +99,14 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
             .map(|object| json!({"ok": true, "object": object})),
         Op::Objects { resource } => Ok(json!({"ok": true, "objects": handle.objects(&resource)})),
         Op::Changes => Ok(json!({"ok": true, "changes": handle.changes()})),
+        Op::Requests => {
+            let requests: Vec<Value> = handle
+                .requests()
+                .into_iter()
+                .map(|r| json!({"method": r.method, "path": r.path, "status": r.status}))
+                .collect();
+            Ok(json!({"ok": true, "requests": requests}))
+        }
         Op::Rv => Ok(json!({"ok": true, "resourceVersion": handle.current_resource_version()})),
         Op::Compact => {
             handle.compact();

@@ -315,6 +315,7 @@ CONTROL PROTOCOL (stdin/stdout, one JSON object per line)
   {\"op\":\"delete\",\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"web-1\"}
   {\"op\":\"objects\",\"resource\":\"pods\"}                  -> {\"ok\":true,\"objects\":[...]}
   {\"op\":\"changes\"}                                     -> {\"ok\":true,\"changes\":[...]}
+  {\"op\":\"requests\"}                                    -> {\"ok\":true,\"requests\":[{method,path,status}]}
   {\"op\":\"rv\"}                                          -> {\"ok\":true,\"resourceVersion\":N}
   {\"op\":\"compact\"}    forget watch history: older resourceVersions get 410 Expired
   {\"op\":\"faults\",\"faults\":{\"close_after\":3,...}}     replace the injected faults
