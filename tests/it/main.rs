@@ -16,6 +16,7 @@ mod get;
 mod golden;
 mod jsonpath;
 mod kubeconfig;
+mod live_terminal;
 mod namespaces;
 mod output;
 mod proxy;
