@@ -172,13 +172,20 @@ impl Board {
             // Later blocks keep a line each for their `… and N more`.
             let later = blocks.len() - index - 1;
             let allowed = rows_left.saturating_sub(later.min(rows_left));
-            let total = block.rows.len();
+            // Short of room, deleted rows give theirs up first: they are no longer the state.
+            let crowded = block.rows.len() > allowed;
+            let rows: Vec<&Row> = block
+                .rows
+                .values()
+                .filter(|row| !crowded || row.deleted.is_none())
+                .collect();
+            let total = rows.len();
             let shown = if total <= allowed {
                 total
             } else {
                 allowed.saturating_sub(1)
             };
-            lines.extend(self.table(block, shown, now));
+            lines.extend(self.table(block, &rows[..shown], now));
             if shown < total {
                 lines.push(
                     format!("… and {} more", total - shown)
@@ -203,8 +210,8 @@ impl Board {
         lines.iter().map(|line| cut(line, width)).collect()
     }
 
-    /// The header and the first `shown` rows of a block, aligned together.
-    fn table(&self, block: &Block, shown: usize, now: Instant) -> Vec<Vec<u8>> {
+    /// The header and `rows` of a block, aligned together.
+    fn table(&self, block: &Block, rows: &[&Row], now: Instant) -> Vec<Vec<u8>> {
         let mut tabwriter = TabWriter::kubectl();
         tabwriter.set_measure(true, true);
         let mut text = Vec::new();
@@ -213,8 +220,7 @@ impl Board {
             input.extend_from_slice(b"\tJUDGEMENT");
         }
         input.push(b'\n');
-        let rows: Vec<&Row> = block.rows.values().take(shown).collect();
-        for row in &rows {
+        for row in rows {
             input.extend_from_slice(&row.line);
             if let Some(judgement) = &row.judgement {
                 input.push(b'\t');
@@ -227,7 +233,7 @@ impl Board {
         let _ = tabwriter.flush(&mut text);
         let mut lines: Vec<Vec<u8>> = text.split(|b| *b == b'\n').map(<[u8]>::to_vec).collect();
         lines.truncate(rows.len() + 1);
-        for (line, row) in lines.iter_mut().skip(1).zip(rows) {
+        for (line, row) in lines.iter_mut().skip(1).zip(rows.iter()) {
             let plain = String::from_utf8_lossy(&strip_styles(line)).into_owned();
             if row.deleted.is_some() {
                 *line = plain.dim().crossed_out().to_string().into_bytes();
@@ -469,6 +475,35 @@ mod tests {
         assert_eq!(frame.len(), 9, "{frame:?}");
         assert_eq!(frame[6], "… and 25 more");
         assert_eq!(frame[7], "30 pods: 30 Running");
+    }
+
+    #[test]
+    fn short_of_room_deleted_rows_give_way_to_current_ones() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for index in 0..10 {
+            let name = format!("web-{index:02}");
+            board.update(
+                &block,
+                update(EventType::Added, &name, "Running", true),
+                now,
+            );
+        }
+        for index in 0..7 {
+            let name = format!("web-{index:02}");
+            board.update(
+                &block,
+                update(EventType::Deleted, &name, "Running", false),
+                now,
+            );
+        }
+        let frame = plain(&board.frame(now, 80, 8, 0, None));
+        let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
+        assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
+        assert_eq!(frame[4], "3 pods: 3 Running");
+        // With room, they linger.
+        assert_eq!(plain(&board.frame(now, 80, 24, 0, None)).len(), 13);
     }
 
     #[test]
