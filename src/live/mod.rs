@@ -24,7 +24,12 @@ use crate::printer::{PrintOptions, TablePrinter};
 use board::{BlockKey, Board, Update};
 use screen::Screen;
 
-pub use screen::restore;
+/// Give the terminal back (the cursor) and write out the notices held while drawing: at the
+/// end of the view, and from the Ctrl-C handler.
+pub fn restore() {
+    screen::restore();
+    crate::log::release_notices();
+}
 
 /// How often the screen may be redrawn: at most ten frames a second.
 const TICK: Duration = Duration::from_millis(100);
@@ -140,7 +145,6 @@ impl View {
             let _ = handle.join();
         }
         restore();
-        crate::log::release_notices();
     }
 }
 
