@@ -100,6 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'After listing, watch for changes')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'After listing, watch for changes')
             [CompletionResult]::new('--watch-only', '--watch-only', [CompletionResultType]::ParameterName, 'Watch for changes without printing the initial list')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'On a terminal, show the current state in place (one row per object, redrawn as events arrive, a footer with counts) instead of a log of events. Implies --watch')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on (each change of an object''s judgement, and the Warning events of the objects and of what they own); the verdict and errors are still said')

@@ -96,6 +96,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand -w 'After listing, watch for changes'
             cand --watch 'After listing, watch for changes'
             cand --watch-only 'Watch for changes without printing the initial list'
+            cand --live 'On a terminal, show the current state in place (one row per object, redrawn as events arrive, a footer with counts) instead of a log of events. Implies --watch'
             cand -A 'List and watch across all namespaces'
             cand --all-namespaces 'List and watch across all namespaces'
             cand -q 'While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on (each change of an object''s judgement, and the Warning events of the objects and of what they own); the verdict and errors are still said'

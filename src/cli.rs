@@ -74,6 +74,11 @@ pub struct GetArgs {
     #[arg(long)]
     pub watch_only: bool,
 
+    /// On a terminal, show the current state in place (one row per object, redrawn as events
+    /// arrive, a footer with counts) instead of a log of events. Implies --watch.
+    #[arg(long)]
+    pub live: bool,
+
     /// List and watch across all namespaces.
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,

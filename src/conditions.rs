@@ -385,7 +385,7 @@ impl Rules {
     }
 
     /// Whether any expression asks the readiness rules.
-    fn needs_judgement(&self) -> bool {
+    pub fn needs_judgement(&self) -> bool {
         self.until
             .iter()
             .chain(&self.fail_on)

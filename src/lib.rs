@@ -28,6 +28,7 @@ pub mod goformat;
 pub mod in_cluster;
 pub mod jsonpath;
 pub mod kubeconfig;
+pub mod live;
 pub mod log;
 pub mod manifest;
 pub mod material;

@@ -124,11 +124,26 @@ pub fn recovered() {
 /// it stands apart from the output it interrupts. In a run over several contexts it names the
 /// context of the thread that says it.
 pub fn notice(message: &str) {
-    use std::io::IsTerminal;
     let message = match scope() {
         Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
         None => clean(message).into_owned(),
     };
+    {
+        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(held) = held.as_mut() {
+            if held.len() == MAX_HELD {
+                held.remove(0);
+            }
+            held.push(message);
+            return;
+        }
+    }
+    write_notice(&message);
+}
+
+/// Write a notice, already cleaned and labelled, on stderr.
+fn write_notice(message: &str) {
+    use std::io::IsTerminal;
     let stderr = std::io::stderr();
     let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         format!("\x1b[2mkw: {message}\x1b[0m")
@@ -136,6 +151,33 @@ pub fn notice(message: &str) {
         format!("kw: {message}")
     };
     let _ = writeln!(stderr.lock(), "{line}");
+}
+
+/// While the live view owns the terminal, notices wait here instead of tearing its frame: it
+/// shows the latest, and they are all written out after its last frame.
+static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
+
+/// The most notices held (the oldest go first): a cluster failing for hours must not grow it.
+const MAX_HELD: usize = 100;
+
+/// Hold notices from now on (`release_notices` writes them out).
+pub fn hold_notices() {
+    let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+    held.get_or_insert_with(Vec::new);
+}
+
+/// The latest notice held, if any.
+pub fn latest_notice() -> Option<String> {
+    let held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+    held.as_ref().and_then(|h| h.last().cloned())
+}
+
+/// Stop holding notices, and write out those held.
+pub fn release_notices() {
+    let held = HELD.lock().unwrap_or_else(|p| p.into_inner()).take();
+    for message in held.into_iter().flatten() {
+        write_notice(&message);
+    }
 }
 
 /// A notice that names its context itself (`east/pod/web: ...`), so none is put in front.

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     kw::log::set_level(cli.verbosity);
     let _ = ctrlc::set_handler(|| {
         kw::demo::remove_leftovers();
+        kw::live::restore();
         std::process::exit(exit::INTERRUPTED)
     });
     let report = match cli.command {

@@ -61,6 +61,12 @@ pub enum PlanError {
     TypeBeforeSlashForm { target: String },
     #[error("arguments in resource/name form must have a single resource and name: {target}")]
     BadSlashForm { target: String },
+    #[error("--live draws on a terminal, and stdout is not one: use -w for a stream of events")]
+    LiveWithoutTerminal,
+    #[error("--live shows a table: drop -o {format}, or use -w")]
+    LiveWithFormat { format: String },
+    #[error("--live shows the current state: drop --watch-only, or use -w")]
+    LiveWithWatchOnly,
     /// kubectl's rule: a plain watch takes one name per type.
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
@@ -98,8 +104,10 @@ pub struct OutputPlan {
 #[derive(Debug, Clone)]
 pub struct GetPlan {
     pub request: Request,
-    /// Keep watching after the list (`-w`, `--watch-only`, or any condition).
+    /// Keep watching after the list (`-w`, `--watch-only`, `--live`, or any condition).
     pub watching: bool,
+    /// `--live`: the current state redrawn in place on the terminal (`crate::live`).
+    pub live: bool,
     /// Print the initial list (not with `--watch-only`).
     pub print_list: bool,
     pub rules: Rules,
@@ -154,7 +162,10 @@ impl GetPlan {
         if rules.has_conditions() && args.watch_only {
             return Err(PlanError::ConditionsWithWatchOnly);
         }
-        let watching = args.watch || args.watch_only || rules.has_conditions();
+        if args.live && args.watch_only {
+            return Err(PlanError::LiveWithWatchOnly);
+        }
+        let watching = args.watch || args.watch_only || args.live || rules.has_conditions();
         if args.output_watch_events && !watching {
             return Err(PlanError::WatchEventsWithoutWatch);
         }
@@ -186,6 +197,11 @@ impl GetPlan {
                 flag: "--diff",
                 reason,
             })?;
+        if args.live && !format.is_table() {
+            return Err(PlanError::LiveWithFormat {
+                format: args.output.clone(),
+            });
+        }
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
             Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
@@ -195,6 +211,7 @@ impl GetPlan {
         Ok(GetPlan {
             request,
             watching,
+            live: args.live,
             print_list: !args.watch_only,
             timeout,
             output: OutputPlan {
@@ -219,7 +236,9 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
+            // The live view shows each object's judgement in its row instead.
             explain_waits: !args.quiet
+                && !args.live
                 && rules
                     .until
                     .iter()
@@ -443,7 +462,8 @@ fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
         fail_on: parse_all("--fail-on", &args.fail_on)?,
         mode: args.for_objects.parse::<For>()?,
         max_events: args.max_events,
-        progress: !args.quiet,
+        // The live view shows each judgement in its row; lines on stderr would tear its frame.
+        progress: !args.quiet && !args.live,
         fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
     })
 }

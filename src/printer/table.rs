@@ -372,6 +372,43 @@ impl TablePrinter {
     }
 }
 
+impl TablePrinter {
+    /// The live view's way in (`crate::live`): one event's row and the header over it, each a
+    /// tab-separated line without its newline, written by the code that prints rows, so cells
+    /// are escaped and coloured alike. Definitions are remembered as for a printed row.
+    pub(crate) fn render_row(&mut self, event: &Event<'_>) -> io::Result<(Vec<u8>, Vec<u8>)> {
+        let Some(row) = event.row else {
+            let object: serde_json::Value = crate::decode::value(event.object.get())
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            let (columns, cells) = super::fallback::fallback_row(
+                event.resource,
+                &object,
+                std::time::SystemTime::now(),
+            );
+            let with_row = Event {
+                row: Some(crate::events::TableRow {
+                    columns: &columns,
+                    cells: &cells,
+                    generation: 0,
+                }),
+                ..*event
+            };
+            return self.render_row(&with_row);
+        };
+        if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
+            self.last_columns.clear();
+            self.last_columns.extend_from_slice(row.columns);
+        }
+        let columns = std::mem::take(&mut self.last_columns);
+        self.line.clear();
+        self.write_row(event, &columns, row.cells);
+        self.write_header(&columns);
+        self.last_columns = columns;
+        let strip = |text: &[u8]| text.strip_suffix(b"\n").unwrap_or(text).to_vec();
+        Ok((strip(&self.header), strip(&self.line)))
+    }
+}
+
 impl Printer for TablePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let Some(row) = event.row else {

@@ -77,8 +77,12 @@ impl Run {
             .has_rules()
             .then(|| Judge::for_contexts(plan.rules.clone(), members).shared());
         let terminal = crate::terminal::stdout_is_terminal();
+        let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         Run {
-            outputs: Outputs::new(!several && !plan.watching, several && !plan.watching),
+            outputs: match plan.live {
+                true => outputs.live(plan.rules.needs_judgement()),
+                false => outputs,
+            },
             color: crate::terminal::use_color(plan.output.color, terminal),
             terminal,
             started: SystemTime::now(),
@@ -394,7 +398,14 @@ impl Run {
             self.terminal,
             self.started,
         );
-        let mut output = self.outputs.sink(options, printed)?;
+        let order = prepared
+            .targets
+            .iter()
+            .position(|t| t.resource == target.resource)
+            .unwrap_or(index);
+        let mut output = self
+            .outputs
+            .sink(options, (&target.resource, order), printed)?;
         let mut tapped;
         let sink: &mut dyn Sink = match watches {
             Some(watches) => {

@@ -25,7 +25,7 @@ use crate::discovery::Requested;
 use crate::environment::Environment;
 use crate::error::{KwError, UsageError};
 use crate::log;
-use crate::plan::{GetPlan, Request};
+use crate::plan::{GetPlan, PlanError, Request};
 use crate::settings;
 
 pub use crate::outcome::{End, Finished};
@@ -33,6 +33,9 @@ pub use crate::outcome::{End, Finished};
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
 pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
     let plan = GetPlan::from_args(args)?.with_namespace_flag(config.namespace.as_deref())?;
+    if plan.live && !crate::terminal::stdout_is_terminal() {
+        return Err(PlanError::LiveWithoutTerminal.into());
+    }
     let kubeconfig = settings::load_from_env(config)?;
     let chosen =
         crate::contexts::choose(config.context.as_deref(), config.all_contexts, &kubeconfig)?;

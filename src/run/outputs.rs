@@ -3,11 +3,13 @@
 //! other formats. Everything else (a watch, several contexts) is one stream shared by every
 //! watcher; a one-shot list over several contexts is held to the end, so that its columns line
 //! up over every context (kubectl aligns a whole list; the contexts' lists are one list here).
+//! With `--live`, every watcher feeds the live view (`crate::live`) and nothing is printed.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::events::{Event, Flow, Sink};
+use crate::events::{Event, Flow, ResourceInfo, Sink};
+use crate::live;
 use crate::output::{is_closed_pipe, Output};
 use crate::printer::{self, PrintOptions};
 use crate::sinks::Shared;
@@ -39,6 +41,8 @@ impl Write for Separated {
 pub(super) struct Outputs {
     per_type: bool,
     hold: bool,
+    /// `--live`: every watcher feeds the live view instead.
+    live: Option<Arc<live::View>>,
     state: Mutex<State>,
 }
 
@@ -53,8 +57,15 @@ impl Outputs {
         Outputs {
             per_type,
             hold,
+            live: None,
             state: Mutex::new(State::default()),
         }
+    }
+
+    /// Send every event to the live view (which starts drawing now).
+    pub(super) fn live(mut self, judging: bool) -> Outputs {
+        self.live = Some(live::View::start(judging));
+        self
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -62,8 +73,20 @@ impl Outputs {
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
-    /// first target's options decide a shared stream's printer.
-    pub(super) fn sink(&self, options: PrintOptions, printed: u64) -> Result<HeldSink, WatchError> {
+    /// first target's options decide a shared stream's printer. The live view shows the
+    /// target's `resource` in a block of its own, at its `order` among the run's types.
+    pub(super) fn sink(
+        &self,
+        options: PrintOptions,
+        (resource, order): (&ResourceInfo, usize),
+        printed: u64,
+    ) -> Result<HeldSink, WatchError> {
+        if let Some(view) = &self.live {
+            return Ok(HeldSink {
+                inner: Inner::Live(Box::new(view.sink(&options, resource, order))),
+                hold: false,
+            });
+        }
         let mut state = self.state();
         let reuse = match state.current {
             None => false,
@@ -91,13 +114,17 @@ impl Outputs {
             }
         };
         Ok(HeldSink {
-            inner: output,
+            inner: Inner::Shared(output),
             hold: self.hold,
         })
     }
 
     /// Let the printer close what it holds open, and flush; a closed pipe is not an error.
     pub(super) fn finish(&self) -> Result<(), WatchError> {
+        if let Some(view) = &self.live {
+            view.finish();
+            return Ok(());
+        }
         match self.state().current.as_ref() {
             Some(output) => finish(output),
             None => Ok(()),
@@ -116,23 +143,37 @@ fn finish(output: &SharedOutput) -> Result<(), WatchError> {
 /// A watcher's way into the shared output; with `hold`, checkpoints do not print, so a table
 /// is laid out once over everything listed.
 pub(super) struct HeldSink {
-    inner: SharedOutput,
+    inner: Inner,
     hold: bool,
+}
+
+enum Inner {
+    Shared(SharedOutput),
+    Live(Box<live::LiveSink>),
+}
+
+impl Inner {
+    fn sink(&mut self) -> &mut dyn Sink {
+        match self {
+            Inner::Shared(shared) => shared,
+            Inner::Live(live) => live.as_mut(),
+        }
+    }
 }
 
 impl Sink for HeldSink {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        self.inner.event(event)
+        self.inner.sink().event(event)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
         if self.hold {
             return Ok(Flow::Continue);
         }
-        self.inner.checkpoint(more_ready)
+        self.inner.sink().checkpoint(more_ready)
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        self.inner.synced()
+        self.inner.sink().synced()
     }
 }

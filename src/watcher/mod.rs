@@ -169,6 +169,15 @@ enum WatchEnd {
     Deadline,
 }
 
+/// Watches opened again after one ended (the server's timeout, a broken connection, an
+/// expired version), over the whole process.
+static RECONNECTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many times the process's watchers have reconnected (the live view's footer).
+pub fn reconnects() -> u64 {
+    RECONNECTS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// What a run printed, for messages such as "No resources found".
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Summary {
@@ -311,7 +320,12 @@ impl<'c> Watcher<'c> {
     }
 
     fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
+        let mut again = false;
         loop {
+            if again {
+                RECONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            again = true;
             let started = Instant::now();
             if let Some(pending) = self.syncing() {
                 if pending.failed_attempts >= MAX_STREAMING_FAILURES {

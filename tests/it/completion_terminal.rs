@@ -44,7 +44,7 @@ const NEVER_OFFERED: [&str; 3] = [
 ];
 
 /// Whether `program` runs here; if not, a test that needs it passes with a note, except in CI.
-fn available(program: &str, probe: &[&str]) -> bool {
+pub(crate) fn available(program: &str, probe: &[&str]) -> bool {
     let ok = Command::new(program)
         .args(probe)
         .stdin(Stdio::null())
@@ -88,13 +88,14 @@ fn hostile_cluster() -> Cluster {
     cluster
 }
 
-/// A shell in a tmux pane of its own (its own server socket), with a clean environment.
-struct Terminal {
+/// A shell in a tmux pane of its own (its own server socket), with a clean environment. The
+/// live view's tests (`live_terminal`) use it too.
+pub(crate) struct Terminal {
     socket: PathBuf,
 }
 
 impl Terminal {
-    fn start(dir: &Path, env: &[(&str, OsString)], shell: &[&str]) -> Terminal {
+    pub(crate) fn start(dir: &Path, env: &[(&str, OsString)], shell: &[&str]) -> Terminal {
         let socket = dir.join("tmux.sock");
         let mut command: Vec<OsString> = vec!["env".into(), "-i".into()];
         command.extend(env.iter().map(|(k, v)| {
@@ -126,7 +127,7 @@ impl Terminal {
         Terminal { socket }
     }
 
-    fn tmux(&self, args: &[&str]) -> String {
+    pub(crate) fn tmux(&self, args: &[&str]) -> String {
         let mut tmux = Command::new("tmux");
         tmux.arg("-S")
             .arg(&self.socket)
@@ -138,17 +139,17 @@ impl Terminal {
     }
 
     /// Type `text` as it is.
-    fn type_text(&self, text: &str) {
+    pub(crate) fn type_text(&self, text: &str) {
         self.tmux(&["send-keys", "-l", "--", text]);
     }
 
     /// Press a key by its tmux name (`Tab`, `Enter`, `C-u`).
-    fn press(&self, key: &str) {
+    pub(crate) fn press(&self, key: &str) {
         self.tmux(&["send-keys", key]);
     }
 
     /// The screen's lines, wrapped lines joined, without trailing blanks.
-    fn screen(&self) -> Vec<String> {
+    pub(crate) fn screen(&self) -> Vec<String> {
         let text = self.tmux(&["capture-pane", "-p", "-J"]);
         let mut lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
         while lines.last().is_some_and(String::is_empty) {
@@ -158,7 +159,7 @@ impl Terminal {
     }
 
     /// Wait until the screen satisfies `done`, at most `LIMIT`; the screen then.
-    fn wait_for(&self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+    pub(crate) fn wait_for(&self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
         let deadline = Instant::now() + LIMIT;
         loop {
             let screen = self.screen();
@@ -175,7 +176,7 @@ impl Terminal {
     }
 
     /// Wait until the shell has drawn `prompt` `count` times.
-    fn wait_for_prompts(&self, prompt: &str, count: usize) -> Vec<String> {
+    pub(crate) fn wait_for_prompts(&self, prompt: &str, count: usize) -> Vec<String> {
         self.wait_for(&format!("prompt #{count}"), |screen| {
             screen
                 .iter()

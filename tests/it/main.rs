@@ -19,6 +19,7 @@ mod golden;
 mod hostile;
 mod jsonpath;
 mod kubeconfig;
+mod live_terminal;
 mod namespaces;
 mod output;
 mod proxy;

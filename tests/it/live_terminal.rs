@@ -1,0 +1,248 @@
+//! `kw get --live` as a person sees it: a real terminal (tmux, through `completion_terminal`'s
+//! `Terminal`), a shell, a churning `kw sim`, and a burst of changes in the namespace watched.
+//! The screen must end up holding one header and one row per current object, deleted ones gone;
+//! a resize must redraw; Ctrl-C and `--timeout` must leave the last frame and a usable terminal.
+//!
+//! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
+
+use crate::common;
+use crate::completion_terminal::{available, Terminal};
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use common::Cluster;
+use kw_sim::SimConfig;
+use serde_json::json;
+
+const PROMPT: &str = "live$ ";
+
+/// The seeded world churning (elsewhere), and `shop` holding `web-00` .. `web-07`.
+fn shop() -> Cluster {
+    let cluster = Cluster::start(SimConfig {
+        churn: Some(20.0),
+        ..SimConfig::default()
+    });
+    // The namespace exists, so the watch has nothing to say about it.
+    let _ = cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "shop"}}));
+    for index in 0..8 {
+        create_pod(&cluster, &format!("web-{index:02}"));
+    }
+    cluster
+}
+
+fn create_pod(cluster: &Cluster, name: &str) {
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({"metadata": {"name": name, "namespace": "shop", "labels": {"app": "web"}}}),
+        )
+        .expect("pod created");
+}
+
+/// A bash in tmux with kw on PATH and the cluster's kubeconfig, `width` x `height`.
+fn terminal(cluster: &Cluster, dir: &Path) -> Terminal {
+    let rc = dir.join("bashrc");
+    std::fs::write(&rc, format!("PS1='{PROMPT}'\n")).expect("rc");
+    let kw = Path::new(env!("CARGO_BIN_EXE_kw"));
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    std::os::unix::fs::symlink(kw, bin.join("kw")).expect("link");
+    let mut path = vec![bin];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let env: Vec<(&str, OsString)> = vec![
+        ("PATH", std::env::join_paths(path).expect("PATH joins")),
+        ("HOME", dir.into()),
+        ("KUBECONFIG", cluster.kubeconfig.clone().into()),
+        ("TERM", "tmux-256color".into()),
+        ("LANG", "C.UTF-8".into()),
+    ];
+    let rc = rc.display().to_string();
+    Terminal::start(dir, &env, &["bash", "--noprofile", "--rcfile", &rc, "-i"])
+}
+
+/// The live frame on `screen`: its header lines, the names in its rows, and its footer.
+struct Frame {
+    headers: usize,
+    names: Vec<String>,
+    footer: Option<String>,
+    more: bool,
+}
+
+fn frame(screen: &[String]) -> Frame {
+    let start = screen
+        .iter()
+        .position(|l| l.contains("kw get pods"))
+        .map_or(0, |i| i + 1);
+    let mut frame = Frame {
+        headers: 0,
+        names: Vec::new(),
+        footer: None,
+        more: false,
+    };
+    for line in &screen[start..] {
+        if line.starts_with("NAME ") {
+            frame.headers += 1;
+        } else if line.starts_with("… and ") {
+            frame.more = true;
+        } else if line.contains(" pod") && line.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            frame.footer = Some(line.clone());
+        } else if frame.headers > 0 && frame.footer.is_none() {
+            if let Some(name) = line.split_whitespace().next() {
+                frame.names.push(name.to_string());
+            }
+        }
+    }
+    frame
+}
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn the_screen_holds_the_current_objects_after_a_burst_and_a_resize_redraws() {
+    if !available("tmux", &["-V"]) {
+        return;
+    }
+    let cluster = shop();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -n shop --live");
+    terminal.press("Enter");
+    terminal.wait_for("the listed pods", |screen| {
+        frame(screen)
+            .footer
+            .is_some_and(|f| f.starts_with("8 pods"))
+    });
+
+    // The burst: four deleted, five created, one changed.
+    for index in 0..4 {
+        cluster
+            .sim
+            .delete("pods", "shop", &format!("web-{index:02}"))
+            .expect("pod deleted");
+    }
+    for index in 0..5 {
+        create_pod(&cluster, &format!("new-{index:02}"));
+    }
+    let mut changed = json!({"metadata": {"name": "web-05", "namespace": "shop",
+        "labels": {"app": "web", "changed": "yes"}}});
+    changed["metadata"]["labels"]["burst"] = json!("1");
+    cluster.sim.update("pods", changed).expect("pod updated");
+
+    let expected = names(&[
+        "new-00", "new-01", "new-02", "new-03", "new-04", "web-04", "web-05", "web-06", "web-07",
+    ]);
+    // Deleted rows linger dimmed for a few seconds, then go.
+    let screen = terminal.wait_for("the current pods only", |screen| {
+        let frame = frame(screen);
+        frame.names == expected && frame.footer.is_some_and(|f| f.starts_with("9 pods"))
+    });
+    let shown = frame(&screen);
+    assert_eq!(shown.headers, 1, "one header:\n{}", screen.join("\n"));
+    assert!(
+        screen.iter().any(|l| l.starts_with("reconnects: ")),
+        "a status line:\n{}",
+        screen.join("\n")
+    );
+
+    // Smaller than the frame: it is redrawn to fit, the rest counted.
+    terminal.tmux(&["resize-window", "-x", "60", "-y", "8"]);
+    let screen = terminal.wait_for("a frame fitted to 60x8", |screen| {
+        let frame = frame(screen);
+        frame.more && frame.headers == 1 && screen.len() <= 8
+    });
+    assert!(
+        screen.iter().all(|l| l.chars().count() <= 60),
+        "every line fits:\n{}",
+        screen.join("\n")
+    );
+    // Larger again: every row is back.
+    terminal.tmux(&["resize-window", "-x", "120", "-y", "30"]);
+    terminal.wait_for("every row after growing", |screen| {
+        let frame = frame(screen);
+        frame.names == expected && !frame.more && frame.headers == 1
+    });
+}
+
+#[test]
+fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
+    if !available("tmux", &["-V"]) {
+        return;
+    }
+    let cluster = shop();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -n shop --live; echo \"code=$?\"");
+    terminal.press("Enter");
+    terminal.wait_for("the listed pods", |screen| {
+        frame(screen)
+            .footer
+            .is_some_and(|f| f.starts_with("8 pods"))
+    });
+    terminal.press("C-c");
+    let screen = terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.contains("code=130"))
+    });
+    let last = frame(&screen);
+    assert_eq!(
+        last.headers,
+        1,
+        "the last frame stays:\n{}",
+        screen.join("\n")
+    );
+    assert_eq!(last.names.len(), 8, "{}", screen.join("\n"));
+    assert_eq!(
+        terminal.tmux(&["display", "-p", "#{cursor_flag}"]).trim(),
+        "1",
+        "the cursor is shown again"
+    );
+    // The terminal still echoes and reads lines.
+    terminal.type_text("clear; echo \"sa\"ne");
+    terminal.press("Enter");
+    terminal.wait_for("the shell answering", |screen| {
+        screen.iter().any(|l| l == "sane")
+    });
+
+    // --timeout ends the view with its exit code, the last frame above the message.
+    terminal.type_text("kw get pods -n shop --live --timeout 2s; echo \"code=$?\"");
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the timeout's exit code", |screen| {
+        screen.iter().any(|l| l.contains("code=3"))
+    });
+    let last = frame(&screen);
+    assert_eq!(last.headers, 1, "{}", screen.join("\n"));
+    assert_eq!(last.names.len(), 8, "{}", screen.join("\n"));
+    let footer = screen
+        .iter()
+        .position(|l| l.starts_with("8 pods"))
+        .expect("footer");
+    let message = screen
+        .iter()
+        .position(|l| l.contains("ran out"))
+        .expect("the timeout message");
+    assert!(footer < message, "{}", screen.join("\n"));
+    assert_eq!(
+        terminal.tmux(&["display", "-p", "#{cursor_flag}"]).trim(),
+        "1"
+    );
+}
+
+#[test]
+fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
+    let cluster = Cluster::seeded();
+    let outcome = common::run(cluster.get(&["pods", "--live"]), Duration::from_secs(20));
+    assert_eq!(outcome.code, Some(1), "{outcome:?}");
+    assert_eq!(outcome.stdout, "");
+    assert_eq!(outcome.stderr.lines().count(), 1, "{outcome:?}");
+    assert!(outcome.stderr.contains("-w"), "{outcome:?}");
+}
