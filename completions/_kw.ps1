@@ -121,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
         'kw;demo' {
             [CompletionResult]::new('--churn', '--churn', [CompletionResultType]::ParameterName, 'Events per second the simulated cluster produces')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for the simulated cluster''s churn (the same seed, the same story)')
+            [CompletionResult]::new('--rollout', '--rollout', [CompletionResultType]::ParameterName, 'Act out a rollout in namespace default as the demo starts: PLOT is completes, image-pull, crash-loop, job-completes or job-fails; NAME defaults to PLOT. Repeatable. Try `kw demo --rollout image-pull:web -- deploy/web --until ready --fail-on failed`')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')

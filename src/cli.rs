@@ -516,6 +516,12 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
+    /// Act out a rollout in namespace default as the demo starts: PLOT is completes,
+    /// image-pull, crash-loop, job-completes or job-fails; NAME defaults to PLOT. Repeatable.
+    /// Try `kw demo --rollout image-pull:web -- deploy/web --until ready --fail-on failed`.
+    #[arg(long, value_name = "PLOT[:NAME]")]
+    pub rollout: Vec<String>,
+
     /// Arguments for `kw get` (default: `pods -A --watch --output-watch-events`).
     #[arg(
         trailing_var_arg = true,

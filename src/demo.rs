@@ -10,6 +10,9 @@ use crate::cli::{Cli, Command, ConfigFlags, DemoArgs};
 use crate::error::{KwError, UsageError};
 use crate::outcome::Finished;
 
+/// How long each step of a demo's rollout lasts: slow enough to read along.
+const ROLLOUT_BEAT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The temporary directory of a running `kw demo`, for the Ctrl-C handler to remove.
 static DEMO_DIR: OnceLock<PathBuf> = OnceLock::new();
 
@@ -30,7 +33,20 @@ pub fn run(args: DemoArgs, outer: &ConfigFlags) -> Result<Finished, KwError> {
         seed: args.seed,
         ..kw_sim::SimConfig::default()
     };
+    let rollouts = args
+        .rollout
+        .iter()
+        .map(|text| {
+            kw_sim::rollout::parse(text, ROLLOUT_BEAT).map_err(|reason| UsageError::DemoRollout {
+                value: text.clone(),
+                reason,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let sim = kw_sim::start(config)?;
+    for rollout in &rollouts {
+        sim.play_rollout(rollout)?;
+    }
     // The kubeconfig holds the sim's tokens and client key: a fresh directory only the user
     // can enter, under a name nobody can plant in advance (mkdtemp, mode 0700).
     let mut builder = tempfile::Builder::new();

@@ -65,6 +65,8 @@ pub enum UsageError {
     OneCredentialForAll { flag: &'static str },
     #[error("kw demo watches its own simulated cluster: drop {flag}")]
     DemoOwnCluster { flag: &'static str },
+    #[error("invalid --rollout {value:?}: {reason}")]
+    DemoRollout { value: String, reason: String },
     #[error("kw demo runs `kw get`")]
     DemoRunsGet,
     /// clap's own message for the words after `kw demo --`, already worded in full.

@@ -124,3 +124,56 @@ fn quiet_keeps_stderr_to_the_verdict() {
         "no watch of Events with --quiet"
     );
 }
+
+/// `kw demo` acts the rollouts out too, so the wait and its cause can be seen with nothing but
+/// the binary; a plot it does not know is a usage error naming the flag.
+#[test]
+fn the_demo_plays_a_crash_loop_and_the_wait_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        cmd.arg("demo")
+            .args(args)
+            .env("TMPDIR", tmp.path())
+            .env("HOME", tmp.path())
+            .env("NO_COLOR", "1")
+            .env_remove("KUBECONFIG")
+            .stdin(std::process::Stdio::null());
+        crate::common::run(cmd, LIMIT)
+    };
+    let out = demo(&[
+        "--churn",
+        "0.1",
+        "--rollout",
+        "crash-loop:shop",
+        "--",
+        "deploy/shop",
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--fail-grace",
+        "0",
+        "--timeout",
+        "25s",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("CrashLoopBackOff"), "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("deployment.apps/shop\n"),
+        "{}",
+        out.stdout
+    );
+
+    let bad = demo(&["--rollout", "imagepull:web"]);
+    assert_eq!(bad.code, Some(1), "{}", bad.stderr);
+    assert!(
+        bad.stderr.starts_with(
+            "error: invalid --rollout \"imagepull:web\": unknown rollout \"imagepull\""
+        ),
+        "{}",
+        bad.stderr
+    );
+}

@@ -359,22 +359,10 @@ impl SimArgs {
         {
             return Err(SimArgsError::RolloutBeat);
         }
+        let beat = Duration::from_secs_f64(self.rollout_beat);
         self.rollout
             .iter()
-            .map(|text| {
-                let (plot, name) = text.split_once(':').unwrap_or((text, text));
-                let plot = plot
-                    .parse::<rollout::Plot>()
-                    .map_err(SimArgsError::Rollout)?;
-                if name.is_empty() {
-                    return Err(SimArgsError::Rollout(format!(
-                        "{text:?} names no Deployment"
-                    )));
-                }
-                let mut rollout = rollout::Rollout::new(plot, "default", name);
-                rollout.beat = Duration::from_secs_f64(self.rollout_beat);
-                Ok(rollout)
-            })
+            .map(|text| rollout::parse(text, beat).map_err(SimArgsError::Rollout))
             .collect()
     }
 

@@ -63,6 +63,19 @@ impl std::str::FromStr for Plot {
     }
 }
 
+/// `PLOT[:NAME]` (`image-pull:web`; the name defaults to the plot's), in namespace default,
+/// each step lasting `beat`.
+pub fn parse(text: &str, beat: Duration) -> Result<Rollout, String> {
+    let (plot, name) = text.split_once(':').unwrap_or((text, text));
+    let plot = plot.parse::<Plot>()?;
+    if name.is_empty() {
+        return Err(format!("{text:?} names no Deployment"));
+    }
+    let mut rollout = Rollout::new(plot, "default", name);
+    rollout.beat = beat;
+    Ok(rollout)
+}
+
 /// One rollout to play.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rollout {
