@@ -116,7 +116,7 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;demo'= {
             cand --churn 'Events per second the simulated cluster produces'
             cand --seed 'Seed for the simulated cluster''s churn (the same seed, the same story)'
-            cand --rollout 'Act out a rollout in namespace default as the demo starts: PLOT is completes, image-pull, crash-loop, job-completes or job-fails; NAME defaults to PLOT. Repeatable. Try `kw demo --rollout image-pull:web -- deploy/web --until ready --fail-on failed`'
+            cand --rollout 'Act out a rollout in namespace default as the demo starts: PLOT is completes, image-pull, crash-loop, job-completes or job-fails; NAME defaults to PLOT. Repeatable. Try `kw demo --rollout image-pull:shop -- deploy/shop --until ready --fail-on failed`'
             cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'

@@ -518,7 +518,7 @@ pub struct DemoArgs {
 
     /// Act out a rollout in namespace default as the demo starts: PLOT is completes,
     /// image-pull, crash-loop, job-completes or job-fails; NAME defaults to PLOT. Repeatable.
-    /// Try `kw demo --rollout image-pull:web -- deploy/web --until ready --fail-on failed`.
+    /// Try `kw demo --rollout image-pull:shop -- deploy/shop --until ready --fail-on failed`.
     #[arg(long, value_name = "PLOT[:NAME]")]
     pub rollout: Vec<String>,
 
