@@ -89,6 +89,7 @@ struct Stuck {
 }
 
 /// A Pod with containers that crashed.
+#[derive(Clone)]
 pub struct CrashedPod {
     pub namespace: String,
     pub name: String,
@@ -259,13 +260,7 @@ impl Causes {
             .crashed
             .values()
             .filter(|p| self.watched.contains_key(&p.root))
-            .map(|p| CrashedPod {
-                namespace: p.namespace.clone(),
-                name: p.name.clone(),
-                label: p.label.clone(),
-                crashes: p.crashes.clone(),
-                root: p.root.clone(),
-            })
+            .cloned()
             .collect();
         crashed.sort_by(|a, b| a.label.cmp(&b.label));
         Evidence { warnings, crashed }

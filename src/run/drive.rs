@@ -252,9 +252,7 @@ impl Run {
         let children = self.plan.rules.fail_on.contains(&Expr::Failed);
         let watches = (self.plan.explain_waits || children).then(|| {
             let tell: Option<Tell> = children.then(|| -> Tell {
-                let tell = Mutex::new(tell);
                 Box::new(move |workload, child, trouble| {
-                    let tell = tell.lock().unwrap_or_else(|p| p.into_inner());
                     let _ = tell.send(Report::Child(workload, child, trouble));
                 })
             });

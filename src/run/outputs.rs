@@ -43,12 +43,8 @@ pub(super) struct Outputs {
     hold: bool,
     /// `--live`: every watcher feeds the live view instead.
     live: Option<Arc<live::View>>,
-    state: Mutex<State>,
-}
-
-#[derive(Default)]
-struct State {
-    current: Option<SharedOutput>,
+    /// The output being printed to (one context's list opens one per table).
+    current: Mutex<Option<SharedOutput>>,
 }
 
 impl Outputs {
@@ -58,7 +54,7 @@ impl Outputs {
             per_type,
             hold,
             live: None,
-            state: Mutex::new(State::default()),
+            current: Mutex::new(None),
         }
     }
 
@@ -68,8 +64,8 @@ impl Outputs {
         self
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    fn current(&self) -> std::sync::MutexGuard<'_, Option<SharedOutput>> {
+        self.current.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
@@ -87,18 +83,18 @@ impl Outputs {
                 hold: false,
             });
         }
-        let mut state = self.state();
-        let reuse = match state.current {
+        let mut current = self.current();
+        let reuse = match *current {
             None => false,
             Some(_) if !self.per_type => true,
             // A new table starts at every type; the other formats are one document.
             Some(_) => !options.format.is_table(),
         };
-        let output = match (&state.current, reuse) {
-            (Some(current), true) => current.clone(),
+        let output = match (&*current, reuse) {
+            (Some(open), true) => open.clone(),
             _ => {
                 let mut owed = false;
-                if let Some(done) = state.current.take() {
+                if let Some(done) = current.take() {
                     finish(&done)?;
                     owed = printed > 0 && !options.no_headers;
                 }
@@ -109,7 +105,7 @@ impl Outputs {
                         out: io::stdout(),
                     },
                 ))));
-                state.current = Some(fresh.clone());
+                *current = Some(fresh.clone());
                 fresh
             }
         };
@@ -125,7 +121,7 @@ impl Outputs {
             view.finish();
             return Ok(());
         }
-        match self.state().current.as_ref() {
+        match self.current().as_ref() {
             Some(output) => finish(output),
             None => Ok(()),
         }

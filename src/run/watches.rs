@@ -129,19 +129,6 @@ impl WatchSet {
         true
     }
 
-    /// The watches started so far.
-    pub fn keys(&self) -> Vec<WatchKey> {
-        let mut keys: Vec<WatchKey> = self
-            .started
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .cloned()
-            .collect();
-        keys.sort_by(|a, b| (&a.namespace, &a.resource).cmp(&(&b.namespace, &b.resource)));
-        keys
-    }
-
     fn failed(&self, key: &WatchKey, error: &WatchError) {
         log::notice(&format!(
             "cannot watch {} in namespace {}: {error}; going on without them",
