@@ -279,29 +279,12 @@ impl Story<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{script, Cue, Mutation, Rollout};
+    use super::super::{script, written, Cue, Rollout};
     use super::*;
 
     fn story(plot: Plot) -> Vec<Cue> {
         let start = humantime::parse_rfc3339("2026-01-01T00:00:00Z").unwrap();
         script(&Rollout::new(plot, "default", "migrate"), 1, start)
-    }
-
-    fn written<'a>(cues: &'a [Cue], resource: &str) -> Vec<&'a Value> {
-        cues.iter()
-            .flat_map(|c| &c.mutations)
-            .filter_map(|m| match m {
-                Mutation::Create {
-                    resource: r,
-                    object,
-                }
-                | Mutation::Update {
-                    resource: r,
-                    object,
-                } if *r == resource => Some(object),
-                _ => None,
-            })
-            .collect()
     }
 
     #[test]

@@ -479,24 +479,7 @@ impl<'a> Story<'a> {
             };
             let pod = self.render_pod(index, &running);
             self.update("pods", pod);
-            self.pod_event(
-                index,
-                "Normal",
-                "Pulled",
-                &format!("Successfully pulled image \"{GOOD_IMAGE}\" in 1.2s (1.2s including waiting). Image size: 72099410 bytes."),
-            );
-            self.pod_event(
-                index,
-                "Normal",
-                "Created",
-                &format!("Created container {CONTAINER}"),
-            );
-            self.pod_event(
-                index,
-                "Normal",
-                "Started",
-                &format!("Started container {CONTAINER}"),
-            );
+            self.started_events(index, "1.2s");
             self.counts(self.rollout.replicas, index as u32 + 1);
         }
         // The controller's last word: every replica ready and available.
@@ -558,25 +541,31 @@ impl<'a> Story<'a> {
         self.update("deployments", deployment);
     }
 
+    /// The kubelet's events for a container that pulled its image in `pulled_in` and started.
+    fn started_events(&mut self, index: usize, pulled_in: &str) {
+        self.pod_event(
+            index,
+            "Normal",
+            "Pulled",
+            &format!("Successfully pulled image \"{GOOD_IMAGE}\" in {pulled_in} ({pulled_in} including waiting). Image size: 72099410 bytes."),
+        );
+        for reason in ["Created", "Started"] {
+            self.pod_event(
+                index,
+                "Normal",
+                reason,
+                &format!("{reason} container {CONTAINER}"),
+            );
+        }
+    }
+
     fn crash_loop(&mut self) {
         // Started once: running, not ready yet (its readiness probe has not passed).
         self.next(1);
         for index in 0..self.pods.len() {
             let pod = self.not_ready(index, 0, None);
             self.update("pods", pod);
-            self.pod_event(index, "Normal", "Pulled", &format!("Successfully pulled image \"{GOOD_IMAGE}\" in 1.1s (1.1s including waiting). Image size: 72099410 bytes."));
-            self.pod_event(
-                index,
-                "Normal",
-                "Created",
-                &format!("Created container {CONTAINER}"),
-            );
-            self.pod_event(
-                index,
-                "Normal",
-                "Started",
-                &format!("Started container {CONTAINER}"),
-            );
+            self.started_events(index, "1.1s");
             self.log(index, crash_log(1), None);
         }
         for restarts in 1..=CRASHES {
@@ -714,6 +703,25 @@ pub fn spawn(shared: Arc<Shared>, seed: u64, rollout: &Rollout) -> std::io::Resu
         })
 }
 
+/// The objects of `resource` a story writes, in order: how the tests of every plot read it.
+#[cfg(test)]
+pub(super) fn written<'a>(cues: &'a [Cue], resource: &str) -> Vec<&'a Value> {
+    cues.iter()
+        .flat_map(|c| &c.mutations)
+        .filter_map(|m| match m {
+            Mutation::Create {
+                resource: r,
+                object,
+            }
+            | Mutation::Update {
+                resource: r,
+                object,
+            } if *r == resource => Some(object),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,27 +732,10 @@ mod tests {
     }
 
     fn last_deployment(cues: &[Cue]) -> Value {
-        objects(cues, "deployments")
+        written(cues, "deployments")
             .pop()
             .cloned()
             .expect("a deployment")
-    }
-
-    fn objects<'a>(cues: &'a [Cue], resource: &str) -> Vec<&'a Value> {
-        cues.iter()
-            .flat_map(|c| &c.mutations)
-            .filter_map(|m| match m {
-                Mutation::Create {
-                    resource: r,
-                    object,
-                }
-                | Mutation::Update {
-                    resource: r,
-                    object,
-                } if *r == resource => Some(object),
-                _ => None,
-            })
-            .collect()
     }
 
     #[test]
@@ -765,12 +756,12 @@ mod tests {
     fn pods_are_owned_by_the_replicaset_and_it_by_the_deployment() {
         let cues = story(Plot::Completes);
         let deployment = last_deployment(&cues);
-        let replicaset = objects(&cues, "replicasets")[0];
+        let replicaset = written(&cues, "replicasets")[0];
         assert_eq!(
             replicaset["metadata"]["ownerReferences"][0]["uid"],
             deployment["metadata"]["uid"]
         );
-        for pod in objects(&cues, "pods") {
+        for pod in written(&cues, "pods") {
             assert_eq!(
                 pod["metadata"]["ownerReferences"][0]["uid"],
                 replicaset["metadata"]["uid"]
@@ -786,13 +777,13 @@ mod tests {
             deployment["status"]["conditions"][1]["reason"],
             "ProgressDeadlineExceeded"
         );
-        let pods = objects(&cues, "pods");
+        let pods = written(&cues, "pods");
         let last_pod = pods.last().unwrap();
         assert_eq!(
             last_pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"],
             "ImagePullBackOff"
         );
-        let warnings: Vec<&Value> = objects(&cues, "events")
+        let warnings: Vec<&Value> = written(&cues, "events")
             .into_iter()
             .filter(|e| e["type"] == "Warning")
             .collect();
@@ -818,7 +809,7 @@ mod tests {
         assert_eq!(crashes.len() as u32, CRASHES);
         let gaps: Vec<Duration> = crashes.windows(2).map(|w| w[1].at - w[0].at).collect();
         assert!(gaps.windows(2).all(|g| g[1] > g[0]), "{gaps:?}");
-        let pods = objects(&cues, "pods");
+        let pods = written(&cues, "pods");
         let last = pods.last().unwrap();
         let status = &last["status"]["containerStatuses"][0];
         assert_eq!(status["restartCount"], CRASHES);
