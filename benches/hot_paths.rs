@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use kw::decode::{Framer, ObjectHead, WireEvent};
 use kw::events::{Event, Origin, ResourceInfo, TableRow};
-use kw::printer::{self, OutputFormat, PrintOptions};
+use kw::output::printer::{self, OutputFormat, PrintOptions};
 use kw::watcher::known::{Known, Seen};
 use kw::wire::{EventType, TableColumnDefinition};
 
@@ -275,7 +275,7 @@ mod validate_event {
         });
     }
 
-    /// kw's scanner (`kw::scan`, through `decode::wire_event`).
+    /// kw's scanner (`kw::decode::scan`, through `decode::wire_event`).
     #[divan::bench]
     fn kw_scan(bencher: Bencher) {
         each(bencher, |frame| {

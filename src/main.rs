@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use kw::cli::{Cli, Command, CompletionArgs};
-use kw::error::KwError;
-use kw::exit;
-use kw::output::is_closed_pipe;
+use kw::output::writer::is_closed_pipe;
+use kw::report::error::KwError;
+use kw::report::exit;
 use kw::report::{self, Report};
 
 fn main() -> ExitCode {
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     kw::log::set_level(cli.verbosity);
     let _ = ctrlc::set_handler(|| {
         kw::demo::remove_leftovers();
-        kw::live::restore();
+        kw::output::live::restore();
         std::process::exit(exit::INTERRUPTED)
     });
     let report = match cli.command {
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     exit_with(&report)
 }
 
-fn finished(result: Result<kw::outcome::Finished, KwError>) -> Report {
+fn finished(result: Result<kw::report::outcome::Finished, KwError>) -> Report {
     match result {
         Ok(finished) => report::finished(&finished),
         Err(error) => report::error(&error),

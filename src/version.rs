@@ -2,12 +2,13 @@
 
 use std::io::{self, Write};
 
-use crate::cli::{ConfigFlags, VersionArgs};
+use crate::cli::VersionArgs;
 use crate::client::Client;
-use crate::environment::Environment;
-use crate::error::KwError;
-use crate::output::is_closed_pipe;
-use crate::settings;
+use crate::config::environment::Environment;
+use crate::config::flags::ConfigFlags;
+use crate::config::settings;
+use crate::output::writer::is_closed_pipe;
+use crate::report::error::KwError;
 
 pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");
@@ -31,7 +32,7 @@ pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     // Through `print_stdout`: the reader may have gone since the first line (`| head -1`).
     print_stdout(&format!(
         "Server Version: {}\n",
-        crate::escape::escaped(&version.git_version)
+        crate::output::escape::escaped(&version.git_version)
     ))?;
     Ok(())
 }

@@ -7,16 +7,17 @@
 //! Credentials go only to the configured server: redirects are never followed, and request
 //! logs (`-v 8`) show `Authorization: Bearer <redacted>`.
 
+pub mod backoff;
 pub mod tls;
 
 use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::auth::{AuthError, Authenticator, Credential};
-use crate::connection::{Connection, Impersonation};
-use crate::endpoint::{ClientIdentity, Scheme, TrustRoots};
-use crate::proxy::{ProxyError, ProxyScheme};
+use crate::config::auth::{AuthError, Authenticator, Credential};
+use crate::config::connection::{Connection, Impersonation};
+use crate::config::endpoint::{ClientIdentity, Scheme, TrustRoots};
+use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 use ureq::unversioned::resolver::DefaultResolver;
@@ -476,7 +477,8 @@ impl Client {
         }
         if let Some(token) = &credential.token {
             // Every source checks its tokens already; this is the last door before the header.
-            crate::auth::check_token(&token.0, "the bearer token").map_err(SetupError::from)?;
+            crate::config::auth::check_token(&token.0, "the bearer token")
+                .map_err(SetupError::from)?;
             let value = format!("Bearer {}", token.0);
             request = request.header_raw("Authorization", value.as_bytes());
         }
@@ -530,7 +532,7 @@ impl Client {
         if code < 400 {
             return Ok(response);
         }
-        let retry_after = header("Retry-After").and_then(crate::backoff::server_pause);
+        let retry_after = header("Retry-After").and_then(crate::client::backoff::server_pause);
         let mut body = Vec::new();
         let _ = response
             .into_body()

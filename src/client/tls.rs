@@ -17,8 +17,8 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
-use crate::connection::Connection;
-use crate::endpoint::{ClientIdentity, TrustRoots};
+use crate::config::connection::Connection;
+use crate::config::endpoint::{ClientIdentity, TrustRoots};
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]

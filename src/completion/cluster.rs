@@ -15,14 +15,14 @@ use serde::Deserialize;
 use super::candidate::Candidate;
 use super::question::Need;
 use super::words::Line;
-use crate::cli::ConfigFlags;
 use crate::client::Client;
-use crate::cluster::Cluster;
+use crate::config::flags::ConfigFlags;
+use crate::config::kubeconfig;
+use crate::config::settings;
 use crate::discovery;
-use crate::discovery_cache::DiscoveryCache;
+use crate::discovery::cache::DiscoveryCache;
+use crate::discovery::cluster::Cluster;
 use crate::events::ResourceInfo;
-use crate::kubeconfig;
-use crate::settings;
 use crate::watcher::Target;
 
 /// How many object names completion asks for: enough to choose from, little to transfer.
@@ -56,7 +56,7 @@ impl Reach {
             // Several contexts (`--context a,b`): candidates come from the first one.
             context: text("context")
                 .and_then(|c| c.split(',').next().map(String::from))
-                .filter(|c| !crate::contexts::names_several(c)),
+                .filter(|c| !crate::config::contexts::names_several(c)),
             cluster: text("cluster"),
             user: text("user"),
             server: text("server"),
@@ -131,7 +131,7 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
     } = Cluster::open_quietly(
         &settings,
         budget.unwrap_or(Duration::from_secs(2)),
-        crate::discovery_cache::default_dir().as_deref(),
+        crate::config::environment::discovery_cache_dir().as_deref(),
     )
     .ok()?;
     // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.

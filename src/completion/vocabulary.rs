@@ -221,7 +221,10 @@ mod tests {
                 Some(name) => format!("{name}={{.metadata.name}}"),
                 None => format.to_string(),
             };
-            assert!(crate::printer::parse_output(&value).is_ok(), "{value}");
+            assert!(
+                crate::output::printer::parse_output(&value).is_ok(),
+                "{value}"
+            );
         }
     }
 
@@ -234,12 +237,12 @@ mod tests {
                 other => other.to_string(),
             };
             assert!(
-                crate::conditions::Expr::parse("--until", &example).is_ok(),
+                crate::wait::Expr::parse("--until", &example).is_ok(),
                 "{example}"
             );
         }
-        assert!(crate::conditions::Expr::parse("--until", READY.0).is_ok());
-        assert!(crate::conditions::Expr::parse("--fail-on", FAILED.0).is_ok());
+        assert!(crate::wait::Expr::parse("--until", READY.0).is_ok());
+        assert!(crate::wait::Expr::parse("--fail-on", FAILED.0).is_ok());
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! goes into the cluster's cache, and a later run resolves any name from it; a name it does not
 //! know is asked again (a CRD installed since), as kubectl does.
 
+pub mod cache;
+pub mod cluster;
 mod served;
 
 use crate::client::{Client, ClientError};
-use crate::discovery_cache::DiscoveryCache;
+use crate::discovery::cache::DiscoveryCache;
 use crate::events::ResourceInfo;
 use crate::wire::ApiResource;
 

@@ -1257,7 +1257,7 @@ mod tests {
     #[test]
     fn matches_kubectl_on_recorded_cases() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/printer/testdata/yaml_cases.json");
+            .join("src/output/printer/testdata/yaml_cases.json");
         let cases: Vec<Value> =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert!(cases.len() > 100);

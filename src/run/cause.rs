@@ -20,12 +20,12 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::conditions::{Key, Trouble};
 use crate::events::{Event, ResourceInfo};
 use crate::log;
+use crate::output::sinks::kind_prefix;
 use crate::readiness::children::{self, Crash, Revision};
-use crate::sinks::kind_prefix;
-use crate::summary::WARNINGS_PER_OBJECT;
+use crate::wait::summary::WARNINGS_PER_OBJECT;
+use crate::wait::{Key, Trouble};
 use crate::wire::EventType;
 
 use super::watches::{Consumer, WatchKey, WatchSet};

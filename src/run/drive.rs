@@ -12,17 +12,17 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
-use crate::conditions::{self, ConditionSink, Ended, Expr, Judge, Key, Trouble};
+use crate::config::environment::Environment;
 use crate::discovery::{DiscoveryError, Requested};
-use crate::environment::Environment;
-use crate::error::KwError;
 use crate::events::Sink;
 use crate::log::{self, ContextScope};
-use crate::outcome::End;
-use crate::output::is_closed_pipe;
+use crate::output::sinks::{WithContext, WithKind};
+use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
 use crate::report;
-use crate::sinks::{WithContext, WithKind};
+use crate::report::error::KwError;
+use crate::report::outcome::End;
+use crate::wait::{self, ConditionSink, Ended, Expr, Judge, Key, Trouble};
 use crate::watcher::{Summary, Target, WatchError, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
@@ -76,14 +76,14 @@ impl Run {
         let judge = plan
             .has_rules()
             .then(|| Judge::for_contexts(plan.rules.clone(), members).shared());
-        let terminal = crate::terminal::stdout_is_terminal();
+        let terminal = crate::output::terminal::stdout_is_terminal();
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         Run {
             outputs: match plan.live {
                 true => outputs.live(plan.rules.needs_judgement()),
                 false => outputs,
             },
-            color: crate::terminal::use_color(plan.output.color, terminal),
+            color: crate::output::terminal::use_color(plan.output.color, terminal),
             terminal,
             started: SystemTime::now(),
             judge,
@@ -325,7 +325,7 @@ impl Run {
     /// The member ready to watch, or `None` after its failure or lack was reported.
     fn ready(
         &self,
-        settings: Result<crate::settings::Settings, crate::settings::SettingsError>,
+        settings: Result<crate::config::settings::Settings, crate::config::settings::SettingsError>,
         context: Option<&Arc<str>>,
         report: &mut dyn FnMut(Report) -> bool,
     ) -> Option<Prepared> {
@@ -507,7 +507,7 @@ impl Collector {
         let judge = self.judge.as_ref()?;
         let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
         let ended = judge.tick(SystemTime::now());
-        conditions::report_progress(judge.take_progress());
+        wait::report_progress(judge.take_progress());
         ended.map(|ended| Ok(End::Ended(ended)))
     }
 
@@ -517,7 +517,7 @@ impl Collector {
                 let judge = self.judge.as_ref()?;
                 let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
-                conditions::report_progress(judge.take_progress());
+                wait::report_progress(judge.take_progress());
                 return ended.map(|ended| Ok(End::Ended(ended)));
             }
             Report::Done => {

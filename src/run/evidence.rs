@@ -6,9 +6,9 @@
 use std::sync::{Arc, Mutex};
 
 use crate::client::Client;
-use crate::conditions::Judge;
-use crate::error::KwError;
-use crate::summary::{self, Crashed, NotReady, Summary};
+use crate::report::error::KwError;
+use crate::wait::summary::{self, Crashed, NotReady, Summary};
+use crate::wait::Judge;
 
 use super::cause::Causes;
 

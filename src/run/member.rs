@@ -6,14 +6,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::backoff::{self, Backoff};
+use crate::client::backoff::{self, Backoff};
 use crate::client::Client;
-use crate::cluster::{CachedTypes, Cluster};
-use crate::conditions::Named;
+use crate::config::settings::{Settings, SettingsError};
+use crate::discovery::cluster::{CachedTypes, Cluster};
 use crate::discovery::{self, DiscoveryError};
-use crate::error::KwError;
 use crate::log;
-use crate::settings::{Settings, SettingsError};
+use crate::report::error::KwError;
+use crate::wait::Named;
 use crate::watcher::Target;
 
 use super::drive::Run;
@@ -119,7 +119,7 @@ impl Run {
         }
         let stale = cluster.stale_types(wanted.iter().map(|w| w.resource.clone()).collect());
         let targets = plan.targets(wanted, &settings.namespace)?;
-        let targets = crate::namespace_access::allowed_targets(&cluster.client, targets)?;
+        let targets = crate::watcher::namespace_access::allowed_targets(&cluster.client, targets)?;
         Ok(Readiness::Ready(Prepared {
             when_empty: plan.no_resources_message(&targets, &settings.namespace),
             client: Arc::new(cluster.client),

@@ -20,25 +20,29 @@ pub mod watches;
 
 use std::time::Instant;
 
-use crate::cli::{ConfigFlags, GetArgs};
+use crate::cli::GetArgs;
+use crate::config::environment::Environment;
+use crate::config::flags::ConfigFlags;
+use crate::config::settings;
 use crate::discovery::Requested;
-use crate::environment::Environment;
-use crate::error::{KwError, UsageError};
 use crate::log;
 use crate::plan::{GetPlan, PlanError, Request};
-use crate::settings;
+use crate::report::error::{KwError, UsageError};
 
-pub use crate::outcome::{End, Finished};
+pub use crate::report::outcome::{End, Finished};
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
 pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
     let plan = GetPlan::from_args(args)?.with_namespace_flag(config.namespace.as_deref())?;
-    if plan.live && !crate::terminal::stdout_is_terminal() {
+    if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
     let kubeconfig = settings::load_from_env(config)?;
-    let chosen =
-        crate::contexts::choose(config.context.as_deref(), config.all_contexts, &kubeconfig)?;
+    let chosen = crate::config::contexts::choose(
+        config.context.as_deref(),
+        config.all_contexts,
+        &kubeconfig,
+    )?;
     let members = match chosen {
         // kubectl's one context: its settings must resolve, or the run fails at once.
         None => vec![member::Member {
@@ -102,7 +106,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
         .timed_out(Instant::now())
         .then(|| plan.timeout_message());
     let failed_by = match &ran.end {
-        End::Ended(crate::conditions::Ended::FailOn { by, .. }) => Some(by.clone()),
+        End::Ended(crate::wait::Ended::FailOn { by, .. }) => Some(by.clone()),
         _ => None,
     };
     // Why the wait for `ready` failed or ran out, said once, with the verdict.
@@ -177,7 +181,7 @@ fn warn_insecure(members: &[member::Member]) {
 /// objects (read once, here).
 fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
     Ok(match request {
-        Request::Manifest(path) => crate::manifest::load(path)?
+        Request::Manifest(path) => crate::plan::manifest::load(path)?
             .into_iter()
             .map(|o| Requested {
                 type_name: o.type_query(),

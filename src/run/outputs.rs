@@ -3,16 +3,16 @@
 //! other formats. Everything else (a watch, several contexts) is one stream shared by every
 //! watcher; a one-shot list over several contexts is held to the end, so that its columns line
 //! up over every context (kubectl aligns a whole list; the contexts' lists are one list here).
-//! With `--live`, every watcher feeds the live view (`crate::live`) and nothing is printed.
+//! With `--live`, every watcher feeds the live view (`crate::output::live`) and nothing is printed.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::events::{Event, Flow, ResourceInfo, Sink};
-use crate::live;
-use crate::output::{is_closed_pipe, Output};
-use crate::printer::{self, PrintOptions};
-use crate::sinks::Shared;
+use crate::output::live;
+use crate::output::printer::{self, PrintOptions};
+use crate::output::sinks::Shared;
+use crate::output::writer::{is_closed_pipe, Output};
 use crate::watcher::WatchError;
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;

@@ -8,6 +8,8 @@
 pub mod known;
 mod left_selector;
 mod list;
+pub mod namespace_access;
+pub mod namespaces;
 mod request;
 mod streaming;
 
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-use crate::backoff::Backoff;
+use crate::client::backoff::Backoff;
 use crate::client::{Client, ClientError};
 use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::events::ResourceInfo;
-use crate::namespaces::NamespaceSet;
+use crate::watcher::namespaces::NamespaceSet;
 
 /// What to list and watch.
 #[derive(Debug, Clone)]

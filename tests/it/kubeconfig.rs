@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use kw::auth::config::CredentialsError;
-use kw::cli::ConfigFlags;
-use kw::kubeconfig::{self, LoadSources};
-use kw::material::MaterialError;
-use kw::settings::{self, SettingsError, TrustRoots};
+use kw::config::auth::config::CredentialsError;
+use kw::config::flags::ConfigFlags;
+use kw::config::kubeconfig::{self, LoadSources};
+use kw::config::material::MaterialError;
+use kw::config::settings::{self, SettingsError, TrustRoots};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

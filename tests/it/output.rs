@@ -109,7 +109,7 @@ fn empty_lists_in_list_formats_say_nothing_on_stderr() {
 #[test]
 fn fallback_table_matches_kubectl_for_core_kinds() {
     use kw::events::{Event, Origin, ResourceInfo, TableRow};
-    use kw::printer::{fallback_row, new_printer, OutputFormat, PrintOptions};
+    use kw::output::printer::{fallback_row, new_printer, OutputFormat, PrintOptions};
     use kw::wire::EventType;
     use serde_json::value::RawValue;
 

@@ -1,0 +1,418 @@
+//! A small on-disk cache of discovery, one file per cluster, so that a warm `kw get deploy` asks
+//! the server nothing before its LIST: resolved type names, and the server's whole answer (every
+//! group version's types, as `discovery` reads them; opaque here), so that any other name, a
+//! category or completion is answered without asking either. Entries are kept six hours, as
+//! kubectl keeps its discovery cache; a type the server no longer serves (404 on its collection)
+//! is forgotten with the answer that named it, and a name the cache does not know goes to the
+//! server. A broken or unwritable cache is ignored: it can only make kw slower, never wrong.
+//!
+//! A cluster is its server address *and* who vouches for it (the CA, the TLS server name) and
+//! the context: kind, minikube, k3d and port-forwards all live at `https://127.0.0.1:PORT`, and
+//! one of them must never answer for another. Files are the user's own (0600, directory 0700),
+//! and a directory that already exists is used only if it is too: one that another user owns or
+//! may write could hold a planted file that sends `kw get pods` to some other resource.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::connection::Connection;
+use crate::config::endpoint::TrustRoots;
+use crate::events::ResourceInfo;
+
+/// How long a resolution is trusted.
+pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct CacheFile {
+    /// What the user typed (lower-cased) → when it was resolved, and to which types.
+    entries: BTreeMap<String, Entry>,
+    /// The server's whole discovery answer, when one was read whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<Answer>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Answer {
+    resolved_at: u64,
+    served: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    resolved_at: u64,
+    types: Vec<ResourceInfo>,
+}
+
+pub struct DiscoveryCache {
+    path: Option<PathBuf>,
+    file: CacheFile,
+    dirty: bool,
+}
+
+/// Which cluster a cache belongs to: the server address (readable, in the file name) and a
+/// digest of everything else that tells two clusters at one address apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterKey {
+    server: String,
+    digest: u64,
+}
+
+impl ClusterKey {
+    pub fn new(connection: &Connection, context: Option<&str>) -> ClusterKey {
+        let mut digest = Fnv64::default();
+        match &connection.roots {
+            TrustRoots::Platform => digest.write(b"platform"),
+            TrustRoots::Bundle { certs, .. } => {
+                for cert in certs {
+                    digest.write(cert.as_ref());
+                }
+            }
+        }
+        digest.write(&[0, u8::from(connection.insecure_skip_tls_verify)]);
+        digest.write(
+            connection
+                .tls_server_name
+                .as_deref()
+                .unwrap_or("")
+                .as_bytes(),
+        );
+        digest.write(&[0]);
+        digest.write(context.unwrap_or("").as_bytes());
+        ClusterKey {
+            server: connection.server.to_string(),
+            digest: digest.0,
+        }
+    }
+
+    fn file_name(&self) -> String {
+        format!("{}-{:016x}.json", file_name(&self.server), self.digest)
+    }
+}
+
+/// FNV-1a: stable across Rust versions and builds (a file name must not change with them),
+/// and plenty to tell a handful of clusters apart. Not a security boundary.
+struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Fnv64 {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv64 {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The cache directory, owner-only.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Why the existing directory `dir` must not be trusted with the cache, if it must not: it
+/// belongs to another user, or its group or others may write to it.
+#[cfg(unix)]
+fn distrust(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    // Followed if a symlink: what counts is the directory the files would go to.
+    let meta = std::fs::metadata(dir).ok()?;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me {
+        return Some(format!("it belongs to user id {}, not to you", meta.uid()));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Some(format!(
+            "its group or other users may write to it (mode {:o}; chmod 700 fixes that)",
+            meta.mode() & 0o777
+        ));
+    }
+    None
+}
+
+#[cfg(not(unix))]
+fn distrust(_dir: &Path) -> Option<String> {
+    None
+}
+
+/// Warn once per run, however many clusters open the cache.
+fn warn_once(dir: &Path, why: &str) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        crate::log::notice(&format!(
+            "warning: not using the discovery cache {}: {why}",
+            dir.display()
+        ))
+    });
+}
+
+impl DiscoveryCache {
+    /// The cache of the cluster `key` in `dir` (`None`: no cache at all). A directory kw
+    /// cannot trust (`distrust`) means no cache, with a one-line warning.
+    pub fn open(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
+        DiscoveryCache::open_trusted(dir, key, warn_once)
+    }
+
+    /// As `open`, but silent about a directory it cannot trust (completion writes nothing
+    /// but candidates).
+    pub fn open_quietly(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
+        DiscoveryCache::open_trusted(dir, key, |_, _| {})
+    }
+
+    fn open_trusted(
+        dir: Option<&Path>,
+        key: &ClusterKey,
+        distrusted: impl Fn(&Path, &str),
+    ) -> DiscoveryCache {
+        let dir = dir.filter(|dir| match distrust(dir) {
+            Some(why) => {
+                distrusted(dir, &why);
+                false
+            }
+            None => true,
+        });
+        let path = dir.map(|dir| dir.join(key.file_name()));
+        let file = path
+            .as_ref()
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        DiscoveryCache {
+            path,
+            file,
+            dirty: false,
+        }
+    }
+
+    /// The types `typed` resolved to, if resolved less than `TTL` ago.
+    pub fn get(&self, typed: &str, now: SystemTime) -> Option<Vec<ResourceInfo>> {
+        let entry = self.file.entries.get(&typed.to_ascii_lowercase())?;
+        let age = seconds(now).saturating_sub(entry.resolved_at);
+        (age < TTL.as_secs() && !entry.types.is_empty()).then(|| entry.types.clone())
+    }
+
+    pub fn put(&mut self, typed: &str, types: &[ResourceInfo], now: SystemTime) {
+        self.file.entries.insert(
+            typed.to_ascii_lowercase(),
+            Entry {
+                resolved_at: seconds(now),
+                types: types.to_vec(),
+            },
+        );
+        self.dirty = true;
+    }
+
+    /// The server's whole answer, if read less than `TTL` ago (and still of the shape `T`).
+    pub fn answer<T: serde::de::DeserializeOwned>(&self, now: SystemTime) -> Option<T> {
+        let answer = self.file.answer.as_ref()?;
+        let age = seconds(now).saturating_sub(answer.resolved_at);
+        if age >= TTL.as_secs() {
+            return None;
+        }
+        serde_json::from_value(answer.served.clone()).ok()
+    }
+
+    pub fn put_answer<T: Serialize>(&mut self, served: &T, now: SystemTime) {
+        let Ok(served) = serde_json::to_value(served) else {
+            return;
+        };
+        self.file.answer = Some(Answer {
+            resolved_at: seconds(now),
+            served,
+        });
+        self.dirty = true;
+    }
+
+    /// Drop every resolution that led to `resource` (the server no longer serves it), and the
+    /// whole answer, which named it too.
+    pub fn forget(&mut self, resource: &ResourceInfo) {
+        let before = self.file.entries.len();
+        self.file
+            .entries
+            .retain(|_, entry| !entry.types.contains(resource));
+        self.dirty |= self.file.entries.len() != before || self.file.answer.is_some();
+        self.file.answer = None;
+    }
+
+    /// Write the cache back if it changed; failures are ignored (it is only a cache).
+    pub fn save(&mut self) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if !self.dirty {
+            return;
+        }
+        let Ok(bytes) = serde_json::to_vec(&self.file) else {
+            return;
+        };
+        if let Some(dir) = path.parent() {
+            let _ = create_private_dir(dir);
+            // Made, or changed, by someone else since `open`: leave it alone.
+            if distrust(dir).is_some() {
+                return;
+            }
+        }
+        // Private, and renamed into place: a concurrent kw never reads half a file, and a
+        // symlink planted at the path is replaced rather than written through.
+        let _ = crate::private_file::write(path, &bytes);
+        self.dirty = false;
+    }
+}
+
+fn seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// `https://10.0.0.1:6443/k8s` → `https_10.0.0.1_6443_k8s`: one file per server address.
+fn file_name(server: &str) -> String {
+    server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>()
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deployments() -> ResourceInfo {
+        ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    fn key(server: &str, digest: u64) -> ClusterKey {
+        ClusterKey {
+            server: server.into(),
+            digest,
+        }
+    }
+
+    #[test]
+    fn remembers_resolutions_across_opens_until_they_expire() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 1));
+        assert!(cache.get("deploy", now).is_none());
+        cache.put("Deploy", &[deployments()], now);
+        cache.save();
+
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 1));
+        assert_eq!(cache.get("deploy", now), Some(vec![deployments()]));
+        assert!(cache.get("deploy", now + TTL).is_none(), "expired");
+        let other = DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:7443", 1));
+        assert!(other.get("deploy", now).is_none(), "per server");
+        let same_address =
+            DiscoveryCache::open(Some(dir.path()), &key("https://127.0.0.1:6443", 2));
+        assert!(
+            same_address.get("deploy", now).is_none(),
+            "per cluster at one address"
+        );
+    }
+
+    #[test]
+    fn forgets_a_type_the_server_no_longer_serves() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        cache.put("deploy", &[deployments()], now);
+        cache.put("deployments.apps", &[deployments()], now);
+        cache.put_answer(&vec!["apps/v1".to_string()], now);
+        cache.save();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert_eq!(
+            cache.answer::<Vec<String>>(now),
+            Some(vec!["apps/v1".to_string()])
+        );
+        assert!(cache.answer::<Vec<String>>(now + TTL).is_none(), "expired");
+        cache.forget(&deployments());
+        cache.save();
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert!(cache.get("deploy", now).is_none());
+        assert!(cache.get("deployments.apps", now).is_none());
+        assert!(cache.answer::<Vec<String>>(now).is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_is_the_users_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("kw").join("discovery");
+        let mut cache = DiscoveryCache::open(Some(&dir), &key("s", 0));
+        cache.put("deploy", &[deployments()], SystemTime::now());
+        cache.save();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join(key("s", 0).file_name())), 0o600);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_others_may_write_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let mut cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        cache.put("deploy", &[deployments()], now);
+        cache.save();
+        for mode in [0o720, 0o702, 0o777] {
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+            let mut cache = DiscoveryCache::open_quietly(Some(dir.path()), &key("s", 0));
+            assert!(cache.get("deploy", now).is_none(), "{mode:o}: not read");
+            cache.put("pods", &[deployments()], now);
+            cache.save();
+        }
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert!(
+            cache.get("deploy", now).is_some(),
+            "a private directory is used"
+        );
+        assert!(
+            cache.get("pods", now).is_none(),
+            "and was not written while open"
+        );
+        assert!(distrust(dir.path()).is_none());
+    }
+
+    #[test]
+    fn a_broken_cache_file_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(key("s", 0).file_name()), "{not json").unwrap();
+        let cache = DiscoveryCache::open(Some(dir.path()), &key("s", 0));
+        assert!(cache.get("deploy", SystemTime::now()).is_none());
+        assert_eq!(
+            file_name("https://[::1]:6443/k8s/c-1"),
+            "https_1_6443_k8s_c-1"
+        );
+    }
+}

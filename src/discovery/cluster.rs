@@ -1,0 +1,110 @@
+//! One context's cluster, ready to be asked: its client and its discovery cache, built the same
+//! way for `kw get` (every member of a run) and for completion. Forgetting what the cache got
+//! wrong (a type the server no longer serves) is decided here too, once.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::client::{Client, ClientError};
+use crate::config::settings::Settings;
+use crate::discovery::cache::{ClusterKey, DiscoveryCache};
+use crate::events::ResourceInfo;
+
+/// A context's client, and the discovery cache kept for its cluster.
+pub struct Cluster {
+    pub client: Client,
+    pub cache: DiscoveryCache,
+    /// Where the cache lives and under which key, to forget entries later (`None`: no cache).
+    place: Option<(PathBuf, ClusterKey)>,
+}
+
+impl Cluster {
+    /// The client for `settings` (a watch silent for `idle_timeout` is dead) and the cache in
+    /// `cache_dir` (none when `None`).
+    pub fn open(
+        settings: &Settings,
+        idle_timeout: Duration,
+        cache_dir: Option<&Path>,
+    ) -> Result<Cluster, ClientError> {
+        Cluster::open_with(settings, idle_timeout, cache_dir, DiscoveryCache::open)
+    }
+
+    /// As `open`, silent about a cache directory it cannot trust: completion prints nothing but
+    /// candidates.
+    pub fn open_quietly(
+        settings: &Settings,
+        idle_timeout: Duration,
+        cache_dir: Option<&Path>,
+    ) -> Result<Cluster, ClientError> {
+        Cluster::open_with(
+            settings,
+            idle_timeout,
+            cache_dir,
+            DiscoveryCache::open_quietly,
+        )
+    }
+
+    fn open_with(
+        settings: &Settings,
+        idle_timeout: Duration,
+        cache_dir: Option<&Path>,
+        open_cache: fn(Option<&Path>, &ClusterKey) -> DiscoveryCache,
+    ) -> Result<Cluster, ClientError> {
+        let client = Client::new(&settings.connection, idle_timeout)?;
+        let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
+        let cache = open_cache(cache_dir, &key);
+        Ok(Cluster {
+            client,
+            cache,
+            place: cache_dir.map(|dir| (dir.to_path_buf(), key)),
+        })
+    }
+
+    /// A handle that can later forget the cached resolution of `resources`.
+    pub fn stale_types(&self, resources: Vec<ResourceInfo>) -> Option<CachedTypes> {
+        let (dir, key) = self.place.clone()?;
+        Some(CachedTypes {
+            dir,
+            key,
+            resources,
+        })
+    }
+}
+
+/// The types a run resolved through the cache, kept so that a run that finds one gone makes the
+/// next run ask discovery again.
+#[derive(Debug, Clone)]
+pub struct CachedTypes {
+    dir: PathBuf,
+    key: ClusterKey,
+    resources: Vec<ResourceInfo>,
+}
+
+impl CachedTypes {
+    /// After `error`: when it says a collection itself is gone (a CRD deleted, a version
+    /// dropped), forget the cached resolution of this run's types.
+    pub fn forget_if_gone(&self, error: &ClientError) {
+        if !is_type_gone(error) {
+            return;
+        }
+        let mut cache = DiscoveryCache::open(Some(&self.dir), &self.key);
+        for resource in &self.resources {
+            cache.forget(resource);
+        }
+        cache.save();
+    }
+}
+
+/// A 404 about the collection itself ("the server could not find the requested resource"),
+/// not about one object in it (whose Status names the object).
+fn is_type_gone(error: &ClientError) -> bool {
+    match error {
+        ClientError::Status {
+            code: 404, status, ..
+        } => status
+            .as_ref()
+            .and_then(|s| s.details.as_ref())
+            .is_none_or(|details| details.name.is_empty()),
+        _ => false,
+    }
+}

@@ -1,0 +1,535 @@
+//! What the live view knows: the current objects, a block per type, each row as the table
+//! printer rendered it, and when it last changed or was deleted. It lays a frame out for a
+//! screen of a given size; it never writes to the terminal (`screen` does).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crossterm::style::Stylize;
+
+use crate::output::printer::tabwriter::TabWriter;
+use crate::readiness::{Judgement, State};
+use crate::wire::EventType;
+
+/// A changed row stays highlighted this long.
+pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
+/// A deleted row stays, dimmed, this long.
+pub(super) const LINGER: Duration = Duration::from_secs(3);
+
+/// Which type a block shows: group and plural, as discovery named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct BlockKey {
+    pub group: String,
+    pub plural: String,
+    pub singular: String,
+}
+
+/// An object's place in its block: rows sort as a list does (by namespace, then name), with
+/// the context first when a run watches several.
+type RowKey = (String, String, String);
+
+/// One change, as a sink hands it over.
+pub(super) struct Update {
+    pub kind: EventType,
+    /// An event of the initial list is not a change to highlight.
+    pub listed: bool,
+    pub context: String,
+    pub namespace: String,
+    pub name: String,
+    /// The header and the row, tab-separated, as the table printer renders them.
+    pub header: Vec<u8>,
+    pub line: Vec<u8>,
+    /// With `--until ready`/`--fail-on failed`: the readiness rules' verdict on the object.
+    pub judgement: Option<Judgement>,
+}
+
+struct Row {
+    line: Vec<u8>,
+    status: String,
+    judgement: Option<Judgement>,
+    changed: Option<Instant>,
+    deleted: Option<Instant>,
+}
+
+struct Block {
+    key: BlockKey,
+    order: usize,
+    header: Vec<u8>,
+    rows: BTreeMap<RowKey, Row>,
+}
+
+/// The live view's state, shared by the sinks (writing) and the screen (reading).
+pub(super) struct Board {
+    blocks: Vec<Block>,
+    judging: bool,
+    last_event: Option<Instant>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+}
+
+impl Board {
+    pub(super) fn new(judging: bool) -> Board {
+        Board {
+            blocks: Vec::new(),
+            judging,
+            last_event: None,
+            dirty: true,
+        }
+    }
+
+    /// The block of a type, made on first sight. Blocks are shown in `order` (the type's place
+    /// on the command line), whichever watcher starts first.
+    pub(super) fn block(&mut self, key: BlockKey, order: usize) -> BlockKey {
+        if !self.blocks.iter().any(|b| b.key == key) {
+            let at = self.blocks.partition_point(|b| b.order <= order);
+            self.blocks.insert(
+                at,
+                Block {
+                    key: key.clone(),
+                    order,
+                    header: Vec::new(),
+                    rows: BTreeMap::new(),
+                },
+            );
+            self.dirty = true;
+        }
+        key
+    }
+
+    pub(super) fn update(&mut self, block: &BlockKey, update: Update, now: Instant) {
+        let Some(block) = self.blocks.iter_mut().find(|b| &b.key == block) else {
+            return;
+        };
+        self.last_event = Some(now);
+        self.dirty = true;
+        let key = (update.context, update.namespace, update.name);
+        if update.kind == EventType::Deleted {
+            if let Some(row) = block.rows.get_mut(&key) {
+                row.deleted = Some(now);
+            }
+            return;
+        }
+        let status = status_of(&update.header, &update.line);
+        block.header = update.header;
+        let changed = (!update.listed).then_some(now);
+        block.rows.insert(
+            key,
+            Row {
+                line: update.line,
+                status,
+                judgement: update.judgement,
+                changed,
+                deleted: None,
+            },
+        );
+    }
+
+    /// Drop the rows deleted long enough ago; whether a row is still highlighted or dimmed,
+    /// so that the screen redraws when that ends.
+    pub(super) fn expire(&mut self, now: Instant) -> bool {
+        let mut fading = false;
+        for block in &mut self.blocks {
+            block
+                .rows
+                .retain(|_, row| row.deleted.is_none_or(|d| now.duration_since(d) < LINGER));
+            fading |= block.rows.values().any(|row| {
+                row.deleted.is_some()
+                    || row
+                        .changed
+                        .is_some_and(|c| now.duration_since(c) < HIGHLIGHT)
+            });
+        }
+        fading
+    }
+
+    /// The frame for a screen `width` columns wide and `height` lines high: every line fits
+    /// the width, and there are fewer lines than `height` (so that the line under the frame,
+    /// where the cursor waits, does not scroll it).
+    pub(super) fn frame(
+        &self,
+        now: Instant,
+        width: usize,
+        height: usize,
+        reconnects: u64,
+        notice: Option<String>,
+    ) -> Vec<Vec<u8>> {
+        let room = height.saturating_sub(1).max(1);
+        let blocks: Vec<&Block> = self
+            .blocks
+            .iter()
+            .filter(|b| !b.header.is_empty())
+            .collect();
+        // Each block: header and footer; blank lines between blocks; the latest notice and the
+        // status line last.
+        let fixed =
+            blocks.len() * 2 + blocks.len().saturating_sub(1) + 1 + usize::from(notice.is_some());
+        let mut rows_left = room.saturating_sub(fixed);
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for (index, block) in blocks.iter().enumerate() {
+            if index > 0 {
+                lines.push(Vec::new());
+            }
+            // Later blocks keep a line each for their `… and N more`.
+            let later = blocks.len() - index - 1;
+            let allowed = rows_left.saturating_sub(later.min(rows_left));
+            // Short of room, deleted rows give theirs up first: they are no longer the state.
+            let crowded = block.rows.len() > allowed;
+            let rows: Vec<&Row> = block
+                .rows
+                .values()
+                .filter(|row| !crowded || row.deleted.is_none())
+                .collect();
+            let total = rows.len();
+            let shown = if total <= allowed {
+                total
+            } else {
+                allowed.saturating_sub(1)
+            };
+            lines.extend(self.table(block, &rows[..shown], now));
+            if shown < total {
+                lines.push(
+                    format!("… and {} more", total - shown)
+                        .dim()
+                        .to_string()
+                        .into_bytes(),
+                );
+            }
+            rows_left = rows_left.saturating_sub(shown + usize::from(shown < total));
+            lines.push(self.footer(block));
+        }
+        if let Some(notice) = notice {
+            lines.push(format!("kw: {notice}").dim().to_string().into_bytes());
+        }
+        lines.push(status_line(
+            now,
+            self.last_event,
+            reconnects,
+            self.blocks.is_empty(),
+        ));
+        lines.truncate(room);
+        lines.iter().map(|line| cut(line, width)).collect()
+    }
+
+    /// The header and `rows` of a block, aligned together.
+    fn table(&self, block: &Block, rows: &[&Row], now: Instant) -> Vec<Vec<u8>> {
+        let mut tabwriter = TabWriter::kubectl();
+        tabwriter.set_measure(true, true);
+        let mut text = Vec::new();
+        let mut input = block.header.clone();
+        if self.judging {
+            input.extend_from_slice(b"\tJUDGEMENT");
+        }
+        input.push(b'\n');
+        for row in rows {
+            input.extend_from_slice(&row.line);
+            if let Some(judgement) = &row.judgement {
+                input.push(b'\t');
+                input.extend_from_slice(judgement_cell(judgement).as_bytes());
+            }
+            input.push(b'\n');
+        }
+        // Writing into a Vec cannot fail.
+        let _ = tabwriter.write(&input, &mut text);
+        let _ = tabwriter.flush(&mut text);
+        let mut lines: Vec<Vec<u8>> = text.split(|b| *b == b'\n').map(<[u8]>::to_vec).collect();
+        lines.truncate(rows.len() + 1);
+        for (line, row) in lines.iter_mut().skip(1).zip(rows.iter()) {
+            let plain = String::from_utf8_lossy(&strip_styles(line)).into_owned();
+            if row.deleted.is_some() {
+                *line = plain.dim().crossed_out().to_string().into_bytes();
+            } else if row
+                .changed
+                .is_some_and(|c| now.duration_since(c) < HIGHLIGHT)
+            {
+                *line = plain.reverse().to_string().into_bytes();
+            }
+        }
+        lines
+    }
+
+    /// `12 pods: 10 Running, 1 Pending, 1 CrashLoopBackOff`, or with judgements
+    /// `3 deployments: 1 ready, 2 in progress, 0 failed`.
+    fn footer(&self, block: &Block) -> Vec<u8> {
+        let current: Vec<&Row> = block
+            .rows
+            .values()
+            .filter(|r| r.deleted.is_none())
+            .collect();
+        let noun = if current.len() == 1 {
+            &block.key.singular
+        } else {
+            &block.key.plural
+        };
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        if self.judging {
+            for state in [State::Ready, State::InProgress, State::Failed] {
+                let count = current
+                    .iter()
+                    .filter(|r| r.judgement.as_ref().is_some_and(|j| j.state == state))
+                    .count();
+                counts.push((state.to_string(), count));
+            }
+        } else {
+            let mut by_status: BTreeMap<&str, usize> = BTreeMap::new();
+            for row in current.iter().filter(|r| !r.status.is_empty()) {
+                *by_status.entry(&row.status).or_default() += 1;
+            }
+            counts = by_status
+                .into_iter()
+                .map(|(status, count)| (status.to_string(), count))
+                .collect();
+            // The most common first; equal counts by name (the map's order, kept by a stable sort).
+            counts.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+        }
+        let mut text = format!("{} {noun}", current.len());
+        let parts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        if !parts.is_empty() {
+            text.push_str(": ");
+            text.push_str(&parts.join(", "));
+        }
+        text.bold().to_string().into_bytes()
+    }
+}
+
+/// The STATUS cell of a row, without colour: what the footer counts.
+fn status_of(header: &[u8], line: &[u8]) -> String {
+    let header = strip_styles(header);
+    let Some(index) = header
+        .split(|b| *b == b'\t')
+        .position(|name| name == b"STATUS")
+    else {
+        return String::new();
+    };
+    let line = strip_styles(line);
+    line.split(|b| *b == b'\t')
+        .nth(index)
+        .map(|cell| String::from_utf8_lossy(cell).into_owned())
+        .unwrap_or_default()
+}
+
+fn judgement_cell(judgement: &Judgement) -> String {
+    let text = judgement.to_string().replace(['\t', '\n', '\r'], " ");
+    let text = crate::log::clean(&text).into_owned();
+    match judgement.state {
+        State::Ready => text.green().to_string(),
+        State::InProgress => text.yellow().to_string(),
+        State::Failed => text.red().to_string(),
+    }
+}
+
+/// `reconnects: 2 · last event 3s ago`.
+fn status_line(now: Instant, last: Option<Instant>, reconnects: u64, empty: bool) -> Vec<u8> {
+    let last = match last {
+        Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
+        None if empty => "waiting for the first list".to_string(),
+        None => "no events yet".to_string(),
+    };
+    format!("reconnects: {reconnects} · {last} · Ctrl-C to end")
+        .dim()
+        .to_string()
+        .into_bytes()
+}
+
+/// The text without SGR sequences. Every ESC in a row is kw's own: cells escape the server's.
+pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut index = 0;
+    while index < line.len() {
+        if line[index] == 0x1b && line.get(index + 1) == Some(&b'[') {
+            index += 2;
+            while index < line.len() && !(0x40..=0x7e).contains(&line[index]) {
+                index += 1;
+            }
+            index += 1;
+        } else {
+            out.push(line[index]);
+            index += 1;
+        }
+    }
+    out
+}
+
+/// The line cut to `width` display columns, its SGR sequences kept (and reset after a cut).
+pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
+    let text = String::from_utf8_lossy(line);
+    let mut out = String::with_capacity(text.len());
+    let mut used = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            out.push(c);
+            for next in chars.by_ref() {
+                out.push(next);
+                if ('\x40'..='\x7e').contains(&next) && next != '[' {
+                    break;
+                }
+            }
+            continue;
+        }
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width {
+            out.push_str("\x1b[0m");
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> BlockKey {
+        BlockKey {
+            group: String::new(),
+            plural: "pods".into(),
+            singular: "pod".into(),
+        }
+    }
+
+    fn update(kind: EventType, name: &str, status: &str, listed: bool) -> Update {
+        Update {
+            kind,
+            listed,
+            context: String::new(),
+            namespace: "shop".into(),
+            name: name.into(),
+            header: b"NAME\tREADY\tSTATUS".to_vec(),
+            line: format!("{name}\t1/1\t{status}").into_bytes(),
+            judgement: None,
+        }
+    }
+
+    fn plain(frame: &[Vec<u8>]) -> Vec<String> {
+        frame
+            .iter()
+            .map(|l| String::from_utf8(strip_styles(l)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn rows_sort_as_a_list_and_the_footer_counts_by_status() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for (name, status) in [
+            ("web-b", "Running"),
+            ("web-a", "Pending"),
+            ("web-c", "Running"),
+        ] {
+            board.update(&block, update(EventType::Added, name, status, true), now);
+        }
+        let frame = plain(&board.frame(now, 80, 24, 2, None));
+        assert!(frame[0].starts_with("NAME "), "{frame:?}");
+        assert!(frame[1].starts_with("web-a "), "{frame:?}");
+        assert!(frame[3].starts_with("web-c "), "{frame:?}");
+        assert_eq!(frame[4], "3 pods: 2 Running, 1 Pending");
+        assert!(
+            frame[5].starts_with("reconnects: 2 · last event 0s ago"),
+            "{frame:?}"
+        );
+    }
+
+    #[test]
+    fn a_deleted_row_lingers_dimmed_then_goes() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        board.update(
+            &block,
+            update(EventType::Added, "web-a", "Running", true),
+            now,
+        );
+        board.update(
+            &block,
+            update(EventType::Deleted, "web-a", "Running", false),
+            now,
+        );
+        let frame = board.frame(now, 80, 24, 0, None);
+        assert!(
+            String::from_utf8_lossy(&frame[1]).contains("\x1b[2m"),
+            "{frame:?}"
+        );
+        assert_eq!(plain(&frame)[2], "0 pods");
+        assert!(board.expire(now));
+        assert!(!board.expire(now + LINGER));
+        assert_eq!(plain(&board.frame(now + LINGER, 80, 24, 0, None)).len(), 3);
+    }
+
+    #[test]
+    fn more_rows_than_lines_end_in_and_n_more() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for index in 0..30 {
+            let name = format!("web-{index:02}");
+            board.update(
+                &block,
+                update(EventType::Added, &name, "Running", true),
+                now,
+            );
+        }
+        let frame = plain(&board.frame(now, 80, 10, 0, None));
+        assert_eq!(frame.len(), 9, "{frame:?}");
+        assert_eq!(frame[6], "… and 25 more");
+        assert_eq!(frame[7], "30 pods: 30 Running");
+    }
+
+    #[test]
+    fn short_of_room_deleted_rows_give_way_to_current_ones() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for index in 0..10 {
+            let name = format!("web-{index:02}");
+            board.update(
+                &block,
+                update(EventType::Added, &name, "Running", true),
+                now,
+            );
+        }
+        for index in 0..7 {
+            let name = format!("web-{index:02}");
+            board.update(
+                &block,
+                update(EventType::Deleted, &name, "Running", false),
+                now,
+            );
+        }
+        let frame = plain(&board.frame(now, 80, 8, 0, None));
+        let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
+        assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
+        assert_eq!(frame[4], "3 pods: 3 Running");
+        // With room, they linger.
+        assert_eq!(plain(&board.frame(now, 80, 24, 0, None)).len(), 13);
+    }
+
+    #[test]
+    fn judgements_get_a_column_and_the_footer_counts_them() {
+        let mut board = Board::new(true);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let mut pending = update(EventType::Added, "web-a", "Pending", true);
+        pending.judgement = Some(Judgement {
+            state: State::InProgress,
+            message: "Pod is not Ready".into(),
+        });
+        board.update(&block, pending, now);
+        let frame = plain(&board.frame(now, 120, 24, 0, None));
+        assert!(frame[0].ends_with("JUDGEMENT"), "{frame:?}");
+        assert!(
+            frame[1].ends_with("in progress: Pod is not Ready"),
+            "{frame:?}"
+        );
+        assert_eq!(frame[2], "1 pod: 0 ready, 1 in progress, 0 failed");
+    }
+
+    #[test]
+    fn lines_are_cut_to_the_width_keeping_styles_closed() {
+        let line = "\x1b[32mRunning\x1b[0m and more".as_bytes();
+        assert_eq!(cut(line, 4), b"\x1b[32mRunn\x1b[0m".to_vec());
+        assert_eq!(cut(b"short", 10), b"short".to_vec());
+    }
+}

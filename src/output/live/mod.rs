@@ -1,0 +1,190 @@
+//! `kw get --live`: the current state on the terminal, redrawn in place from the watch stream.
+//! One row per object (the table printer's row), in list order, a block per type, a footer of
+//! counts; a changed row highlighted for a moment, a deleted one dimmed for a few seconds.
+//!
+//! The runner hands each watcher a `LiveSink` instead of a printer (`run::outputs`). Sinks only
+//! update the `Board` under a lock; one drawing thread wakes every `TICK` and redraws when
+//! something changed, so a flood of events costs at most ten frames a second. `finish` draws
+//! the last frame and gives the terminal back.
+//!
+//! - `board`: the objects and the frame's layout (pure, tested without a terminal);
+//! - `screen`: drawing frames in place, and the cursor.
+
+mod board;
+mod screen;
+
+use std::io;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::events::{Event, Flow, Origin, Sink};
+use crate::output::printer::{PrintOptions, TablePrinter};
+
+use board::{BlockKey, Board, Update};
+use screen::Screen;
+
+/// Give the terminal back (the cursor) and write out the notices held while drawing: at the
+/// end of the view, and from the Ctrl-C handler.
+pub fn restore() {
+    screen::restore();
+    crate::log::release_notices();
+}
+
+/// How often the screen may be redrawn: at most ten frames a second.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The live view of a run: its board, and the thread drawing it.
+pub struct View {
+    board: Mutex<Board>,
+    judging: bool,
+    drawing: Mutex<Option<(JoinHandle<()>, Arc<std::sync::atomic::AtomicBool>)>>,
+}
+
+impl View {
+    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`).
+    pub fn start(judging: bool) -> Arc<View> {
+        crate::log::hold_notices();
+        let view = Arc::new(View {
+            board: Mutex::new(Board::new(judging)),
+            judging,
+            drawing: Mutex::new(None),
+        });
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let handle = {
+            let view = Arc::clone(&view);
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || view.draw_until(&stop))
+        };
+        *view.drawing.lock().unwrap_or_else(|p| p.into_inner()) = Some((handle, stop));
+        view
+    }
+
+    fn board(&self) -> MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A sink for one target's watcher, printing rows as `options` say.
+    /// `order`: the type's place among the run's types (blocks are shown in that order).
+    pub fn sink(
+        self: &Arc<View>,
+        options: &PrintOptions,
+        resource: &crate::events::ResourceInfo,
+        order: usize,
+    ) -> LiveSink {
+        let options = PrintOptions {
+            // The view shows state, not events: no EVENT or TIME column, no diff lines.
+            watch_events: false,
+            timestamps: None,
+            diff: None,
+            sort_by: None,
+            no_headers: false,
+            ..options.clone()
+        };
+        let block = self.board().block(
+            BlockKey {
+                group: resource.group.clone(),
+                plural: resource.plural.clone(),
+                singular: resource.singular.clone(),
+            },
+            order,
+        );
+        LiveSink {
+            view: Arc::clone(self),
+            block,
+            printer: TablePrinter::new(&options),
+        }
+    }
+
+    /// The drawing thread: a frame whenever something changed, at most every `TICK`; the last
+    /// one once told to stop.
+    fn draw_until(&self, stop: &std::sync::atomic::AtomicBool) {
+        let mut screen = Screen::new();
+        let mut last_draw: Option<Instant> = None;
+        loop {
+            let stopping = stop.load(std::sync::atomic::Ordering::SeqCst);
+            let now = Instant::now();
+            let ((width, height), resized) = screen.measure();
+            let frame = {
+                let mut board = self.board();
+                let fading = board.expire(now);
+                // The footer counts seconds since the last event: a frame a second at least.
+                let stale =
+                    last_draw.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+                let due = board.dirty || fading || resized || stopping || stale;
+                due.then(|| {
+                    board.dirty = false;
+                    last_draw = Some(now);
+                    let notice = crate::log::latest_notice();
+                    board.frame(now, width, height, crate::watcher::reconnects(), notice)
+                })
+            };
+            if let Some(frame) = frame {
+                // A terminal that went away ends the drawing, not the run.
+                if screen.draw(&frame, resized).is_err() {
+                    return;
+                }
+            }
+            if stopping {
+                return;
+            }
+            std::thread::park_timeout(TICK);
+        }
+    }
+
+    /// Draw the last frame and give the terminal back (the cursor); the frame stays on screen.
+    pub fn finish(&self) {
+        let drawing = self
+            .drawing
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some((handle, stop)) = drawing {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            handle.thread().unpark();
+            let _ = handle.join();
+        }
+        restore();
+    }
+}
+
+/// One watcher's way into the view: renders each event's row with the table printer and puts
+/// it on the board.
+pub struct LiveSink {
+    view: Arc<View>,
+    block: BlockKey,
+    printer: TablePrinter,
+}
+
+impl Sink for LiveSink {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        let (header, line) = self.printer.render_row(event)?;
+        let judgement = self.view.judging.then(|| {
+            let object = crate::decode::value(event.object.get()).unwrap_or_default();
+            crate::readiness::judge(
+                &event.resource.group,
+                &event.resource.kind,
+                &object,
+                SystemTime::now(),
+            )
+        });
+        let update = Update {
+            kind: event.kind,
+            listed: event.origin == Origin::List,
+            context: event.context.unwrap_or_default().to_string(),
+            namespace: event.namespace.to_string(),
+            name: event.name.to_string(),
+            header,
+            line,
+            judgement,
+        };
+        self.view
+            .board()
+            .update(&self.block, update, Instant::now());
+        Ok(Flow::Continue)
+    }
+
+    fn checkpoint(&mut self, _more_ready: bool) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
+}

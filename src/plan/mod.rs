@@ -1,0 +1,799 @@
+//! `kw get`'s plan: everything the flags decide, checked and resolved once, before any file or
+//! network is touched (ripgrep's low-args → high-args step). Pure: no I/O, no clock, no
+//! environment, so every rule here is unit-tested without a cluster.
+//!
+//! Two steps: `GetPlan::from_args` reads the flags; `GetPlan::targets` turns what discovery
+//! found into the watcher targets. `session` runs them.
+
+pub mod manifest;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::cli::GetArgs;
+use crate::discovery::Wanted;
+use crate::events::ResourceInfo;
+use crate::output::printer::{
+    self, DiffDetail, OutputFormat, PrintOptions, SortBy, TimestampFormat,
+};
+use crate::output::terminal::ColorChoice;
+use crate::wait::{Expr, For, Rules};
+use crate::watcher::namespaces::NamespaceSet;
+use crate::watcher::{Options, Target};
+use crate::wire::EventType;
+
+/// A flag mistake, worded for the user (without the `error: ` prefix). Each names the flag
+/// or argument at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("--until and --fail-on judge the initial list too: drop --watch-only")]
+    ConditionsWithWatchOnly,
+    #[error("--output-watch-events option can only be used with --watch or --watch-only")]
+    WatchEventsWithoutWatch,
+    /// `-o`, `--show-labels` with it, or `--sort-by`.
+    #[error(transparent)]
+    Format(#[from] printer::FormatError),
+    /// A flag whose value its own parser refused, with that parser's words.
+    #[error("{reason}")]
+    Value { flag: &'static str, reason: String },
+    #[error("-f names the objects to get: give no TYPE or NAME with it")]
+    ManifestWithTargets,
+    #[error(transparent)]
+    Namespaces(#[from] crate::watcher::namespaces::NamespaceSetError),
+    #[error(
+        "a resource cannot be retrieved by name across several namespaces (-n {set}): \
+         name one namespace, or drop the names"
+    )]
+    NamesAcrossNamespaces { set: String },
+    /// `--until`, `--fail-on` or `--for`.
+    #[error(transparent)]
+    Condition(#[from] crate::wait::ConditionError),
+    #[error("--max-events must be at least 1")]
+    NoEvents,
+    #[error("--timeout {text:?} is not a duration such as 30s, 5m or 1h30m")]
+    Timeout { text: String },
+    #[error("--fail-grace {text:?} is not a duration such as 0, 30s or 2m")]
+    FailGrace { text: String },
+    #[error("you must specify the type of resource to get")]
+    NoType,
+    #[error("resource types must not be empty: {typed:?}")]
+    EmptyType { typed: String },
+    #[error("names can only be given with a single resource type (or as TYPE/NAME)")]
+    NamesWithSeveralTypes,
+    #[error("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kw get resource/<resource_name>' instead of 'kw get resource resource/<resource_name>'): {target}")]
+    TypeBeforeSlashForm { target: String },
+    #[error("arguments in resource/name form must have a single resource and name: {target}")]
+    BadSlashForm { target: String },
+    #[error("--live draws on a terminal, and stdout is not one: use -w for a stream of events")]
+    LiveWithoutTerminal,
+    #[error("--live shows a table: drop -o {format}, or use -w")]
+    LiveWithFormat { format: String },
+    #[error("--live shows the current state: drop --watch-only, or use -w")]
+    LiveWithWatchOnly,
+    /// kubectl's rule: a plain watch takes one name per type.
+    #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
+    TooManyNames(usize),
+}
+
+/// What the command line asks for, before discovery.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// `TYPE [NAME...]`, `TYPE1,TYPE2`, `TYPE/NAME...`: type queries and their names, in order.
+    Types(Vec<(String, Vec<String>)>),
+    /// `-f FILE`: the objects a manifest names.
+    Manifest(PathBuf),
+}
+
+/// How to print, as far as the flags decide it (the terminal and colour are decided by
+/// `crate::output::terminal`, per run).
+#[derive(Debug, Clone)]
+pub struct OutputPlan {
+    pub format: OutputFormat,
+    pub watch_events: bool,
+    pub no_headers: bool,
+    pub show_kind: bool,
+    pub show_managed_fields: bool,
+    pub show_labels: bool,
+    pub label_columns: Vec<String>,
+    pub sort_by: Option<SortBy>,
+    pub timestamps: Option<TimestampFormat>,
+    pub color: ColorChoice,
+    pub diff: Option<DiffDetail>,
+    pub ignore_unchanged: bool,
+    pub only: Vec<EventType>,
+}
+
+/// `kw get`, decided.
+#[derive(Debug, Clone)]
+pub struct GetPlan {
+    pub request: Request,
+    /// Keep watching after the list (`-w`, `--watch-only`, `--live`, or any condition).
+    pub watching: bool,
+    /// `--live`: the current state redrawn in place on the terminal (`crate::output::live`).
+    pub live: bool,
+    /// Print the initial list (not with `--watch-only`).
+    pub print_list: bool,
+    pub rules: Rules,
+    pub timeout: Option<Duration>,
+    pub output: OutputPlan,
+    pub all_namespaces: bool,
+    /// `-n a,b` or `-n 'team-*'`: several namespaces, watched cluster-wide and filtered.
+    pub namespace_set: Option<Arc<NamespaceSet>>,
+    pub label_selector: Option<String>,
+    pub field_selector: Option<String>,
+    pub chunk_size: u64,
+    pub max_object_size: usize,
+    /// `--context a,b`, `--context 'prod-*'`, `--all-contexts`: objects are labelled with the
+    /// context they came from.
+    pub several_contexts: bool,
+    /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
+    pub explain_waits: bool,
+    /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
+    /// by `main`) rather than a gzipped LIST as kubectl does.
+    pub streaming_list: bool,
+}
+
+/// When a run must stop: `--request-timeout` cuts a watch quietly (kubectl's meaning);
+/// `--timeout` is a failure of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadlines {
+    request: Option<Instant>,
+    timeout: Option<Instant>,
+}
+
+impl Deadlines {
+    /// The watcher stops at the earlier of the two.
+    pub fn watcher(&self) -> Option<Instant> {
+        match (self.request, self.timeout) {
+            (Some(r), Some(t)) => Some(r.min(t)),
+            (r, t) => r.or(t),
+        }
+    }
+
+    /// Whether `--timeout` (and not an earlier `--request-timeout`) is what ended the run.
+    pub fn timed_out(&self, now: Instant) -> bool {
+        self.timeout
+            .is_some_and(|t| now >= t && self.request.is_none_or(|r| t <= r))
+    }
+}
+
+impl GetPlan {
+    /// Read and check the flags of `kw get`.
+    pub fn from_args(args: &GetArgs) -> Result<GetPlan, PlanError> {
+        let rules = rules_of(args)?;
+        let timeout = timeout_of(args.timeout.as_deref())?;
+        if rules.has_conditions() && args.watch_only {
+            return Err(PlanError::ConditionsWithWatchOnly);
+        }
+        if args.live && args.watch_only {
+            return Err(PlanError::LiveWithWatchOnly);
+        }
+        let watching = args.watch || args.watch_only || args.live || rules.has_conditions();
+        if args.output_watch_events && !watching {
+            return Err(PlanError::WatchEventsWithoutWatch);
+        }
+        let format = printer::check_show_labels(&args.output, args.show_labels)
+            .and_then(|()| printer::parse_output(&args.output))?;
+        let only = printer::parse_only(&args.only).map_err(|reason| PlanError::Value {
+            flag: "--only",
+            reason,
+        })?;
+        let timestamps = args
+            .timestamps
+            .as_deref()
+            .map(str::parse::<TimestampFormat>)
+            .transpose()
+            .map_err(|reason| PlanError::Value {
+                flag: "--timestamps",
+                reason,
+            })?;
+        let color: ColorChoice = args.color.parse().map_err(|reason| PlanError::Value {
+            flag: "--color",
+            reason,
+        })?;
+        let diff = args
+            .diff
+            .as_deref()
+            .map(str::parse::<DiffDetail>)
+            .transpose()
+            .map_err(|reason| PlanError::Value {
+                flag: "--diff",
+                reason,
+            })?;
+        if args.live && !format.is_table() {
+            return Err(PlanError::LiveWithFormat {
+                format: args.output.clone(),
+            });
+        }
+        let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
+        let request = match &args.filename {
+            Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
+            Some(path) => Request::Manifest(path.clone()),
+            None => Request::Types(parse_targets(&args.targets)?),
+        };
+        Ok(GetPlan {
+            request,
+            watching,
+            live: args.live,
+            print_list: !args.watch_only,
+            timeout,
+            output: OutputPlan {
+                format,
+                watch_events: args.output_watch_events,
+                no_headers: args.no_headers,
+                show_kind: args.show_kind,
+                show_managed_fields: args.show_managed_fields,
+                show_labels: args.show_labels,
+                label_columns: args.label_columns.clone(),
+                sort_by,
+                timestamps,
+                color,
+                diff,
+                ignore_unchanged: args.ignore_unchanged,
+                only,
+            },
+            all_namespaces: args.all_namespaces,
+            namespace_set: None,
+            label_selector: args.selector.clone(),
+            field_selector: args.field_selector.clone(),
+            chunk_size: args.chunk_size,
+            max_object_size: args.max_object_size,
+            several_contexts: false,
+            // The live view shows each object's judgement in its row instead.
+            explain_waits: !args.quiet
+                && !args.live
+                && rules
+                    .until
+                    .iter()
+                    .chain(&rules.fail_on)
+                    .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
+            rules,
+            streaming_list: false,
+        })
+    }
+
+    /// Take `-n`: a comma list or a glob chooses several namespaces (`-A` beats it, as it beats
+    /// any `-n` in kubectl). Named objects are looked up in one namespace only.
+    pub fn with_namespace_flag(mut self, flag: Option<&str>) -> Result<GetPlan, PlanError> {
+        let Some(flag) = flag.filter(|_| !self.all_namespaces) else {
+            return Ok(self);
+        };
+        let Some(set) = NamespaceSet::parse(flag)? else {
+            return Ok(self);
+        };
+        let named = match &self.request {
+            Request::Types(types) => types.iter().any(|(_, names)| !names.is_empty()),
+            Request::Manifest(_) => true,
+        };
+        if named {
+            return Err(PlanError::NamesAcrossNamespaces {
+                set: set.to_string(),
+            });
+        }
+        self.namespace_set = Some(Arc::new(set));
+        Ok(self)
+    }
+
+    /// The same plan run in several contexts at once: output labelled with the context.
+    pub fn for_several_contexts(mut self) -> GetPlan {
+        self.several_contexts = true;
+        self
+    }
+
+    /// Start JSON watches from a streaming list (`KW_STREAMING_LIST=1`).
+    pub fn with_streaming_list(mut self, streaming_list: bool) -> GetPlan {
+        self.streaming_list = streaming_list;
+        self
+    }
+
+    /// Rows show a NAMESPACE column: `-A`, or several namespaces.
+    fn across_namespaces(&self) -> bool {
+        self.all_namespaces || self.namespace_set.is_some()
+    }
+
+    /// Conditions or `--max-events` end this run on their own.
+    pub fn has_rules(&self) -> bool {
+        self.rules.has_conditions() || self.rules.max_events.is_some()
+    }
+
+    /// The deadlines of a run started at `started`.
+    pub fn deadlines(&self, started: Instant, request_timeout: Option<Duration>) -> Deadlines {
+        let after = |d: Duration| started.checked_add(d);
+        Deadlines {
+            request: request_timeout.filter(|_| self.watching).and_then(after),
+            timeout: self.timeout.and_then(after),
+        }
+    }
+
+    pub fn watcher_options(&self, deadline: Option<Instant>) -> Options {
+        Options {
+            table: self.output.format.is_table(),
+            chunk_size: self.chunk_size,
+            watch: self.watching,
+            print_list: self.print_list,
+            deadline,
+            max_object_size: self.max_object_size,
+            named_must_exist: !self.rules.has_conditions(),
+            give_up_at_start: !(self.several_contexts && self.watching),
+            streaming_list: self.streaming_list,
+        }
+    }
+
+    /// The watcher targets for what discovery found, in order. Objects named one by one
+    /// (several names, or a manifest) are watched one watcher each when waiting on them; a
+    /// plain watch keeps kubectl's rule of one name per type.
+    pub fn targets(
+        &self,
+        wanted: Vec<Wanted>,
+        default_namespace: &str,
+    ) -> Result<Vec<Target>, PlanError> {
+        let split_names =
+            self.rules.has_conditions() || matches!(self.request, Request::Manifest(_));
+        let mut wanted = wanted;
+        if self.watching {
+            if let Some(w) = wanted.iter().find(|w| w.names.len() > 1) {
+                if !split_names {
+                    return Err(PlanError::TooManyNames(w.names.len()));
+                }
+            }
+            if split_names {
+                wanted = wanted
+                    .into_iter()
+                    .flat_map(|w| {
+                        if w.names.len() <= 1 {
+                            return vec![w];
+                        }
+                        w.names
+                            .iter()
+                            .map(|name| Wanted {
+                                resource: w.resource.clone(),
+                                names: vec![name.clone()],
+                                namespace: w.namespace.clone(),
+                            })
+                            .collect()
+                    })
+                    .collect();
+            }
+        }
+        // Table rows carry only metadata unless a printer or a condition needs the object.
+        let include_object = self.output.format.is_table()
+            && (self.rules.needs_object()
+                || self.output.sort_by.is_some()
+                || self.output.diff.is_some());
+        Ok(wanted
+            .into_iter()
+            .map(|w| Target {
+                namespace: if self.across_namespaces() || !w.resource.namespaced {
+                    None
+                } else {
+                    Some(w.namespace.unwrap_or_else(|| default_namespace.to_string()))
+                },
+                namespace_set: self
+                    .namespace_set
+                    .clone()
+                    .filter(|_| !self.all_namespaces && w.resource.namespaced),
+                resource: w.resource,
+                names: w.names,
+                label_selector: self.label_selector.clone(),
+                field_selector: self.field_selector.clone(),
+                include_object,
+            })
+            .collect())
+    }
+
+    /// Several types print a kind in front of each name (`pod/web`), as kubectl does.
+    pub fn with_kind(&self, targets: &[Target]) -> bool {
+        self.output.show_kind || several_types(targets)
+    }
+
+    /// How to print the objects of `resource` in a run over `targets`.
+    pub fn print_options(
+        &self,
+        resource: &ResourceInfo,
+        targets: &[Target],
+        color: bool,
+        terminal: bool,
+        started: SystemTime,
+    ) -> PrintOptions {
+        let output = &self.output;
+        let several_types = several_types(targets);
+        PrintOptions {
+            format: output.format.clone(),
+            watch_events: output.watch_events,
+            watching: self.watching,
+            // Several types under -A keep the column for the cluster-scoped ones too, as kubectl.
+            all_namespaces: self.across_namespaces() && (resource.namespaced || several_types),
+            with_context: self.several_contexts,
+            no_headers: output.no_headers,
+            single_object: !self.watching && targets.len() == 1 && targets[0].names.len() == 1,
+            show_managed_fields: output.show_managed_fields,
+            show_labels: output.show_labels,
+            label_columns: output.label_columns.clone(),
+            sort_by: output.sort_by.clone(),
+            timestamps: output.timestamps,
+            started: Some(started),
+            color,
+            terminal,
+            // Asked here, with the answer to `terminal`, so that printers never ask.
+            width: terminal
+                .then(crate::output::terminal::stdout_width)
+                .flatten(),
+            diff: output.diff,
+            ignore_unchanged: output.ignore_unchanged,
+            only: output.only.clone(),
+        }
+    }
+
+    /// What kubectl says on stderr when a one-shot get printed nothing.
+    pub fn no_resources_message(&self, targets: &[Target], namespace: &str) -> String {
+        if let Some(set) = self.namespace_set.as_ref().filter(|_| !self.all_namespaces) {
+            format!("No resources found in namespaces {set}.")
+        } else if self.all_namespaces || !targets.iter().any(|t| t.resource.namespaced) {
+            "No resources found".to_string()
+        } else {
+            format!("No resources found in {namespace} namespace.")
+        }
+    }
+
+    /// The `--timeout` message: what was being waited for.
+    pub fn timeout_message(&self) -> String {
+        let waited = humantime::format_duration(self.timeout.unwrap_or_default());
+        let until: Vec<String> = self.rules.until.iter().map(|e| e.to_string()).collect();
+        if until.is_empty() {
+            format!("--timeout {waited} ran out")
+        } else {
+            format!(
+                "timed out after {waited} waiting for --until {}",
+                until.join(" or ")
+            )
+        }
+    }
+}
+
+fn several_types(targets: &[Target]) -> bool {
+    targets.iter().any(|t| t.resource != targets[0].resource)
+}
+
+/// The wait-for rules of `kw get` from its flags (`--until`, `--fail-on`, `--for`, ...).
+fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
+    let parse_all = |flag: &'static str, texts: &[String]| -> Result<Vec<Expr>, PlanError> {
+        texts.iter().map(|t| Ok(Expr::parse(flag, t)?)).collect()
+    };
+    if args.max_events == Some(0) {
+        return Err(PlanError::NoEvents);
+    }
+    Ok(Rules {
+        until: parse_all("--until", &args.until)?,
+        fail_on: parse_all("--fail-on", &args.fail_on)?,
+        mode: args.for_objects.parse::<For>()?,
+        max_events: args.max_events,
+        // The live view shows each judgement in its row; lines on stderr would tear its frame.
+        progress: !args.quiet && !args.live,
+        fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+    })
+}
+
+/// How long a stuck Pod of a workload's current revision is given before it fails the
+/// workload: kubedog stops at once, which fails a Pod that would have pulled on its second try;
+/// 30 s covers a registry's hiccup and one back-off.
+pub const DEFAULT_FAIL_GRACE: Duration = Duration::from_secs(30);
+
+/// `--fail-grace`: humantime, or a bare number of seconds; `0` fails at once.
+fn fail_grace_of(text: Option<&str>) -> Result<Duration, PlanError> {
+    let Some(text) = text else {
+        return Ok(DEFAULT_FAIL_GRACE);
+    };
+    let parsed = match text.trim().parse::<u64>() {
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
+        Err(_) => humantime::parse_duration(text.trim()).ok(),
+    };
+    parsed.ok_or_else(|| PlanError::FailGrace {
+        text: text.to_string(),
+    })
+}
+
+/// `--timeout`: humantime (`30s`, `5m`, `1h30m`), or a bare number of seconds.
+fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let parsed = match text.parse::<u64>() {
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
+        Err(_) => humantime::parse_duration(text).ok(),
+    };
+    match parsed {
+        Some(d) if !d.is_zero() => Ok(Some(d)),
+        _ => Err(PlanError::Timeout {
+            text: text.to_string(),
+        }),
+    }
+}
+
+/// `TYPE`, `TYPE NAME...`, `TYPE1,TYPE2`, `TYPE/NAME...` into types and their names, in the
+/// order given.
+pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
+    let Some(first) = targets.first() else {
+        return Err(PlanError::NoType);
+    };
+    if !first.contains('/') {
+        let types: Vec<&str> = first.split(',').collect();
+        if types.iter().any(|t| t.is_empty()) {
+            return Err(PlanError::EmptyType {
+                typed: first.clone(),
+            });
+        }
+        let names = targets[1..].to_vec();
+        if types.len() > 1 && !names.is_empty() {
+            return Err(PlanError::NamesWithSeveralTypes);
+        }
+        return Ok(types
+            .into_iter()
+            .map(|t| (t.to_string(), names.clone()))
+            .collect());
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for target in targets {
+        let Some((kind, name)) = target.split_once('/') else {
+            return Err(PlanError::TypeBeforeSlashForm {
+                target: target.clone(),
+            });
+        };
+        if kind.is_empty() || name.is_empty() || name.contains('/') {
+            return Err(PlanError::BadSlashForm {
+                target: target.clone(),
+            });
+        }
+        match groups.iter_mut().find(|(t, _)| t == kind) {
+            Some((_, names)) => names.push(name.to_string()),
+            None => groups.push((kind.to_string(), vec![name.to_string()])),
+        }
+    }
+    Ok(groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn plan(args: &[&str]) -> Result<GetPlan, PlanError> {
+        let argv = ["kw", "get"].iter().chain(args);
+        let Command::Get(get) = Cli::try_parse_from(argv).expect("flags parse").command else {
+            panic!("not kw get");
+        };
+        GetPlan::from_args(&get)
+    }
+
+    #[test]
+    fn fail_grace_is_a_duration_thirty_seconds_unless_given() {
+        let grace = |extra: &[&str]| {
+            let mut args = vec!["deploy/web", "--until", "ready", "--fail-on", "failed"];
+            args.extend_from_slice(extra);
+            plan(&args).map(|p| p.rules.fail_grace)
+        };
+        assert_eq!(grace(&[]), Ok(DEFAULT_FAIL_GRACE));
+        assert_eq!(grace(&["--fail-grace", "0"]), Ok(Duration::ZERO));
+        assert_eq!(grace(&["--fail-grace", "2m"]), Ok(Duration::from_secs(120)));
+        assert_eq!(
+            grace(&["--fail-grace", "soon"]),
+            Err(PlanError::FailGrace {
+                text: "soon".into()
+            })
+        );
+    }
+
+    fn resource(plural: &str, namespaced: bool) -> ResourceInfo {
+        ResourceInfo {
+            plural: plural.into(),
+            singular: plural.trim_end_matches('s').into(),
+            kind: "Kind".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced,
+        }
+    }
+
+    fn wanted(plural: &str, names: &[&str]) -> Wanted {
+        Wanted {
+            resource: resource(plural, plural != "nodes"),
+            names: names.iter().map(|n| n.to_string()).collect(),
+            namespace: None,
+        }
+    }
+
+    #[test]
+    fn flag_mistakes_are_found_before_anything_is_touched() {
+        let message = |args: &[&str]| plan(args).unwrap_err().to_string();
+        assert_eq!(
+            message(&["pods", "--output-watch-events"]),
+            "--output-watch-events option can only be used with --watch or --watch-only"
+        );
+        assert!(message(&["pods", "--watch-only", "--until", "delete"]).contains("--watch-only"));
+        assert!(message(&["pods", "--timeout", "soon"]).contains("--timeout \"soon\""));
+        assert_eq!(
+            message(&["pods", "--until", "readyy"]),
+            "--until \"readyy\": unknown condition (use ready, delete, create, \
+             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
+        );
+        assert_eq!(
+            message(&["pods", "--fail-on", "ready"]),
+            "--fail-on \"ready\": ready is a word for --until (use --until ready, or --fail-on failed)"
+        );
+        assert_eq!(
+            message(&["pods", "--until", "failed"]),
+            "--until \"failed\": failed is a word for --fail-on (use --fail-on failed, or --until ready)"
+        );
+        assert!(message(&["pods", "--fail-on", "faild"]).contains("(use failed, delete"));
+        let ready = plan(&["deploy", "--until", "Ready", "--fail-on", "failed"]).unwrap();
+        assert!(
+            ready.rules.progress,
+            "changes of judgement go to stderr by default"
+        );
+        assert!(
+            !plan(&["deploy", "--until", "ready", "-q"])
+                .unwrap()
+                .rules
+                .progress
+        );
+        assert!(message(&["pods", "--max-events", "0"]).contains("at least 1"));
+        assert!(message(&["pods", "-f", "x.yaml"]).contains("-f names the objects"));
+        assert!(message(&["pods,", "-w"]).contains("must not be empty"));
+        assert!(message(&["pods", "-o", "nope"]).contains("nope"));
+    }
+
+    #[test]
+    fn several_namespaces_watch_cluster_wide_with_a_namespace_column() {
+        let p = plan(&["pods,nodes"])
+            .and_then(|p| p.with_namespace_flag(Some("team-*,web")))
+            .unwrap();
+        let targets = p.targets(vec![wanted("pods", &[]), wanted("nodes", &[])], "x");
+        let targets = targets.unwrap();
+        assert_eq!(targets[0].namespace, None);
+        assert!(targets[0].shows("team-a") && targets[0].shows("web"));
+        assert!(!targets[0].shows("kube-system"));
+        assert!(
+            targets[1].namespace_set.is_none(),
+            "nodes have no namespace"
+        );
+        let options = p.print_options(
+            &targets[0].resource,
+            &targets,
+            false,
+            false,
+            SystemTime::UNIX_EPOCH,
+        );
+        assert!(options.all_namespaces);
+        assert_eq!(
+            p.no_resources_message(&targets, "x"),
+            "No resources found in namespaces team-*,web."
+        );
+        // One plain namespace keeps kubectl's meaning; -A beats a set.
+        let one = plan(&["pods"]).and_then(|p| p.with_namespace_flag(Some("web")));
+        assert!(one.unwrap().namespace_set.is_none());
+        let all = plan(&["pods", "-A"]).and_then(|p| p.with_namespace_flag(Some("a,b")));
+        assert!(all.unwrap().namespace_set.is_none());
+        let named = plan(&["pods", "web"]).and_then(|p| p.with_namespace_flag(Some("a,b")));
+        assert!(named.unwrap_err().to_string().contains("by name"));
+    }
+
+    #[test]
+    fn conditions_imply_watching_and_the_list_is_printed_unless_watch_only() {
+        let p = plan(&["pods", "--until", "delete"]).unwrap();
+        assert!(p.watching && p.print_list && p.has_rules());
+        let p = plan(&["pods", "--watch-only"]).unwrap();
+        assert!(p.watching && !p.print_list && !p.has_rules());
+        let p = plan(&["pods", "--max-events", "3"]).unwrap();
+        assert!(!p.watching && p.has_rules());
+    }
+
+    #[test]
+    fn targets_read_like_kubectl() {
+        assert_eq!(
+            parse_targets(&["pods,deploy".into()]).unwrap(),
+            [("pods".into(), vec![]), ("deploy".into(), vec![])]
+        );
+        assert_eq!(
+            parse_targets(&["po/a".into(), "deploy/b".into(), "po/c".into()]).unwrap(),
+            [
+                ("po".into(), vec!["a".to_string(), "c".into()]),
+                ("deploy".into(), vec!["b".to_string()])
+            ]
+        );
+        assert!(parse_targets(&["pods,deploy".into(), "a".into()]).is_err());
+        assert!(parse_targets(&["po/a".into(), "b".into()]).is_err());
+        assert!(parse_targets(&["po/a/b".into()]).is_err());
+    }
+
+    #[test]
+    fn a_plain_watch_takes_one_name_per_type_and_a_wait_splits_them() {
+        let two = || vec![wanted("pods", &["a", "b"])];
+        let p = plan(&["pods", "a", "b", "-w"]).unwrap();
+        assert_eq!(
+            p.targets(two(), "web").err(),
+            Some(PlanError::TooManyNames(2))
+        );
+        let p = plan(&["pods", "a", "b"]).unwrap();
+        assert_eq!(p.targets(two(), "web").unwrap().len(), 1);
+        let p = plan(&["pods", "a", "b", "--until", "delete"]).unwrap();
+        let targets = p.targets(two(), "web").unwrap();
+        let names: Vec<&[String]> = targets.iter().map(|t| t.names.as_slice()).collect();
+        assert_eq!(names, [["a".to_string()], ["b".to_string()]]);
+    }
+
+    #[test]
+    fn namespaces_come_from_the_manifest_the_flags_or_the_context() {
+        let p = plan(&["pods,nodes"]).unwrap();
+        let mut from_manifest = wanted("pods", &["a"]);
+        from_manifest.namespace = Some("shop".into());
+        let targets = p
+            .targets(
+                vec![wanted("pods", &[]), wanted("nodes", &[]), from_manifest],
+                "web",
+            )
+            .unwrap();
+        let namespaces: Vec<Option<&str>> =
+            targets.iter().map(|t| t.namespace.as_deref()).collect();
+        assert_eq!(namespaces, [Some("web"), None, Some("shop")]);
+        assert_eq!(
+            p.no_resources_message(&targets, "web"),
+            "No resources found in web namespace."
+        );
+        let p = plan(&["pods", "-A"]).unwrap();
+        let targets = p.targets(vec![wanted("pods", &[])], "web").unwrap();
+        assert_eq!(targets[0].namespace, None);
+        assert_eq!(
+            p.no_resources_message(&targets, "web"),
+            "No resources found"
+        );
+    }
+
+    #[test]
+    fn table_rows_carry_objects_only_when_something_needs_them() {
+        let include = |args: &[&str]| {
+            plan(args)
+                .unwrap()
+                .targets(vec![wanted("pods", &[])], "d")
+                .unwrap()[0]
+                .include_object
+        };
+        assert!(!include(&["pods", "-w"]));
+        assert!(include(&["pods", "--sort-by", ".metadata.name"]));
+        assert!(include(&["pods", "--until", "condition=Ready"]));
+        assert!(!include(&[
+            "pods",
+            "-o",
+            "json",
+            "--until",
+            "condition=Ready"
+        ]));
+    }
+
+    #[test]
+    fn the_earlier_deadline_stops_the_watcher_and_only_timeout_is_a_failure() {
+        let now = Instant::now();
+        let p = plan(&["pods", "-w", "--timeout", "10s"]).unwrap();
+        let d = p.deadlines(now, Some(Duration::from_secs(5)));
+        assert_eq!(d.watcher(), Some(now + Duration::from_secs(5)));
+        assert!(!d.timed_out(now + Duration::from_secs(6)));
+        let d = p.deadlines(now, Some(Duration::from_secs(20)));
+        assert!(d.timed_out(now + Duration::from_secs(11)));
+        // --request-timeout bounds a watch only; a one-shot list ignores it here.
+        let p = plan(&["pods"]).unwrap();
+        assert_eq!(
+            p.deadlines(now, Some(Duration::from_secs(5))).watcher(),
+            None
+        );
+        // A timeout too far away to represent is no deadline at all, never a panic.
+        let p = plan(&["pods", "-w", "--timeout", "18446744073709551615"]).unwrap();
+        assert_eq!(p.deadlines(now, None).watcher(), None);
+        assert_eq!(
+            p.timeout_message(),
+            format!(
+                "--timeout {} ran out",
+                humantime::format_duration(Duration::from_secs(u64::MAX))
+            )
+        );
+    }
+}

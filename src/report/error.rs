@@ -1,0 +1,95 @@
+//! kw's one error type. Every way a command fails is a typed variant holding the failing layer's
+//! own error; `report` turns it into its message and exit code, in one place. An error of one
+//! context in a run over several is wrapped in `InContext`, so its message names the context
+//! and its exit code stays that of the error inside.
+
+use std::io;
+use std::sync::Arc;
+
+use crate::client::ClientError;
+use crate::config::contexts::ContextSetError;
+use crate::config::environment::EnvironmentError;
+use crate::config::settings::SettingsError;
+use crate::discovery::DiscoveryError;
+use crate::plan::manifest::ManifestError;
+use crate::plan::PlanError;
+use crate::watcher::WatchError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum KwError {
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    #[error(transparent)]
+    Environment(#[from] EnvironmentError),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+    #[error(transparent)]
+    Watch(#[from] WatchError),
+    #[error(transparent)]
+    Sim(#[from] kw_sim::SimError),
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error(transparent)]
+    Contexts(#[from] ContextSetError),
+    /// Writing to stdout failed (other than a closed pipe, which is not an error).
+    #[error("writing output: {0}")]
+    Output(#[source] io::Error),
+    #[error("the server sent a response kw cannot read for {path}: {reason}")]
+    BadResponse { path: &'static str, reason: String },
+    /// One context of a run over several failed with `error`.
+    #[error("context \"{context}\": {error}")]
+    InContext {
+        context: Arc<str>,
+        error: Box<KwError>,
+    },
+}
+
+/// A command line that cannot run as typed, found outside the flag parser and `plan`.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    /// `--server`/`--cluster` with several contexts.
+    #[error("{flag} would point every context at one cluster: drop it, or name one context")]
+    OneClusterForAll { flag: &'static str },
+    /// A credential flag with several contexts: it would go to every context's server.
+    #[error("{flag} would send one credential to the server of every context: drop it, or name one context")]
+    OneCredentialForAll { flag: &'static str },
+    #[error("kw demo watches its own simulated cluster: drop {flag}")]
+    DemoOwnCluster { flag: &'static str },
+    #[error("invalid --rollout {value:?}: {reason}")]
+    DemoRollout { value: String, reason: String },
+    #[error("kw demo runs `kw get`")]
+    DemoRunsGet,
+    /// clap's own message for the words after `kw demo --`, already worded in full.
+    #[error("{0}")]
+    DemoArguments(String),
+    #[error("creating a private directory in {dir}: {error}")]
+    PrivateDirectory { dir: String, error: io::Error },
+}
+
+impl KwError {
+    /// Whether the cause can pass on its own (a cluster that is down, a 5xx, a broken
+    /// connection): the one rule both retrying and reporting ask.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            KwError::Client(e)
+            | KwError::Discovery(DiscoveryError::Client(e))
+            | KwError::Watch(WatchError::Client(e)) => e.is_transient(),
+            KwError::InContext { error, .. } => error.is_transient(),
+            _ => false,
+        }
+    }
+
+    /// The error of one context, labelled with it.
+    pub fn in_context(self, context: &Arc<str>) -> KwError {
+        KwError::InContext {
+            context: Arc::clone(context),
+            error: Box::new(self),
+        }
+    }
+}

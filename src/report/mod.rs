@@ -1,0 +1,266 @@
+//! What kw says when a command ends: every error and every run outcome becomes its stderr lines
+//! and its exit code here, and only here. Server answers are worded as kubectl words them, so
+//! scripts and people see what they know. `main` only prints the lines and exits.
+
+pub mod error;
+pub mod exit;
+pub mod outcome;
+
+use std::io;
+
+use crate::client::{ClientError, SetupError};
+use crate::discovery::DiscoveryError;
+use crate::report::error::KwError;
+use crate::wait::Ended;
+
+use crate::report::outcome::{End, Finished};
+use crate::watcher::WatchError;
+
+/// What to print on stderr (each line as is), and the exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub lines: Vec<String>,
+    pub code: i32,
+}
+
+impl Report {
+    fn new(lines: Vec<String>, code: i32) -> Report {
+        Report { lines, code }
+    }
+
+    fn error(message: impl std::fmt::Display, code: i32) -> Report {
+        Report::new(vec![format!("error: {message}")], code)
+    }
+}
+
+impl Report {
+    /// Print the lines on stderr, terminal controls escaped.
+    pub fn print(&self) {
+        use std::io::Write;
+        let mut stderr = io::stderr().lock();
+        for line in &self.lines {
+            let _ = writeln!(stderr, "{}", crate::log::clean(line));
+        }
+    }
+}
+
+/// The lines and exit code of `error`.
+pub fn error(error: &KwError) -> Report {
+    match error {
+        KwError::Usage(e) => Report::error(e, exit::USAGE),
+        KwError::Environment(e) => Report::error(e, exit::USAGE),
+        KwError::Settings(e) => Report::error(e, exit::USAGE),
+        KwError::Client(e) => client(e),
+        KwError::Discovery(e) => discovery(e),
+        KwError::Watch(e) => watch(e),
+        KwError::Sim(e) => Report::error(e, exit::USAGE),
+        KwError::Manifest(e) => Report::error(e, exit::USAGE),
+        KwError::Plan(e) => Report::error(e, exit::USAGE),
+        KwError::Contexts(e) => Report::error(e, exit::USAGE),
+        KwError::Output(e) => Report::error(e, exit::SERVER_ERROR),
+        KwError::BadResponse { .. } => Report::error(error, exit::SERVER_ERROR),
+        KwError::InContext { context, error } => {
+            let inner = self::error(error);
+            let lines = inner
+                .lines
+                .iter()
+                .map(|line| {
+                    let line = line.strip_prefix("error: ").unwrap_or(line);
+                    format!("error: context \"{context}\": {line}")
+                })
+                .collect();
+            Report::new(lines, inner.code)
+        }
+    }
+}
+
+/// The lines and exit code of a run that did not fail as a whole. A context that failed on the
+/// way has said so when it did: only its exit code is left to give.
+pub fn finished(finished: &Finished) -> Report {
+    let mut report = finished_alone(finished);
+    if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
+        // The block first: the verdict stays the last line, where CI logs are read.
+        let mut lines = summary.lines();
+        lines.append(&mut report.lines);
+        report.lines = lines;
+    }
+    report
+}
+
+fn finished_alone(finished: &Finished) -> Report {
+    let quiet = |code| Report::new(Vec::new(), code);
+    let troubled = finished.failed.is_some() || !finished.unreachable.is_empty();
+    let printed = match &finished.end {
+        End::ClosedPipe => return quiet(exit::OK),
+        // A met condition decides the code; `--max-events` only ends the run, so a context that
+        // failed still sets it (below).
+        End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. })) => {
+            return self::ended(ended)
+        }
+        End::Ended(ended) if !troubled => return self::ended(ended),
+        End::Ended(_) => 0,
+        End::Done { printed } => *printed,
+    };
+    if let Some(message) = &finished.timed_out {
+        return Report::error(message, exit::TIMEOUT);
+    }
+    if let Some(failed) = &finished.failed {
+        return quiet(error(failed).code);
+    }
+    if !finished.unreachable.is_empty() {
+        let names: Vec<String> = finished
+            .unreachable
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect();
+        return Report::error(
+            format!(
+                "the run ended while context {} could not be reached",
+                names.join(", ")
+            ),
+            exit::UNREACHABLE,
+        );
+    }
+    match &finished.when_empty {
+        // kubectl says so on stderr, so that scripts reading stdout see nothing.
+        Some(message) if printed == 0 => Report::new(vec![message.clone()], exit::OK),
+        _ => quiet(exit::OK),
+    }
+}
+
+fn ended(ended: &Ended) -> Report {
+    match ended {
+        Ended::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
+        Ended::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
+        _ => Report::new(Vec::new(), exit::OK),
+    }
+}
+
+fn discovery(error: &DiscoveryError) -> Report {
+    match error {
+        DiscoveryError::Client(e) => client(e),
+        DiscoveryError::UnknownType(..) => {
+            let mut report = Report::error(error, exit::USAGE);
+            report.lines.extend(error.hint());
+            report
+        }
+        _ => Report::error(error, exit::SERVER_ERROR),
+    }
+}
+
+fn watch(error: &WatchError) -> Report {
+    match error {
+        WatchError::Client(e) => client(e),
+        WatchError::NotFound(errors) => Report::new(
+            errors.iter().map(|e| client(e).lines.join(" ")).collect(),
+            exit::SERVER_ERROR,
+        ),
+        WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),
+        // A printer that cannot print an object (a template that fails on it) says why itself.
+        WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Report::error(e, exit::SERVER_ERROR)
+        }
+        _ => Report::error(error, exit::SERVER_ERROR),
+    }
+}
+
+/// kubectl's wording for server answers.
+fn client(error: &ClientError) -> Report {
+    match error {
+        ClientError::Status { code: 401, .. } => Report::error(
+            "You must be logged in to the server (the server has asked for the client to provide credentials)",
+            exit::AUTH,
+        ),
+        ClientError::Status {
+            code,
+            status: Some(status),
+            ..
+        } if !status.message.is_empty() => {
+            let reason = if status.reason.is_empty() {
+                "Unknown"
+            } else {
+                status.reason.as_str()
+            };
+            let code = if *code == 403 {
+                exit::AUTH
+            } else {
+                exit::SERVER_ERROR
+            };
+            Report::new(
+                vec![format!("Error from server ({reason}): {}", status.message)],
+                code,
+            )
+        }
+        ClientError::Status { code: 403, .. } => Report::new(
+            vec!["Error from server (Forbidden): the server refused the request".into()],
+            exit::AUTH,
+        ),
+        ClientError::Unreachable { .. } | ClientError::Tls { .. } => {
+            Report::error(error, exit::UNREACHABLE)
+        }
+        // The exec plugin failed or returned nothing usable: an authentication problem.
+        ClientError::Setup(SetupError::Credentials(_)) => Report::error(error, exit::AUTH),
+        ClientError::Setup(_) => Report::error(error, exit::USAGE),
+        ClientError::DeadlinePassed { .. } => Report::error(error, exit::TIMEOUT),
+        _ => Report::error(error, exit::SERVER_ERROR),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::error::UsageError;
+    use std::sync::Arc;
+
+    #[test]
+    fn an_error_of_one_context_names_it_and_keeps_its_code() {
+        let unreachable = KwError::Client(ClientError::Unreachable {
+            server: "https://b:6443".into(),
+            reason: "connection refused".into(),
+        });
+        let report = error(&unreachable.in_context(&Arc::from("b")));
+        assert_eq!(
+            report.lines,
+            ["error: context \"b\": unable to connect to the server https://b:6443: connection refused"]
+        );
+        assert_eq!(report.code, exit::UNREACHABLE);
+    }
+
+    #[test]
+    fn usage_errors_are_one_line_with_the_usage_code() {
+        let report = error(&KwError::Usage(UsageError::OneCredentialForAll {
+            flag: "--token",
+        }));
+        assert_eq!(report.lines.len(), 1);
+        assert!(report.lines[0].starts_with("error: --token would send"));
+        assert_eq!(report.code, exit::USAGE);
+    }
+
+    #[test]
+    fn a_run_that_met_its_condition_wins_over_a_failed_context() {
+        let failed = KwError::Client(ClientError::Status {
+            code: 401,
+            status: None,
+            retry_after: None,
+        });
+        let run = Finished {
+            end: End::Ended(Ended::Elsewhere),
+            timed_out: None,
+            failed: Some(failed),
+            unreachable: Vec::new(),
+            when_empty: None,
+            summary: None,
+        };
+        assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
+        let run = Finished {
+            end: End::Done { printed: 0 },
+            failed: None,
+            when_empty: Some("No resources found".into()),
+            ..run
+        };
+        assert_eq!(
+            finished(&run),
+            Report::new(vec!["No resources found".into()], exit::OK)
+        );
+    }
+}
