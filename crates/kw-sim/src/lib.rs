@@ -9,46 +9,22 @@
 // once per failed request, and boxing it everywhere would only add noise.
 #![allow(clippy::result_large_err)]
 
-pub mod churn;
-pub mod objects;
-pub mod printers;
-pub mod rollout;
-
 mod api;
-mod auth;
-mod catalog;
-mod certs;
-mod churn_driver;
-mod compress;
-mod container_logs;
-mod control;
-mod discovery;
 mod faults;
-mod flood;
-mod flood_data;
 mod http;
-mod kubeconfig_out;
-mod paging;
-mod pod_logs;
-mod query;
-mod reply;
-mod selector;
 mod server;
-mod shared;
-mod status;
-mod store;
-mod table;
-mod watch;
+mod world;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
 
+pub use api::shared::RequestRecord;
 pub use faults::Faults;
-pub use server::{start, SimHandle};
-pub use shared::RequestRecord;
-pub use store::Change;
+pub use server::handle::{start, SimHandle};
+pub use world::store::Change;
+pub use world::{churn, objects, printers, rollout};
 
 /// Everything that can go wrong starting or driving the simulator.
 #[derive(Debug, thiserror::Error)]
@@ -465,7 +441,7 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
         writeln!(out, "ready {}", handle.url())?;
         out.flush()?;
     }
-    control::serve(&handle, std::io::stdin().lock(), std::io::stdout());
+    server::control::serve(&handle, std::io::stdin().lock(), std::io::stdout());
     handle.stop();
     Ok(())
 }
