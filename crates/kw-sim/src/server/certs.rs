@@ -14,7 +14,7 @@ use rustls::RootCertStore;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 
 use crate::api::auth::CertIdentity;
-use crate::SimError;
+use crate::error::SimError;
 
 /// The client certificate's user and group.
 pub const CLIENT_CN: &str = "cert-user";

@@ -144,7 +144,8 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{start, SimConfig};
+    use crate::config::SimConfig;
+    use crate::server::handle::start;
 
     #[test]
     fn control_lines_drive_the_store() {

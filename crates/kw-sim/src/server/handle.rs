@@ -25,12 +25,13 @@ use crate::api::router;
 use crate::api::shared::{RequestRecord, Shared, REQUESTS_KEPT};
 use crate::api::status;
 use crate::api::watch;
+use crate::config::SimConfig;
+use crate::error::SimError;
 use crate::faults::{FaultState, Faults};
 use crate::http::compress;
 use crate::http::{self, ReadError};
 use crate::world::objects;
 use crate::world::store::{Change, Store};
-use crate::{SimConfig, SimError};
 
 /// A TLS handshake or request head must arrive within this long.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::catalog::{self, ResourceInfo};
-use crate::SimError;
+use crate::error::SimError;
 use kw_wire::EventType;
 
 /// One resource's objects, sorted by (namespace, name); cluster-scoped objects use namespace "".

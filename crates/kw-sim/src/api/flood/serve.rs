@@ -21,8 +21,8 @@ use crate::api::reply::Reply;
 use crate::api::shared::Shared;
 use crate::api::status;
 use crate::api::watch::StreamEnd;
+use crate::config::FloodFraming;
 use crate::http;
-use crate::FloodFraming;
 
 /// Bytes per HTTP chunk in a batched flood stream.
 const BATCH_BYTES: usize = 256 * 1024;

@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 
 use crate::api::query::IncludeObject;
 use crate::api::table;
+use crate::config::{Flood, FloodFraming};
 use crate::world::objects;
-use crate::{Flood, FloodFraming};
 
 pub const NAME_SLOT: &str = "kwfloodnameslot";
 pub const RV_SLOT: &str = "kwfloodrvslot";
