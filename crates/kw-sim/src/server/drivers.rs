@@ -1,5 +1,7 @@
-//! The churn thread: asks `crate::world::churn::Churn` for the next mutations about RATE times a second
-//! and applies them to the store, skipping ones that no longer apply (a test changed the world).
+//! The threads that act the world's stories out on the store: churn (asks
+//! `crate::world::churn::Churn` for the next mutations about RATE times a second) and rollouts
+//! (each plays the cues of `crate::world::rollout::script` at their times). Both apply
+//! mutations the same way, skipping ones that no longer apply (a test changed the world).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -9,11 +11,13 @@ use std::time::{Duration, Instant};
 use crate::api::shared::Shared;
 use crate::world::churn::{Churn, Mutation};
 use crate::world::objects::SeedObject;
+use crate::world::rollout::{script, Rollout};
 
 /// Longest sleep between shutdown checks.
 const SLICE: Duration = Duration::from_millis(100);
 
-pub fn spawn(
+/// Churn RATE mutations a second, seeded with `seed`, from the initial `world`.
+pub fn spawn_churn(
     shared: Arc<Shared>,
     seed: u64,
     world: Vec<SeedObject>,
@@ -45,7 +49,42 @@ fn run(shared: &Shared, seed: u64, world: &[SeedObject], rate: f64) {
     }
 }
 
-pub(crate) fn apply(shared: &Shared, mutation: Mutation) {
+/// Play `rollout` on the store, from the store's clock now, in a thread of its own.
+pub fn spawn_rollout(
+    shared: Arc<Shared>,
+    seed: u64,
+    rollout: &Rollout,
+) -> std::io::Result<JoinHandle<()>> {
+    let cues = script(rollout, seed, shared.store.now());
+    let namespace = rollout.namespace.clone();
+    std::thread::Builder::new()
+        .name("sim-rollout".into())
+        .spawn(move || {
+            let began = Instant::now();
+            for cue in cues {
+                loop {
+                    if shared.shutdown.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let due = began + cue.at;
+                    let now = Instant::now();
+                    if now >= due {
+                        break;
+                    }
+                    std::thread::sleep((due - now).min(SLICE));
+                }
+                // Logs first: a client that reacts to the Pod's change can read them at once.
+                for (pod, container, log) in cue.logs {
+                    shared.logs.set(&namespace, &pod, &container, log);
+                }
+                for mutation in cue.mutations {
+                    apply(&shared, mutation);
+                }
+            }
+        })
+}
+
+fn apply(shared: &Shared, mutation: Mutation) {
     // Errors mean the mutation no longer applies (already exists / gone); skipping is the rule.
     let _ = match mutation {
         Mutation::Create { resource, object } => shared.store.create(resource, object),

@@ -116,7 +116,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         .name("sim-accept".into())
         .spawn(move || accept_loop(&accept_shared, &listener, tls_config))?;
     let churn_thread = match config.churn {
-        Some(rate) => Some(drivers::spawn(
+        Some(rate) => Some(drivers::spawn_churn(
             Arc::clone(&shared),
             config.seed,
             world,
@@ -356,7 +356,7 @@ impl SimHandle {
     /// Act out `rollout` (see `rollout`) in a thread of its own, from now.
     pub fn play_rollout(&self, rollout: &crate::world::rollout::Rollout) -> Result<(), SimError> {
         let seed = self.shared.store.seed();
-        crate::world::rollout::spawn(Arc::clone(&self.shared), seed, rollout)?;
+        drivers::spawn_rollout(Arc::clone(&self.shared), seed, rollout)?;
         Ok(())
     }
 

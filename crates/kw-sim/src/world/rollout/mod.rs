@@ -15,16 +15,13 @@
 //! that exit 1 until the backoff limit, then `FailureTarget` and `Failed` with
 //! `BackoffLimitExceeded`), the Pods owned by the Job.
 //!
-//! [`script`] is pure (the whole story, dated from a start time); [`spawn`] plays it on the
-//! store in a thread, like churn.
+//! [`script`] is pure: the whole story, dated from a start time. `server::drivers` plays it on
+//! the store in a thread, like churn.
 
 mod job;
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
 
@@ -34,8 +31,6 @@ use super::objects::{
     container_spec, hex, pod_event, rfc3339, safe_suffix, uid, PodBlueprint, PodEvent, PodStage,
     Workload,
 };
-use crate::api::shared::Shared;
-use crate::server::drivers::apply;
 
 /// The story a rollout tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -667,40 +662,6 @@ impl<'a> Story<'a> {
             ));
         }
     }
-}
-
-/// Longest sleep between shutdown checks.
-const SLICE: Duration = Duration::from_millis(100);
-
-/// Play `rollout` on the store, from the store's clock now, in a thread of its own.
-pub fn spawn(shared: Arc<Shared>, seed: u64, rollout: &Rollout) -> std::io::Result<JoinHandle<()>> {
-    let cues = script(rollout, seed, shared.store.now());
-    let namespace = rollout.namespace.clone();
-    std::thread::Builder::new()
-        .name("sim-rollout".into())
-        .spawn(move || {
-            let began = Instant::now();
-            for cue in cues {
-                loop {
-                    if shared.shutdown.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let due = began + cue.at;
-                    let now = Instant::now();
-                    if now >= due {
-                        break;
-                    }
-                    std::thread::sleep((due - now).min(SLICE));
-                }
-                // Logs first: a client that reacts to the Pod's change can read them at once.
-                for (pod, container, log) in cue.logs {
-                    shared.logs.set(&namespace, &pod, &container, log);
-                }
-                for mutation in cue.mutations {
-                    apply(&shared, mutation);
-                }
-            }
-        })
 }
 
 /// The objects of `resource` a story writes, in order: how the tests of every plot read it.
