@@ -1,10 +1,10 @@
-//! The running server: the loopback listener, one thread per connection (TLS handshake, client
-//! certificate identity, keep-alive request loop, each request logged in `shared`), and
-//! [`SimHandle`], the in-process API that tests and `kw demo` drive. Stopping closes the
-//! listener and every connection.
+//! [`start`] and [`SimHandle`], the in-process API that tests and `kw demo` drive: the
+//! certificates, the seeded store, the loopback listener and its accept thread (connections are
+//! `connection`'s), churn, and what a test does to a running server (objects, faults, dropped
+//! connections, a restart). Stopping closes the listener and every connection.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufReader, Read, Write};
+use std::io::Write;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,28 +15,18 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::certs::{self, Certs};
+use super::connection::accept_loop;
 use super::drivers;
 use super::kubeconfig::{self, KubeconfigInputs};
-use crate::api::auth::{CertIdentity, Tokens};
-use crate::api::flood;
+use crate::api::auth::Tokens;
 use crate::api::flood::templates::FloodData;
-use crate::api::reply::Reply;
-use crate::api::router;
-use crate::api::shared::{RequestRecord, Shared, REQUESTS_KEPT};
-use crate::api::status;
-use crate::api::watch;
+use crate::api::shared::{RequestRecord, Shared};
 use crate::config::SimConfig;
 use crate::error::SimError;
 use crate::faults::{FaultState, Faults};
-use crate::http::compress;
-use crate::http::{self, ReadError};
 use crate::world::objects;
+use crate::world::rollout::Rollout;
 use crate::world::store::{Change, Store};
-
-/// A TLS handshake or request head must arrive within this long.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-/// An idle keep-alive connection is closed after this long.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// A running simulator. Dropping it stops it.
 pub struct SimHandle {
@@ -136,140 +126,6 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
     })
 }
 
-fn accept_loop(
-    shared: &Arc<Shared>,
-    listener: &TcpListener,
-    tls_config: Option<Arc<rustls::ServerConfig>>,
-) {
-    for stream in listener.incoming() {
-        if shared.shutdown.load(Ordering::SeqCst) || shared.stop_accepting.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else {
-            // Accept errors (e.g. too many open files) are transient; back off a little.
-            std::thread::sleep(Duration::from_millis(10));
-            continue;
-        };
-        let shared = Arc::clone(shared);
-        let tls_config = tls_config.clone();
-        let spawned = std::thread::Builder::new()
-            .name("sim-conn".into())
-            .spawn(move || serve_connection(&shared, stream, tls_config));
-        if spawned.is_err() {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-/// A byte stream a request can be read from and a response written to.
-trait Transport: Read + Write + Send {}
-impl<T: Read + Write + Send> Transport for T {}
-
-fn serve_connection(
-    shared: &Arc<Shared>,
-    stream: TcpStream,
-    tls_config: Option<Arc<rustls::ServerConfig>>,
-) {
-    let id = shared.next_connection.fetch_add(1, Ordering::SeqCst);
-    if let Ok(clone) = stream.try_clone() {
-        shared.lock_connections().insert(id, clone);
-    }
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
-    if let Some((transport, cert)) = open_transport(shared, stream, tls_config) {
-        request_loop(shared, transport, cert.as_ref());
-    }
-    if let Some(stream) = shared.lock_connections().remove(&id) {
-        let _ = stream.shutdown(Shutdown::Both);
-    }
-}
-
-/// Complete the TLS handshake (if any) and read the client certificate's identity.
-fn open_transport(
-    shared: &Shared,
-    mut stream: TcpStream,
-    tls_config: Option<Arc<rustls::ServerConfig>>,
-) -> Option<(Box<dyn Transport>, Option<CertIdentity>)> {
-    let Some(tls_config) = tls_config else {
-        let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
-        return Some((Box::new(stream), None));
-    };
-    let mut connection = rustls::ServerConnection::new(tls_config).ok()?;
-    while connection.is_handshaking() {
-        connection.complete_io(&mut stream).ok()?;
-    }
-    {
-        let mut names = shared
-            .server_names
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        names.push_back(connection.server_name().map(str::to_string));
-        while names.len() > REQUESTS_KEPT {
-            names.pop_front();
-        }
-    }
-    let cert = connection
-        .peer_certificates()
-        .and_then(|chain| chain.first())
-        .and_then(|der| certs::identity(der));
-    let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
-    Some((Box::new(rustls::StreamOwned::new(connection, stream)), cert))
-}
-
-fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&CertIdentity>) {
-    let mut reader = BufReader::with_capacity(16 * 1024, transport);
-    while !shared.shutdown.load(Ordering::SeqCst) {
-        let request = match http::read_request(&mut reader) {
-            Ok(request) => request,
-            Err(ReadError::TooLarge) => {
-                let status = kw_wire::Status::failure(
-                    431,
-                    "RequestHeaderFieldsTooLarge",
-                    "request header fields too large",
-                );
-                let body = serde_json::to_vec(&status).unwrap_or_default();
-                let _ = http::write_response(reader.get_mut(), 431, &[], &body, true);
-                return;
-            }
-            Err(ReadError::Bad(why)) => {
-                let status = status::bad_request(format!("bad request: {why}"));
-                let body = serde_json::to_vec(&status).unwrap_or_default();
-                let _ = http::write_response(reader.get_mut(), 400, &[], &body, true);
-                return;
-            }
-            Err(ReadError::Closed) | Err(ReadError::Io(_)) => return,
-        };
-        let reply = router::handle(shared, &request, cert);
-        let out: &mut dyn Write = reader.get_mut();
-        let keep_going = match reply {
-            Reply::Body {
-                status,
-                mut headers,
-                body,
-            } => {
-                let (body, encoding) = compress::encode(&request, body);
-                headers.extend(encoding);
-                shared.record_sent(&request, status, body.len() as u64);
-                http::write_response(out, status, &headers, &body, request.close).is_ok()
-            }
-            Reply::Watch(watch_request) => {
-                shared.record(&request, watch::response_status(&watch_request));
-                watch::stream(shared, &watch_request, out) == watch::StreamEnd::Clean
-            }
-            Reply::FloodWatch {
-                rendering,
-                initial_events,
-            } => {
-                shared.record(&request, 200);
-                flood::stream(shared, rendering, initial_events, out) == watch::StreamEnd::Clean
-            }
-        };
-        if !keep_going || request.close {
-            return;
-        }
-    }
-}
-
 impl SimHandle {
     /// `https://127.0.0.1:PORT` (or `http://` without TLS).
     pub fn url(&self) -> String {
@@ -352,14 +208,14 @@ impl SimHandle {
         self.shared.store.delete(resource, namespace, name)
     }
 
-    /// Current objects of a resource, sorted by namespace/name.
     /// Act out `rollout` (see `rollout`) in a thread of its own, from now.
-    pub fn play_rollout(&self, rollout: &crate::world::rollout::Rollout) -> Result<(), SimError> {
+    pub fn play_rollout(&self, rollout: &Rollout) -> Result<(), SimError> {
         let seed = self.shared.store.seed();
         drivers::spawn_rollout(Arc::clone(&self.shared), seed, rollout)?;
         Ok(())
     }
 
+    /// Current objects of a resource, sorted by namespace/name.
     pub fn objects(&self, resource: &str) -> Vec<Value> {
         self.shared.store.objects(resource)
     }

@@ -4,6 +4,7 @@
 //! `kw sim` on stdin/stdout.
 
 pub mod certs;
+pub mod connection;
 pub mod control;
 pub mod drivers;
 pub mod handle;
