@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -18,6 +18,7 @@ use super::certs::{self, Certs};
 use super::connection::accept_loop;
 use super::drivers;
 use super::kubeconfig::{self, KubeconfigInputs};
+use super::listener;
 use crate::api::auth::Tokens;
 use crate::api::flood::templates::FloodData;
 use crate::api::shared::{RequestRecord, Shared};
@@ -56,10 +57,11 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
     } else {
         None
     };
-    let listener = TcpListener::bind((ip, config.port)).map_err(|source| SimError::Listen {
-        port: config.port,
-        source,
-    })?;
+    let listener =
+        listener::bind(SocketAddr::new(ip, config.port)).map_err(|source| SimError::Listen {
+            port: config.port,
+            source,
+        })?;
     let port = listener.local_addr()?.port();
     let store = Store::new(config.history, config.seed, config.clock);
     let now = store.now();
@@ -274,11 +276,21 @@ impl SimHandle {
     }
 
     /// Act out an API server restart: close the listener and every connection, stay down for
-    /// `down_for`, then listen on the same port again with the same state and credentials
-    /// (as a restarted server backed by the same etcd would).
+    /// `down_for` (connections refused), then listen on the same port again with the same state
+    /// and credentials (as a restarted server backed by the same etcd would). The port is held
+    /// throughout (`listener::reserve`), so nothing else can take it while the server is down.
     pub fn restart(&mut self, down_for: Duration) -> Result<(), SimError> {
+        let address = SocketAddr::new(self.ip, self.port);
+        let tls_config = if self.url.starts_with("https") {
+            Some(self.certs.server_config()?)
+        } else {
+            None
+        };
+        let reserved = listener::reserve(address).map_err(|source| SimError::Listen {
+            port: self.port,
+            source,
+        })?;
         self.shared.stop_accepting.store(true, Ordering::SeqCst);
-        let address: SocketAddr = ([127, 0, 0, 1], self.port).into();
         let _ = TcpStream::connect_timeout(&address, Duration::from_secs(1));
         if let Some(thread) = self.accept_thread.take() {
             let _ = thread.join();
@@ -286,12 +298,10 @@ impl SimHandle {
         self.drop_connections();
         std::thread::sleep(down_for);
         self.shared.stop_accepting.store(false, Ordering::SeqCst);
-        let listener = bind_again(self.port)?;
-        let tls_config = if self.url.starts_with("https") {
-            Some(self.certs.server_config()?)
-        } else {
-            None
-        };
+        let listener = reserved.listen().map_err(|source| SimError::Listen {
+            port: self.port,
+            source,
+        })?;
         let shared = Arc::clone(&self.shared);
         self.accept_thread = Some(
             std::thread::Builder::new()
@@ -324,22 +334,6 @@ impl SimHandle {
             let _ = thread.join();
         }
     }
-}
-
-/// The port was just released; the kernel may take a moment to let it go.
-fn bind_again(port: u16) -> Result<TcpListener, SimError> {
-    let mut last = None;
-    for _ in 0..50 {
-        match TcpListener::bind(("127.0.0.1", port)) {
-            Ok(listener) => return Ok(listener),
-            Err(e) => last = Some(e),
-        }
-        std::thread::sleep(Duration::from_millis(40));
-    }
-    Err(SimError::Listen {
-        port,
-        source: last.unwrap_or_else(|| std::io::Error::other("bind failed")),
-    })
 }
 
 impl Drop for SimHandle {

@@ -9,3 +9,4 @@ pub mod control;
 pub mod drivers;
 pub mod handle;
 pub mod kubeconfig;
+pub mod listener;

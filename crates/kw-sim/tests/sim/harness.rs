@@ -85,6 +85,19 @@ pub fn wait_for_object(sim: &SimHandle, resource: &str, done: impl Fn(&Value) ->
     }
 }
 
+/// Wait until `done` holds, looking every 20 ms; fail the test after `WAIT_LIMIT`, saying
+/// `what` it waited for.
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT_LIMIT;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "waited {WAIT_LIMIT:?} for {what}"
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
 /// Run `command` to its end, its output captured; kill it and fail the test after `limit`.
 pub fn run_limited(command: &mut Command, limit: Duration) -> Output {
     let mut child = command
