@@ -69,7 +69,7 @@ pub struct SimConfig {
     pub server_names: Option<Vec<String>>,
     /// Serve a certificate that expired long ago (tests of TLS error messages).
     pub server_cert_expired: bool,
-    /// Listen on [::1] instead of 127.0.0.1.
+    /// Listen on `[::1]` instead of 127.0.0.1.
     pub ipv6: bool,
 }
 

@@ -1,5 +1,5 @@
 //! What a request handler answers: a body with its status and headers, a watch to stream, or
-//! a flood to stream. `api` and `flood` build one; `server` writes it.
+//! a flood to stream. `router` and `flood` build one; `server` writes it.
 
 use kw_wire::Status;
 

@@ -1,5 +1,6 @@
 //! A small HTTP/1.1 server side: read one request (bounded header size), write responses with
-//! `Content-Length`, and chunked streams for watches. Knows nothing about Kubernetes.
+//! `Content-Length`, and chunked streams for watches; `compress` gzips bodies for clients that
+//! accept it. Knows nothing about Kubernetes.
 
 pub mod compress;
 

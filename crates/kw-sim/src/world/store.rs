@@ -36,7 +36,7 @@ pub struct StoredEvent {
     pub previous: Option<Arc<Value>>,
 }
 
-/// One entry of [`super::SimHandle::changes`].
+/// One entry of [`crate::SimHandle::changes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
     pub resource_version: u64,
