@@ -24,7 +24,6 @@ mod namespaces;
 mod output;
 mod proxy;
 mod readiness;
-mod sim;
 mod structure;
 mod tls;
 mod watch;
