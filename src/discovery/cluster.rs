@@ -1,6 +1,7 @@
-//! One context's cluster, ready to be asked: its client and its discovery cache, built the same
-//! way for `kw get` (every member of a run) and for completion. Forgetting what the cache got
-//! wrong (a type the server no longer serves) is decided here too, once.
+//! Opening a cluster to ask: a context's client and its discovery cache (`ClusterHandle`), built
+//! the same way for `kw get` (every member of a run) and for completion, from the connection and
+//! the context name alone. Forgetting what the cache got wrong (a type the server no longer
+//! serves) is decided here too, once.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
