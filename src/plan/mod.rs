@@ -1,9 +1,9 @@
 //! `kw get`'s plan: everything the flags decide, checked and resolved once, before the kubeconfig
 //! or the network is touched (ripgrep's low-args → high-args step). `FlagPlan::from_args` and
 //! its `with_*` steps are pure (no I/O, no clock, no environment), so every rule here is
-//! unit-tested without a cluster; `FlagPlan::read_files` is the one step that reads a file (the
-//! template `-o` names), so a bad template fails before the kubeconfig is read too.
-//! `GetPlan::targets` then turns what discovery found into the watcher targets; `run` runs them.
+//! unit-tested without a cluster; `FlagPlan::read_files` reads the template file `-o` names, so
+//! a bad template fails before the kubeconfig is read too. `GetPlan::targets` turns what
+//! discovery found into the watcher targets; `run` runs them.
 
 pub mod manifest;
 
