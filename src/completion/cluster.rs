@@ -21,7 +21,7 @@ use crate::config::kubeconfig;
 use crate::config::settings;
 use crate::discovery;
 use crate::discovery::cache::DiscoveryCache;
-use crate::discovery::cluster::Cluster;
+use crate::discovery::cluster::ClusterHandle;
 use crate::events::ResourceInfo;
 use crate::watcher::Target;
 
@@ -124,12 +124,13 @@ pub fn from_kubeconfig(need: &Need, reach: &Reach) -> Vec<Candidate> {
 pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Option<Vec<Candidate>> {
     let settings = settings::resolve_from_env(&reach.flags, reach.namespace.as_deref()).ok()?;
     let budget = settings.connection.request_timeout;
-    let Cluster {
+    let ClusterHandle {
         mut client,
         mut cache,
         ..
-    } = Cluster::open_quietly(
-        &settings,
+    } = ClusterHandle::open_quietly(
+        &settings.connection,
+        settings.context.as_deref(),
         budget.unwrap_or(Duration::from_secs(2)),
         crate::config::environment::discovery_cache_dir().as_deref(),
     )

@@ -1,6 +1,6 @@
-//! How to reach and authenticate to one API server: the address, trust, credentials, proxy and
-//! identity that `settings` resolves and `client` uses. It sits between them so that the client
-//! never reaches up into `settings` (and through it `cli`) for its input type.
+//! How to reach and authenticate to one API server: the address, trust, credentials, proxy,
+//! identity and request timeout that `settings` resolves from the flags and the kubeconfig, in
+//! the shape `Client::new` builds from.
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
-//! The connection vocabulary every layer speaks: a secret that never prints, the server's
-//! address, where trust comes from, a client identity. A leaf: it imports nothing from the crate,
-//! so `settings` (which chooses them), `auth`, `kubeconfig`, `proxy` and `client` (which use
-//! them) all depend on it and not on each other.
+//! The words a connection is made of: a secret that never prints, the server's address (scheme,
+//! host, port, base path), where trust comes from (the platform's roots or a CA bundle), and a
+//! client identity (a certificate chain and its key). Configuration chooses them; the client and
+//! the discovery cache's key read them.
 
 use std::fmt;
 

@@ -1,8 +1,10 @@
-//! kw's own environment variables (`KW_IDLE_TIMEOUT`, `KW_STREAMING_LIST`) and where its cache
-//! lives (`XDG_CACHE_HOME`, `HOME`), read once per run (documented in docs/reference.md).
-//! kubectl's variables are read where kubectl reads them: `KUBECONFIG` by `kubeconfig`, the
-//! service account's by `in_cluster`, the proxy variables by `proxy`, `PATH` by exec plugins, and
-//! the terminal's (`NO_COLOR`, `COLUMNS`, ...) by `output::terminal`.
+//! kw's own run-wide environment variables (`KW_IDLE_TIMEOUT`, `KW_STREAMING_LIST`) and where its
+//! discovery cache lives (`XDG_CACHE_HOME`, `HOME`), read once per run (documented in
+//! docs/reference.md). Every other variable is read by the module it concerns: `KUBECONFIG` and
+//! `HOME` by `kubeconfig`, the service account's (and the test hook `KW_SERVICE_ACCOUNT_DIR`) by
+//! `in_cluster`, the proxy variables by `proxy`, `PATH` by exec plugins, the terminal's
+//! (`COLUMNS`, `NO_COLOR`, `CLICOLOR_FORCE`, `KW_FORCE_TERMINAL`) by `output::terminal`,
+//! `NO_COLOR` for stderr by `log`, and `HOME` by completion (to expand `~`).
 
 use std::path::PathBuf;
 use std::time::Duration;

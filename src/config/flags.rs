@@ -4,6 +4,7 @@
 //! the command line.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -150,7 +151,23 @@ pub struct ConfigFlags {
     pub request_timeout: Option<String>,
 }
 
+/// A `--request-timeout` that is not a duration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid --request-timeout \"{value}\": {reason}")]
+pub struct RequestTimeoutError {
+    value: String,
+    reason: String,
+}
+
 impl ConfigFlags {
+    /// `--request-timeout`, parsed (`None`: no limit). Pure, so a command checks it with its
+    /// other flags, before the kubeconfig is read.
+    pub fn request_timeout(&self) -> Result<Option<Duration>, RequestTimeoutError> {
+        self.request_timeout
+            .as_deref()
+            .map_or(Ok(None), parse_request_timeout)
+    }
+
     /// The first flag given that chooses a cluster or credentials (everything but the namespace
     /// and the request timeout), for commands that bring their own cluster (`kw demo`).
     pub fn cluster_choice(&self) -> Option<&'static str> {
@@ -175,5 +192,63 @@ impl ConfigFlags {
             ("--as-uid", self.as_uid.is_some()),
         ];
         given.iter().find(|(_, set)| *set).map(|(flag, _)| *flag)
+    }
+}
+
+/// `--request-timeout`: `0` means none, a bare integer is seconds, else a Go duration
+/// (`30s`, `1m`, `1h30m`, `500ms`, `1.5s`).
+pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, RequestTimeoutError> {
+    let error = |reason: &str| RequestTimeoutError {
+        value: value.to_string(),
+        reason: reason.to_string(),
+    };
+    let text = value.trim();
+    if text.is_empty() {
+        return Err(error("empty"));
+    }
+    let duration = if text.bytes().all(|b| b.is_ascii_digit()) {
+        let seconds: u64 = text.parse().map_err(|_| error("number too large"))?;
+        Duration::from_secs(seconds)
+    } else {
+        crate::goformat::duration::parse(text).map_err(|reason| error(&reason))?
+    };
+    Ok(if duration.is_zero() {
+        None
+    } else {
+        Some(duration)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_timeouts_follow_kubectl() {
+        let parse = |text: &str| parse_request_timeout(text);
+        assert_eq!(parse("0").unwrap(), None);
+        assert_eq!(parse("0s").unwrap(), None);
+        assert_eq!(parse("45").unwrap(), Some(Duration::from_secs(45)));
+        assert_eq!(parse("30s").unwrap(), Some(Duration::from_secs(30)));
+        assert_eq!(parse("1m").unwrap(), Some(Duration::from_secs(60)));
+        assert_eq!(parse("1h30m").unwrap(), Some(Duration::from_secs(5400)));
+        assert_eq!(parse("500ms").unwrap(), Some(Duration::from_millis(500)));
+        assert_eq!(parse("1.5s").unwrap(), Some(Duration::from_millis(1500)));
+        for bad in [
+            "",
+            "abc",
+            "10x",
+            "-5s",
+            "5 s",
+            "1..2s",
+            "m",
+            "99999999999999999999h",
+        ] {
+            let error = parse(bad).unwrap_err();
+            assert!(
+                error.to_string().contains("--request-timeout"),
+                "{bad}: {error}"
+            );
+        }
     }
 }

@@ -1,7 +1,6 @@
 //! Material: bytes a kubeconfig or a flag points at, either a file or a base64 `*-data` field
 //! (CA bundles, client certificates and keys), read with the field or flag that named them so
-//! every error can say which. A leaf: `settings` (the CA) and `auth` (the client identity) share
-//! it.
+//! every error can say which.
 
 use std::path::Path;
 

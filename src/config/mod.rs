@@ -2,17 +2,22 @@
 //! once before any request. `settings` is the face: it reads kubeconfig files (`kubeconfig`,
 //! `contexts`), the in-cluster service account (`in_cluster`), credentials (`auth`, `material`,
 //! `pem`) and proxies (`proxy`), and hands the client a `connection` in the words of `endpoint`.
-//! `environment` reads kw's own environment variables.
+//! `flags` are its input from the command line; `environment` reads kw's own environment
+//! variables.
+//!
+//! Public to other crates: what `kw`'s integration tests name (the flags, kubeconfig loading,
+//! settings and their errors). Public to this crate: what the client, discovery and the runner
+//! take. The rest is this layer's own.
 
 pub mod auth;
-pub mod connection;
-pub mod contexts;
-pub mod endpoint;
-pub mod environment;
+pub(crate) mod connection;
+pub(crate) mod contexts;
+pub(crate) mod endpoint;
+pub(crate) mod environment;
 pub mod flags;
-pub mod in_cluster;
+mod in_cluster;
 pub mod kubeconfig;
 pub mod material;
-pub mod pem;
-pub mod proxy;
+mod pem;
+pub(crate) mod proxy;
 pub mod settings;

@@ -1,7 +1,7 @@
 //! PEM: certificates and keys from files, kubeconfig fields and exec plugins, checked when they
-//! are read (a wrong file fails by name here, not as a vague handshake failure later). Beside
-//! TLS in purpose, but a leaf module of its own so that `settings` (configuration time) and
-//! `auth` (an exec plugin's certificate, at request time) share it without a circle.
+//! are read (a wrong file fails by name here, not as a vague handshake failure later): the CA
+//! bundle when settings are resolved, a client identity from the kubeconfig or from an exec
+//! plugin at request time.
 
 use rustls::sign::CertifiedKey;
 use rustls_pki_types::pem::PemObject;

@@ -8,13 +8,11 @@
 //! credential. `resolve_from_env` adds what the environment decides: the in-cluster
 //! configuration when there is no kubeconfig, and `HTTPS_PROXY`/`NO_PROXY`.
 
-use std::time::Duration;
-
 use crate::config::auth::config::{CredentialFlags, CredentialsError};
 use crate::config::connection::{Connection, Impersonation};
 use crate::config::endpoint::parse_server_url;
 pub use crate::config::endpoint::{ClientIdentity, Scheme, Secret, ServerUrl, TrustRoots};
-use crate::config::flags::ConfigFlags;
+use crate::config::flags::{ConfigFlags, RequestTimeoutError};
 use crate::config::kubeconfig::{self, Cluster, Context, Kubeconfig, KubeconfigError, User};
 use crate::config::material::{Material, MaterialError};
 use crate::config::pem::{parse_certificates, PemError};
@@ -69,8 +67,8 @@ pub enum SettingsError {
     NoServer { cluster: String },
     #[error("invalid server URL in {origin}: {reason}")]
     BadServerUrl { origin: String, reason: String },
-    #[error("invalid --request-timeout \"{value}\": {reason}")]
-    BadRequestTimeout { value: String, reason: String },
+    #[error(transparent)]
+    RequestTimeout(#[from] RequestTimeoutError),
     #[error(
         "specifying a root certificates file with the insecure flag is not allowed ({origin} \
          with insecure-skip-tls-verify)"
@@ -152,10 +150,7 @@ pub fn resolve(
     namespace_flag: Option<&str>,
     config: &Kubeconfig,
 ) -> Result<Settings, SettingsError> {
-    let request_timeout = match flags.request_timeout.as_deref() {
-        Some(value) => parse_request_timeout(value)?,
-        None => None,
-    };
+    let request_timeout = flags.request_timeout()?;
     let selection = select_entries(flags, config)?;
     let cluster = selection.cluster.cloned().unwrap_or_default();
     let user = selection.user.cloned().unwrap_or_default();
@@ -471,36 +466,13 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|text| !text.is_empty())
 }
 
-/// `--request-timeout`: `0` means none, a bare integer is seconds, else a Go duration
-/// (`30s`, `1m`, `1h30m`, `500ms`, `1.5s`).
-pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, SettingsError> {
-    let error = |reason: &str| SettingsError::BadRequestTimeout {
-        value: value.to_string(),
-        reason: reason.to_string(),
-    };
-    let text = value.trim();
-    if text.is_empty() {
-        return Err(error("empty"));
-    }
-    let duration = if text.bytes().all(|b| b.is_ascii_digit()) {
-        let seconds: u64 = text.parse().map_err(|_| error("number too large"))?;
-        Duration::from_secs(seconds)
-    } else {
-        crate::goformat::duration::parse(text).map_err(|reason| error(&reason))?
-    };
-    Ok(if duration.is_zero() {
-        None
-    } else {
-        Some(duration)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::auth::CredentialSource;
     use base64::Engine as _;
     use std::path::Path;
+    use std::time::Duration;
 
     fn config(text: &str) -> Kubeconfig {
         kubeconfig::parse(text, Path::new("/kube/config")).unwrap()
@@ -669,35 +641,6 @@ users:
             matches!(error, SettingsError::CurrentContextNotFound { .. }),
             "{error}"
         );
-    }
-
-    #[test]
-    fn request_timeouts_follow_kubectl() {
-        let parse = |text: &str| parse_request_timeout(text);
-        assert_eq!(parse("0").unwrap(), None);
-        assert_eq!(parse("0s").unwrap(), None);
-        assert_eq!(parse("45").unwrap(), Some(Duration::from_secs(45)));
-        assert_eq!(parse("30s").unwrap(), Some(Duration::from_secs(30)));
-        assert_eq!(parse("1m").unwrap(), Some(Duration::from_secs(60)));
-        assert_eq!(parse("1h30m").unwrap(), Some(Duration::from_secs(5400)));
-        assert_eq!(parse("500ms").unwrap(), Some(Duration::from_millis(500)));
-        assert_eq!(parse("1.5s").unwrap(), Some(Duration::from_millis(1500)));
-        for bad in [
-            "",
-            "abc",
-            "10x",
-            "-5s",
-            "5 s",
-            "1..2s",
-            "m",
-            "99999999999999999999h",
-        ] {
-            let error = parse(bad).unwrap_err();
-            assert!(
-                error.to_string().contains("--request-timeout"),
-                "{bad}: {error}"
-            );
-        }
     }
 
     #[test]

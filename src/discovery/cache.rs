@@ -1,4 +1,4 @@
-//! A small on-disk cache of discovery, one file per cluster, so that a warm `kw get deploy` asks
+//! Discovery kept on disk, one small file per cluster, so that a warm `kw get deploy` asks
 //! the server nothing before its LIST: resolved type names, and the server's whole answer (every
 //! group version's types, as `discovery` reads them; opaque here), so that any other name, a
 //! category or completion is answered without asking either. Entries are kept six hours, as

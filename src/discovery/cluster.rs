@@ -1,43 +1,53 @@
-//! One context's cluster, ready to be asked: its client and its discovery cache, built the same
-//! way for `kw get` (every member of a run) and for completion. Forgetting what the cache got
-//! wrong (a type the server no longer serves) is decided here too, once.
+//! Opening a cluster to ask: a context's client and its discovery cache (`ClusterHandle`), built
+//! the same way for `kw get` (every member of a run) and for completion, from the connection and
+//! the context name alone. Forgetting what the cache got wrong (a type the server no longer
+//! serves) is decided here too, once.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::client::{Client, ClientError};
-use crate::config::settings::Settings;
+use crate::config::connection::Connection;
 use crate::discovery::cache::{ClusterKey, DiscoveryCache};
 use crate::events::ResourceInfo;
 
 /// A context's client, and the discovery cache kept for its cluster.
-pub struct Cluster {
+pub struct ClusterHandle {
     pub client: Client,
     pub cache: DiscoveryCache,
     /// Where the cache lives and under which key, to forget entries later (`None`: no cache).
     place: Option<(PathBuf, ClusterKey)>,
 }
 
-impl Cluster {
-    /// The client for `settings` (a watch silent for `idle_timeout` is dead) and the cache in
-    /// `cache_dir` (none when `None`).
+impl ClusterHandle {
+    /// The client for `connection` (a watch silent for `idle_timeout` is dead) and the cache in
+    /// `cache_dir` (none when `None`), kept under the cluster's address and `context`.
     pub fn open(
-        settings: &Settings,
+        connection: &Connection,
+        context: Option<&str>,
         idle_timeout: Duration,
         cache_dir: Option<&Path>,
-    ) -> Result<Cluster, ClientError> {
-        Cluster::open_with(settings, idle_timeout, cache_dir, DiscoveryCache::open)
+    ) -> Result<ClusterHandle, ClientError> {
+        ClusterHandle::open_with(
+            connection,
+            context,
+            idle_timeout,
+            cache_dir,
+            DiscoveryCache::open,
+        )
     }
 
     /// As `open`, silent about a cache directory it cannot trust: completion prints nothing but
     /// candidates.
     pub fn open_quietly(
-        settings: &Settings,
+        connection: &Connection,
+        context: Option<&str>,
         idle_timeout: Duration,
         cache_dir: Option<&Path>,
-    ) -> Result<Cluster, ClientError> {
-        Cluster::open_with(
-            settings,
+    ) -> Result<ClusterHandle, ClientError> {
+        ClusterHandle::open_with(
+            connection,
+            context,
             idle_timeout,
             cache_dir,
             DiscoveryCache::open_quietly,
@@ -45,15 +55,16 @@ impl Cluster {
     }
 
     fn open_with(
-        settings: &Settings,
+        connection: &Connection,
+        context: Option<&str>,
         idle_timeout: Duration,
         cache_dir: Option<&Path>,
         open_cache: fn(Option<&Path>, &ClusterKey) -> DiscoveryCache,
-    ) -> Result<Cluster, ClientError> {
-        let client = Client::new(&settings.connection, idle_timeout)?;
-        let key = ClusterKey::new(&settings.connection, settings.context.as_deref());
+    ) -> Result<ClusterHandle, ClientError> {
+        let client = Client::new(connection, idle_timeout)?;
+        let key = ClusterKey::new(connection, context);
         let cache = open_cache(cache_dir, &key);
-        Ok(Cluster {
+        Ok(ClusterHandle {
             client,
             cache,
             place: cache_dir.map(|dir| (dir.to_path_buf(), key)),

@@ -1,20 +1,27 @@
-//! Discovery: turn what the user typed (`pods`, `po`, `pod`, `Pod`, `deploy`, `deployments.apps`,
+//! Discovery, the layer between a typed resource type and the watcher: resolving names. This file
+//! turns what the user typed (`pods`, `po`, `pod`, `Pod`, `deploy`, `deployments.apps`,
 //! `deployments.v1.apps`, `widgets.example.com`, a category such as `all`) into `ResourceInfo`s,
-//! from what the server serves (`served`: aggregated discovery, two requests in all). The core
-//! group is asked first, so the common case costs one request; whatever was asked is kept for
-//! the run's other types and for the did-you-mean of a type the server lacks. A whole answer
-//! goes into the cluster's cache, and a later run resolves any name from it; a name it does not
-//! know is asked again (a CRD installed since), as kubectl does.
+//! from what the server serves. The core group is asked first, so the common case costs one
+//! request; whatever was asked is kept for the run's other types and for the did-you-mean of a
+//! type the server lacks. A whole answer goes into the cluster's cache, and a later run resolves
+//! any name from it; a name it does not know is asked again (a CRD installed since), as kubectl
+//! does.
+//!
+//! The layer's other parts, one job each: `served` reads the server's answer (`/api`, `/apis`),
+//! `cache` keeps answers on disk per cluster, `cluster` opens a context's client with its cache
+//! (`ClusterHandle`) and forgets what the cache got wrong, `error` says why a name failed.
 
 pub mod cache;
 pub mod cluster;
+mod error;
 mod served;
 
-use crate::client::{Client, ClientError};
+use crate::client::Client;
 use crate::discovery::cache::DiscoveryCache;
 use crate::events::ResourceInfo;
 use crate::wire::ApiResource;
 
+pub use error::DiscoveryError;
 use served::{GroupVersion, Half};
 
 /// One type query of a request, with the names wanted of it (and their namespace, when a
@@ -302,28 +309,6 @@ fn listable_in(gv: &GroupVersion) -> impl Iterator<Item = (&ApiResource, Resourc
         .filter(|r| !r.name.contains('/'))
         .filter(|r| r.verbs.iter().any(|v| v == "list"))
         .map(move |r| (r, info(r, &gv.group, &gv.version)))
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum DiscoveryError {
-    /// A type the server lacks, and the nearest one it has, if one is near (see `hint`).
-    #[error("the server doesn't have a resource type \"{0}\"")]
-    UnknownType(String, Option<String>),
-    #[error(transparent)]
-    Client(#[from] ClientError),
-    #[error("the server's discovery document {path} is not valid: {reason}")]
-    BadDocument { path: String, reason: String },
-}
-
-impl DiscoveryError {
-    /// A second line for the message: the type the user probably meant (kubectl's own line,
-    /// the first, stays as kubectl words it).
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            DiscoveryError::UnknownType(_, Some(near)) => Some(format!("did you mean \"{near}\"?")),
-            _ => None,
-        }
-    }
 }
 
 /// What the user typed, split into its parts.

@@ -14,7 +14,7 @@ use crate::wire::{
     ApiVersions, AGGREGATED_DISCOVERY_ACCEPT, FRESHNESS_STALE, SCOPE_NAMESPACED,
 };
 
-use super::DiscoveryError;
+use super::error::DiscoveryError;
 
 /// One group version the server serves, with its resources (subresources included, as
 /// `plural/sub`, in the legacy shape).

@@ -1,9 +1,9 @@
-//! `kw get`'s plan: everything the flags decide, checked and resolved once, before any file or
-//! network is touched (ripgrep's low-args → high-args step). Pure: no I/O, no clock, no
-//! environment, so every rule here is unit-tested without a cluster.
-//!
-//! Two steps: `GetPlan::from_args` reads the flags; `GetPlan::targets` turns what discovery
-//! found into the watcher targets. `session` runs them.
+//! `kw get`'s plan: everything the flags decide, checked and resolved once, before the kubeconfig
+//! or the network is touched (ripgrep's low-args → high-args step). `FlagPlan::from_args` and
+//! its `with_*` steps are pure (no I/O, no clock, no environment), so every rule here is
+//! unit-tested without a cluster; `FlagPlan::read_files` reads the template file `-o` names, so
+//! a bad template fails before the kubeconfig is read too. `GetPlan::targets` turns what
+//! discovery found into the watcher targets; `run` runs them.
 
 pub mod manifest;
 
@@ -12,8 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli::GetArgs;
+use crate::config::flags::RequestTimeoutError;
 use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
+use crate::output::printer::format::{parse_output_spec, OutputSpec, TemplateFile};
 use crate::output::printer::{
     self, DiffDetail, OutputFormat, PrintOptions, SortBy, TimestampFormat,
 };
@@ -49,6 +51,8 @@ pub enum PlanError {
     /// `--until`, `--fail-on` or `--for`.
     #[error(transparent)]
     Condition(#[from] crate::wait::ConditionError),
+    #[error(transparent)]
+    RequestTimeout(#[from] RequestTimeoutError),
     #[error("--max-events must be at least 1")]
     NoEvents,
     #[error("--timeout {text:?} is not a duration such as 30s, 5m or 1h30m")]
@@ -116,6 +120,8 @@ pub struct GetPlan {
     pub print_list: bool,
     pub rules: Rules,
     pub timeout: Option<Duration>,
+    /// `--request-timeout`: cuts a watch quietly, as in kubectl (`None`: never).
+    pub request_timeout: Option<Duration>,
     pub output: OutputPlan,
     pub all_namespaces: bool,
     /// `-n a,b` or `-n 'team-*'`: several namespaces, watched cluster-wide and filtered.
@@ -158,9 +164,50 @@ impl Deadlines {
     }
 }
 
+/// `kw get`'s plan as the flags alone decide it: every flag checked, the template file `-o`
+/// names (if any) not read yet. `read_files` reads it and gives the plan.
+#[derive(Debug, Clone)]
+pub struct FlagPlan {
+    /// Its `output.format` is a stand-in while `template_file` is unread.
+    plan: GetPlan,
+    template_file: Option<TemplateFile>,
+}
+
+impl FlagPlan {
+    /// Read and check the flags of `kw get`. Pure: a template file is named, not read.
+    pub fn from_args(args: &GetArgs) -> Result<FlagPlan, PlanError> {
+        GetPlan::from_args(args)
+    }
+
+    /// Take `-n` (see `GetPlan::with_namespace_flag`).
+    pub fn with_namespace_flag(self, flag: Option<&str>) -> Result<FlagPlan, PlanError> {
+        Ok(FlagPlan {
+            plan: self.plan.with_namespace_flag(flag)?,
+            ..self
+        })
+    }
+
+    /// Take `--request-timeout`, checked with the other flags.
+    pub fn with_request_timeout(mut self, flag: Option<&str>) -> Result<FlagPlan, PlanError> {
+        self.plan.request_timeout = match flag {
+            Some(value) => crate::config::flags::parse_request_timeout(value)?,
+            None => None,
+        };
+        Ok(self)
+    }
+
+    /// Planning's one I/O step: read and parse the template file `-o` names.
+    pub fn read_files(self) -> Result<GetPlan, PlanError> {
+        let mut plan = self.plan;
+        if let Some(file) = &self.template_file {
+            plan.output.format = file.read()?;
+        }
+        Ok(plan)
+    }
+}
+
 impl GetPlan {
-    /// Read and check the flags of `kw get`.
-    pub fn from_args(args: &GetArgs) -> Result<GetPlan, PlanError> {
+    fn from_args(args: &GetArgs) -> Result<FlagPlan, PlanError> {
         let rules = rules_of(args)?;
         let timeout = timeout_of(args.timeout.as_deref())?;
         if rules.has_conditions() && args.watch_only {
@@ -173,8 +220,14 @@ impl GetPlan {
         if args.output_watch_events && !watching {
             return Err(PlanError::WatchEventsWithoutWatch);
         }
-        let format = printer::check_show_labels(&args.output, args.show_labels)
-            .and_then(|()| printer::parse_output(&args.output))?;
+        let (format, template_file) =
+            match printer::check_show_labels(&args.output, args.show_labels)
+                .and_then(|()| parse_output_spec(&args.output))?
+            {
+                OutputSpec::Format(format) => (format, None),
+                // A stand-in until `read_files` reads the template.
+                OutputSpec::File(file) => (OutputFormat::default(), Some(file)),
+            };
         let only = printer::parse_only(&args.only).map_err(|reason| PlanError::Value {
             flag: "--only",
             reason,
@@ -201,7 +254,8 @@ impl GetPlan {
                 flag: "--diff",
                 reason,
             })?;
-        if args.live && !format.is_table() {
+        // A template file never makes a table.
+        if args.live && (template_file.is_some() || !format.is_table()) {
             return Err(PlanError::LiveWithFormat {
                 format: args.output.clone(),
             });
@@ -212,12 +266,13 @@ impl GetPlan {
             Some(path) => Request::Manifest(path.clone()),
             None => Request::Types(parse_targets(&args.targets)?),
         };
-        Ok(GetPlan {
+        let plan = GetPlan {
             request,
             watching,
             live: args.live,
             print_list: !args.watch_only,
             timeout,
+            request_timeout: None,
             output: OutputPlan {
                 format,
                 watch_events: args.output_watch_events,
@@ -250,12 +305,16 @@ impl GetPlan {
                     .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
             rules,
             streaming_list: false,
+        };
+        Ok(FlagPlan {
+            plan,
+            template_file,
         })
     }
 
     /// Take `-n`: a comma list or a glob chooses several namespaces (`-A` beats it, as it beats
     /// any `-n` in kubectl). Named objects are looked up in one namespace only.
-    pub fn with_namespace_flag(mut self, flag: Option<&str>) -> Result<GetPlan, PlanError> {
+    fn with_namespace_flag(mut self, flag: Option<&str>) -> Result<GetPlan, PlanError> {
         let Some(flag) = flag.filter(|_| !self.all_namespaces) else {
             return Ok(self);
         };
@@ -298,10 +357,13 @@ impl GetPlan {
     }
 
     /// The deadlines of a run started at `started`.
-    pub fn deadlines(&self, started: Instant, request_timeout: Option<Duration>) -> Deadlines {
+    pub fn deadlines(&self, started: Instant) -> Deadlines {
         let after = |d: Duration| started.checked_add(d);
         Deadlines {
-            request: request_timeout.filter(|_| self.watching).and_then(after),
+            request: self
+                .request_timeout
+                .filter(|_| self.watching)
+                .and_then(after),
             timeout: self.timeout.and_then(after),
         }
     }
@@ -558,12 +620,17 @@ mod tests {
     use crate::cli::{Cli, Command};
     use clap::Parser;
 
-    fn plan(args: &[&str]) -> Result<GetPlan, PlanError> {
+    fn flag_plan(args: &[&str]) -> Result<FlagPlan, PlanError> {
         let argv = ["kw", "get"].iter().chain(args);
-        let Command::Get(get) = Cli::try_parse_from(argv).expect("flags parse").command else {
+        let cli = Cli::try_parse_from(argv).expect("flags parse");
+        let Command::Get(get) = &cli.command else {
             panic!("not kw get");
         };
-        GetPlan::from_args(&get)
+        FlagPlan::from_args(get)?.with_request_timeout(cli.config.request_timeout.as_deref())
+    }
+
+    fn plan(args: &[&str]) -> Result<GetPlan, PlanError> {
+        flag_plan(args)?.read_files()
     }
 
     #[test]
@@ -773,27 +840,122 @@ mod tests {
     #[test]
     fn the_earlier_deadline_stops_the_watcher_and_only_timeout_is_a_failure() {
         let now = Instant::now();
-        let p = plan(&["pods", "-w", "--timeout", "10s"]).unwrap();
-        let d = p.deadlines(now, Some(Duration::from_secs(5)));
+        let with = |request_timeout: &str| {
+            plan(&[
+                "pods",
+                "-w",
+                "--timeout",
+                "10s",
+                "--request-timeout",
+                request_timeout,
+            ])
+            .unwrap()
+        };
+        let d = with("5s").deadlines(now);
         assert_eq!(d.watcher(), Some(now + Duration::from_secs(5)));
         assert!(!d.timed_out(now + Duration::from_secs(6)));
-        let d = p.deadlines(now, Some(Duration::from_secs(20)));
+        let d = with("20").deadlines(now);
         assert!(d.timed_out(now + Duration::from_secs(11)));
         // --request-timeout bounds a watch only; a one-shot list ignores it here.
-        let p = plan(&["pods"]).unwrap();
-        assert_eq!(
-            p.deadlines(now, Some(Duration::from_secs(5))).watcher(),
-            None
-        );
+        let p = plan(&["pods", "--request-timeout", "5s"]).unwrap();
+        assert_eq!(p.deadlines(now).watcher(), None);
         // A timeout too far away to represent is no deadline at all, never a panic.
         let p = plan(&["pods", "-w", "--timeout", "18446744073709551615"]).unwrap();
-        assert_eq!(p.deadlines(now, None).watcher(), None);
+        assert_eq!(p.deadlines(now).watcher(), None);
         assert_eq!(
             p.timeout_message(),
             format!(
                 "--timeout {} ran out",
                 humantime::format_duration(Duration::from_secs(u64::MAX))
             )
+        );
+    }
+
+    #[test]
+    fn checking_the_flags_reads_no_file_and_reading_the_template_reports_it() {
+        // The flags are checked with the template file named, not read: a missing file is
+        // found by `read_files`, with the words `-o` always had.
+        let named = flag_plan(&["pods", "-o", "jsonpath-file=/nonexistent/kw.tpl"]).unwrap();
+        assert_eq!(
+            named.read_files().unwrap_err().to_string(),
+            "error reading jsonpath-file file /nonexistent/kw.tpl: No such file or directory (os error 2)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let columns = dir.path().join("columns.txt");
+        std::fs::write(&columns, "NAME PHASE\n.metadata.name .status.phase\n").unwrap();
+        let p = plan(&[
+            "pods",
+            "-o",
+            &format!("custom-columns-file={}", columns.display()),
+        ])
+        .unwrap();
+        assert!(matches!(
+            p.output.format,
+            OutputFormat::CustomColumns {
+                from_file: true,
+                ..
+            }
+        ));
+        // --live refuses a template file without reading it.
+        assert_eq!(
+            flag_plan(&["pods", "--live", "-o", "custom-columns-file=/nonexistent"]).unwrap_err(),
+            PlanError::LiveWithFormat {
+                format: "custom-columns-file=/nonexistent".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_request_timeout_is_a_flag_mistake() {
+        let message = plan(&["pods", "--request-timeout=x"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with("invalid --request-timeout \"x\": "),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn every_flag_is_checked_before_the_kubeconfig_is_read() {
+        // `kw get` stops at the bad flag, never reaching the kubeconfig that does not exist.
+        let argv = [
+            "kw",
+            "get",
+            "pods",
+            "--request-timeout=x",
+            "--kubeconfig",
+            "/nonexistent/kubeconfig",
+        ];
+        let cli = Cli::try_parse_from(argv).expect("flags parse");
+        let Command::Get(get) = &cli.command else {
+            panic!("not kw get");
+        };
+        let error = crate::run::get(get, &cli.config).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                crate::report::error::KwError::Plan(PlanError::RequestTimeout(_))
+            ),
+            "{error}"
+        );
+        let argv = [
+            "kw",
+            "get",
+            "pods",
+            "-o",
+            "jsonpath-file=/nonexistent/kw.tpl",
+            "--kubeconfig",
+            "/nonexistent/kubeconfig",
+        ];
+        let cli = Cli::try_parse_from(argv).expect("flags parse");
+        let Command::Get(get) = &cli.command else {
+            panic!("not kw get");
+        };
+        let error = crate::run::get(get, &cli.config).unwrap_err().to_string();
+        assert!(
+            error.starts_with("error reading jsonpath-file file"),
+            "{error}"
         );
     }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::client::backoff::{self, Backoff};
 use crate::client::Client;
 use crate::config::settings::{Settings, SettingsError};
-use crate::discovery::cluster::{CachedTypes, Cluster};
+use crate::discovery::cluster::{CachedTypes, ClusterHandle};
 use crate::discovery::{self, DiscoveryError};
 use crate::log;
 use crate::report::error::KwError;
@@ -92,8 +92,9 @@ impl Run {
 
     fn try_prepare(&self, settings: &Settings) -> Result<Readiness, KwError> {
         let plan = &self.plan;
-        let mut cluster = Cluster::open(
-            settings,
+        let mut cluster = ClusterHandle::open(
+            &settings.connection,
+            settings.context.as_deref(),
             self.environment.idle_timeout,
             self.environment.discovery_cache.as_deref(),
         )?;

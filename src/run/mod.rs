@@ -26,14 +26,17 @@ use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
 use crate::log;
-use crate::plan::{GetPlan, PlanError, Request};
+use crate::plan::{FlagPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 
 pub use crate::report::outcome::{End, Finished};
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
 pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
-    let plan = GetPlan::from_args(args)?.with_namespace_flag(config.namespace.as_deref())?;
+    let plan = FlagPlan::from_args(args)?
+        .with_namespace_flag(config.namespace.as_deref())?
+        .with_request_timeout(config.request_timeout.as_deref())?
+        .read_files()?;
     if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
@@ -85,11 +88,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
     };
     let plan = plan.with_streaming_list(environment.streaming_list);
     let started = Instant::now();
-    let request_timeout = match config.request_timeout.as_deref() {
-        Some(value) => settings::parse_request_timeout(value)?,
-        None => None,
-    };
-    let deadlines = plan.deadlines(started, request_timeout);
+    let deadlines = plan.deadlines(started);
     let judged_readiness = plan.explain_waits;
     let requested = requested(&plan.request)?;
     let ran = drive::run(

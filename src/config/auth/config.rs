@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::error::{check_token, AuthError};
 use super::exec::{ExecConfigError, ExecPlugin};
-use super::{AuthError, CredentialSource};
+use super::CredentialSource;
 use crate::config::endpoint::{ClientIdentity, Secret};
 use crate::config::kubeconfig::User;
 use crate::config::material::{file_origin, Material, MaterialError};
@@ -112,12 +113,12 @@ pub fn resolve(
     // quote an `Authorization` header it refuses (with the token in it) in an error.
     let (token, token_file) = match non_empty(flags.token) {
         Some(token) => {
-            super::check_token(token, "--token")?;
+            check_token(token, "--token")?;
             (Some(Secret(token.to_string())), None)
         }
         None => match (&user.token, &user.token_file) {
             (Some(token), _) if !token.0.is_empty() => {
-                super::check_token(&token.0, &format!("the token of {user_label}"))?;
+                check_token(&token.0, &format!("the token of {user_label}"))?;
                 (Some(token.clone()), None)
             }
             (_, Some(path)) => {
@@ -189,7 +190,7 @@ pub fn resolve(
             }
             "oidc" if token.is_none() && token_file.is_none() => {
                 let id_token = oidc_id_token(&provider.config.0, user_name)?;
-                super::check_token(
+                check_token(
                     &id_token.0,
                     &format!("the oidc id-token of {user_label}"),
                 )?;
@@ -282,7 +283,7 @@ fn read_token_file(path: &Path, user_label: &str) -> Result<Secret, CredentialsE
     if token.is_empty() {
         return Err(CredentialsError::EmptyToken { origin });
     }
-    super::check_token(&token, &origin)?;
+    check_token(&token, &origin)?;
     Ok(Secret(token))
 }
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 use base64::Engine;
 use serde::Deserialize;
 
-use super::AuthError;
+use super::error::{unsendable_character, AuthError};
 use crate::config::endpoint::Secret;
 
 pub const V1: &str = "client.authentication.k8s.io/v1";
@@ -354,10 +354,7 @@ pub fn parse_output(plugin: &ExecPlugin, stdout: &[u8]) -> Result<ExecOutput, Au
         return Err(plugin_error(plugin, "did not return a status field"));
     };
     let token = status.token.filter(|token| !token.0.is_empty());
-    if let Some(what) = token
-        .as_ref()
-        .and_then(|t| super::unsendable_character(&t.0))
-    {
+    if let Some(what) = token.as_ref().and_then(|t| unsendable_character(&t.0)) {
         return Err(plugin_error(
             plugin,
             &format!(

@@ -9,7 +9,8 @@
 //! [`Authenticator::refresh`] once after a 401. Nothing here logs or prints a credential.
 
 pub mod config;
-pub mod exec;
+mod error;
+pub(super) mod exec;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::config::endpoint::{ClientIdentity, Secret};
 use crate::vlog;
 
+pub use error::{check_token, AuthError};
 pub use exec::ExecPlugin;
 
 /// How often a token file is re-read even when it looks unchanged (client-go: one minute).
@@ -25,58 +27,6 @@ const TOKEN_FILE_MAX_AGE: Duration = Duration::from_secs(60);
 /// An exec credential is renewed this long before it expires, so that a request never starts
 /// with a token that dies on the way.
 const EXPIRY_MARGIN: Duration = Duration::from_secs(10);
-
-/// Why no credential could be had.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum AuthError {
-    #[error(
-        "{user_label}: exec plugin {command:?} was not found (not on PATH and not a file){}",
-        hint.as_deref().map(|h| format!("; install hint: {h}")).unwrap_or_default()
-    )]
-    PluginNotFound {
-        user_label: String,
-        command: String,
-        hint: Option<String>,
-    },
-    #[error("{user_label}: exec plugin {command:?} {what}")]
-    Plugin {
-        user_label: String,
-        command: String,
-        what: String,
-    },
-    #[error("cannot read {origin}: {reason}")]
-    TokenFile { origin: String, reason: String },
-    /// A credential kw refuses to put in a header. Says where it came from, never its value.
-    #[error(
-        "{origin} contains {what}, which cannot be sent in an HTTP header (the token is not shown)"
-    )]
-    UnsendableToken { origin: String, what: &'static str },
-}
-
-/// What in `token` cannot go into an `Authorization` header, in words, or `None` if all of it
-/// can. Only visible ASCII passes: that is every bearer token a server issues, and an HTTP
-/// library's own error for anything else would quote the whole header, token included.
-pub fn unsendable_character(token: &str) -> Option<&'static str> {
-    token.chars().find_map(|c| match c {
-        '!'..='~' => None,
-        ' ' => Some("a space"),
-        '\t' => Some("a tab"),
-        '\n' | '\r' => Some("a line break"),
-        c if c.is_control() => Some("a control character"),
-        _ => Some("a non-ASCII character"),
-    })
-}
-
-/// `Err` naming `origin` if `token` cannot be sent.
-pub fn check_token(token: &str, origin: &str) -> Result<(), AuthError> {
-    match unsendable_character(token) {
-        Some(what) => Err(AuthError::UnsendableToken {
-            origin: origin.to_string(),
-            what,
-        }),
-        None => Ok(()),
-    }
-}
 
 /// Where the bearer token / client certificate of each request comes from.
 #[derive(Debug, Clone, Default)]

@@ -56,31 +56,88 @@ pub struct Column {
     pub path: JsonPath,
 }
 
+/// What `-o` says before any file is read: a format, or a template file still to be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutputSpec {
+    Format(OutputFormat),
+    File(TemplateFile),
+}
+
+/// A template file `-o` names (`jsonpath-file=`, `custom-columns-file=`), not read yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFile {
+    /// The format that names it: `jsonpath-file` or `custom-columns-file`.
+    flag: &'static str,
+    path: String,
+}
+
+impl TemplateFile {
+    /// Read the file and parse the template it holds.
+    pub fn read(&self) -> Result<OutputFormat, FormatError> {
+        let text =
+            std::fs::read_to_string(Path::new(&self.path)).map_err(|e| FormatError::File {
+                flag: self.flag.to_string(),
+                path: self.path.clone(),
+                message: e.to_string(),
+            })?;
+        match self.flag {
+            "custom-columns-file" => columns_from_file(&text),
+            _ => jsonpath(&text, false),
+        }
+    }
+}
+
 /// Read the value of `-o` (reading template files it names).
 pub fn parse_output(value: &str) -> Result<OutputFormat, FormatError> {
+    match parse_output_spec(value)? {
+        OutputSpec::Format(format) => Ok(format),
+        OutputSpec::File(file) => file.read(),
+    }
+}
+
+/// Read the value of `-o` without reading any file: a template file is named, not read.
+pub fn parse_output_spec(value: &str) -> Result<OutputSpec, FormatError> {
     let (name, argument) = match value.split_once('=') {
         Some((name, argument)) => (name, Some(argument)),
         None => (value, None),
     };
-    match name {
-        "" => return Ok(OutputFormat::Table),
-        "wide" => return Ok(OutputFormat::Wide),
-        "json" => return Ok(OutputFormat::Json),
-        "jsonl" => return Ok(OutputFormat::Jsonl),
-        "name" => return Ok(OutputFormat::Name),
-        "yaml" => return Ok(OutputFormat::Yaml),
-        _ => {}
-    }
+    let format = match name {
+        "" => OutputFormat::Table,
+        "wide" => OutputFormat::Wide,
+        "json" => OutputFormat::Json,
+        "jsonl" => OutputFormat::Jsonl,
+        "name" => OutputFormat::Name,
+        "yaml" => OutputFormat::Yaml,
+        _ => return parse_template_output(value, name, argument),
+    };
+    Ok(OutputSpec::Format(format))
+}
+
+fn parse_template_output(
+    value: &str,
+    name: &str,
+    argument: Option<&str>,
+) -> Result<OutputSpec, FormatError> {
+    let file = |flag: &'static str, path: &str| {
+        Ok(OutputSpec::File(TemplateFile {
+            flag,
+            path: path.to_string(),
+        }))
+    };
     match (name, argument) {
         ("go-template" | "go-template-file" | "template" | "templatefile", _) => {
             Err(FormatError::GoTemplate(name.to_string()))
         }
-        ("jsonpath", Some(template)) if !template.is_empty() => jsonpath(template, false),
-        ("jsonpath-as-json", Some(template)) if !template.is_empty() => jsonpath(template, true),
-        ("jsonpath-file", Some(path)) if !path.is_empty() => jsonpath(&read(name, path)?, false),
-        ("custom-columns", Some(spec)) => columns_from_spec(spec),
+        ("jsonpath", Some(template)) if !template.is_empty() => {
+            jsonpath(template, false).map(OutputSpec::Format)
+        }
+        ("jsonpath-as-json", Some(template)) if !template.is_empty() => {
+            jsonpath(template, true).map(OutputSpec::Format)
+        }
+        ("jsonpath-file", Some(path)) if !path.is_empty() => file("jsonpath-file", path),
+        ("custom-columns", Some(spec)) => columns_from_spec(spec).map(OutputSpec::Format),
         ("custom-columns-file", Some(path)) if !path.is_empty() => {
-            columns_from_file(&read(name, path)?)
+            file("custom-columns-file", path)
         }
         ("jsonpath" | "jsonpath-as-json" | "jsonpath-file" | "custom-columns-file", _) => {
             Err(FormatError::MissingTemplate(name.to_string()))
@@ -88,14 +145,6 @@ pub fn parse_output(value: &str) -> Result<OutputFormat, FormatError> {
         ("custom-columns", None) => Err(FormatError::NoColumns),
         _ => Err(FormatError::Unknown(value.to_string())),
     }
-}
-
-fn read(flag: &str, path: &str) -> Result<String, FormatError> {
-    std::fs::read_to_string(Path::new(path)).map_err(|e| FormatError::File {
-        flag: flag.to_string(),
-        path: path.to_string(),
-        message: e.to_string(),
-    })
 }
 
 fn jsonpath(template: &str, as_json: bool) -> Result<OutputFormat, FormatError> {
