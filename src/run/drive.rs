@@ -27,19 +27,19 @@ use crate::watcher::{Summary, Target, WatchError, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
-use super::member::{Member, Prepared, Readiness};
+use super::member::{Member, Preparation, Preparer, Prepared};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
 
 /// What every member of a run shares.
 pub(super) struct Run {
-    pub plan: GetPlan,
-    pub requested: Vec<Requested>,
-    pub environment: Environment,
+    plan: GetPlan,
+    requested: Vec<Requested>,
+    environment: Environment,
     /// When the watchers stop (`--request-timeout`, `--timeout`).
-    pub deadline: Option<Instant>,
+    deadline: Option<Instant>,
     /// Several contexts: objects and messages are labelled with their context.
-    pub several: bool,
+    several: bool,
     judge: Option<Arc<Mutex<Judge>>>,
     outputs: Outputs,
     color: bool,
@@ -329,17 +329,17 @@ impl Run {
         context: Option<&Arc<str>>,
         report: &mut dyn FnMut(Report) -> bool,
     ) -> Option<Prepared> {
-        let readiness = settings
+        let preparation = settings
             .map_err(KwError::from)
-            .and_then(|settings| self.prepare(&settings));
-        let prepared = match readiness {
-            Ok(Readiness::Ready(prepared)) => prepared,
-            Ok(Readiness::Lacking(error)) => {
+            .and_then(|settings| self.preparer().prepare(&settings));
+        let prepared = match preparation {
+            Ok(Preparation::Ready(prepared)) => prepared,
+            Ok(Preparation::Lacking(error)) => {
                 self.judge_members_watchers_none();
                 report(Report::Lacking(error));
                 return None;
             }
-            Ok(Readiness::GaveUp) => return None,
+            Ok(Preparation::GaveUp) => return None,
             Err(error) => {
                 self.judge_members_watchers_none();
                 report(Report::Failed(context.cloned(), error));
@@ -352,6 +352,16 @@ impl Run {
             _ => prepared.when_empty.clone(),
         });
         Some(prepared)
+    }
+
+    fn preparer(&self) -> Preparer<'_> {
+        Preparer {
+            plan: &self.plan,
+            requested: &self.requested,
+            environment: &self.environment,
+            deadline: self.deadline,
+            several: self.several,
+        }
     }
 
     /// Tell the judge what this member watches; the index of its first watcher.
