@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
@@ -129,7 +129,7 @@ pub fn notice(message: &str) {
         None => clean(message).into_owned(),
     };
     {
-        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+        let mut held = lock(&HELD);
         if let Some(held) = held.as_mut() {
             if held.len() == MAX_HELD {
                 held.remove(0);
@@ -162,21 +162,30 @@ const MAX_HELD: usize = 100;
 
 /// Hold notices from now on (`release_notices` writes them out).
 pub fn hold_notices() {
-    let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+    let mut held = lock(&HELD);
     held.get_or_insert_with(Vec::new);
 }
 
 /// The latest notice held, if any.
 pub fn latest_notice() -> Option<String> {
-    let held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+    let held = lock(&HELD);
     held.as_ref().and_then(|h| h.last().cloned())
 }
 
 /// Stop holding notices, and write out those held.
 pub fn release_notices() {
-    let held = HELD.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let held = lock(&HELD).take();
     for message in held.into_iter().flatten() {
         write_notice(&message);
+    }
+}
+
+/// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not
+/// notices: each object's label already names its context, and the line is the news.
+pub fn progress(lines: &[String]) {
+    let mut stderr = std::io::stderr().lock();
+    for line in lines {
+        let _ = writeln!(stderr, "kw: {}", clean(line));
     }
 }
 
@@ -197,7 +206,7 @@ pub fn notice_once(message: &str) {
         Some(scope) => format!("{}\n{message}", scope.name),
         None => message.to_string(),
     };
-    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    let mut said = lock(&SAID);
     if said.contains(&key) {
         return;
     }
@@ -211,7 +220,7 @@ pub fn register_secret(secret: &str) {
     if secret.len() < MIN_SECRET_LEN {
         return;
     }
-    let mut secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut secrets = lock(&SECRETS);
     if !secrets.iter().any(|known| known == secret) {
         secrets.push(secret.to_string());
     }
@@ -220,7 +229,7 @@ pub fn register_secret(secret: &str) {
 /// `text` as it may go to stderr: every registered credential replaced by `<redacted>`, and
 /// control characters (other than tab) written out as text.
 pub fn clean(text: &str) -> Cow<'_, str> {
-    let secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let secrets = lock(&SECRETS);
     let mut text = Cow::Borrowed(text);
     for secret in secrets.iter() {
         if text.contains(secret.as_str()) {
@@ -242,6 +251,12 @@ pub fn clean(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(shown)
+}
+
+/// `mutex`, locked even if a thread panicked while holding it: what it guards (a list, a
+/// count, a judge's record) stays usable, and kw's answer is better than a second panic.
+pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -609,7 +609,7 @@ pub struct SharedCauses(pub Arc<Mutex<Causes>>);
 
 impl SharedCauses {
     fn causes(&self) -> std::sync::MutexGuard<'_, Causes> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.0)
     }
 }
 

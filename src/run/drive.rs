@@ -22,12 +22,12 @@ use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
-use crate::wait::{self, ConditionSink, Ended, Expr, Judge, Key, Trouble};
+use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
 use crate::watcher::{Summary, Target, WatchError, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
-use super::member::{Member, Preparation, Preparer, Prepared};
+use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
 
@@ -40,7 +40,7 @@ pub(super) struct Run {
     deadline: Option<Instant>,
     /// Several contexts: objects and messages are labelled with their context.
     several: bool,
-    judge: Option<Arc<Mutex<Judge>>>,
+    judge: Option<SharedJudge>,
     outputs: Outputs,
     color: bool,
     terminal: bool,
@@ -73,9 +73,12 @@ impl Run {
         members: usize,
     ) -> Run {
         let several = plan.several_contexts;
-        let judge = plan
-            .has_rules()
-            .then(|| Judge::for_contexts(plan.rules.clone(), members).shared());
+        let judge = plan.has_rules().then(|| {
+            SharedJudge::new(
+                Judge::for_contexts(plan.rules.clone(), members),
+                log::progress,
+            )
+        });
         let terminal = crate::output::terminal::stdout_is_terminal();
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         Run {
@@ -142,10 +145,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         loop {
             // A judgement that changes with time alone (a grace, a window) is made on time,
             // without waiting for an event to prompt it.
-            let next_tick = run
-                .judge
-                .as_ref()
-                .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).next_tick());
+            let next_tick = run.judge.as_ref().and_then(SharedJudge::next_tick);
             let report = match next_tick {
                 Some(at) => {
                     let wait = at
@@ -208,13 +208,9 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     }
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *run.causes.lock().unwrap_or_else(|p| p.into_inner())),
+        members: std::mem::take(&mut *log::lock(&run.causes)),
     };
-    let when_empty = run
-        .when_empty
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take();
+    let when_empty = log::lock(&run.when_empty).take();
     Ok(Ran {
         end,
         failed,
@@ -261,10 +257,7 @@ impl Run {
                 self.plan.explain_waits,
                 tell,
             )));
-            self.causes
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push((Arc::clone(&causes), Arc::clone(&prepared.client)));
+            log::lock(&self.causes).push((Arc::clone(&causes), Arc::clone(&prepared.client)));
             WatchSet::new(
                 Arc::clone(&prepared.client),
                 self.plan.watcher_options(self.deadline),
@@ -346,7 +339,7 @@ impl Run {
                 return None;
             }
         };
-        let mut when_empty = self.when_empty.lock().unwrap_or_else(|p| p.into_inner());
+        let mut when_empty = log::lock(&self.when_empty);
         *when_empty = Some(match when_empty.take() {
             Some(said) if said != prepared.when_empty => "No resources found".to_string(),
             _ => prepared.when_empty.clone(),
@@ -367,10 +360,7 @@ impl Run {
     /// Tell the judge what this member watches; the index of its first watcher.
     fn judge_members_watchers(&self, prepared: &Prepared, context: Option<&Arc<str>>) -> usize {
         match &self.judge {
-            Some(judge) => judge
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .member_resolved(prepared.named(context), prepared.targets.len()),
+            Some(judge) => judge.member_resolved(prepared.named(context), prepared.targets.len()),
             None => 0,
         }
     }
@@ -378,10 +368,7 @@ impl Run {
     /// A member that watches nothing: the judge stops waiting for it.
     fn judge_members_watchers_none(&self) {
         if let Some(judge) = &self.judge {
-            judge
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .member_resolved(Vec::new(), 0);
+            judge.member_resolved(Vec::new(), 0);
         }
     }
 
@@ -461,7 +448,7 @@ fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
-    judge: &Option<Arc<Mutex<Judge>>>,
+    judge: &Option<SharedJudge>,
     index: usize,
     context: Option<&Arc<str>>,
 ) -> Result<Summary, WatchError> {
@@ -475,7 +462,7 @@ fn run_wrapped(
     let mut judged;
     let base: &mut dyn Sink = match judge {
         Some(judge) => {
-            judged = ConditionSink::new(Arc::clone(judge), index, base);
+            judged = ConditionSink::new(judge.clone(), index, base);
             &mut judged
         }
         None => base,
@@ -488,7 +475,7 @@ fn run_wrapped(
 
 /// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.
 struct Collector {
-    judge: Option<Arc<Mutex<Judge>>>,
+    judge: Option<SharedJudge>,
     several: bool,
     members: usize,
     done: usize,
@@ -515,9 +502,7 @@ impl Collector {
     /// Judge again what changes with time alone; `Some` when that ends the run.
     fn tick(&mut self) -> Option<Verdict> {
         let judge = self.judge.as_ref()?;
-        let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
         let ended = judge.tick(SystemTime::now());
-        wait::report_progress(judge.take_progress());
         ended.map(|ended| Ok(End::Ended(ended)))
     }
 
@@ -525,9 +510,7 @@ impl Collector {
         let (context, error) = match report {
             Report::Child(workload, child, trouble) => {
                 let judge = self.judge.as_ref()?;
-                let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
-                wait::report_progress(judge.take_progress());
                 return ended.map(|ended| Ok(End::Ended(ended)));
             }
             Report::Done => {
@@ -543,10 +526,7 @@ impl Collector {
                 Ok(summary) if summary.stopped => {
                     // The judge's record: this watcher may be one that was only told to stop
                     // because another one's objects met the condition.
-                    let recorded = self
-                        .judge
-                        .as_ref()
-                        .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
+                    let recorded = self.judge.as_ref().and_then(SharedJudge::ended);
                     return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
                 }
                 Ok(summary) => {
@@ -565,11 +545,10 @@ impl Collector {
         };
         let error = error.in_context(&context);
         // `--until` over every context cannot be met without this one.
-        let needs_every_context = self.judge.as_ref().is_some_and(|j| {
-            j.lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .needs_every_context()
-        });
+        let needs_every_context = self
+            .judge
+            .as_ref()
+            .is_some_and(SharedJudge::needs_every_context);
         if needs_every_context {
             return Some(Err(error));
         }

@@ -126,7 +126,9 @@ impl Preparer<'_> {
         }
         if wanted.is_empty() && !unknown.is_empty() {
             let name = unknown.into_iter().next().unwrap_or_default();
-            return Ok(Preparation::Lacking(DiscoveryError::UnknownType(name, None)));
+            return Ok(Preparation::Lacking(DiscoveryError::UnknownType(
+                name, None,
+            )));
         }
         let stale = cluster.stale_types(wanted.iter().map(|w| w.resource.clone()).collect());
         let targets = plan.targets(wanted, &settings.namespace)?;

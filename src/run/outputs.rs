@@ -65,7 +65,7 @@ impl Outputs {
     }
 
     fn current(&self) -> std::sync::MutexGuard<'_, Option<SharedOutput>> {
-        self.current.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.current)
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
@@ -129,7 +129,7 @@ impl Outputs {
 }
 
 fn finish(output: &SharedOutput) -> Result<(), WatchError> {
-    let mut output = output.0.lock().unwrap_or_else(|p| p.into_inner());
+    let mut output = crate::log::lock(&output.0);
     match output.finish() {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),

@@ -103,12 +103,7 @@ impl WatchSet {
             include_object: false,
         };
         let key = WatchKey::of(&target);
-        if !self
-            .started
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.clone())
-        {
+        if !crate::log::lock(&self.started).insert(key.clone()) {
             return false;
         }
         let watches = Arc::clone(self);
@@ -137,7 +132,7 @@ impl WatchSet {
     }
 
     fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
-        self.consumer.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.consumer)
     }
 }
 

@@ -56,12 +56,12 @@ impl View {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || view.draw_until(&stop))
         };
-        *view.drawing.lock().unwrap_or_else(|p| p.into_inner()) = Some((handle, stop));
+        *crate::log::lock(&view.drawing) = Some((handle, stop));
         view
     }
 
     fn board(&self) -> MutexGuard<'_, Board> {
-        self.board.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.board)
     }
 
     /// A sink for one target's watcher, printing rows as `options` say.
@@ -134,11 +134,7 @@ impl View {
 
     /// Draw the last frame and give the terminal back (the cursor); the frame stays on screen.
     pub fn finish(&self) {
-        let drawing = self
-            .drawing
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let drawing = crate::log::lock(&self.drawing).take();
         if let Some((handle, stop)) = drawing {
             stop.store(true, std::sync::atomic::Ordering::SeqCst);
             handle.thread().unpark();
