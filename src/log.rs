@@ -128,17 +128,10 @@ pub fn notice(message: &str) {
         Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
         None => clean(message).into_owned(),
     };
-    {
-        let mut held = lock(&HELD);
-        if let Some(held) = held.as_mut() {
-            if held.len() == MAX_HELD {
-                held.remove(0);
-            }
-            held.push(message);
-            return;
-        }
+    match NOTICES.get() {
+        Some(notices) => notices.say(message),
+        None => write_notice(&message),
     }
-    write_notice(&message);
 }
 
 /// Write a notice, already cleaned and labelled, on stderr.
@@ -153,31 +146,59 @@ fn write_notice(message: &str) {
     let _ = writeln!(stderr.lock(), "{line}");
 }
 
-/// While the live view owns the terminal, notices wait here instead of tearing its frame: it
-/// shows the latest, and they are all written out after its last frame.
-static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
+/// Where notices go: straight to stderr, or, while the live view owns the terminal, held
+/// instead of tearing its frame (the view shows the latest; all are written out after its last
+/// frame, or by the Ctrl-C handler). `main` makes the one value, names it once as where this
+/// process's notices go (`send_notices_to`), and hands clones to the run (for the view) and to
+/// the Ctrl-C handler. Clones share what is held.
+#[derive(Clone, Default)]
+pub struct Notices(std::sync::Arc<Mutex<Option<Vec<String>>>>);
+
+impl Notices {
+    /// Hold notices from now on (`release` writes them out).
+    pub fn hold(&self) {
+        lock(&self.0).get_or_insert_with(Vec::new);
+    }
+
+    /// The latest notice held, if any.
+    pub fn latest(&self) -> Option<String> {
+        lock(&self.0).as_ref().and_then(|h| h.last().cloned())
+    }
+
+    /// Stop holding notices, and write out those held.
+    pub fn release(&self) {
+        let held = lock(&self.0).take();
+        for message in held.into_iter().flatten() {
+            write_notice(&message);
+        }
+    }
+
+    /// Hold `message` (already cleaned and labelled) while holding, else write it.
+    fn say(&self, message: String) {
+        {
+            let mut held = lock(&self.0);
+            if let Some(held) = held.as_mut() {
+                if held.len() == MAX_HELD {
+                    held.remove(0);
+                }
+                held.push(message);
+                return;
+            }
+        }
+        write_notice(&message);
+    }
+}
+
+/// Where this process's notices go, named once by `main` (unset: straight to stderr). Set
+/// once like the level, not a channel: what is held is read through the `Notices` value.
+static NOTICES: std::sync::OnceLock<Notices> = std::sync::OnceLock::new();
 
 /// The most notices held (the oldest go first): a cluster failing for hours must not grow it.
 const MAX_HELD: usize = 100;
 
-/// Hold notices from now on (`release_notices` writes them out).
-pub fn hold_notices() {
-    let mut held = lock(&HELD);
-    held.get_or_insert_with(Vec::new);
-}
-
-/// The latest notice held, if any.
-pub fn latest_notice() -> Option<String> {
-    let held = lock(&HELD);
-    held.as_ref().and_then(|h| h.last().cloned())
-}
-
-/// Stop holding notices, and write out those held.
-pub fn release_notices() {
-    let held = lock(&HELD).take();
-    for message in held.into_iter().flatten() {
-        write_notice(&message);
-    }
+/// Send this process's notices to `notices` from now on (once; later calls change nothing).
+pub fn send_notices_to(notices: Notices) {
+    let _ = NOTICES.set(notices);
 }
 
 /// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not

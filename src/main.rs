@@ -33,14 +33,21 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
-    let _ = ctrlc::set_handler(|| {
-        kw::demo::remove_leftovers();
-        kw::output::live::restore();
-        std::process::exit(exit::INTERRUPTED)
+    // Where notices go; the live view holds them while it draws, and whatever ends kw writes
+    // out those held.
+    let notices = kw::log::Notices::default();
+    kw::log::send_notices_to(notices.clone());
+    let _ = ctrlc::set_handler({
+        let notices = notices.clone();
+        move || {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::INTERRUPTED)
+        }
     });
     let report = match cli.command {
-        Command::Get(args) => finished(kw::run::get(&args, &cli.config)),
-        Command::Demo(args) => finished(kw::demo::run(args, &cli.config)),
+        Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
+        Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),
         Command::Sim(passthrough) => return run_sim(passthrough.args),
         Command::Completion(args) => done(run_completion(args)),
         Command::Version(args) => done(kw::version::run(args, &cli.config)),

@@ -15,7 +15,7 @@ use std::time::{Instant, SystemTime};
 use crate::config::environment::Environment;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
-use crate::log::{self, ContextScope};
+use crate::log::{self, ContextScope, Notices};
 use crate::output::sinks::{WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
@@ -23,7 +23,7 @@ use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
 use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
-use crate::watcher::{Summary, Target, WatchError, Watcher};
+use crate::watcher::{Reconnects, Summary, Target, WatchError, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
@@ -41,6 +41,8 @@ pub(super) struct Run {
     /// Several contexts: objects and messages are labelled with their context.
     several: bool,
     judge: Option<SharedJudge>,
+    /// Every watcher of the run counts its reconnects here (the live view's footer).
+    reconnects: Reconnects,
     outputs: Outputs,
     color: bool,
     terminal: bool,
@@ -71,6 +73,7 @@ impl Run {
         environment: Environment,
         deadline: Option<Instant>,
         members: usize,
+        notices: &Notices,
     ) -> Run {
         let several = plan.several_contexts;
         let judge = plan.has_rules().then(|| {
@@ -81,11 +84,17 @@ impl Run {
         });
         let terminal = crate::output::terminal::stdout_is_terminal();
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
+        let reconnects = Reconnects::default();
         Run {
             outputs: match plan.live {
-                true => outputs.live(plan.rules.needs_judgement()),
+                true => outputs.live(
+                    plan.rules.needs_judgement(),
+                    reconnects.clone(),
+                    notices.clone(),
+                ),
                 false => outputs,
             },
+            reconnects,
             color: crate::output::terminal::use_color(plan.output.color, terminal),
             terminal,
             started: SystemTime::now(),
@@ -263,6 +272,7 @@ impl Run {
                 self.plan.watcher_options(self.deadline),
                 Box::new(SharedCauses(causes)),
                 scope.clone(),
+                self.reconnects.clone(),
             )
         });
         std::thread::scope(|threads| {
@@ -416,7 +426,8 @@ impl Run {
             &prepared.client,
             target.clone(),
             self.plan.watcher_options(self.deadline),
-        );
+        )
+        .counting_reconnects_in(&self.reconnects);
         let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {

@@ -25,14 +25,15 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
-use crate::log;
+use crate::log::{self, Notices};
 use crate::plan::{GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 
 pub use crate::report::outcome::{End, Finished};
 
-/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
-pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
+/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on). `notices` are where
+/// this process's notices go: `--live` holds them while it draws.
+pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Finished, KwError> {
     let plan = GetPlan::from_args(args)?.with_namespace_flag(config.namespace.as_deref())?;
     if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
@@ -99,6 +100,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
             environment,
             deadlines.watcher(),
             members.len(),
+            notices,
         ),
         members,
     )?;

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use crate::client::Client;
 use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::log::{self, ContextScope};
-use crate::watcher::{Options, Target, WatchError, Watcher};
+use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -57,6 +57,8 @@ pub struct WatchSet {
     started: Mutex<HashSet<WatchKey>>,
     /// The member's context: the watches' notices name it.
     scope: Option<ContextScope>,
+    /// The run's count of reconnects, which the watches add to.
+    reconnects: Reconnects,
 }
 
 impl WatchSet {
@@ -67,6 +69,7 @@ impl WatchSet {
         options: Options,
         consumer: Box<dyn Consumer>,
         scope: Option<ContextScope>,
+        reconnects: Reconnects,
     ) -> Arc<WatchSet> {
         Arc::new(WatchSet {
             client,
@@ -82,6 +85,7 @@ impl WatchSet {
             consumer: Mutex::new(consumer),
             started: Mutex::new(HashSet::new()),
             scope,
+            reconnects,
         })
     }
 
@@ -112,7 +116,8 @@ impl WatchSet {
             if let Some(scope) = &watches.scope {
                 scope.enter();
             }
-            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone());
+            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone())
+                .counting_reconnects_in(&watches.reconnects);
             let mut sink = Feed {
                 watches: &watches,
                 key: &key,

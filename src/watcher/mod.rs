@@ -172,12 +172,20 @@ enum WatchEnd {
 }
 
 /// Watches opened again after one ended (the server's timeout, a broken connection, an
-/// expired version), over the whole process.
-static RECONNECTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// expired version), counted over every watcher handed the same counter: the runner makes one
+/// per run and the live view's footer shows it. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct Reconnects(std::sync::Arc<std::sync::atomic::AtomicU64>);
 
-/// How many times the process's watchers have reconnected (the live view's footer).
-pub fn reconnects() -> u64 {
-    RECONNECTS.load(std::sync::atomic::Ordering::Relaxed)
+impl Reconnects {
+    /// How many times the watchers counted here have reconnected.
+    pub fn count(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn one_more(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// What a run printed, for messages such as "No resources found".
@@ -205,6 +213,8 @@ pub struct Watcher<'c> {
     /// Where DELETED events under a selector go to be told apart from deletions (while a watch
     /// with a selector runs).
     left_selector: Option<left_selector::LeftSelectorChecks>,
+    /// Where this watcher counts its reconnects (its own count unless given the run's).
+    reconnects: Reconnects,
 }
 
 impl<'c> Watcher<'c> {
@@ -230,7 +240,14 @@ impl<'c> Watcher<'c> {
             backoff: Backoff::default(),
             printed: 0,
             left_selector: None,
+            reconnects: Reconnects::default(),
         }
+    }
+
+    /// Count this watcher's reconnects in `reconnects` (shared with the rest of the run).
+    pub fn counting_reconnects_in(mut self, reconnects: &Reconnects) -> Watcher<'c> {
+        self.reconnects = reconnects.clone();
+        self
     }
 
     /// The server prints Tables for this type (until it answers with plain objects: an
@@ -325,7 +342,7 @@ impl<'c> Watcher<'c> {
         let mut again = false;
         loop {
             if again {
-                RECONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.reconnects.one_more();
             }
             again = true;
             let started = Instant::now();

@@ -19,16 +19,18 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::events::{Event, Flow, Origin, Sink};
+use crate::log::Notices;
 use crate::output::printer::{PrintOptions, TablePrinter};
+use crate::watcher::Reconnects;
 
 use board::{BlockKey, Board, Update};
 use screen::Screen;
 
 /// Give the terminal back (the cursor) and write out the notices held while drawing: at the
 /// end of the view, and from the Ctrl-C handler.
-pub fn restore() {
+pub fn restore(notices: &Notices) {
     screen::restore();
-    crate::log::release_notices();
+    notices.release();
 }
 
 /// How often the screen may be redrawn: at most ten frames a second.
@@ -38,16 +40,23 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct View {
     board: Mutex<Board>,
     judging: bool,
+    /// The run's reconnects, for the footer.
+    reconnects: Reconnects,
+    /// Held while the view draws; the footer shows the latest.
+    notices: Notices,
     drawing: Mutex<Option<(JoinHandle<()>, Arc<std::sync::atomic::AtomicBool>)>>,
 }
 
 impl View {
-    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`).
-    pub fn start(judging: bool) -> Arc<View> {
-        crate::log::hold_notices();
+    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`);
+    /// the footer counts `reconnects` and shows the latest of `notices`, held from now on.
+    pub fn start(judging: bool, reconnects: Reconnects, notices: Notices) -> Arc<View> {
+        notices.hold();
         let view = Arc::new(View {
             board: Mutex::new(Board::new(judging)),
             judging,
+            reconnects,
+            notices,
             drawing: Mutex::new(None),
         });
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -115,8 +124,8 @@ impl View {
                 due.then(|| {
                     board.dirty = false;
                     last_draw = Some(now);
-                    let notice = crate::log::latest_notice();
-                    board.frame(now, width, height, crate::watcher::reconnects(), notice)
+                    let notice = self.notices.latest();
+                    board.frame(now, width, height, self.reconnects.count(), notice)
                 })
             };
             if let Some(frame) = frame {
@@ -140,7 +149,7 @@ impl View {
             handle.thread().unpark();
             let _ = handle.join();
         }
-        restore();
+        restore(&self.notices);
     }
 }
 
