@@ -130,20 +130,19 @@ pub fn notice(message: &str) {
     };
     match NOTICES.get() {
         Some(notices) => notices.say(message),
-        None => write_notice(&message),
+        None => write_notice(&message, false),
     }
 }
 
-/// Write a notice, already cleaned and labelled, on stderr.
-fn write_notice(message: &str) {
-    use std::io::IsTerminal;
-    let stderr = std::io::stderr();
-    let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+/// Write a notice, already cleaned and labelled, on stderr; `dim`: on a terminal that takes
+/// colour (`Notices::new`).
+fn write_notice(message: &str, dim: bool) {
+    let line = if dim {
         format!("\x1b[2mkw: {message}\x1b[0m")
     } else {
         format!("kw: {message}")
     };
-    let _ = writeln!(stderr.lock(), "{line}");
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// Where notices go: straight to stderr, or, while the live view owns the terminal, held
@@ -152,31 +151,43 @@ fn write_notice(message: &str) {
 /// process's notices go (`send_notices_to`), and hands clones to the run (for the view) and to
 /// the Ctrl-C handler. Clones share what is held.
 #[derive(Clone, Default)]
-pub struct Notices(std::sync::Arc<Mutex<Option<Vec<String>>>>);
+pub struct Notices {
+    held: std::sync::Arc<Mutex<Option<Vec<String>>>>,
+    /// Dim each notice, so it stands apart from the output it interrupts (`main` asks
+    /// `output::terminal`, which reads the environment).
+    dim: bool,
+}
 
 impl Notices {
+    pub fn new(dim: bool) -> Notices {
+        Notices {
+            held: Default::default(),
+            dim,
+        }
+    }
+
     /// Hold notices from now on (`release` writes them out).
     pub fn hold(&self) {
-        lock(&self.0).get_or_insert_with(Vec::new);
+        lock(&self.held).get_or_insert_with(Vec::new);
     }
 
     /// The latest notice held, if any.
     pub fn latest(&self) -> Option<String> {
-        lock(&self.0).as_ref().and_then(|h| h.last().cloned())
+        lock(&self.held).as_ref().and_then(|h| h.last().cloned())
     }
 
     /// Stop holding notices, and write out those held.
     pub fn release(&self) {
-        let held = lock(&self.0).take();
+        let held = lock(&self.held).take();
         for message in held.into_iter().flatten() {
-            write_notice(&message);
+            write_notice(&message, self.dim);
         }
     }
 
     /// Hold `message` (already cleaned and labelled) while holding, else write it.
     fn say(&self, message: String) {
         {
-            let mut held = lock(&self.0);
+            let mut held = lock(&self.held);
             if let Some(held) = held.as_mut() {
                 if held.len() == MAX_HELD {
                     held.remove(0);
@@ -185,7 +196,7 @@ impl Notices {
                 return;
             }
         }
-        write_notice(&message);
+        write_notice(&message, self.dim);
     }
 }
 

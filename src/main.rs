@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     kw::log::set_level(cli.verbosity);
     // Where notices go; the live view holds them while it draws, and whatever ends kw writes
     // out those held.
-    let notices = kw::log::Notices::default();
+    let notices = kw::log::Notices::new(kw::output::terminal::dims_notices());
     kw::log::send_notices_to(notices.clone());
     let _ = ctrlc::set_handler({
         let notices = notices.clone();
@@ -72,7 +72,8 @@ fn done(result: Result<(), KwError>) -> Report {
     }
 }
 
-/// The one place a command's report reaches stderr and becomes the exit code.
+/// Where a command's final report reaches stderr and becomes the exit code (a context that
+/// fails while the others go on is reported by the runner as it happens).
 fn exit_with(report: &Report) -> ExitCode {
     report.print();
     ExitCode::from(report.code as u8)

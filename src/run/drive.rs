@@ -23,7 +23,7 @@ use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
 use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
-use crate::watcher::{Reconnects, Summary, Target, WatchError, Watcher};
+use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
@@ -111,9 +111,9 @@ impl Run {
 }
 
 /// What a member's thread tells the run.
-enum Report {
+enum MemberNews {
     /// A watcher of a member ended.
-    Watcher(Option<Arc<str>>, Result<Summary, WatchError>),
+    Watcher(Option<Arc<str>>, Result<Watched, WatchError>),
     /// A member failed before it could watch anything.
     Failed(Option<Arc<str>>, KwError),
     /// A member lacks every requested type.
@@ -134,7 +134,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     let run = Arc::new(run);
     let mut collector = Collector::new(&run, count);
     let verdict = if run.plan.watching {
-        let (reports, received) = mpsc::channel::<Report>();
+        let (reports, received) = mpsc::channel::<MemberNews>();
         for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
             let run = Arc::clone(&run);
             let reports = reports.clone();
@@ -147,7 +147,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
                     let _ = reports.send(report);
                 };
                 run.watch_member(member, &send, tell);
-                send(Report::Done);
+                send(MemberNews::Done);
             });
         }
         drop(reports);
@@ -196,7 +196,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             if verdict.is_some() {
                 break;
             }
-            verdict = collector.take(Report::Done);
+            verdict = collector.take(MemberNews::Done);
             if verdict.is_some() {
                 break;
             }
@@ -239,8 +239,8 @@ impl Run {
     fn watch_member(
         &self,
         member: Member,
-        report: &(dyn Fn(Report) + Sync),
-        tell: mpsc::Sender<Report>,
+        report: &(dyn Fn(MemberNews) + Sync),
+        tell: mpsc::Sender<MemberNews>,
     ) {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
             report(r);
@@ -258,7 +258,7 @@ impl Run {
         let watches = (self.plan.explain_waits || children).then(|| {
             let tell: Option<Tell> = children.then(|| -> Tell {
                 Box::new(move |workload, child, trouble| {
-                    let _ = tell.send(Report::Child(workload, child, trouble));
+                    let _ = tell.send(MemberNews::Child(workload, child, trouble));
                 })
             });
             let causes = Arc::new(Mutex::new(Causes::new(
@@ -291,7 +291,7 @@ impl Run {
                         watches,
                     };
                     let result = self.run_target(prepared, target, with_kind, at);
-                    report(Report::Watcher(context.cloned(), result));
+                    report(MemberNews::Watcher(context.cloned(), result));
                 });
             }
         });
@@ -299,7 +299,7 @@ impl Run {
 
     /// One member listed: ready it, then its targets one after another. `report` says whether
     /// to go on.
-    fn list_member(&self, member: Member, report: &mut dyn FnMut(Report) -> bool) {
+    fn list_member(&self, member: Member, report: &mut dyn FnMut(MemberNews) -> bool) {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), report) else {
             return;
         };
@@ -315,11 +315,11 @@ impl Run {
                 watches: None,
             };
             let result = self.run_target(&prepared, target, with_kind, at);
-            let go_on = matches!(result, Ok(Summary { stopped: false, .. }));
-            if let Ok(summary) = &result {
-                printed += summary.printed;
+            let go_on = matches!(result, Ok(Watched { stopped: false, .. }));
+            if let Ok(watched) = &result {
+                printed += watched.printed;
             }
-            if !report(Report::Watcher(context.cloned(), result)) || !go_on {
+            if !report(MemberNews::Watcher(context.cloned(), result)) || !go_on {
                 return;
             }
         }
@@ -330,7 +330,7 @@ impl Run {
         &self,
         settings: Result<crate::config::settings::Settings, crate::config::settings::SettingsError>,
         context: Option<&Arc<str>>,
-        report: &mut dyn FnMut(Report) -> bool,
+        report: &mut dyn FnMut(MemberNews) -> bool,
     ) -> Option<Prepared> {
         let preparation = settings
             .map_err(KwError::from)
@@ -339,13 +339,13 @@ impl Run {
             Ok(Preparation::Ready(prepared)) => prepared,
             Ok(Preparation::Lacking(error)) => {
                 self.judge_members_watchers_none();
-                report(Report::Lacking(error));
+                report(MemberNews::Lacking(error));
                 return None;
             }
             Ok(Preparation::GaveUp) => return None,
             Err(error) => {
                 self.judge_members_watchers_none();
-                report(Report::Failed(context.cloned(), error));
+                report(MemberNews::Failed(context.cloned(), error));
                 return None;
             }
         };
@@ -389,7 +389,7 @@ impl Run {
         target: &Target,
         with_kind: bool,
         at: At<'_>,
-    ) -> Result<Summary, WatchError> {
+    ) -> Result<Watched, WatchError> {
         let At {
             index,
             context,
@@ -462,7 +462,7 @@ fn run_wrapped(
     judge: &Option<SharedJudge>,
     index: usize,
     context: Option<&Arc<str>>,
-) -> Result<Summary, WatchError> {
+) -> Result<Watched, WatchError> {
     let mut prefixed;
     let base: &mut dyn Sink = if with_kind {
         prefixed = WithKind::new(base);
@@ -517,31 +517,31 @@ impl Collector {
         ended.map(|ended| Ok(End::Ended(ended)))
     }
 
-    fn take(&mut self, report: Report) -> Option<Verdict> {
-        let (context, error) = match report {
-            Report::Child(workload, child, trouble) => {
+    fn take(&mut self, news: MemberNews) -> Option<Verdict> {
+        let (context, error) = match news {
+            MemberNews::Child(workload, child, trouble) => {
                 let judge = self.judge.as_ref()?;
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
                 return ended.map(|ended| Ok(End::Ended(ended)));
             }
-            Report::Done => {
+            MemberNews::Done => {
                 self.done += 1;
                 return (self.done >= self.members).then(|| self.all_done());
             }
-            Report::Lacking(error) => {
+            MemberNews::Lacking(error) => {
                 self.lacking.push(error);
                 return None;
             }
-            Report::Failed(context, error) => (context, error),
-            Report::Watcher(context, result) => match result {
-                Ok(summary) if summary.stopped => {
+            MemberNews::Failed(context, error) => (context, error),
+            MemberNews::Watcher(context, result) => match result {
+                Ok(watched) if watched.stopped => {
                     // The judge's record: this watcher may be one that was only told to stop
                     // because another one's objects met the condition.
                     let recorded = self.judge.as_ref().and_then(SharedJudge::ended);
                     return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
                 }
-                Ok(summary) => {
-                    self.printed += summary.printed;
+                Ok(watched) => {
+                    self.printed += watched.printed;
                     return None;
                 }
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => {

@@ -31,8 +31,8 @@ impl Evidence {
             .members
             .iter()
             .map(|(causes, client)| {
-                let evidence = crate::log::lock(causes).evidence();
-                (evidence, client)
+                let findings = crate::log::lock(causes).findings();
+                (findings, client)
             })
             .collect();
         let not_ready = unready
@@ -47,8 +47,8 @@ impl Evidence {
             })
             .collect();
         let mut crashed = Vec::new();
-        for (evidence, client) in &gathered {
-            for pod in &evidence.crashed {
+        for (findings, client) in &gathered {
+            for pod in &findings.crashed {
                 for crash in &pod.crashes {
                     let log = if crashed.len() < summary::MAX_LOGS {
                         previous_log(client, &pod.namespace, &pod.name, &crash.container)

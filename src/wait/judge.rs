@@ -51,7 +51,7 @@ pub struct Trouble {
 
 /// The latest state of one watched object: whether each until/fail-on condition holds.
 #[derive(Debug)]
-struct Seen {
+struct Assessment {
     label: String,
     until: Vec<bool>,
     fail_on: Vec<bool>,
@@ -71,7 +71,7 @@ struct Later {
     object: Value,
 }
 
-impl Seen {
+impl Assessment {
     /// The object, as a message names it for `expr`: with the judgement's message for the
     /// readiness words (`deployment.apps/web (Progress deadline exceeded)`).
     fn label_for(&self, expr: &Expr) -> String {
@@ -92,7 +92,7 @@ pub struct Judge {
     /// Contexts whose watchers are not known yet (a run over several contexts resolves each
     /// one's types on its own, and a cluster may be down at the start).
     pending_members: usize,
-    objects: HashMap<Key, Seen>,
+    objects: HashMap<Key, Assessment>,
     /// Labels of objects deleted since the start, for `delete` under `--for any`.
     deleted: Option<String>,
     printed: u64,
@@ -254,7 +254,7 @@ impl Judge {
         kind: &str,
         object: Option<Value>,
         now: SystemTime,
-    ) -> Seen {
+    ) -> Assessment {
         let judging = self.rules.needs_judgement();
         let judgement = object
             .as_ref()
@@ -272,7 +272,7 @@ impl Judge {
                 object,
             })
         });
-        Seen {
+        Assessment {
             label,
             until,
             fail_on,
@@ -311,7 +311,7 @@ impl Judge {
                     Some(later.object),
                     now,
                 ),
-                later => Seen { later, ..seen },
+                later => Assessment { later, ..seen },
             };
             self.overlay(&key, &mut fresh, now);
             if let Some(line) = self.change_line(before.as_ref(), &fresh) {
@@ -404,7 +404,7 @@ impl Judge {
 
     /// A workload not ready whose stuck child has outlasted the grace has failed, with the child
     /// as the reason (only where `--fail-on failed` asks: nothing else needs the verdict).
-    fn overlay(&self, key: &Key, seen: &mut Seen, now: SystemTime) {
+    fn overlay(&self, key: &Key, seen: &mut Assessment, now: SystemTime) {
         if !self.rules.fail_on.contains(&Expr::Failed) {
             return;
         }
@@ -443,7 +443,7 @@ impl Judge {
 
     /// A line for stderr when `seen`'s judgement differs from `before`. An object ready when
     /// first seen is no news (a manifest of twenty ConfigMaps would be twenty lines).
-    fn change_line(&self, before: Option<&Judgement>, seen: &Seen) -> Option<String> {
+    fn change_line(&self, before: Option<&Judgement>, seen: &Assessment) -> Option<String> {
         let judgement = seen.judgement.as_ref()?;
         let news = match before {
             None => judgement.state != State::Ready,
@@ -505,7 +505,7 @@ impl Judge {
         expr: &Expr,
         i: usize,
         mode: For,
-        holds: impl Fn(&Seen) -> &Vec<bool>,
+        holds: impl Fn(&Assessment) -> &Vec<bool>,
     ) -> Option<String> {
         let synced = self.all_synced();
         if *expr == Expr::Delete {

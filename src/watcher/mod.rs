@@ -46,7 +46,7 @@ fn flow(answer: io::Result<Flow>) -> Result<(), Halt> {
 }
 
 /// Why the watcher's work ends before its time: the sink said stop, or something failed.
-/// Private: `run` turns it into a `Summary` or a `WatchError`.
+/// Private: `run` turns it into a `Watched` or a `WatchError`.
 #[derive(Debug)]
 enum Halt {
     Stopped,
@@ -188,9 +188,10 @@ impl Reconnects {
     }
 }
 
-/// What a run printed, for messages such as "No resources found".
+/// What a watcher did: how many events it printed (for messages such as "No resources
+/// found"), and whether its sink stopped it.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Summary {
+pub struct Watched {
     pub printed: u64,
     /// The sink stopped the watch (a condition met, a limit reached).
     pub stopped: bool,
@@ -273,18 +274,18 @@ impl<'c> Watcher<'c> {
     }
 
     /// List (and with `watch`, watch until the deadline or forever).
-    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Watched, WatchError> {
         match self.run_selected(sink) {
-            Ok(summary) => Ok(summary),
-            Err(Halt::Stopped) => Ok(Summary {
+            Ok(watched) => Ok(watched),
+            Err(Halt::Stopped) => Ok(Watched {
                 stopped: true,
-                ..self.summary()
+                ..self.watched()
             }),
             Err(Halt::Failed(e)) => Err(e),
         }
     }
 
-    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
+    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
         let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
         if !(self.options.watch && selected) {
             return self.run_here(sink);
@@ -301,7 +302,7 @@ impl<'c> Watcher<'c> {
         })
     }
 
-    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
         if !self.options.watch && !self.target.names.is_empty() {
             return self.get_named(sink);
         }
@@ -315,24 +316,24 @@ impl<'c> Watcher<'c> {
         if self.mode == Mode::StreamingObjects {
             self.begin_streaming_sync(Origin::List, print_list, Instant::now());
             self.watch_forever(sink)?;
-            return Ok(self.summary());
+            return Ok(self.watched());
         }
         match self.sync(sink, Origin::List, print_list, true) {
             Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(self.summary()),
+            Err(SyncError::Deadline) => return Ok(self.watched()),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
         end_of_sync(sink)?;
         if !self.options.watch {
-            return Ok(self.summary());
+            return Ok(self.watched());
         }
         self.say_if_namespace_missing();
         self.watch_forever(sink)?;
-        Ok(self.summary())
+        Ok(self.watched())
     }
 
-    fn summary(&self) -> Summary {
-        Summary {
+    fn watched(&self) -> Watched {
+        Watched {
             printed: self.printed,
             stopped: false,
         }
@@ -749,8 +750,9 @@ impl<'c> Watcher<'c> {
         }
     }
 
-    /// The resourceVersion kw has seen up to, the one place it moves: every event, bookmark and
-    /// list passes here (an empty one says nothing and changes nothing).
+    /// The resourceVersion kw has seen up to, moved by the watch stream: every event and
+    /// bookmark passes here (an empty one says nothing and changes nothing). A LIST sets it
+    /// outright (`list`), and a streaming sync starts it afresh (`streaming`).
     fn seen_up_to(&mut self, resource_version: &str) {
         if !resource_version.is_empty() {
             self.resource_version.clear();
