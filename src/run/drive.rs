@@ -3,7 +3,7 @@
 //! given, so one-shot output is stable. With it, each member gets a thread (its own retries
 //! never hold up the others) and each target a thread of its own, merged into one stream.
 //!
-//! Every watcher's sink is wrapped the same way (`run_wrapped`) and every report is read by
+//! Every watcher's sink is wrapped the same way (`run_wrapped`) and all `MemberNews` is read by
 //! the same `Collector`: this is the one place that knows what ends a run. One cluster never
 //! ends the others: a context that fails says so at once and the run goes on without it (its
 //! error sets the exit code at the end), unless the run cannot decide without it.
