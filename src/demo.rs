@@ -25,7 +25,11 @@ pub fn remove_leftovers() {
     }
 }
 
-pub fn run(args: DemoArgs, outer: &ConfigFlags) -> Result<Finished, KwError> {
+pub fn run(
+    args: DemoArgs,
+    outer: &ConfigFlags,
+    notices: &crate::log::Notices,
+) -> Result<Finished, KwError> {
     if let Some(flag) = outer.cluster_choice() {
         return Err(UsageError::DemoOwnCluster { flag }.into());
     }
@@ -96,7 +100,7 @@ pub fn run(args: DemoArgs, outer: &ConfigFlags) -> Result<Finished, KwError> {
     config.request_timeout = config
         .request_timeout
         .or_else(|| outer.request_timeout.clone());
-    let result = crate::run::get(&get, &config);
+    let result = crate::run::get(&get, &config, notices);
     drop(dir);
     result
 }

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
@@ -128,55 +128,96 @@ pub fn notice(message: &str) {
         Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
         None => clean(message).into_owned(),
     };
-    {
-        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(held) = held.as_mut() {
-            if held.len() == MAX_HELD {
-                held.remove(0);
-            }
-            held.push(message);
-            return;
-        }
+    match NOTICES.get() {
+        Some(notices) => notices.say(message),
+        None => write_notice(&message, false),
     }
-    write_notice(&message);
 }
 
-/// Write a notice, already cleaned and labelled, on stderr.
-fn write_notice(message: &str) {
-    use std::io::IsTerminal;
-    let stderr = std::io::stderr();
-    let line = if stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+/// Write a notice, already cleaned and labelled, on stderr; `dim`: on a terminal that takes
+/// colour (`Notices::new`).
+fn write_notice(message: &str, dim: bool) {
+    let line = if dim {
         format!("\x1b[2mkw: {message}\x1b[0m")
     } else {
         format!("kw: {message}")
     };
-    let _ = writeln!(stderr.lock(), "{line}");
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
-/// While the live view owns the terminal, notices wait here instead of tearing its frame: it
-/// shows the latest, and they are all written out after its last frame.
-static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
+/// Where notices go: straight to stderr, or, while the live view owns the terminal, held
+/// instead of tearing its frame (the view shows the latest; all are written out after its last
+/// frame, or by the Ctrl-C handler). `main` makes the one value, names it once as where this
+/// process's notices go (`send_notices_to`), and hands clones to the run (for the view) and to
+/// the Ctrl-C handler. Clones share what is held.
+#[derive(Clone, Default)]
+pub struct Notices {
+    held: std::sync::Arc<Mutex<Option<Vec<String>>>>,
+    /// Dim each notice, so it stands apart from the output it interrupts (`main` asks
+    /// `output::terminal`, which reads the environment).
+    dim: bool,
+}
+
+impl Notices {
+    pub fn new(dim: bool) -> Notices {
+        Notices {
+            held: Default::default(),
+            dim,
+        }
+    }
+
+    /// Hold notices from now on (`release` writes them out).
+    pub fn hold(&self) {
+        lock(&self.held).get_or_insert_with(Vec::new);
+    }
+
+    /// The latest notice held, if any.
+    pub fn latest(&self) -> Option<String> {
+        lock(&self.held).as_ref().and_then(|h| h.last().cloned())
+    }
+
+    /// Stop holding notices, and write out those held.
+    pub fn release(&self) {
+        let held = lock(&self.held).take();
+        for message in held.into_iter().flatten() {
+            write_notice(&message, self.dim);
+        }
+    }
+
+    /// Hold `message` (already cleaned and labelled) while holding, else write it.
+    fn say(&self, message: String) {
+        {
+            let mut held = lock(&self.held);
+            if let Some(held) = held.as_mut() {
+                if held.len() == MAX_HELD {
+                    held.remove(0);
+                }
+                held.push(message);
+                return;
+            }
+        }
+        write_notice(&message, self.dim);
+    }
+}
+
+/// Where this process's notices go, named once by `main` (unset: straight to stderr). Set
+/// once like the level, not a channel: what is held is read through the `Notices` value.
+static NOTICES: std::sync::OnceLock<Notices> = std::sync::OnceLock::new();
 
 /// The most notices held (the oldest go first): a cluster failing for hours must not grow it.
 const MAX_HELD: usize = 100;
 
-/// Hold notices from now on (`release_notices` writes them out).
-pub fn hold_notices() {
-    let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
-    held.get_or_insert_with(Vec::new);
+/// Send this process's notices to `notices` from now on (once; later calls change nothing).
+pub fn send_notices_to(notices: Notices) {
+    let _ = NOTICES.set(notices);
 }
 
-/// The latest notice held, if any.
-pub fn latest_notice() -> Option<String> {
-    let held = HELD.lock().unwrap_or_else(|p| p.into_inner());
-    held.as_ref().and_then(|h| h.last().cloned())
-}
-
-/// Stop holding notices, and write out those held.
-pub fn release_notices() {
-    let held = HELD.lock().unwrap_or_else(|p| p.into_inner()).take();
-    for message in held.into_iter().flatten() {
-        write_notice(&message);
+/// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not
+/// notices: each object's label already names its context, and the line is the news.
+pub fn progress(lines: &[String]) {
+    let mut stderr = std::io::stderr().lock();
+    for line in lines {
+        let _ = writeln!(stderr, "kw: {}", clean(line));
     }
 }
 
@@ -197,7 +238,7 @@ pub fn notice_once(message: &str) {
         Some(scope) => format!("{}\n{message}", scope.name),
         None => message.to_string(),
     };
-    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    let mut said = lock(&SAID);
     if said.contains(&key) {
         return;
     }
@@ -211,7 +252,7 @@ pub fn register_secret(secret: &str) {
     if secret.len() < MIN_SECRET_LEN {
         return;
     }
-    let mut secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut secrets = lock(&SECRETS);
     if !secrets.iter().any(|known| known == secret) {
         secrets.push(secret.to_string());
     }
@@ -220,7 +261,7 @@ pub fn register_secret(secret: &str) {
 /// `text` as it may go to stderr: every registered credential replaced by `<redacted>`, and
 /// control characters (other than tab) written out as text.
 pub fn clean(text: &str) -> Cow<'_, str> {
-    let secrets = SECRETS.lock().unwrap_or_else(|p| p.into_inner());
+    let secrets = lock(&SECRETS);
     let mut text = Cow::Borrowed(text);
     for secret in secrets.iter() {
         if text.contains(secret.as_str()) {
@@ -242,6 +283,12 @@ pub fn clean(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(shown)
+}
+
+/// `mutex`, locked even if a thread panicked while holding it: what it guards (a list, a
+/// count, a judge's record) stays usable, and kw's answer is better than a second panic.
+pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -33,14 +33,21 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
-    let _ = ctrlc::set_handler(|| {
-        kw::demo::remove_leftovers();
-        kw::output::live::restore();
-        std::process::exit(exit::INTERRUPTED)
+    // Where notices go; the live view holds them while it draws, and whatever ends kw writes
+    // out those held.
+    let notices = kw::log::Notices::new(kw::output::terminal::dims_notices());
+    kw::log::send_notices_to(notices.clone());
+    let _ = ctrlc::set_handler({
+        let notices = notices.clone();
+        move || {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::INTERRUPTED)
+        }
     });
     let report = match cli.command {
-        Command::Get(args) => finished(kw::run::get(&args, &cli.config)),
-        Command::Demo(args) => finished(kw::demo::run(args, &cli.config)),
+        Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
+        Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),
         Command::Sim(passthrough) => return run_sim(passthrough.args),
         Command::Completion(args) => done(run_completion(args)),
         Command::Version(args) => done(kw::version::run(args, &cli.config)),
@@ -65,7 +72,8 @@ fn done(result: Result<(), KwError>) -> Report {
     }
 }
 
-/// The one place a command's report reaches stderr and becomes the exit code.
+/// Where a command's final report reaches stderr and becomes the exit code (a context that
+/// fails while the others go on is reported by the runner as it happens).
 fn exit_with(report: &Report) -> ExitCode {
     report.print();
     ExitCode::from(report.code as u8)

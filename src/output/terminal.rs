@@ -41,6 +41,12 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
+/// Whether kw's notices on stderr are dimmed: on a terminal, unless `NO_COLOR` is set (even to
+/// nothing: notices are not output, and `--color` does not reach them).
+pub fn dims_notices() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
 /// The width of the terminal on stdout, in columns: `COLUMNS` when it is set to a number (as
 /// for `ls`; also how tests fix a width), else what the terminal says, else unknown.
 pub fn stdout_width() -> Option<usize> {

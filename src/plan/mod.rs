@@ -931,7 +931,8 @@ mod tests {
         let Command::Get(get) = &cli.command else {
             panic!("not kw get");
         };
-        let error = crate::run::get(get, &cli.config).unwrap_err();
+        let error =
+            crate::run::get(get, &cli.config, &crate::log::Notices::new(false)).unwrap_err();
         assert!(
             matches!(
                 error,
@@ -952,7 +953,9 @@ mod tests {
         let Command::Get(get) = &cli.command else {
             panic!("not kw get");
         };
-        let error = crate::run::get(get, &cli.config).unwrap_err().to_string();
+        let error = crate::run::get(get, &cli.config, &crate::log::Notices::new(false))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with("error reading jsonpath-file file"),
             "{error}"

@@ -100,7 +100,7 @@ pub struct CrashedPod {
 }
 
 /// What the summary takes from the causes.
-pub struct Evidence {
+pub struct Findings {
     /// Label of an object waited on → its last Warning events and those of what it owns.
     pub warnings: HashMap<String, Vec<String>>,
     pub crashed: Vec<CrashedPod>,
@@ -237,7 +237,7 @@ impl Causes {
     }
 
     /// What the summary of a failed wait shows from here.
-    pub fn evidence(&self) -> Evidence {
+    pub fn findings(&self) -> Findings {
         let mut by_root: HashMap<&str, Vec<&(u64, String)>> = HashMap::new();
         for (about, recent) in &self.recent {
             if let Some(root) = self.root(about, 0) {
@@ -263,7 +263,7 @@ impl Causes {
             .cloned()
             .collect();
         crashed.sort_by(|a, b| a.label.cmp(&b.label));
-        Evidence { warnings, crashed }
+        Findings { warnings, crashed }
     }
 
     /// The workload (uid) a Pod owned by `owners` belongs to: one that owns it directly
@@ -609,7 +609,7 @@ pub struct SharedCauses(pub Arc<Mutex<Causes>>);
 
 impl SharedCauses {
     fn causes(&self) -> std::sync::MutexGuard<'_, Causes> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.0)
     }
 }
 

@@ -3,7 +3,7 @@
 //! given, so one-shot output is stable. With it, each member gets a thread (its own retries
 //! never hold up the others) and each target a thread of its own, merged into one stream.
 //!
-//! Every watcher's sink is wrapped the same way (`run_wrapped`) and every report is read by
+//! Every watcher's sink is wrapped the same way (`run_wrapped`) and all `MemberNews` is read by
 //! the same `Collector`: this is the one place that knows what ends a run. One cluster never
 //! ends the others: a context that fails says so at once and the run goes on without it (its
 //! error sets the exit code at the end), unless the run cannot decide without it.
@@ -15,32 +15,34 @@ use std::time::{Instant, SystemTime};
 use crate::config::environment::Environment;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
-use crate::log::{self, ContextScope};
+use crate::log::{self, ContextScope, Notices};
 use crate::output::sinks::{WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
-use crate::wait::{self, ConditionSink, Ended, Expr, Judge, Key, Trouble};
-use crate::watcher::{Summary, Target, WatchError, Watcher};
+use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
+use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
-use super::member::{Member, Prepared, Readiness};
+use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
 
 /// What every member of a run shares.
 pub(super) struct Run {
-    pub plan: GetPlan,
-    pub requested: Vec<Requested>,
-    pub environment: Environment,
+    plan: GetPlan,
+    requested: Vec<Requested>,
+    environment: Environment,
     /// When the watchers stop (`--request-timeout`, `--timeout`).
-    pub deadline: Option<Instant>,
+    deadline: Option<Instant>,
     /// Several contexts: objects and messages are labelled with their context.
-    pub several: bool,
-    judge: Option<Arc<Mutex<Judge>>>,
+    several: bool,
+    judge: Option<SharedJudge>,
+    /// Every watcher of the run counts its reconnects here (the live view's footer).
+    reconnects: Reconnects,
     outputs: Outputs,
     color: bool,
     terminal: bool,
@@ -71,18 +73,28 @@ impl Run {
         environment: Environment,
         deadline: Option<Instant>,
         members: usize,
+        notices: &Notices,
     ) -> Run {
         let several = plan.several_contexts;
-        let judge = plan
-            .has_rules()
-            .then(|| Judge::for_contexts(plan.rules.clone(), members).shared());
+        let judge = plan.has_rules().then(|| {
+            SharedJudge::new(
+                Judge::for_contexts(plan.rules.clone(), members),
+                log::progress,
+            )
+        });
         let terminal = crate::output::terminal::stdout_is_terminal();
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
+        let reconnects = Reconnects::default();
         Run {
             outputs: match plan.live {
-                true => outputs.live(plan.rules.needs_judgement()),
+                true => outputs.live(
+                    plan.rules.needs_judgement(),
+                    reconnects.clone(),
+                    notices.clone(),
+                ),
                 false => outputs,
             },
+            reconnects,
             color: crate::output::terminal::use_color(plan.output.color, terminal),
             terminal,
             started: SystemTime::now(),
@@ -99,9 +111,9 @@ impl Run {
 }
 
 /// What a member's thread tells the run.
-enum Report {
+enum MemberNews {
     /// A watcher of a member ended.
-    Watcher(Option<Arc<str>>, Result<Summary, WatchError>),
+    Watcher(Option<Arc<str>>, Result<Watched, WatchError>),
     /// A member failed before it could watch anything.
     Failed(Option<Arc<str>>, KwError),
     /// A member lacks every requested type.
@@ -122,7 +134,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     let run = Arc::new(run);
     let mut collector = Collector::new(&run, count);
     let verdict = if run.plan.watching {
-        let (reports, received) = mpsc::channel::<Report>();
+        let (reports, received) = mpsc::channel::<MemberNews>();
         for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
             let run = Arc::clone(&run);
             let reports = reports.clone();
@@ -135,17 +147,14 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
                     let _ = reports.send(report);
                 };
                 run.watch_member(member, &send, tell);
-                send(Report::Done);
+                send(MemberNews::Done);
             });
         }
         drop(reports);
         loop {
             // A judgement that changes with time alone (a grace, a window) is made on time,
             // without waiting for an event to prompt it.
-            let next_tick = run
-                .judge
-                .as_ref()
-                .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).next_tick());
+            let next_tick = run.judge.as_ref().and_then(SharedJudge::next_tick);
             let report = match next_tick {
                 Some(at) => {
                     let wait = at
@@ -187,7 +196,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             if verdict.is_some() {
                 break;
             }
-            verdict = collector.take(Report::Done);
+            verdict = collector.take(MemberNews::Done);
             if verdict.is_some() {
                 break;
             }
@@ -208,13 +217,9 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     }
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *run.causes.lock().unwrap_or_else(|p| p.into_inner())),
+        members: std::mem::take(&mut *log::lock(&run.causes)),
     };
-    let when_empty = run
-        .when_empty
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take();
+    let when_empty = log::lock(&run.when_empty).take();
     Ok(Ran {
         end,
         failed,
@@ -234,8 +239,8 @@ impl Run {
     fn watch_member(
         &self,
         member: Member,
-        report: &(dyn Fn(Report) + Sync),
-        tell: mpsc::Sender<Report>,
+        report: &(dyn Fn(MemberNews) + Sync),
+        tell: mpsc::Sender<MemberNews>,
     ) {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
             report(r);
@@ -253,7 +258,7 @@ impl Run {
         let watches = (self.plan.explain_waits || children).then(|| {
             let tell: Option<Tell> = children.then(|| -> Tell {
                 Box::new(move |workload, child, trouble| {
-                    let _ = tell.send(Report::Child(workload, child, trouble));
+                    let _ = tell.send(MemberNews::Child(workload, child, trouble));
                 })
             });
             let causes = Arc::new(Mutex::new(Causes::new(
@@ -261,15 +266,13 @@ impl Run {
                 self.plan.explain_waits,
                 tell,
             )));
-            self.causes
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push((Arc::clone(&causes), Arc::clone(&prepared.client)));
+            log::lock(&self.causes).push((Arc::clone(&causes), Arc::clone(&prepared.client)));
             WatchSet::new(
                 Arc::clone(&prepared.client),
                 self.plan.watcher_options(self.deadline),
                 Box::new(SharedCauses(causes)),
                 scope.clone(),
+                self.reconnects.clone(),
             )
         });
         std::thread::scope(|threads| {
@@ -288,7 +291,7 @@ impl Run {
                         watches,
                     };
                     let result = self.run_target(prepared, target, with_kind, at);
-                    report(Report::Watcher(context.cloned(), result));
+                    report(MemberNews::Watcher(context.cloned(), result));
                 });
             }
         });
@@ -296,7 +299,7 @@ impl Run {
 
     /// One member listed: ready it, then its targets one after another. `report` says whether
     /// to go on.
-    fn list_member(&self, member: Member, report: &mut dyn FnMut(Report) -> bool) {
+    fn list_member(&self, member: Member, report: &mut dyn FnMut(MemberNews) -> bool) {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), report) else {
             return;
         };
@@ -312,11 +315,11 @@ impl Run {
                 watches: None,
             };
             let result = self.run_target(&prepared, target, with_kind, at);
-            let go_on = matches!(result, Ok(Summary { stopped: false, .. }));
-            if let Ok(summary) = &result {
-                printed += summary.printed;
+            let go_on = matches!(result, Ok(Watched { stopped: false, .. }));
+            if let Ok(watched) = &result {
+                printed += watched.printed;
             }
-            if !report(Report::Watcher(context.cloned(), result)) || !go_on {
+            if !report(MemberNews::Watcher(context.cloned(), result)) || !go_on {
                 return;
             }
         }
@@ -327,26 +330,26 @@ impl Run {
         &self,
         settings: Result<crate::config::settings::Settings, crate::config::settings::SettingsError>,
         context: Option<&Arc<str>>,
-        report: &mut dyn FnMut(Report) -> bool,
+        report: &mut dyn FnMut(MemberNews) -> bool,
     ) -> Option<Prepared> {
-        let readiness = settings
+        let preparation = settings
             .map_err(KwError::from)
-            .and_then(|settings| self.prepare(&settings));
-        let prepared = match readiness {
-            Ok(Readiness::Ready(prepared)) => prepared,
-            Ok(Readiness::Lacking(error)) => {
+            .and_then(|settings| self.preparer().prepare(&settings));
+        let prepared = match preparation {
+            Ok(Preparation::Ready(prepared)) => prepared,
+            Ok(Preparation::Lacking(error)) => {
                 self.judge_members_watchers_none();
-                report(Report::Lacking(error));
+                report(MemberNews::Lacking(error));
                 return None;
             }
-            Ok(Readiness::GaveUp) => return None,
+            Ok(Preparation::GaveUp) => return None,
             Err(error) => {
                 self.judge_members_watchers_none();
-                report(Report::Failed(context.cloned(), error));
+                report(MemberNews::Failed(context.cloned(), error));
                 return None;
             }
         };
-        let mut when_empty = self.when_empty.lock().unwrap_or_else(|p| p.into_inner());
+        let mut when_empty = log::lock(&self.when_empty);
         *when_empty = Some(match when_empty.take() {
             Some(said) if said != prepared.when_empty => "No resources found".to_string(),
             _ => prepared.when_empty.clone(),
@@ -354,13 +357,20 @@ impl Run {
         Some(prepared)
     }
 
+    fn preparer(&self) -> Preparer<'_> {
+        Preparer {
+            plan: &self.plan,
+            requested: &self.requested,
+            environment: &self.environment,
+            deadline: self.deadline,
+            several: self.several,
+        }
+    }
+
     /// Tell the judge what this member watches; the index of its first watcher.
     fn judge_members_watchers(&self, prepared: &Prepared, context: Option<&Arc<str>>) -> usize {
         match &self.judge {
-            Some(judge) => judge
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .member_resolved(prepared.named(context), prepared.targets.len()),
+            Some(judge) => judge.member_resolved(prepared.named(context), prepared.targets.len()),
             None => 0,
         }
     }
@@ -368,10 +378,7 @@ impl Run {
     /// A member that watches nothing: the judge stops waiting for it.
     fn judge_members_watchers_none(&self) {
         if let Some(judge) = &self.judge {
-            judge
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .member_resolved(Vec::new(), 0);
+            judge.member_resolved(Vec::new(), 0);
         }
     }
 
@@ -382,7 +389,7 @@ impl Run {
         target: &Target,
         with_kind: bool,
         at: At<'_>,
-    ) -> Result<Summary, WatchError> {
+    ) -> Result<Watched, WatchError> {
         let At {
             index,
             context,
@@ -419,7 +426,8 @@ impl Run {
             &prepared.client,
             target.clone(),
             self.plan.watcher_options(self.deadline),
-        );
+        )
+        .counting_reconnects_in(&self.reconnects);
         let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {
@@ -451,10 +459,10 @@ fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
-    judge: &Option<Arc<Mutex<Judge>>>,
+    judge: &Option<SharedJudge>,
     index: usize,
     context: Option<&Arc<str>>,
-) -> Result<Summary, WatchError> {
+) -> Result<Watched, WatchError> {
     let mut prefixed;
     let base: &mut dyn Sink = if with_kind {
         prefixed = WithKind::new(base);
@@ -465,7 +473,7 @@ fn run_wrapped(
     let mut judged;
     let base: &mut dyn Sink = match judge {
         Some(judge) => {
-            judged = ConditionSink::new(Arc::clone(judge), index, base);
+            judged = ConditionSink::new(judge.clone(), index, base);
             &mut judged
         }
         None => base,
@@ -478,7 +486,7 @@ fn run_wrapped(
 
 /// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.
 struct Collector {
-    judge: Option<Arc<Mutex<Judge>>>,
+    judge: Option<SharedJudge>,
     several: bool,
     members: usize,
     done: usize,
@@ -505,42 +513,35 @@ impl Collector {
     /// Judge again what changes with time alone; `Some` when that ends the run.
     fn tick(&mut self) -> Option<Verdict> {
         let judge = self.judge.as_ref()?;
-        let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
         let ended = judge.tick(SystemTime::now());
-        wait::report_progress(judge.take_progress());
         ended.map(|ended| Ok(End::Ended(ended)))
     }
 
-    fn take(&mut self, report: Report) -> Option<Verdict> {
-        let (context, error) = match report {
-            Report::Child(workload, child, trouble) => {
+    fn take(&mut self, news: MemberNews) -> Option<Verdict> {
+        let (context, error) = match news {
+            MemberNews::Child(workload, child, trouble) => {
                 let judge = self.judge.as_ref()?;
-                let mut judge = judge.lock().unwrap_or_else(|p| p.into_inner());
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
-                wait::report_progress(judge.take_progress());
                 return ended.map(|ended| Ok(End::Ended(ended)));
             }
-            Report::Done => {
+            MemberNews::Done => {
                 self.done += 1;
                 return (self.done >= self.members).then(|| self.all_done());
             }
-            Report::Lacking(error) => {
+            MemberNews::Lacking(error) => {
                 self.lacking.push(error);
                 return None;
             }
-            Report::Failed(context, error) => (context, error),
-            Report::Watcher(context, result) => match result {
-                Ok(summary) if summary.stopped => {
+            MemberNews::Failed(context, error) => (context, error),
+            MemberNews::Watcher(context, result) => match result {
+                Ok(watched) if watched.stopped => {
                     // The judge's record: this watcher may be one that was only told to stop
                     // because another one's objects met the condition.
-                    let recorded = self
-                        .judge
-                        .as_ref()
-                        .and_then(|j| j.lock().unwrap_or_else(|p| p.into_inner()).ended());
+                    let recorded = self.judge.as_ref().and_then(SharedJudge::ended);
                     return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
                 }
-                Ok(summary) => {
-                    self.printed += summary.printed;
+                Ok(watched) => {
+                    self.printed += watched.printed;
                     return None;
                 }
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => {
@@ -555,11 +556,10 @@ impl Collector {
         };
         let error = error.in_context(&context);
         // `--until` over every context cannot be met without this one.
-        let needs_every_context = self.judge.as_ref().is_some_and(|j| {
-            j.lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .needs_every_context()
-        });
+        let needs_every_context = self
+            .judge
+            .as_ref()
+            .is_some_and(SharedJudge::needs_every_context);
         if needs_every_context {
             return Some(Err(error));
         }

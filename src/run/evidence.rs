@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex};
 use crate::client::Client;
 use crate::report::error::KwError;
 use crate::wait::summary::{self, Crashed, NotReady, Summary};
-use crate::wait::Judge;
+use crate::wait::SharedJudge;
 
 use super::cause::Causes;
 
 /// What a run keeps to write its summary, if it needs one.
 #[derive(Default)]
 pub struct Evidence {
-    pub(super) judge: Option<Arc<Mutex<Judge>>>,
+    pub(super) judge: Option<SharedJudge>,
     /// Each member's causes, and its client to read logs with.
     pub(super) members: Vec<(Arc<Mutex<Causes>>, Arc<Client>)>,
 }
@@ -24,15 +24,15 @@ impl Evidence {
     /// The summary; `failed`: the object that failed and why (exit 2).
     pub fn summary(&self, failed: Option<String>) -> Summary {
         let unready = match &self.judge {
-            Some(judge) => judge.lock().unwrap_or_else(|p| p.into_inner()).unready(),
+            Some(judge) => judge.unready(),
             None => Vec::new(),
         };
         let gathered: Vec<_> = self
             .members
             .iter()
             .map(|(causes, client)| {
-                let evidence = causes.lock().unwrap_or_else(|p| p.into_inner()).evidence();
-                (evidence, client)
+                let findings = crate::log::lock(causes).findings();
+                (findings, client)
             })
             .collect();
         let not_ready = unready
@@ -47,8 +47,8 @@ impl Evidence {
             })
             .collect();
         let mut crashed = Vec::new();
-        for (evidence, client) in &gathered {
-            for pod in &evidence.crashed {
+        for (findings, client) in &gathered {
+            for pod in &findings.crashed {
                 for crash in &pod.crashes {
                     let log = if crashed.len() < summary::MAX_LOGS {
                         previous_log(client, &pod.namespace, &pod.name, &crash.container)

@@ -8,15 +8,15 @@ use std::time::Instant;
 
 use crate::client::backoff::{self, Backoff};
 use crate::client::Client;
+use crate::config::environment::Environment;
 use crate::config::settings::{Settings, SettingsError};
 use crate::discovery::cluster::{CachedTypes, ClusterHandle};
-use crate::discovery::{self, DiscoveryError};
+use crate::discovery::{self, DiscoveryError, Requested};
 use crate::log;
+use crate::plan::GetPlan;
 use crate::report::error::KwError;
 use crate::wait::Named;
 use crate::watcher::Target;
-
-use super::drive::Run;
 
 /// A context of the run (`None`: kubectl's one context) and its settings, or why they could
 /// not be resolved (which fails that context only).
@@ -36,7 +36,7 @@ pub(super) struct Prepared {
 }
 
 /// How getting a member ready ended, when it did not fail.
-pub(super) enum Readiness {
+pub(super) enum Preparation {
     Ready(Prepared),
     /// The cluster lacks every requested type (several contexts only; said on stderr).
     Lacking(DiscoveryError),
@@ -62,9 +62,20 @@ impl Prepared {
     }
 }
 
-impl Run {
+/// What getting a member ready reads of the run.
+pub(super) struct Preparer<'a> {
+    pub plan: &'a GetPlan,
+    pub requested: &'a [Requested],
+    pub environment: &'a Environment,
+    /// When the watchers stop: retries give up then.
+    pub deadline: Option<Instant>,
+    /// Several contexts: a cluster failing for a cause that can pass is retried.
+    pub several: bool,
+}
+
+impl Preparer<'_> {
     /// Get `settings` ready, retrying causes that can pass while several contexts are watched.
-    pub(super) fn prepare(&self, settings: &Settings) -> Result<Readiness, KwError> {
+    pub(super) fn prepare(&self, settings: &Settings) -> Result<Preparation, KwError> {
         let retry = self.several && self.plan.watching;
         let mut backoff = Backoff::new(backoff::seed_from_clock());
         loop {
@@ -80,7 +91,7 @@ impl Run {
                     if let (Some(deadline), Some(wake)) = (self.deadline, wake) {
                         if wake >= deadline {
                             std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
-                            return Ok(Readiness::GaveUp);
+                            return Ok(Preparation::GaveUp);
                         }
                     }
                     std::thread::sleep(pause);
@@ -90,8 +101,8 @@ impl Run {
         }
     }
 
-    fn try_prepare(&self, settings: &Settings) -> Result<Readiness, KwError> {
-        let plan = &self.plan;
+    fn try_prepare(&self, settings: &Settings) -> Result<Preparation, KwError> {
+        let plan = self.plan;
         let mut cluster = ClusterHandle::open(
             &settings.connection,
             settings.context.as_deref(),
@@ -103,7 +114,7 @@ impl Run {
         // With several contexts a CRD may exist in some clusters only: a type this one lacks
         // is said and skipped, not fatal.
         let (wanted, unknown) = discovery::resolve_requested(
-            &self.requested,
+            self.requested,
             &cluster.client,
             &mut cluster.cache,
             self.several,
@@ -116,12 +127,14 @@ impl Run {
         }
         if wanted.is_empty() && !unknown.is_empty() {
             let name = unknown.into_iter().next().unwrap_or_default();
-            return Ok(Readiness::Lacking(DiscoveryError::UnknownType(name, None)));
+            return Ok(Preparation::Lacking(DiscoveryError::UnknownType(
+                name, None,
+            )));
         }
         let stale = cluster.stale_types(wanted.iter().map(|w| w.resource.clone()).collect());
         let targets = plan.targets(wanted, &settings.namespace)?;
         let targets = crate::watcher::namespace_access::allowed_targets(&cluster.client, targets)?;
-        Ok(Readiness::Ready(Prepared {
+        Ok(Preparation::Ready(Prepared {
             when_empty: plan.no_resources_message(&targets, &settings.namespace),
             client: Arc::new(cluster.client),
             targets,

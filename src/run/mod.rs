@@ -25,14 +25,15 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
-use crate::log;
+use crate::log::{self, Notices};
 use crate::plan::{FlagPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 
 pub use crate::report::outcome::{End, Finished};
 
-/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on).
-pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
+/// `kw get`: list, and with -w watch (or wait, with --until/--fail-on). `notices` are where
+/// this process's notices go: `--live` holds them while it draws.
+pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Finished, KwError> {
     let plan = FlagPlan::from_args(args)?
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
@@ -98,6 +99,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags) -> Result<Finished, KwError> {
             environment,
             deadlines.watcher(),
             members.len(),
+            notices,
         ),
         members,
     )?;

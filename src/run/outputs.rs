@@ -9,11 +9,12 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::events::{Event, Flow, ResourceInfo, Sink};
+use crate::log::Notices;
 use crate::output::live;
 use crate::output::printer::{self, PrintOptions};
 use crate::output::sinks::Shared;
 use crate::output::writer::{is_closed_pipe, Output};
-use crate::watcher::WatchError;
+use crate::watcher::{Reconnects, WatchError};
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 
@@ -58,14 +59,20 @@ impl Outputs {
         }
     }
 
-    /// Send every event to the live view (which starts drawing now).
-    pub(super) fn live(mut self, judging: bool) -> Outputs {
-        self.live = Some(live::View::start(judging));
+    /// Send every event to the live view (which starts drawing now, counting `reconnects` and
+    /// holding `notices`).
+    pub(super) fn live(
+        mut self,
+        judging: bool,
+        reconnects: Reconnects,
+        notices: Notices,
+    ) -> Outputs {
+        self.live = Some(live::View::start(judging, reconnects, notices));
         self
     }
 
     fn current(&self) -> std::sync::MutexGuard<'_, Option<SharedOutput>> {
-        self.current.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.current)
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
@@ -129,7 +136,7 @@ impl Outputs {
 }
 
 fn finish(output: &SharedOutput) -> Result<(), WatchError> {
-    let mut output = output.0.lock().unwrap_or_else(|p| p.into_inner());
+    let mut output = crate::log::lock(&output.0);
     match output.finish() {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use crate::client::Client;
 use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::log::{self, ContextScope};
-use crate::watcher::{Options, Target, WatchError, Watcher};
+use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -57,6 +57,8 @@ pub struct WatchSet {
     started: Mutex<HashSet<WatchKey>>,
     /// The member's context: the watches' notices name it.
     scope: Option<ContextScope>,
+    /// The run's count of reconnects, which the watches add to.
+    reconnects: Reconnects,
 }
 
 impl WatchSet {
@@ -67,6 +69,7 @@ impl WatchSet {
         options: Options,
         consumer: Box<dyn Consumer>,
         scope: Option<ContextScope>,
+        reconnects: Reconnects,
     ) -> Arc<WatchSet> {
         Arc::new(WatchSet {
             client,
@@ -82,6 +85,7 @@ impl WatchSet {
             consumer: Mutex::new(consumer),
             started: Mutex::new(HashSet::new()),
             scope,
+            reconnects,
         })
     }
 
@@ -103,12 +107,7 @@ impl WatchSet {
             include_object: false,
         };
         let key = WatchKey::of(&target);
-        if !self
-            .started
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.clone())
-        {
+        if !crate::log::lock(&self.started).insert(key.clone()) {
             return false;
         }
         let watches = Arc::clone(self);
@@ -117,7 +116,8 @@ impl WatchSet {
             if let Some(scope) = &watches.scope {
                 scope.enter();
             }
-            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone());
+            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone())
+                .counting_reconnects_in(&watches.reconnects);
             let mut sink = Feed {
                 watches: &watches,
                 key: &key,
@@ -137,7 +137,7 @@ impl WatchSet {
     }
 
     fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
-        self.consumer.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.consumer)
     }
 }
 

@@ -179,7 +179,7 @@ impl Watcher<'_> {
     }
 
     /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
-    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
+    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
         let mut missing: Vec<ClientError> = Vec::new();
         let names = self.target.names.clone();
         for name in &names {
@@ -222,7 +222,7 @@ impl Watcher<'_> {
         }
         end_of_sync(sink)?;
         if missing.is_empty() {
-            Ok(self.summary())
+            Ok(self.watched())
         } else {
             Err(WatchError::NotFound(missing).into())
         }

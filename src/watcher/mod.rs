@@ -46,7 +46,7 @@ fn flow(answer: io::Result<Flow>) -> Result<(), Halt> {
 }
 
 /// Why the watcher's work ends before its time: the sink said stop, or something failed.
-/// Private: `run` turns it into a `Summary` or a `WatchError`.
+/// Private: `run` turns it into a `Watched` or a `WatchError`.
 #[derive(Debug)]
 enum Halt {
     Stopped,
@@ -172,17 +172,26 @@ enum WatchEnd {
 }
 
 /// Watches opened again after one ended (the server's timeout, a broken connection, an
-/// expired version), over the whole process.
-static RECONNECTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// expired version), counted over every watcher handed the same counter: the runner makes one
+/// per run and the live view's footer shows it. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct Reconnects(std::sync::Arc<std::sync::atomic::AtomicU64>);
 
-/// How many times the process's watchers have reconnected (the live view's footer).
-pub fn reconnects() -> u64 {
-    RECONNECTS.load(std::sync::atomic::Ordering::Relaxed)
+impl Reconnects {
+    /// How many times the watchers counted here have reconnected.
+    pub fn count(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn one_more(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
-/// What a run printed, for messages such as "No resources found".
+/// What a watcher did: how many events it printed (for messages such as "No resources
+/// found"), and whether its sink stopped it.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Summary {
+pub struct Watched {
     pub printed: u64,
     /// The sink stopped the watch (a condition met, a limit reached).
     pub stopped: bool,
@@ -205,6 +214,8 @@ pub struct Watcher<'c> {
     /// Where DELETED events under a selector go to be told apart from deletions (while a watch
     /// with a selector runs).
     left_selector: Option<left_selector::LeftSelectorChecks>,
+    /// Where this watcher counts its reconnects (its own count unless given the run's).
+    reconnects: Reconnects,
 }
 
 impl<'c> Watcher<'c> {
@@ -230,7 +241,14 @@ impl<'c> Watcher<'c> {
             backoff: Backoff::default(),
             printed: 0,
             left_selector: None,
+            reconnects: Reconnects::default(),
         }
+    }
+
+    /// Count this watcher's reconnects in `reconnects` (shared with the rest of the run).
+    pub fn counting_reconnects_in(mut self, reconnects: &Reconnects) -> Watcher<'c> {
+        self.reconnects = reconnects.clone();
+        self
     }
 
     /// The server prints Tables for this type (until it answers with plain objects: an
@@ -256,18 +274,18 @@ impl<'c> Watcher<'c> {
     }
 
     /// List (and with `watch`, watch until the deadline or forever).
-    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Summary, WatchError> {
+    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Watched, WatchError> {
         match self.run_selected(sink) {
-            Ok(summary) => Ok(summary),
-            Err(Halt::Stopped) => Ok(Summary {
+            Ok(watched) => Ok(watched),
+            Err(Halt::Stopped) => Ok(Watched {
                 stopped: true,
-                ..self.summary()
+                ..self.watched()
             }),
             Err(Halt::Failed(e)) => Err(e),
         }
     }
 
-    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
+    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
         let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
         if !(self.options.watch && selected) {
             return self.run_here(sink);
@@ -284,7 +302,7 @@ impl<'c> Watcher<'c> {
         })
     }
 
-    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Summary, Halt> {
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
         if !self.options.watch && !self.target.names.is_empty() {
             return self.get_named(sink);
         }
@@ -298,24 +316,24 @@ impl<'c> Watcher<'c> {
         if self.mode == Mode::StreamingObjects {
             self.begin_streaming_sync(Origin::List, print_list, Instant::now());
             self.watch_forever(sink)?;
-            return Ok(self.summary());
+            return Ok(self.watched());
         }
         match self.sync(sink, Origin::List, print_list, true) {
             Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(self.summary()),
+            Err(SyncError::Deadline) => return Ok(self.watched()),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
         end_of_sync(sink)?;
         if !self.options.watch {
-            return Ok(self.summary());
+            return Ok(self.watched());
         }
         self.say_if_namespace_missing();
         self.watch_forever(sink)?;
-        Ok(self.summary())
+        Ok(self.watched())
     }
 
-    fn summary(&self) -> Summary {
-        Summary {
+    fn watched(&self) -> Watched {
+        Watched {
             printed: self.printed,
             stopped: false,
         }
@@ -325,7 +343,7 @@ impl<'c> Watcher<'c> {
         let mut again = false;
         loop {
             if again {
-                RECONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.reconnects.one_more();
             }
             again = true;
             let started = Instant::now();
@@ -732,8 +750,9 @@ impl<'c> Watcher<'c> {
         }
     }
 
-    /// The resourceVersion kw has seen up to, the one place it moves: every event, bookmark and
-    /// list passes here (an empty one says nothing and changes nothing).
+    /// The resourceVersion kw has seen up to, moved by the watch stream: every event and
+    /// bookmark passes here (an empty one says nothing and changes nothing). A LIST sets it
+    /// outright (`list`), and a streaming sync starts it afresh (`streaming`).
     fn seen_up_to(&mut self, resource_version: &str) {
         if !resource_version.is_empty() {
             self.resource_version.clear();

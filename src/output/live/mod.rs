@@ -19,16 +19,18 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::events::{Event, Flow, Origin, Sink};
+use crate::log::Notices;
 use crate::output::printer::{PrintOptions, TablePrinter};
+use crate::watcher::Reconnects;
 
 use board::{BlockKey, Board, Update};
 use screen::Screen;
 
 /// Give the terminal back (the cursor) and write out the notices held while drawing: at the
 /// end of the view, and from the Ctrl-C handler.
-pub fn restore() {
+pub fn restore(notices: &Notices) {
     screen::restore();
-    crate::log::release_notices();
+    notices.release();
 }
 
 /// How often the screen may be redrawn: at most ten frames a second.
@@ -38,16 +40,23 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct View {
     board: Mutex<Board>,
     judging: bool,
+    /// The run's reconnects, for the footer.
+    reconnects: Reconnects,
+    /// Held while the view draws; the footer shows the latest.
+    notices: Notices,
     drawing: Mutex<Option<(JoinHandle<()>, Arc<std::sync::atomic::AtomicBool>)>>,
 }
 
 impl View {
-    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`).
-    pub fn start(judging: bool) -> Arc<View> {
-        crate::log::hold_notices();
+    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`);
+    /// the footer counts `reconnects` and shows the latest of `notices`, held from now on.
+    pub fn start(judging: bool, reconnects: Reconnects, notices: Notices) -> Arc<View> {
+        notices.hold();
         let view = Arc::new(View {
             board: Mutex::new(Board::new(judging)),
             judging,
+            reconnects,
+            notices,
             drawing: Mutex::new(None),
         });
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -56,12 +65,12 @@ impl View {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || view.draw_until(&stop))
         };
-        *view.drawing.lock().unwrap_or_else(|p| p.into_inner()) = Some((handle, stop));
+        *crate::log::lock(&view.drawing) = Some((handle, stop));
         view
     }
 
     fn board(&self) -> MutexGuard<'_, Board> {
-        self.board.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.board)
     }
 
     /// A sink for one target's watcher, printing rows as `options` say.
@@ -115,8 +124,8 @@ impl View {
                 due.then(|| {
                     board.dirty = false;
                     last_draw = Some(now);
-                    let notice = crate::log::latest_notice();
-                    board.frame(now, width, height, crate::watcher::reconnects(), notice)
+                    let notice = self.notices.latest();
+                    board.frame(now, width, height, self.reconnects.count(), notice)
                 })
             };
             if let Some(frame) = frame {
@@ -134,17 +143,13 @@ impl View {
 
     /// Draw the last frame and give the terminal back (the cursor); the frame stays on screen.
     pub fn finish(&self) {
-        let drawing = self
-            .drawing
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let drawing = crate::log::lock(&self.drawing).take();
         if let Some((handle, stop)) = drawing {
             stop.store(true, std::sync::atomic::Ordering::SeqCst);
             handle.thread().unpark();
             let _ = handle.join();
         }
-        restore();
+        restore(&self.notices);
     }
 }
 

@@ -1,0 +1,1100 @@
+//! The judge: the latest state of every watched object, whether each condition holds, and
+//! when the watch is over (`Ended`). Every watcher of a run feeds the one judge; it never talks
+//! to the server and knows nothing of formats.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::events::{Event, Flow};
+use crate::readiness::{self, Judgement, State};
+use crate::wire::EventType;
+
+use super::expr::{Expr, For};
+use super::identity::{Key, Named};
+use super::rules::Rules;
+
+/// Why a watch ended early, as the judge recorded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// An `--until` condition was met (exit 0).
+    Until { expr: String, by: String },
+    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`).
+    FailOn { expr: String, by: String },
+    /// `--max-events` events were printed (exit 0).
+    MaxEvents(u64),
+    /// Another watcher thread already ended the watch; this one stops printing.
+    Elsewhere,
+}
+
+impl fmt::Display for Ended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ended::Until { expr, by } => write!(f, "--until {expr} met by {by}"),
+            Ended::FailOn { expr, by } => write!(f, "--fail-on {expr} met by {by}"),
+            Ended::MaxEvents(n) => write!(f, "--max-events {n} reached"),
+            Ended::Elsewhere => f.write_str("the watch ended in another thread"),
+        }
+    }
+}
+
+/// A child of a workload (a Pod of its current revision) that will not come up, and since when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trouble {
+    /// `ImagePullBackOff (web): Back-off pulling image "x"`.
+    pub reason: String,
+    /// When kw first saw it stuck (kw's clock: the grace is kw's to count).
+    pub since: SystemTime,
+}
+
+/// The latest state of one watched object: whether each until/fail-on condition holds.
+#[derive(Debug)]
+struct Assessment {
+    label: String,
+    until: Vec<bool>,
+    fail_on: Vec<bool>,
+    /// The readiness rules' judgement, when an expression asks for it.
+    judgement: Option<Judgement>,
+    /// Kept when the judgement changes with time alone, to judge again then.
+    later: Option<Later>,
+}
+
+/// An object whose judgement changes with time alone (a Pod unschedulable for less than the
+/// window): judged again at `at` with no event to prompt it.
+#[derive(Debug)]
+struct Later {
+    at: SystemTime,
+    group: String,
+    kind: String,
+    object: Value,
+}
+
+impl Assessment {
+    /// The object, as a message names it for `expr`: with the judgement's message for the
+    /// readiness words (`deployment.apps/web (Progress deadline exceeded)`).
+    fn label_for(&self, expr: &Expr) -> String {
+        match (&self.judgement, expr.needs_judgement()) {
+            (Some(judgement), true) => format!("{} ({})", self.label, judgement.message),
+            _ => self.label.clone(),
+        }
+    }
+}
+
+/// The shared state of every watcher's condition sink: the objects seen and their conditions.
+#[derive(Debug)]
+pub struct Judge {
+    rules: Rules,
+    named: Vec<Named>,
+    /// Watchers (targets) that have not delivered their first complete list yet.
+    unsynced: Vec<bool>,
+    /// Contexts whose watchers are not known yet (a run over several contexts resolves each
+    /// one's types on its own, and a cluster may be down at the start).
+    pending_members: usize,
+    objects: HashMap<Key, Assessment>,
+    /// Labels of objects deleted since the start, for `delete` under `--for any`.
+    deleted: Option<String>,
+    printed: u64,
+    ended: Option<Ended>,
+    /// The named objects missing after the first lists have been announced.
+    announced_missing: bool,
+    /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
+    next_tick: Option<SystemTime>,
+    /// Changes of judgement not yet reported (`Rules::progress`).
+    progress: Vec<String>,
+    /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
+    /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
+    troubles: HashMap<Key, BTreeMap<String, Trouble>>,
+}
+
+impl Judge {
+    /// A judge for `targets` watchers; `named` lists the objects the user named (empty for
+    /// collections and selectors).
+    pub fn new(rules: Rules, named: Vec<Named>, targets: usize) -> Judge {
+        Judge {
+            rules,
+            named,
+            unsynced: vec![true; targets.max(1)],
+            pending_members: 0,
+            objects: HashMap::new(),
+            deleted: None,
+            printed: 0,
+            ended: None,
+            announced_missing: false,
+            next_tick: None,
+            progress: Vec::new(),
+            troubles: HashMap::new(),
+        }
+    }
+
+    /// A judge for a run over `contexts` contexts, each of which says what it watches once it
+    /// knows (`member_resolved`).
+    pub fn for_contexts(rules: Rules, contexts: usize) -> Judge {
+        Judge {
+            unsynced: Vec::new(),
+            pending_members: contexts,
+            ..Judge::new(rules, Vec::new(), 0)
+        }
+    }
+
+    /// A context of the run knows its watchers: `watchers` of them, expecting `named`. Returns
+    /// the index of its first watcher (for `ConditionSink::new`). A context that watches
+    /// nothing (it lacks the type, or was dropped) passes 0.
+    pub fn member_resolved(&mut self, named: Vec<Named>, watchers: usize) -> usize {
+        self.pending_members = self.pending_members.saturating_sub(1);
+        self.named.extend(named);
+        let first = self.unsynced.len();
+        self.unsynced.extend(std::iter::repeat_n(true, watchers));
+        first
+    }
+
+    /// Whether the run can still decide on its own (for a context that has failed: with `--for
+    /// all` nothing can be said about every object any more).
+    pub fn needs_every_context(&self) -> bool {
+        self.rules.mode == For::All && !self.rules.until.is_empty()
+    }
+
+    /// Whether something has ended the watch.
+    pub(super) fn has_ended(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// What ended the watch, once something has.
+    pub fn ended(&self) -> Option<Ended> {
+        self.ended.clone()
+    }
+
+    /// After the first complete lists, once: the named objects that do not exist (yet).
+    pub(super) fn newly_missing(&mut self) -> Vec<String> {
+        if self.announced_missing || !self.all_synced() {
+            return Vec::new();
+        }
+        self.announced_missing = true;
+        self.named
+            .iter()
+            .filter(|n| !self.has_seen(n))
+            .map(|n| n.label.clone())
+            .collect()
+    }
+
+    /// Keep a decision; every sink stops from now on.
+    pub(super) fn record(&mut self, decided: Option<Ended>) -> Flow {
+        match decided {
+            Some(ended) => {
+                self.ended = Some(ended);
+                Flow::Stop
+            }
+            None => Flow::Continue,
+        }
+    }
+
+    /// Note one printed event; `Some` when the watch is over.
+    pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
+        self.printed += 1;
+        if self.rules.has_conditions() {
+            let key = Key::of(event);
+            let label = match event.context {
+                Some(context) => format!(
+                    "{context}/{}/{}",
+                    crate::output::sinks::kind_prefix(event.resource),
+                    event.name
+                ),
+                None => format!(
+                    "{}/{}",
+                    crate::output::sinks::kind_prefix(event.resource),
+                    event.name
+                ),
+            };
+            if event.kind == EventType::Deleted {
+                self.objects.remove(&key);
+                self.deleted = Some(label);
+            } else {
+                let parsed: Option<Value> = if self.rules.needs_object() {
+                    crate::decode::value(event.object.get()).ok()
+                } else {
+                    None
+                };
+                let now = SystemTime::now();
+                let mut seen = self.assess(
+                    label,
+                    &event.resource.group,
+                    &event.resource.kind,
+                    parsed,
+                    now,
+                );
+                self.overlay(&key, &mut seen, now);
+                if let Some(later) = &seen.later {
+                    self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
+                }
+                if let Some(due) = self.trouble_due(&key).filter(|due| *due > now) {
+                    self.next_tick = Some(self.next_tick.map_or(due, |t| t.min(due)));
+                }
+                let before = self.objects.get(&key).and_then(|s| s.judgement.as_ref());
+                if let Some(line) = self.change_line(before, &seen) {
+                    self.progress.push(line);
+                }
+                self.objects.insert(key, seen);
+            }
+        }
+        if let Some(ended) = self.decide() {
+            return Some(ended);
+        }
+        match self.rules.max_events {
+            Some(n) if self.printed >= n => Some(Ended::MaxEvents(n)),
+            _ => None,
+        }
+    }
+
+    /// Where `object` stands against every expression, judged at `now`.
+    fn assess(
+        &self,
+        label: String,
+        group: &str,
+        kind: &str,
+        object: Option<Value>,
+        now: SystemTime,
+    ) -> Assessment {
+        let judging = self.rules.needs_judgement();
+        let judgement = object
+            .as_ref()
+            .filter(|_| judging)
+            .map(|o| readiness::judge(group, kind, o, now));
+        let holds = |e: &Expr| e.holds_for(object.as_ref(), judgement.as_ref());
+        let until = self.rules.until.iter().map(holds).collect();
+        let fail_on = self.rules.fail_on.iter().map(holds).collect();
+        let later = object.filter(|_| judging).and_then(|object| {
+            let at = readiness::judge_again_at(group, kind, &object, now)?;
+            Some(Later {
+                at,
+                group: group.to_string(),
+                kind: kind.to_string(),
+                object,
+            })
+        });
+        Assessment {
+            label,
+            until,
+            fail_on,
+            judgement,
+            later,
+        }
+    }
+
+    /// Judge again, at `now`, the objects whose judgement changes with time alone (a Pod
+    /// unschedulable for longer than the window has failed); `Some` when that ends the watch.
+    /// Every sink does this at each checkpoint; a runner may also call it on a timer, at
+    /// [`Judge::next_tick`], so that no event is needed.
+    pub fn tick(&mut self, now: SystemTime) -> Option<Ended> {
+        if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
+            return None;
+        }
+        let due: Vec<Key> = self
+            .objects
+            .iter()
+            .filter(|(key, s)| {
+                s.later.as_ref().is_some_and(|l| l.at <= now)
+                    || self.trouble_due(key).is_some_and(|due| due <= now)
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in due {
+            let Some(seen) = self.objects.remove(&key) else {
+                continue;
+            };
+            let before = seen.judgement.clone();
+            let mut fresh = match seen.later {
+                Some(later) if later.at <= now => self.assess(
+                    seen.label,
+                    &later.group,
+                    &later.kind,
+                    Some(later.object),
+                    now,
+                ),
+                later => Assessment { later, ..seen },
+            };
+            self.overlay(&key, &mut fresh, now);
+            if let Some(line) = self.change_line(before.as_ref(), &fresh) {
+                self.progress.push(line);
+            }
+            self.objects.insert(key, fresh);
+        }
+        self.next_tick = self.earliest_tick(now);
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// A child of workload `workload` (a Pod of its current revision, `child` as
+    /// `pod/web-1`) is stuck since `trouble.since`, or (`None`) no longer is, or is gone. Once
+    /// a child has stayed stuck for `Rules::fail_grace` the workload, if not ready, is judged
+    /// failed with the child and its reason as the message; `Some` when that ends the watch
+    /// (with a grace of 0 it may, at once). Later, [`Judge::tick`] does it when the grace ends.
+    pub fn child_trouble(
+        &mut self,
+        workload: &Key,
+        child: &str,
+        trouble: Option<Trouble>,
+        now: SystemTime,
+    ) -> Option<Ended> {
+        if self.ended.is_some() {
+            return None;
+        }
+        match trouble {
+            Some(trouble) => {
+                let children = self.troubles.entry(workload.clone()).or_default();
+                // The first moment it was seen stuck counts, however often it is said again.
+                let since = children.get(child).map_or(trouble.since, |t| t.since);
+                children.insert(
+                    child.to_string(),
+                    Trouble {
+                        reason: trouble.reason,
+                        since,
+                    },
+                );
+            }
+            None => {
+                if let Some(children) = self.troubles.get_mut(workload) {
+                    children.remove(child);
+                    if children.is_empty() {
+                        self.troubles.remove(workload);
+                    }
+                }
+            }
+        }
+        if let Some(mut seen) = self.objects.remove(workload) {
+            let before = seen.judgement.clone();
+            self.overlay(workload, &mut seen, now);
+            if let Some(line) = self.change_line(before.as_ref(), &seen) {
+                self.progress.push(line);
+            }
+            self.objects.insert(workload.clone(), seen);
+        }
+        self.next_tick = self.earliest_tick(now);
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// When the first of `key`'s stuck children has been stuck for the grace.
+    fn trouble_due(&self, key: &Key) -> Option<SystemTime> {
+        let children = self.troubles.get(key)?;
+        let since = children.values().map(|t| t.since).min()?;
+        Some(since + self.rules.fail_grace)
+    }
+
+    /// The next moment a judgement may change with time alone, after `now`.
+    fn earliest_tick(&self, now: SystemTime) -> Option<SystemTime> {
+        let later = self
+            .objects
+            .values()
+            .filter_map(|s| s.later.as_ref().map(|l| l.at));
+        let troubles = self
+            .troubles
+            .keys()
+            .filter(|key| self.objects.contains_key(*key))
+            .filter_map(|key| self.trouble_due(key))
+            .filter(|due| *due > now);
+        later.chain(troubles).min()
+    }
+
+    /// A workload not ready whose stuck child has outlasted the grace has failed, with the child
+    /// as the reason (only where `--fail-on failed` asks: nothing else needs the verdict).
+    fn overlay(&self, key: &Key, seen: &mut Assessment, now: SystemTime) {
+        if !self.rules.fail_on.contains(&Expr::Failed) {
+            return;
+        }
+        let Some(judgement) = &seen.judgement else {
+            return;
+        };
+        if judgement.state != State::InProgress {
+            return;
+        }
+        let Some(children) = self.troubles.get(key) else {
+            return;
+        };
+        let Some((child, trouble)) = children
+            .iter()
+            .filter(|(_, t)| t.since + self.rules.fail_grace <= now)
+            .min_by_key(|(_, t)| t.since)
+        else {
+            return;
+        };
+        let judgement = Judgement {
+            state: State::Failed,
+            message: format!("{child}: {}", trouble.reason),
+        };
+        for (expr, holds) in self.rules.until.iter().zip(seen.until.iter_mut()) {
+            if expr.needs_judgement() {
+                *holds = expr.holds_for(None, Some(&judgement));
+            }
+        }
+        for (expr, holds) in self.rules.fail_on.iter().zip(seen.fail_on.iter_mut()) {
+            if expr.needs_judgement() {
+                *holds = expr.holds_for(None, Some(&judgement));
+            }
+        }
+        seen.judgement = Some(judgement);
+    }
+
+    /// A line for stderr when `seen`'s judgement differs from `before`. An object ready when
+    /// first seen is no news (a manifest of twenty ConfigMaps would be twenty lines).
+    fn change_line(&self, before: Option<&Judgement>, seen: &Assessment) -> Option<String> {
+        let judgement = seen.judgement.as_ref()?;
+        let news = match before {
+            None => judgement.state != State::Ready,
+            Some(before) => before != judgement,
+        };
+        (self.rules.progress && news).then(|| format!("{}: {judgement}", seen.label))
+    }
+
+    /// The changes of judgement since the last call (`deployment.apps/web: in progress:
+    /// Updated: 1/3`), for stderr.
+    pub fn take_progress(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.progress)
+    }
+
+    /// When [`Judge::tick`] next has an object to judge again, if ever.
+    pub fn next_tick(&self) -> Option<SystemTime> {
+        // Once decided, nothing is judged again (and a runner's timer must not spin on a past
+        // moment while the watchers stop).
+        self.next_tick.filter(|_| self.ended.is_none())
+    }
+
+    /// Watcher `index` delivered a complete list.
+    pub(super) fn synced(&mut self, index: usize) -> Option<Ended> {
+        if let Some(flag) = self.unsynced.get_mut(index) {
+            *flag = false;
+        }
+        self.decide()
+    }
+
+    fn all_synced(&self) -> bool {
+        self.pending_members == 0 && !self.unsynced.iter().any(|u| *u)
+    }
+
+    /// `--fail-on` first (a failure outranks a success seen at the same moment), then `--until`.
+    fn decide(&self) -> Option<Ended> {
+        for (i, expr) in self.rules.fail_on.iter().enumerate() {
+            // One object failing fails the run, whatever --for says.
+            if let Some(by) = self.met(expr, i, For::Any, |s| &s.fail_on) {
+                return Some(Ended::FailOn {
+                    expr: expr.to_string(),
+                    by,
+                });
+            }
+        }
+        for (i, expr) in self.rules.until.iter().enumerate() {
+            if let Some(by) = self.met(expr, i, self.rules.mode, |s| &s.until) {
+                return Some(Ended::Until {
+                    expr: expr.to_string(),
+                    by,
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether `expr` (number `i` in its list) is met under `mode`; the object(s) that met it.
+    fn met(
+        &self,
+        expr: &Expr,
+        i: usize,
+        mode: For,
+        holds: impl Fn(&Assessment) -> &Vec<bool>,
+    ) -> Option<String> {
+        let synced = self.all_synced();
+        if *expr == Expr::Delete {
+            return match mode {
+                // Until the first list, an absent object may only not have been listed yet.
+                For::All if synced && self.objects.is_empty() => {
+                    Some(self.deleted.clone().unwrap_or_else(|| self.named_label()))
+                }
+                For::All => None,
+                For::Any => self.deleted.clone().or_else(|| {
+                    self.missing_named()
+                        .filter(|_| synced)
+                        .map(|n| n.name.clone())
+                }),
+            };
+        }
+        match mode {
+            For::Any => self
+                .objects
+                .values()
+                .find(|s| holds(s).get(i).copied().unwrap_or(false))
+                .map(|s| s.label_for(expr)),
+            For::All => {
+                if !synced || self.objects.is_empty() || self.missing_named().is_some() {
+                    return None;
+                }
+                let every = self
+                    .objects
+                    .values()
+                    .all(|s| holds(s).get(i).copied().unwrap_or(false));
+                every.then(|| self.everyone_label(expr))
+            }
+        }
+    }
+
+    /// A named object that has not been seen (does not exist).
+    fn missing_named(&self) -> Option<&Named> {
+        self.named.iter().find(|n| !self.has_seen(n))
+    }
+
+    fn has_seen(&self, named: &Named) -> bool {
+        self.objects.keys().any(|k| {
+            k.resource == named.resource
+                && k.name == named.name
+                && named.context.as_deref().unwrap_or_default() == k.context
+                && named.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
+        })
+    }
+
+    fn named_label(&self) -> String {
+        match self.named.as_slice() {
+            [one] => one.name.clone(),
+            [] => "every watched object".into(),
+            many => format!("all {} named objects", many.len()),
+        }
+    }
+
+    fn everyone_label(&self, expr: &Expr) -> String {
+        match self.objects.values().collect::<Vec<_>>().as_slice() {
+            [one] => one.label_for(expr),
+            many => format!("all {} objects", many.len()),
+        }
+    }
+
+    /// Every watched object the readiness rules do not call ready, by label, with its
+    /// judgement, sorted by label: what the summary of a failed wait lists.
+    pub fn unready(&self) -> Vec<(String, Judgement)> {
+        let mut objects: Vec<(String, Judgement)> = self
+            .objects
+            .values()
+            .filter_map(|s| {
+                let judgement = s.judgement.as_ref()?;
+                (judgement.state != State::Ready).then(|| (s.label.clone(), judgement.clone()))
+            })
+            .collect();
+        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects
+    }
+
+    /// Every watched object the readiness rules do not call ready, with their judgement
+    /// (`deployment.apps/web: in progress: Updated: 1/3`), sorted: what a wait for `ready`
+    /// still waits for.
+    pub fn not_ready(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .objects
+            .values()
+            .filter_map(|s| {
+                let judgement = s.judgement.as_ref()?;
+                (judgement.state != State::Ready).then(|| format!("{}: {judgement}", s.label))
+            })
+            .collect();
+        lines.sort_unstable();
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Origin, ResourceInfo};
+    use serde_json::json;
+    use serde_json::value::RawValue;
+    use std::time::Duration;
+
+    fn parse(text: &str) -> Expr {
+        Expr::parse("--until", text).unwrap()
+    }
+
+    fn resource() -> ResourceInfo {
+        ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// Feed events (kind, name, phase) to a judge; returns what ended it, and when.
+    fn feed(judge: &mut Judge, steps: &[(&str, &str, &str)]) -> Option<(usize, Ended)> {
+        let resource = resource();
+        for (i, (kind, name, phase)) in steps.iter().enumerate() {
+            if *kind == "SYNC" {
+                if let Some(e) = judge.synced(0) {
+                    return Some((i, e));
+                }
+                continue;
+            }
+            let text =
+                json!({"metadata": {"name": name, "namespace": "ns"}, "status": {"phase": phase}})
+                    .to_string();
+            let raw = RawValue::from_string(text).unwrap();
+            let event = Event {
+                kind: match *kind {
+                    "ADDED" => EventType::Added,
+                    "MODIFIED" => EventType::Modified,
+                    _ => EventType::Deleted,
+                },
+                origin: Origin::Watch,
+                resource: &resource,
+                object: &raw,
+                object_lacks_type: false,
+                name,
+                namespace: "ns",
+                row: None,
+                context: None,
+            };
+            if let Some(e) = judge.event(&event) {
+                return Some((i, e));
+            }
+        }
+        None
+    }
+
+    fn rules(until: &[&str], fail_on: &[&str], mode: For) -> Rules {
+        Rules {
+            until: until.iter().map(|t| parse(t)).collect(),
+            fail_on: fail_on
+                .iter()
+                .map(|t| Expr::parse("--fail-on", t).unwrap())
+                .collect(),
+            mode,
+            max_events: None,
+            progress: true,
+            fail_grace: Duration::from_secs(30),
+        }
+    }
+
+    /// A stuck child fails its workload once the grace has passed, on a tick with no event;
+    /// one that recovers within the grace fails nothing; a grace of 0 fails at once.
+    #[test]
+    fn a_stuck_child_fails_its_workload_after_the_grace() {
+        let resource = deployments();
+        let key = Key::new("", &resource, "ns", "web");
+        let stuck = |since| {
+            Some(Trouble {
+                reason: "ImagePullBackOff (web): Back-off".into(),
+                since,
+            })
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ReplicaSetUpdated")
+            ),
+            None
+        );
+        let t0 = SystemTime::now();
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", stuck(t0), t0), None);
+        assert_eq!(judge.next_tick(), Some(t0 + Duration::from_secs(30)));
+        // Said again later (ErrImagePull, then ImagePullBackOff): the first moment counts.
+        let t10 = t0 + Duration::from_secs(10);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", stuck(t10), t10),
+            None
+        );
+        assert_eq!(judge.tick(t0 + Duration::from_secs(29)), None);
+        let ended = judge.tick(t0 + Duration::from_secs(30));
+        assert_eq!(
+            ended,
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (pod/web-1: ImagePullBackOff (web): Back-off)".into()
+            })
+        );
+
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        judge.child_trouble(&key, "pod/web-1", stuck(t0), t0);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, t10), None);
+        assert_eq!(judge.next_tick(), None);
+        assert_eq!(judge.tick(t0 + Duration::from_secs(60)), None);
+        assert_eq!(
+            judge.not_ready(),
+            ["deployment.apps/web: in progress: Updated: 1/3"]
+        );
+
+        let mut zero = rules(&["ready"], &["failed"], For::All);
+        zero.fail_grace = Duration::ZERO;
+        let mut judge = Judge::new(zero, vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        assert!(matches!(
+            judge.child_trouble(&key, "pod/web-1", stuck(t0), t0),
+            Some(Ended::FailOn { .. })
+        ));
+    }
+
+    const DONE: &str = "jsonpath={.status.phase}=Succeeded";
+
+    /// Feed one object of kind `kind` (group `group`) as an event to `judge`.
+    fn feed_object(judge: &mut Judge, resource: &ResourceInfo, object: Value) -> Option<Ended> {
+        let name = object["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let raw = RawValue::from_string(object.to_string()).unwrap();
+        judge.event(&Event {
+            kind: EventType::Modified,
+            origin: Origin::Watch,
+            resource,
+            object: &raw,
+            object_lacks_type: false,
+            name: &name,
+            namespace: "ns",
+            row: None,
+            context: None,
+        })
+    }
+
+    fn deployments() -> ResourceInfo {
+        ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        }
+    }
+
+    /// A Deployment of 3 replicas, `updated` of them on the current template, whose
+    /// `Progressing` condition has `reason`.
+    fn deployment(name: &str, updated: u32, reason: &str) -> Value {
+        json!({"metadata": {"name": name, "namespace": "ns", "generation": 2},
+               "spec": {"replicas": 3, "progressDeadlineSeconds": 600},
+               "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": updated,
+                          "readyReplicas": 3, "availableReplicas": 3,
+                          "conditions": [
+                              {"type": "Available", "status": "True"},
+                              {"type": "Progressing",
+                               "status": if reason == "ProgressDeadlineExceeded" {"False"} else {"True"},
+                               "reason": reason}]}})
+    }
+
+    /// `--until ready` is not met by an available Deployment mid-rollout (where
+    /// `condition=Available` is), and is once every replica is updated.
+    #[test]
+    fn ready_waits_for_the_rollout_not_for_availability() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(&["ready"], &["failed"], For::All),
+            vec![Named::new(&resource, Some("ns".into()), "web")],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ReplicaSetUpdated")
+            ),
+            None
+        );
+        assert_eq!(
+            judge.not_ready(),
+            ["deployment.apps/web: in progress: Updated: 1/3"]
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 3, "NewReplicaSetAvailable")
+            ),
+            Some(Ended::Until {
+                expr: "ready".into(),
+                by: "deployment.apps/web (Deployment is available. Replicas: 3)".into()
+            })
+        );
+        assert!(judge.not_ready().is_empty());
+        assert_eq!(
+            judge.take_progress(),
+            [
+                "deployment.apps/web: in progress: Updated: 1/3",
+                "deployment.apps/web: ready: Deployment is available. Replicas: 3"
+            ]
+        );
+        // The same judgement again is no news; nor is an object ready when first seen.
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("api", 3, "NewReplicaSetAvailable"),
+        );
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 3, "NewReplicaSetAvailable"),
+        );
+        assert!(judge.take_progress().is_empty());
+    }
+
+    #[test]
+    fn failed_trips_on_one_object_and_says_why() {
+        let resource = deployments();
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("api", 3, "NewReplicaSetAvailable")
+            ),
+            None,
+            "not decided before the list is complete"
+        );
+        assert_eq!(
+            feed_object(
+                &mut judge,
+                &resource,
+                deployment("web", 1, "ProgressDeadlineExceeded")
+            ),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (Progress deadline exceeded)".into()
+            })
+        );
+        let printed = Ended::FailOn {
+            expr: "failed".into(),
+            by: "deployment.apps/web (Progress deadline exceeded)".into(),
+        }
+        .to_string();
+        assert_eq!(
+            printed,
+            "--fail-on failed met by deployment.apps/web (Progress deadline exceeded)"
+        );
+    }
+
+    /// A Pod the scheduler cannot place fails once the window has passed, with no event to
+    /// prompt the judge: `tick` judges it again.
+    #[test]
+    fn an_unschedulable_pod_fails_on_a_tick_after_the_window() {
+        let now = SystemTime::now();
+        let since = now - std::time::Duration::from_secs(10);
+        let pod = json!({"metadata": {"name": "web-1", "namespace": "ns",
+                                      "creationTimestamp": humantime::format_rfc3339_seconds(since).to_string()},
+                         "status": {"phase": "Pending", "conditions": [{
+                             "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                             "message": "0/3 nodes are available: 3 Insufficient cpu."}]}});
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.next_tick(), None);
+        assert_eq!(feed_object(&mut judge, &resource(), pod), None);
+        assert_eq!(judge.synced(0), None);
+        let due = judge.next_tick().expect("judged again later");
+        assert!(due > now && due <= now + std::time::Duration::from_secs(6));
+        assert_eq!(judge.tick(now), None, "still within the window");
+        assert_eq!(
+            judge.tick(due),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "pod/web-1 (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)".into()
+            })
+        );
+        assert!(judge.ended().is_some());
+    }
+
+    /// `ready` mixes with kubectl's words: any --until met ends the wait.
+    #[test]
+    fn ready_mixes_with_other_conditions() {
+        let resource = deployments();
+        let mut judge = Judge::new(
+            rules(
+                &["ready", "jsonpath={.metadata.labels.skip}=yes"],
+                &[],
+                For::All,
+            ),
+            vec![],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        let mut skipped = deployment("web", 1, "ReplicaSetUpdated");
+        skipped["metadata"]["labels"] = json!({"skip": "yes"});
+        assert!(matches!(
+            feed_object(&mut judge, &resource, skipped),
+            Some(Ended::Until { expr, .. }) if expr.starts_with("jsonpath=")
+        ));
+    }
+
+    #[test]
+    fn all_waits_for_every_object_after_the_list() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Succeeded"),
+                ("ADDED", "b", "Running"),
+                ("SYNC", "", ""),
+                ("MODIFIED", "b", "Succeeded"),
+            ],
+        );
+        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+
+        // Already true at the list: decided when the list is complete, not before.
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(&mut judge, &[("ADDED", "a", "Succeeded"), ("SYNC", "", "")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        // A selector that matches nothing yet waits for objects to appear.
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Succeeded")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn deleted_objects_leave_the_all_set() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Succeeded"),
+                ("ADDED", "b", "Running"),
+                ("SYNC", "", ""),
+                ("DELETED", "b", "Running"),
+            ],
+        );
+        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn any_and_fail_on_trip_on_one_object() {
+        let mut judge = Judge::new(rules(&[DONE], &[], For::Any), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[("ADDED", "a", "Running"), ("ADDED", "b", "Succeeded")],
+        );
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        let failed = "jsonpath={.status.phase}=Failed";
+        let mut judge = Judge::new(rules(&[DONE], &[failed], For::All), vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Running"),
+                ("SYNC", "", ""),
+                ("MODIFIED", "a", "Failed"),
+            ],
+        );
+        assert!(
+            matches!(ended, Some((2, Ended::FailOn { .. }))),
+            "{ended:?}"
+        );
+    }
+
+    #[test]
+    fn named_objects_must_exist_and_delete_counts_absence() {
+        let named = vec![Named::new(&resource(), Some("ns".into()), "a")];
+        let mut judge = Judge::new(rules(&["create"], &[], For::All), named.clone(), 1);
+        let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Pending")]);
+        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+
+        let mut judge = Judge::new(rules(&["delete"], &[], For::All), named.clone(), 1);
+        let ended = feed(&mut judge, &[("SYNC", "", "")]);
+        assert!(matches!(ended, Some((0, Ended::Until { .. }))), "{ended:?}");
+
+        let mut judge = Judge::new(rules(&["delete"], &[], For::All), named, 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", "Running"),
+                ("SYNC", "", ""),
+                ("DELETED", "a", "Running"),
+            ],
+        );
+        assert!(matches!(ended, Some((2, Ended::Until { .. }))), "{ended:?}");
+    }
+
+    #[test]
+    fn max_events_counts_printed_events() {
+        let rules = Rules {
+            max_events: Some(2),
+            ..Rules::default()
+        };
+        let mut judge = Judge::new(rules, vec![], 1);
+        let ended = feed(
+            &mut judge,
+            &[
+                ("ADDED", "a", ""),
+                ("SYNC", "", ""),
+                ("ADDED", "b", ""),
+                ("ADDED", "c", ""),
+            ],
+        );
+        assert_eq!(ended, Some((2, Ended::MaxEvents(2))));
+    }
+
+    /// The same named pod in two contexts: `--for all` needs it in both, `--fail-on` names the
+    /// context, and a context still unresolved holds the decision back.
+    #[test]
+    fn several_contexts_are_judged_as_one_fleet() {
+        let resource = resource();
+        let event = |context: &'static str, phase: &str| {
+            let text = json!({"metadata": {"name": "web", "namespace": "ns"},
+                              "status": {"phase": phase}})
+            .to_string();
+            (context, RawValue::from_string(text).unwrap())
+        };
+        let judge_event = |judge: &mut Judge, (context, raw): &(&str, Box<RawValue>)| {
+            judge.event(&Event {
+                kind: EventType::Added,
+                origin: Origin::Watch,
+                resource: &resource,
+                object: raw,
+                object_lacks_type: false,
+                name: "web",
+                namespace: "ns",
+                row: None,
+                context: Some(context),
+            })
+        };
+        let named = |context: &str| vec![Named::new(&resource, None, "web").in_context(context)];
+        let until = rules(&["jsonpath={.status.phase}=Running"], &[], For::All);
+        let mut judge = Judge::for_contexts(until.clone(), 2);
+        let east = judge.member_resolved(named("east"), 1);
+        assert_eq!(judge.synced(east), None);
+        assert_eq!(judge_event(&mut judge, &event("east", "Running")), None);
+        // west has not even resolved its types yet.
+        assert_eq!(judge.synced(east), None);
+        let west = judge.member_resolved(named("west"), 1);
+        assert_eq!(west, 1);
+        assert_eq!(judge.synced(west), None, "west/web does not exist yet");
+        assert_eq!(judge_event(&mut judge, &event("west", "Pending")), None);
+        assert!(matches!(
+            judge_event(&mut judge, &event("west", "Running")),
+            Some(Ended::Until { .. })
+        ));
+        assert!(judge.needs_every_context());
+
+        let fail = rules(&[], &["jsonpath={.status.phase}=Failed"], For::All);
+        let mut judge = Judge::for_contexts(fail, 2);
+        judge.member_resolved(named("east"), 1);
+        judge.member_resolved(named("west"), 1);
+        assert_eq!(
+            judge_event(&mut judge, &event("west", "Failed")),
+            Some(Ended::FailOn {
+                expr: "jsonpath={.status.phase}=Failed".into(),
+                by: "west/pod/web".into()
+            })
+        );
+        assert!(!judge.needs_every_context());
+    }
+}

@@ -1,0 +1,40 @@
+//! What the judge is asked to decide: the conditions and limits of one run.
+
+use std::time::Duration;
+
+use super::expr::{Expr, For};
+
+/// What the judge is asked to decide.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    pub until: Vec<Expr>,
+    pub fail_on: Vec<Expr>,
+    pub mode: For,
+    pub max_events: Option<u64>,
+    /// Report each change of a readiness judgement on stderr (`--quiet` turns it off).
+    pub progress: bool,
+    /// How long a workload's Pod of the current revision may stay stuck (`ImagePullBackOff`,
+    /// `CrashLoopBackOff`, unschedulable...) before it fails the workload (`--fail-grace`).
+    pub fail_grace: Duration,
+}
+
+impl Rules {
+    pub fn needs_object(&self) -> bool {
+        self.until
+            .iter()
+            .chain(&self.fail_on)
+            .any(Expr::needs_object)
+    }
+
+    pub fn has_conditions(&self) -> bool {
+        !self.until.is_empty() || !self.fail_on.is_empty()
+    }
+
+    /// Whether any expression asks the readiness rules.
+    pub fn needs_judgement(&self) -> bool {
+        self.until
+            .iter()
+            .chain(&self.fail_on)
+            .any(Expr::needs_judgement)
+    }
+}

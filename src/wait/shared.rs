@@ -1,0 +1,91 @@
+//! The one judge of a run, shared by every watcher's sink and by the runner. Its lock (which
+//! survives a holder that panicked) is taken here only, and the changes of judgement it makes
+//! go to the writer the runner gave it: nothing in `wait` writes stderr.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use crate::readiness::Judgement;
+
+use super::identity::{Key, Named};
+use super::judge::{Ended, Judge, Trouble};
+
+/// Writes the judge's changes of judgement (`Rules::progress`), one line each.
+pub type SayProgress = fn(&[String]);
+
+/// A handle on the run's judge; clones share it.
+#[derive(Clone)]
+pub struct SharedJudge {
+    judge: Arc<Mutex<Judge>>,
+    say: SayProgress,
+}
+
+impl SharedJudge {
+    pub fn new(judge: Judge, say: SayProgress) -> SharedJudge {
+        SharedJudge {
+            judge: Arc::new(Mutex::new(judge)),
+            say,
+        }
+    }
+
+    /// The judge, locked; a sink holds it while printing so that nothing is printed after the
+    /// event that ended the watch.
+    pub(super) fn lock(&self) -> MutexGuard<'_, Judge> {
+        crate::log::lock(&self.judge)
+    }
+
+    /// Write out the changes of judgement `judge` has made since it was last asked.
+    pub(super) fn say_progress(&self, judge: &mut Judge) {
+        let lines = judge.take_progress();
+        if !lines.is_empty() {
+            (self.say)(&lines);
+        }
+    }
+
+    /// When a judgement changes with time alone next (`Judge::next_tick`).
+    pub fn next_tick(&self) -> Option<SystemTime> {
+        self.lock().next_tick()
+    }
+
+    /// Judge again what changes with time alone (`Judge::tick`).
+    pub fn tick(&self, now: SystemTime) -> Option<Ended> {
+        let mut judge = self.lock();
+        let ended = judge.tick(now);
+        self.say_progress(&mut judge);
+        ended
+    }
+
+    /// A workload's child is stuck, or no longer is (`Judge::child_trouble`).
+    pub fn child_trouble(
+        &self,
+        workload: &Key,
+        child: &str,
+        trouble: Option<Trouble>,
+        now: SystemTime,
+    ) -> Option<Ended> {
+        let mut judge = self.lock();
+        let ended = judge.child_trouble(workload, child, trouble, now);
+        self.say_progress(&mut judge);
+        ended
+    }
+
+    /// What ended the watch, once something has.
+    pub fn ended(&self) -> Option<Ended> {
+        self.lock().ended()
+    }
+
+    /// Whether the run cannot decide without every context (`Judge::needs_every_context`).
+    pub fn needs_every_context(&self) -> bool {
+        self.lock().needs_every_context()
+    }
+
+    /// A member's watchers are known (`Judge::member_resolved`): the index of its first.
+    pub fn member_resolved(&self, named: Vec<Named>, watchers: usize) -> usize {
+        self.lock().member_resolved(named, watchers)
+    }
+
+    /// Every watched object not ready, with its judgement (`Judge::unready`).
+    pub fn unready(&self) -> Vec<(String, Judgement)> {
+        self.lock().unready()
+    }
+}
