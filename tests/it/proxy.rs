@@ -3,7 +3,7 @@
 //! targets are never proxied) are checked here end to end and as pure functions in
 //! `src/config/proxy.rs`.
 
-use crate::common;
+use crate::harness;
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
-use common::{run, Cluster};
+use harness::{run, Cluster};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -498,7 +498,7 @@ fn a_refused_or_untrusted_https_proxy_gets_one_line_naming_it() {
     let named = format!("https://<redacted>@127.0.0.1:{}", proxy.port);
     let trusted = cluster.dir.path().join("proxy-ca.pem");
     std::fs::write(&trusted, &proxy.ca_pem).unwrap();
-    let error_line = |outcome: &common::Outcome| -> String {
+    let error_line = |outcome: &harness::Outcome| -> String {
         assert_eq!(outcome.code, Some(5), "{outcome:#?}");
         let lines: Vec<&str> = outcome
             .stderr
