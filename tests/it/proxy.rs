@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
-use harness::{run, Cluster};
+use harness::{run, Cluster, RefusedPort};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -240,12 +240,9 @@ fn the_environment_never_proxies_loopback() {
 #[test]
 fn a_dead_proxy_is_reported_as_unreachable_naming_it() {
     let cluster = Cluster::seeded();
-    // A port that was free a moment ago: nothing listens there.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // Nothing listens there, and nothing can start to while the test holds it.
+    let refused = RefusedPort::hold();
+    let port = refused.port;
     let config = write_kubeconfig(&cluster, &format!("http://127.0.0.1:{port}"));
     let mut cmd = cluster.kw();
     cmd.args(["get", "namespaces", "--kubeconfig"]).arg(&config);

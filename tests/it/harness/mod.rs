@@ -5,11 +5,13 @@
 
 mod cluster;
 mod golden;
+mod net;
 mod process;
 mod wait;
 pub mod watchdog;
 
 pub use cluster::{apply_scenario_op, frozen_now, scenario_ops, start_sim, Cluster};
 pub use golden::{assert_golden, golden_path};
+pub use net::RefusedPort;
 pub use process::{run, wait_with_limit, Live, Outcome};
 pub use wait::wait_for;
