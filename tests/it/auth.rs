@@ -2,13 +2,13 @@
 //! v1beta1, tokens and client certificates, expiry, 401 refresh, failures), tokenFile rotation
 //! during a watch, in-cluster configuration, impersonation headers and `-v` redaction.
 
-use crate::common;
+use crate::harness;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{run, Cluster, Live, Outcome};
+use harness::{run, Cluster, Live, Outcome};
 use kw_sim::{Faults, SimConfig};
 use serde_json::json;
 
@@ -197,7 +197,7 @@ fn expiring_exec_token_is_renewed_during_a_watch() {
     // The first watches are refused with 500, so kw reconnects after backoffs of about 1 s and
     // 2 s; every new request must carry a fresh token because each expires within a second.
     let cluster = Cluster::start(SimConfig {
-        clock: Some(common::frozen_now()),
+        clock: Some(harness::frozen_now()),
         faults: Faults {
             watch_status: Some(500),
             times: Some(2),
@@ -345,7 +345,7 @@ fn token_file_rotation_is_picked_up_during_a_watch() {
     // to the limited user, which the server refuses for an all-namespaces watch: that refusal
     // proves the file was read again.
     let cluster = Cluster::start(SimConfig {
-        clock: Some(common::frozen_now()),
+        clock: Some(harness::frozen_now()),
         faults: Faults {
             close_after: Some(0),
             ..Faults::default()
@@ -358,7 +358,7 @@ fn token_file_rotation_is_picked_up_during_a_watch() {
     let live = Live::spawn(&mut kw_get(&cluster, &config, &["pods", "-A", "-w"]));
     live.lines_until(LIMIT, |line| line.starts_with("NAMESPACE"));
     // Let the first watch start with the old token.
-    common::wait_for("a watch to start", LIMIT, || {
+    harness::wait_for("a watch to start", LIMIT, || {
         let requests = cluster.sim.requests();
         requests.iter().any(|r| r.path.contains("watch=1"))
     });

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{Cluster, Live};
+use crate::harness::{Cluster, Live};
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -139,7 +139,7 @@ fn the_demo_plays_a_crash_loop_and_the_wait_says_why() {
             .env("NO_COLOR", "1")
             .env_remove("KUBECONFIG")
             .stdin(std::process::Stdio::null());
-        crate::common::run(cmd, LIMIT)
+        crate::harness::run(cmd, LIMIT)
     };
     let out = demo(&[
         "--churn",

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::common::{Cluster, Live};
+use crate::harness::{Cluster, Live};
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -278,7 +278,7 @@ fn old_revision_pods_do_not_fail_the_wait() {
 #[test]
 fn a_bad_grace_is_a_usage_error() {
     let cluster = Cluster::seeded();
-    let out = crate::common::run(
+    let out = crate::harness::run(
         cluster.get(&[
             "deploy/x",
             "--until",

@@ -5,13 +5,13 @@
 //! The sim has no Job resource: a "job" here is a widget (a custom resource whose status the
 //! test sets), which is how a Job's `status.conditions` look to kw anyway.
 
-use crate::common;
+use crate::harness;
 
 use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{run, Cluster, Live};
+use harness::{run, Cluster, Live};
 use kw_sim::{Faults, SimConfig};
 use serde_json::{json, Value};
 
@@ -82,7 +82,7 @@ fn still_waiting(live: &mut Live, cluster: &Cluster, object: (&str, &str, &str),
 
 /// Assert kw has opened `watches` watches in all (so it judged what it listed) and still runs.
 fn still_waiting_on_watches(live: &mut Live, cluster: &Cluster, watches: usize) {
-    common::wait_for("kw to watch", LIMIT, || watch_requests(cluster) >= watches);
+    harness::wait_for("kw to watch", LIMIT, || watch_requests(cluster) >= watches);
     still_running(live);
 }
 
@@ -363,7 +363,7 @@ fn conditions_survive_dropped_connections_and_relists() {
         .unwrap();
     cluster.sim.compact();
     // kw tried to watch again while cut off, and kept going.
-    common::wait_for("a refused watch", LIMIT, || {
+    harness::wait_for("a refused watch", LIMIT, || {
         let requests = cluster.sim.requests();
         requests
             .iter()
@@ -504,7 +504,7 @@ metadata:
         .unwrap()
         .write_all(manifest.as_bytes())
         .unwrap();
-    let code = common::wait_with_limit(&mut child, LIMIT);
+    let code = harness::wait_with_limit(&mut child, LIMIT);
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(code, Some(0));
@@ -809,7 +809,7 @@ fn version_and_completion_exit_0_quietly_into_a_closed_pipe() {
         drop(child.stdout.take());
         let mut stderr = String::new();
         let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
-        let code = common::wait_with_limit(&mut child, LIMIT);
+        let code = harness::wait_with_limit(&mut child, LIMIT);
         assert_eq!(code, Some(0), "{cmd:?}: {stderr}");
         assert!(stderr.is_empty(), "{cmd:?}: {stderr}");
     }

@@ -7,14 +7,14 @@
 //! `.ci/run` installs bash-completion, zsh, fish and tmux; elsewhere a test whose shell is
 //! missing says so and passes (under CI=true it fails instead, so CI never skips one).
 
-use crate::common;
+use crate::harness;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Cluster;
+use harness::Cluster;
 use kw_sim::SimConfig;
 use serde_json::json;
 
@@ -65,7 +65,7 @@ pub(crate) fn available(program: &str, probe: &[&str]) -> bool {
 /// A cluster holding the hostile pods (and nothing else) in `default`, and `web-1` in `shop`.
 fn hostile_cluster() -> Cluster {
     let cluster = Cluster::start(SimConfig {
-        clock: Some(common::frozen_now()),
+        clock: Some(harness::frozen_now()),
         empty: true,
         ..SimConfig::default()
     });
@@ -122,7 +122,7 @@ impl Terminal {
             .arg("--")
             .args(command)
             .stdin(Stdio::null());
-        let outcome = common::run(tmux, LIMIT);
+        let outcome = harness::run(tmux, LIMIT);
         assert_eq!(outcome.code, Some(0), "tmux starts: {outcome:?}");
         Terminal { socket }
     }
@@ -133,7 +133,7 @@ impl Terminal {
             .arg(&self.socket)
             .args(args)
             .stdin(Stdio::null());
-        let outcome = common::run(tmux, LIMIT);
+        let outcome = harness::run(tmux, LIMIT);
         assert_eq!(outcome.code, Some(0), "tmux {args:?}: {outcome:?}");
         outcome.stdout
     }
@@ -471,7 +471,7 @@ fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
         .env("KUBECONFIG", &cluster.kubeconfig)
         .current_dir(dir)
         .stdin(Stdio::null());
-    let outcome = common::run(kubectl, LIMIT);
+    let outcome = harness::run(kubectl, LIMIT);
     assert_eq!(outcome.code, Some(0), "{outcome:?}");
     let lines: Vec<&str> = outcome.stdout.lines().collect();
     assert_eq!(lines, [":4"], "{outcome:?}");
@@ -493,7 +493,7 @@ fn kw_offers_hostile_names_to_its_scripts_and_only_plain_ones_to_kubectl() {
             .env("KUBECONFIG", &cluster.kubeconfig)
             .current_dir(dir)
             .stdin(Stdio::null());
-        let outcome = common::run(cmd, LIMIT);
+        let outcome = harness::run(cmd, LIMIT);
         assert_eq!((outcome.code, outcome.stderr.as_str()), (Some(0), ""));
         outcome.stdout
     };

@@ -63,12 +63,12 @@ fn kw_completion_prints_the_committed_script() {
 
 // ---- Completion served by kw, driven through the real shells ----
 
-use crate::common;
+use crate::harness;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Cluster;
+use harness::Cluster;
 
 /// The directory of the `kw` under test, put first on PATH so the scripts' `kw` is this one.
 fn path_with_kw() -> std::ffi::OsString {
@@ -113,7 +113,7 @@ fn bash_complete(home: &Path, kubeconfig: &Path, line: &str) -> Completed {
         .env_remove("XDG_CACHE_HOME")
         .stdin(Stdio::null());
     let started = Instant::now();
-    let outcome = common::run(cmd, Duration::from_secs(20));
+    let outcome = harness::run(cmd, Duration::from_secs(20));
     let took = started.elapsed();
     assert_eq!(outcome.code, Some(0), "{line}: {outcome:?}");
     Completed {
@@ -293,7 +293,7 @@ fn a_cluster_that_never_answers_completes_nothing_within_the_budget() {
         ),
     )
     .expect("kubeconfig written");
-    // common::run fails the test if this outlives its limit; kw gives up after its 2 s budget.
+    // harness::run fails the test if this outlives its limit; kw gives up after its 2 s budget.
     let done = bash_complete(dir.path(), &kubeconfig, "kw get pods ");
     assert!(done.words.is_empty(), "{:?}", done.words);
     assert_eq!(done.stderr, "");
@@ -406,7 +406,7 @@ fn fish_completes_from_the_cluster_when_installed() {
     .env("HOME", cluster.dir.path())
     .env("KUBECONFIG", &cluster.kubeconfig)
     .stdin(Stdio::null());
-    let outcome = common::run(cmd, Duration::from_secs(20));
+    let outcome = harness::run(cmd, Duration::from_secs(20));
     assert_eq!(outcome.code, Some(0), "{outcome:?}");
     assert!(
         outcome.stdout.lines().any(|l| l.starts_with("pods\t")),
@@ -444,7 +444,7 @@ words=(kw --context sim-l); CURRENT=3; PREFIX=sim-l; _kw
         .env("HOME", cluster.dir.path())
         .env("KUBECONFIG", &cluster.kubeconfig)
         .stdin(Stdio::null());
-    let outcome = common::run(cmd, Duration::from_secs(20));
+    let outcome = harness::run(cmd, Duration::from_secs(20));
     assert_eq!(outcome.code, Some(0), "{outcome:?}");
     assert_eq!(outcome.stderr, "", "{outcome:?}");
     let words: Vec<&str> = outcome
@@ -477,7 +477,7 @@ fn zsh_script_loads_and_registers_when_installed() {
     .env("PATH", path_with_kw())
     .env("HOME", tempfile::tempdir().expect("temp dir").keep())
     .stdin(Stdio::null());
-    let outcome = common::run(cmd, Duration::from_secs(20));
+    let outcome = harness::run(cmd, Duration::from_secs(20));
     assert_eq!(outcome.code, Some(0), "{outcome:?}");
     assert_eq!(outcome.stdout.trim(), "_kw");
     assert_eq!(outcome.stderr, "");

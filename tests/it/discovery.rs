@@ -5,13 +5,13 @@
 //! The counts kw must not exceed were measured with kubectl v1.32 against the same sim, from a
 //! fresh `~/.kube/cache` (`kubectl get widgets -v=6`, counting GETs of /api and /apis paths).
 
-use crate::common;
+use crate::harness;
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{run, Cluster, Outcome};
+use harness::{run, Cluster, Outcome};
 use kw_sim::SimConfig;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -45,7 +45,7 @@ struct Counted {
 impl Counted {
     fn start(config: SimConfig) -> Counted {
         let cluster = Cluster::start(SimConfig {
-            clock: Some(common::frozen_now()),
+            clock: Some(harness::frozen_now()),
             ..config
         });
         let cache = cluster.dir.path().join("cache");

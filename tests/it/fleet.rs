@@ -12,7 +12,7 @@ use base64::Engine;
 use kw_sim::{SimConfig, SimHandle};
 use serde_json::{json, Value};
 
-use crate::common::{self, Live};
+use crate::harness::{self, Live};
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -32,7 +32,7 @@ impl Fleet {
     fn start(members: Vec<(&'static str, SimConfig)>) -> Fleet {
         let sims: Vec<(&'static str, SimHandle)> = members
             .into_iter()
-            .map(|(name, config)| (name, common::start_sim(config).expect("sim starts")))
+            .map(|(name, config)| (name, harness::start_sim(config).expect("sim starts")))
             .collect();
         let dir = tempfile::tempdir().expect("temp dir");
         let kubeconfig = dir.path().join("kubeconfig");
@@ -128,7 +128,7 @@ fn kubeconfig_text(sims: &[(&'static str, SimHandle)]) -> String {
 fn seeded(seed: u64) -> SimConfig {
     SimConfig {
         seed,
-        clock: Some(common::frozen_now()),
+        clock: Some(harness::frozen_now()),
         ..SimConfig::default()
     }
 }
@@ -179,7 +179,7 @@ fn cells(table: &str) -> Vec<Vec<String>> {
 /// Poll a file kw writes its stderr to until it contains `needle`.
 fn wait_for_stderr(path: &Path, needle: &str) -> String {
     let mut text = String::new();
-    common::wait_for(&format!("stderr to say {needle:?}"), LIMIT, || {
+    harness::wait_for(&format!("stderr to say {needle:?}"), LIMIT, || {
         text = std::fs::read_to_string(path).unwrap_or_default();
         text.contains(needle)
     });
@@ -354,7 +354,7 @@ fn one_shot_lists_every_object_of_each_context_once_under_its_name() {
         .collect();
     assert!(expected.len() > 5, "the seed has pods: {expected:?}");
     for flag in ["east,west", "west,east", "e*,w*", "*st"] {
-        let got = common::run(
+        let got = harness::run(
             fleet.get(&["pods", "-A", "-o", "name", "--context", flag]),
             LIMIT,
         );
@@ -369,12 +369,12 @@ fn one_shot_lists_every_object_of_each_context_once_under_its_name() {
 
     // The table: a CONTEXT column before NAMESPACE, and each context's rows as it lists them
     // alone, in kubeconfig order, one header for all.
-    let both = common::run(fleet.get(&["pods", "-A", "--context", "east,west"]), LIMIT);
+    let both = harness::run(fleet.get(&["pods", "-A", "--context", "east,west"]), LIMIT);
     assert_eq!(both.code, Some(0), "{}", both.stderr);
     let mut expected_rows = Vec::new();
     let mut header = Vec::new();
     for context in ["east", "west"] {
-        let alone = common::run(fleet.get(&["pods", "-A", "--context", context]), LIMIT);
+        let alone = harness::run(fleet.get(&["pods", "-A", "--context", context]), LIMIT);
         assert_eq!(alone.code, Some(0), "{}", alone.stderr);
         let mut rows = cells(&alone.stdout);
         header = rows.remove(0);
@@ -413,14 +413,14 @@ fn one_shot_lists_every_object_of_each_context_once_under_its_name() {
         vec!["pods", "-o", "yaml"],
         vec!["pods", "-o", "jsonl"],
     ] {
-        let alone = common::run(fleet.get_alone("east", &args), LIMIT);
+        let alone = harness::run(fleet.get_alone("east", &args), LIMIT);
         assert_eq!(alone.code, Some(0), "{}", alone.stderr);
         let mut named_args = args.clone();
         named_args.extend(["--context", "east"]);
-        let named = common::run(fleet.get(&named_args), LIMIT);
+        let named = harness::run(fleet.get(&named_args), LIMIT);
         assert_eq!(named.code, Some(0), "{}", named.stderr);
         assert_eq!(named.stdout, alone.stdout, "{args:?} --context east");
-        let current = common::run(fleet.get(&args), LIMIT);
+        let current = harness::run(fleet.get(&args), LIMIT);
         assert_eq!(current.stdout, alone.stdout, "{args:?} (current context)");
         assert!(!alone.stdout.contains("CONTEXT"), "{}", alone.stdout);
     }
@@ -449,7 +449,7 @@ fn json_and_yaml_name_the_context_of_every_object() {
     };
 
     // JSON lines: the object, then a last top-level member `"kw":{"context":..}`.
-    let out = common::run(fleet.get(&with(&["pods", "-o", "jsonl"])), LIMIT);
+    let out = harness::run(fleet.get(&with(&["pods", "-o", "jsonl"])), LIMIT);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", out.stdout);
@@ -464,7 +464,7 @@ fn json_and_yaml_name_the_context_of_every_object() {
     }
 
     // -o json and -o yaml: each item has a `kw` member, among the keys in sorted order.
-    let out = common::run(fleet.get(&with(&["pods", "-o", "json"])), LIMIT);
+    let out = harness::run(fleet.get(&with(&["pods", "-o", "json"])), LIMIT);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let v: Value =
         serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
@@ -480,7 +480,7 @@ fn json_and_yaml_name_the_context_of_every_object() {
     let kw = out.stdout.find("\"kw\": {").expect("kw");
     let metadata = out.stdout[kind..].find("\"metadata\"").expect("metadata") + kind;
     assert!(kind < kw && kw < metadata, "{}", out.stdout);
-    let out = common::run(fleet.get(&with(&["pods", "-o", "yaml"])), LIMIT);
+    let out = harness::run(fleet.get(&with(&["pods", "-o", "yaml"])), LIMIT);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let v: Value =
         serde_saphyr::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
@@ -707,7 +707,7 @@ fn a_cluster_down_at_the_start_joins_when_it_is_back() {
     std::thread::scope(|threads| {
         let restarting = threads.spawn(|| west.restart(Duration::from_secs(4)));
         // Start kw once west refuses connections.
-        common::wait_for("west to go down", LIMIT, || {
+        harness::wait_for("west to go down", LIMIT, || {
             std::net::TcpStream::connect_timeout(&west_address, Duration::from_secs(1)).is_err()
         });
         let started = Live::spawn_stderr_to(
@@ -785,7 +785,7 @@ fn a_type_one_cluster_lacks_is_skipped_there_and_said() {
         })
         .collect();
     assert!(!widgets.is_empty(), "the seeded world has widgets");
-    let out = common::run(
+    let out = harness::run(
         fleet.get(&["widgets", "-A", "-o", "name", "--context", "east,west"]),
         LIMIT,
     );
@@ -800,7 +800,7 @@ fn a_type_one_cluster_lacks_is_skipped_there_and_said() {
         "kw: context \"west\": the server doesn't have a resource type \"widgets\"; not watched in this context\n"
     );
     // Several types: what west has is still listed there.
-    let out = common::run(
+    let out = harness::run(
         fleet.get(&[
             "widgets,deploy",
             "-A",
@@ -825,7 +825,7 @@ fn a_type_one_cluster_lacks_is_skipped_there_and_said() {
 #[test]
 fn a_type_no_context_has_fails_as_kubectl_does() {
     let fleet = Fleet::start(vec![("east", empty(71)), ("west", empty(72))]);
-    let out = common::run(
+    let out = harness::run(
         fleet.get(&["nosuchthings", "--context", "east,west"]),
         LIMIT,
     );
@@ -857,7 +857,7 @@ fn a_rejected_token_ends_only_its_own_context_and_sets_the_exit_code() {
         .unwrap();
 
     // One-shot: east's list, bad's error, exit 4.
-    let once = common::run(
+    let once = harness::run(
         fleet.get(&["pods", "-o", "name", "--context", "east,bad"]),
         LIMIT,
     );
@@ -865,7 +865,7 @@ fn a_rejected_token_ends_only_its_own_context_and_sets_the_exit_code() {
     assert_eq!(once.stdout, "east/pod/before\n");
     assert_eq!(once.stderr.trim_end(), LOGGED_IN);
     // --all-contexts chooses bad too.
-    let all = common::run(fleet.get(&["pods", "-o", "name", "--all-contexts"]), LIMIT);
+    let all = harness::run(fleet.get(&["pods", "-o", "name", "--all-contexts"]), LIMIT);
     assert_eq!(all.code, Some(4), "{}", all.stderr);
     assert_eq!(all.stdout, "east/pod/before\n");
     assert_eq!(all.stderr.trim_end(), LOGGED_IN);
@@ -948,7 +948,7 @@ fn max_events_after_a_failed_context_still_exits_with_its_code() {
 #[test]
 fn namespace_sets_apply_in_every_context() {
     let fleet = Fleet::start(vec![("east", seeded(41)), ("west", seeded(42))]);
-    let all = common::run(fleet.get(&["pods", "-A", "--context", "east,west"]), LIMIT);
+    let all = harness::run(fleet.get(&["pods", "-A", "--context", "east,west"]), LIMIT);
     assert_eq!(all.code, Some(0), "{}", all.stderr);
     let mut rows = cells(&all.stdout);
     let header = rows.remove(0);
@@ -967,7 +967,7 @@ fn namespace_sets_apply_in_every_context() {
             expected.iter().any(|r| r[0] == "east") && expected.iter().any(|r| r[0] == "west"),
             "{flag}: both seeds have pods there"
         );
-        let got = common::run(
+        let got = harness::run(
             fleet.get(&["pods", "-n", flag, "--context", "east,west"]),
             LIMIT,
         );
@@ -1099,7 +1099,7 @@ fn fail_on_in_one_context_exits_2_and_names_it() {
 fn until_over_contexts_times_out_with_3() {
     let fleet = two_with_web();
     make_available(&fleet, "east");
-    let out = common::run(
+    let out = harness::run(
         fleet.get(&[
             "deploy/web",
             "--context",
@@ -1131,7 +1131,7 @@ fn until_over_contexts_times_out_with_3() {
 fn until_over_every_context_ends_at_once_when_one_fails() {
     let fleet = two_with_web();
     let started = Instant::now();
-    let out = common::run(
+    let out = harness::run(
         fleet.get(&[
             "deploy/web",
             "--context",
@@ -1192,7 +1192,7 @@ fn credential_flags_are_refused_with_several_contexts_and_nothing_is_sent() {
     for (flag, flags) in cases {
         let mut args = vec!["pods", "-o", "name"];
         args.extend(flags.iter().copied());
-        let out = common::run(fleet.get(&args), LIMIT);
+        let out = harness::run(fleet.get(&args), LIMIT);
         assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
         assert_eq!(
             out.stderr,
@@ -1208,7 +1208,7 @@ fn credential_flags_are_refused_with_several_contexts_and_nothing_is_sent() {
         );
     }
     // With one context the flag means what it means in kubectl, sent to that server only.
-    let alone = common::run(
+    let alone = harness::run(
         fleet.get(&[
             "pods",
             "-o",
@@ -1236,7 +1236,7 @@ fn a_stale_cached_type_is_forgotten_with_one_context_and_with_two() {
         let get = || {
             let mut cmd = fleet.get(&["deploy", "-A", "-o", "name", "--context", contexts]);
             cmd.env("XDG_CACHE_HOME", &cache_home);
-            common::run(cmd, LIMIT)
+            harness::run(cmd, LIMIT)
         };
         let cold = get();
         assert_eq!(cold.code, Some(0), "{contexts}: {}", cold.stderr);
@@ -1264,7 +1264,7 @@ fn a_stale_cached_type_is_forgotten_with_one_context_and_with_two() {
 fn an_empty_list_is_said_alike_with_one_context_and_with_two() {
     let fleet = Fleet::start(vec![("east", empty(85)), ("west", empty(86))]);
     for contexts in ["east", "east,west"] {
-        let out = common::run(fleet.get(&["pods", "--context", contexts]), LIMIT);
+        let out = harness::run(fleet.get(&["pods", "--context", contexts]), LIMIT);
         assert_eq!(out.code, Some(0), "{contexts}: {}", out.stderr);
         assert_eq!(out.stdout, "", "{contexts}");
         assert_eq!(
@@ -1300,7 +1300,7 @@ fn a_tls_failure_is_retried_while_watching_several_and_fails_one_at_once() {
         );
     std::fs::write(&fleet.kubeconfig, text).unwrap();
 
-    let alone = common::run(
+    let alone = harness::run(
         fleet.get(&["pods", "-w", "-o", "name", "--context", "forged"]),
         LIMIT,
     );

@@ -1,13 +1,13 @@
 //! `kw get` end to end against `kw sim` over TLS: errors and exit codes, live output in a pipe,
 //! closed pipes, Ctrl-C. (Output formats are compared with kubectl's in tests/golden.rs.)
 
-use crate::common;
+use crate::harness;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{run, Cluster, Live};
+use harness::{run, Cluster, Live};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -314,13 +314,13 @@ fn a_closed_pipe_ends_kw_quietly() {
     drop(reader); // like `| head -1`
                   // New pods until kw, writing them into the closed pipe, has ended.
     let mut created = 0;
-    common::wait_for("kw to end once its stdout is closed", LIMIT, || {
+    harness::wait_for("kw to end once its stdout is closed", LIMIT, || {
         let name = format!("pipe-{created}");
         cluster.sim.create("pods", pod(&name)).unwrap();
         created += 1;
         child.try_wait().expect("wait").is_some()
     });
-    let code = common::wait_with_limit(&mut child, LIMIT);
+    let code = harness::wait_with_limit(&mut child, LIMIT);
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert_eq!(code, Some(0), "{stderr}");
@@ -364,7 +364,7 @@ fn a_named_object_waited_for_is_noticed_when_it_is_created() {
         "condition=Failed",
     ]));
     // Wait for the watch to be open, then create the object.
-    common::wait_for("kw to watch", LIMIT, || {
+    harness::wait_for("kw to watch", LIMIT, || {
         let requests = cluster.sim.requests();
         requests.iter().any(|r| r.path.contains("watch="))
     });
@@ -645,7 +645,7 @@ fn the_sim_kubeconfig_is_private() {
     std::fs::write(&planted, "theirs").unwrap();
     let out = tmp.path().join("kubeconfig");
     std::os::unix::fs::symlink(&planted, &out).unwrap();
-    let sim = common::start_sim(kw_sim::SimConfig::default()).unwrap();
+    let sim = harness::start_sim(kw_sim::SimConfig::default()).unwrap();
     sim.write_kubeconfig(&out).unwrap();
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(&out).unwrap();

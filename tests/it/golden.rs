@@ -2,11 +2,11 @@
 //! kubectl v1.32 against `kw sim` (record.sh), and is run here with kw against the same simulated
 //! state.
 
-use crate::common;
+use crate::harness;
 
 use std::time::Duration;
 
-use common::{assert_golden, golden_path, run, Cluster, Live};
+use harness::{assert_golden, golden_path, run, Cluster, Live};
 
 struct Case {
     compare: String,
@@ -39,15 +39,15 @@ fn last_line(s: &str) -> String {
 
 /// Play watch-scenario.jsonl against the simulator, as record.sh does against kubectl's.
 fn play_scenario(cluster: &Cluster) {
-    for op in common::scenario_ops() {
-        common::apply_scenario_op(cluster, &op);
+    for op in harness::scenario_ops() {
+        harness::apply_scenario_op(cluster, &op);
     }
 }
 
 /// Wait until kw has opened its watch, so the scenario's events arrive on it (as the fixed pause
 /// in record.sh gives kubectl time to do).
 fn wait_for_watch(cluster: &Cluster) {
-    common::wait_for("kw to watch", Duration::from_secs(10), || {
+    harness::wait_for("kw to watch", Duration::from_secs(10), || {
         let requests = cluster.sim.requests();
         requests
             .iter()

@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::run;
-use crate::watchdog::{self, Output, Stream};
+use crate::harness::run;
+use crate::harness::watchdog::{self, Output, Stream};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -305,7 +305,7 @@ fn a_cell_bomb_is_refused_over_the_limit_and_costs_no_more_than_its_bytes_under_
 
 /// `kw get pods --until create --timeout 2s` against a server that never answers `stalled`
 /// paths: kw must end on time with exit 3, however far it got.
-fn stalled_run_times_out(stalled: fn(&str) -> bool) -> crate::common::Outcome {
+fn stalled_run_times_out(stalled: fn(&str) -> bool) -> crate::harness::Outcome {
     let server = Hostile::serve(move |path| match path {
         p if stalled(p) => Answer::Stall,
         "/api/v1" => core_discovery(),
@@ -404,7 +404,7 @@ impl Drop for Plugin {
 
 /// Run `cmd` to its end (killed after `limit`) with stderr to a file: a plugin kw leaves
 /// running keeps its inherited stderr open, and a pipe would then never end.
-fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::common::Outcome {
+fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::harness::Outcome {
     let stderr_path = dir.join("stderr");
     let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
     let stdout_path = dir.join("stdout");
@@ -420,8 +420,8 @@ fn run_stderr_to_file(mut cmd: Command, dir: &Path, limit: Duration) -> crate::c
         Stream::File(stdout_path.clone()),
         Stream::File(stderr_path.clone()),
     );
-    let code = crate::common::wait_with_limit(&mut child, limit);
-    crate::common::Outcome {
+    let code = crate::harness::wait_with_limit(&mut child, limit);
+    crate::harness::Outcome {
         code,
         stdout: std::fs::read_to_string(&stdout_path).expect("stdout"),
         stderr: std::fs::read_to_string(&stderr_path).expect("stderr"),
@@ -551,7 +551,7 @@ fn version_and_table_cells_show_terminal_controls_as_text() {
 
 #[test]
 fn diff_lines_show_terminal_controls_as_text() {
-    let cluster = crate::common::Cluster::seeded();
+    let cluster = crate::harness::Cluster::seeded();
     let pod = |note: &str| {
         serde_json::json!({
             "apiVersion": "v1", "kind": "Pod",
@@ -562,7 +562,7 @@ fn diff_lines_show_terminal_controls_as_text() {
         })
     };
     cluster.sim.create("pods", pod("quiet")).expect("create");
-    let live = crate::common::Live::spawn(&mut cluster.get(&[
+    let live = crate::harness::Live::spawn(&mut cluster.get(&[
         "pods",
         "noted",
         "-w",

@@ -18,7 +18,7 @@ fn words(text: &str) -> Vec<&str> {
 
 #[test]
 fn upstream_cases_pass() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let table = table();
     let cases = table["cases"].as_array().expect("cases");
     assert!(cases.len() > 100, "the table has {} cases", cases.len());
@@ -75,7 +75,7 @@ fn upstream_cases_pass() {
 
 #[test]
 fn upstream_parser_cases_pass() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let table = table();
     let mut failures = Vec::new();
     let parser_cases = table["parser_cases"].as_array().expect("parser_cases");
@@ -129,7 +129,7 @@ fn upstream_parser_cases_pass() {
 /// panics. A bounded, deterministic sweep over the characters the dialect cares about.
 #[test]
 fn arbitrary_templates_never_panic() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let alphabet: Vec<char> = "{}[]().,:*?@$='\"\\ -+0123456789abrangeditems\n\té"
         .chars()
         .collect();

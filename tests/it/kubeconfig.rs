@@ -52,7 +52,7 @@ users:
 
 #[test]
 fn relative_certificate_paths_work_from_any_working_directory() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let (_dir, config_path) = cluster_dir();
     let list = config_path.display().to_string();
     let config = kubeconfig::load(&LoadSources {
@@ -79,7 +79,7 @@ fn relative_certificate_paths_work_from_any_working_directory() {
 
 #[test]
 fn a_missing_referenced_file_is_named_with_its_user() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let (dir, config_path) = cluster_dir();
     std::fs::remove_file(dir.path().join("kube/pki/client.key")).unwrap();
     let config = kubeconfig::load(&LoadSources {
@@ -104,7 +104,7 @@ fn a_missing_referenced_file_is_named_with_its_user() {
 
 #[test]
 fn a_later_file_cannot_replace_an_earlier_user() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let (dir, config_path) = cluster_dir();
     let later = dir.path().join("later/config");
     write(
@@ -126,7 +126,7 @@ fn a_later_file_cannot_replace_an_earlier_user() {
 
 #[test]
 fn an_empty_explicit_path_counts_as_not_given() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     let home = tempfile::tempdir().unwrap();
     let config = kubeconfig::load(&LoadSources {
         explicit: Some(Path::new("")),
@@ -166,7 +166,7 @@ impl Prng {
 /// outcome is a value or a one-line error that names something and shows no secret.
 #[test]
 fn random_and_mutated_kubeconfigs_give_errors_never_panics() {
-    crate::watchdog::current();
+    crate::harness::watchdog::current();
     use base64::Engine as _;
     let b64 = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
     let (dir, _) = cluster_dir();

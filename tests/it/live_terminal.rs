@@ -5,14 +5,14 @@
 //!
 //! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
 
-use crate::common;
 use crate::completion_terminal::{available, Terminal};
+use crate::harness;
 
 use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use common::Cluster;
+use harness::Cluster;
 use kw_sim::SimConfig;
 use serde_json::json;
 
@@ -240,7 +240,7 @@ fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
 #[test]
 fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
     let cluster = Cluster::seeded();
-    let outcome = common::run(cluster.get(&["pods", "--live"]), Duration::from_secs(20));
+    let outcome = harness::run(cluster.get(&["pods", "--live"]), Duration::from_secs(20));
     assert_eq!(outcome.code, Some(1), "{outcome:?}");
     assert_eq!(outcome.stdout, "");
     assert_eq!(outcome.stderr.lines().count(), 1, "{outcome:?}");

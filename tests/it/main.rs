@@ -1,10 +1,13 @@
 //! kw's integration tests, as one test binary: the real `kw` binary against `kw sim` over real
-//! sockets on loopback (see `common`). One binary links the crates once instead of once per area,
+//! sockets on loopback (see `harness`). One binary links the crates once instead of once per area,
 //! which is most of the build time of `cargo test` on a small machine.
 
 // Helpers shared by the areas; not every area uses every one.
 #[allow(dead_code)]
-mod common;
+mod harness;
+// tests/it/sim.rs reaches the harness by its old name until it moves into kw-sim (issue #30);
+// this line goes with it.
+use harness as common;
 
 mod auth;
 mod cause;
@@ -27,4 +30,3 @@ mod readiness;
 mod structure;
 mod tls;
 mod watch;
-mod watchdog;

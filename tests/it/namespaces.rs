@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{self, Cluster, Live};
+use crate::harness::{self, Cluster, Live};
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -20,7 +20,7 @@ fn cells(table: &str) -> Vec<Vec<String>> {
 
 /// The cells of `kw get pods -A` (and its header) in the rows whose namespace passes `keep`.
 fn all_namespaces_filtered(cluster: &Cluster, keep: impl Fn(&str) -> bool) -> Vec<Vec<String>> {
-    let all = common::run(cluster.get(&["pods", "-A"]), LIMIT);
+    let all = harness::run(cluster.get(&["pods", "-A"]), LIMIT);
     assert_eq!(all.code, Some(0), "{}", all.stderr);
     let mut rows = cells(&all.stdout);
     let header = rows.remove(0);
@@ -44,7 +44,7 @@ fn a_list_and_a_glob_print_what_all_namespaces_prints_for_them() {
     ] {
         let expected = all_namespaces_filtered(&cluster, keep);
         assert!(expected.len() > 2, "{flag}: the seed has pods there");
-        let got = common::run(cluster.get(&["pods", "-n", flag]), LIMIT);
+        let got = harness::run(cluster.get(&["pods", "-n", flag]), LIMIT);
         assert_eq!(got.code, Some(0), "{flag}: {}", got.stderr);
         assert_eq!(cells(&got.stdout), expected, "-n {flag}");
     }
@@ -53,7 +53,7 @@ fn a_list_and_a_glob_print_what_all_namespaces_prints_for_them() {
     before
         .args(["-n", "team-*", "get", "pods", "--kubeconfig"])
         .arg(&cluster.kubeconfig);
-    let got = common::run(before, LIMIT);
+    let got = harness::run(before, LIMIT);
     assert_eq!(
         cells(&got.stdout),
         all_namespaces_filtered(&cluster, |ns| ns.starts_with("team-"))
@@ -91,7 +91,7 @@ fn a_glob_picks_up_a_namespace_created_during_the_watch() {
 #[test]
 fn a_user_allowed_in_some_namespaces_gets_those_and_one_line_about_the_rest() {
     let cluster = Cluster::seeded();
-    let got = common::run(
+    let got = harness::run(
         cluster.get(&["pods", "-n", "team-a,team-b", "--context", "sim-limited"]),
         LIMIT,
     );
@@ -111,7 +111,7 @@ fn bad_namespace_sets_are_refused_by_name() {
         ("team-a,,b", "an empty name"),
         ("Team-*", "\"Team-*\" contains 'T'"),
     ] {
-        let got = common::run(cluster.get(&["pods", "-n", flag]), LIMIT);
+        let got = harness::run(cluster.get(&["pods", "-n", flag]), LIMIT);
         assert_eq!(got.code, Some(1), "{flag}: {got:?}");
         assert!(
             got.stderr
@@ -122,7 +122,7 @@ fn bad_namespace_sets_are_refused_by_name() {
         );
         assert!(got.stdout.is_empty());
     }
-    let named = common::run(cluster.get(&["pods", "web", "-n", "a,b"]), LIMIT);
+    let named = harness::run(cluster.get(&["pods", "web", "-n", "a,b"]), LIMIT);
     assert_eq!(named.code, Some(1));
     assert!(named
         .stderr
@@ -200,7 +200,7 @@ fn a_watch_in_a_missing_namespace_says_so_once_and_waits_for_it() {
     assert_eq!(live.stop(), "");
 
     // A one-shot list keeps kubectl's words, and only them.
-    let listed = common::run(cluster.get(&["pods", "-n", "gone"]), LIMIT);
+    let listed = harness::run(cluster.get(&["pods", "-n", "gone"]), LIMIT);
     assert_eq!(listed.code, Some(0));
     assert_eq!(listed.stderr, "No resources found in gone namespace.\n");
 }

@@ -1,11 +1,11 @@
 //! Output formats and flags end to end, where there is no kubectl golden to compare with: kw's
 //! own messages, kw-only flags, and the edges of kubectl-compatible formats.
 
-use crate::common;
+use crate::harness;
 
 use std::time::Duration;
 
-use common::{run, Cluster};
+use harness::{run, Cluster};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -166,7 +166,7 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
         let mut printer = new_printer(&options);
         let mut out = Vec::new();
         for item in list["items"].as_array().expect("items") {
-            let (columns, cells) = fallback_row(&resource, item, common::frozen_now());
+            let (columns, cells) = fallback_row(&resource, item, harness::frozen_now());
             let raw = RawValue::from_string(item.to_string()).expect("raw");
             let event = Event {
                 kind: EventType::Added,
@@ -186,7 +186,7 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
             printer.print(&event, &mut out).expect("print");
         }
         printer.finish(&mut out).expect("finish");
-        common::assert_golden(golden, &String::from_utf8(out).expect("utf-8"));
+        harness::assert_golden(golden, &String::from_utf8(out).expect("utf-8"));
     }
 }
 
@@ -195,7 +195,7 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
 
 /// Wait until a watch request beyond the first `before` ones has reached the simulator.
 fn wait_for_watch(cluster: &Cluster, before: usize) {
-    common::wait_for("kw to watch", Duration::from_secs(10), || {
+    harness::wait_for("kw to watch", Duration::from_secs(10), || {
         watches(cluster) > before
     });
 }
@@ -217,10 +217,10 @@ fn watch_while(
 ) -> Vec<String> {
     cmd.arg("--request-timeout=4s");
     let before = watches(cluster);
-    let live = common::Live::spawn(cmd);
+    let live = harness::Live::spawn(cmd);
     wait_for_watch(cluster, before);
     for op in ops {
-        common::apply_scenario_op(cluster, op);
+        harness::apply_scenario_op(cluster, op);
     }
     let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -230,7 +230,7 @@ fn watch_while(
 #[test]
 fn timestamps_add_a_time_column_and_a_ts_field() {
     let cluster = Cluster::seeded();
-    let ops = common::scenario_ops();
+    let ops = harness::scenario_ops();
     let lines = watch_while(
         &cluster,
         &mut cluster.get(&["pods", "-w", "--timestamps"]),
@@ -306,7 +306,7 @@ fn only_keeps_the_chosen_event_types() {
             "deleted,modified",
             "--no-headers",
         ]),
-        &common::scenario_ops(),
+        &harness::scenario_ops(),
     );
     let kinds: Vec<&str> = lines
         .iter()
@@ -327,7 +327,7 @@ fn only_keeps_the_chosen_event_types() {
 #[test]
 fn ignore_unchanged_drops_modifications_nobody_can_see() {
     let cluster = Cluster::seeded();
-    let ops = common::scenario_ops();
+    let ops = harness::scenario_ops();
     // An annotation is not in the row: the same row again.
     let mut invisible = ops[1].clone();
     invisible["object"]["metadata"]["annotations"] = serde_json::json!({"touched": "yes"});
@@ -361,7 +361,7 @@ fn ignore_unchanged_drops_modifications_nobody_can_see() {
 #[test]
 fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
     let cluster = Cluster::seeded();
-    let ops = common::scenario_ops();
+    let ops = harness::scenario_ops();
     let lines = watch_while(
         &cluster,
         &mut cluster.get(&["pods", "-w", "--diff", "--watch-only"]),
@@ -455,7 +455,7 @@ fn diff_shows_changed_fields_under_rows_and_as_json_patch() {
 
     // JSON keeps the complete patch: what the table leaves out is there.
     let cluster = Cluster::seeded();
-    let scenario = common::scenario_ops();
+    let scenario = harness::scenario_ops();
     let lines = watch_while(
         &cluster,
         &mut cluster.get(&[
@@ -544,7 +544,7 @@ fn colour_only_in_a_terminal_or_when_forced() {
 #[test]
 fn terminal_columns_stay_aligned_by_reprinting_the_header() {
     let cluster = Cluster::seeded();
-    let ops = common::scenario_ops();
+    let ops = harness::scenario_ops();
     let mut long = ops[0].clone();
     long["object"]["metadata"]["name"] = "a-pod-with-a-much-longer-name-than-the-rest".into();
     long["object"]["metadata"]["uid"] = "6d2c3a4e-0f1b-4c6d-9e8f-7a6b5c4d3e2f".into();
@@ -681,7 +681,7 @@ fn an_object_nested_a_thousand_levels_deep_prints_in_every_format() {
     };
     for (format, old, new) in [("wide", "bottom", "top"), ("jsonl", "top", "middle")] {
         let before = watches(&cluster);
-        let live = common::Live::spawn(&mut cluster.get(&[
+        let live = harness::Live::spawn(&mut cluster.get(&[
             "widgets",
             "deep",
             "-w",

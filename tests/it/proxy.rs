@@ -3,7 +3,7 @@
 //! targets are never proxied) are checked here end to end and as pure functions in
 //! `src/config/proxy.rs`.
 
-use crate::common;
+use crate::harness;
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
-use common::{run, Cluster};
+use harness::{run, Cluster, RefusedPort};
 use serde_json::json;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -240,12 +240,9 @@ fn the_environment_never_proxies_loopback() {
 #[test]
 fn a_dead_proxy_is_reported_as_unreachable_naming_it() {
     let cluster = Cluster::seeded();
-    // A port that was free a moment ago: nothing listens there.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // Nothing listens there, and nothing can start to while the test holds it.
+    let refused = RefusedPort::hold();
+    let port = refused.port;
     let config = write_kubeconfig(&cluster, &format!("http://127.0.0.1:{port}"));
     let mut cmd = cluster.kw();
     cmd.args(["get", "namespaces", "--kubeconfig"]).arg(&config);
@@ -498,7 +495,7 @@ fn a_refused_or_untrusted_https_proxy_gets_one_line_naming_it() {
     let named = format!("https://<redacted>@127.0.0.1:{}", proxy.port);
     let trusted = cluster.dir.path().join("proxy-ca.pem");
     std::fs::write(&trusted, &proxy.ca_pem).unwrap();
-    let error_line = |outcome: &common::Outcome| -> String {
+    let error_line = |outcome: &harness::Outcome| -> String {
         assert_eq!(outcome.code, Some(5), "{outcome:#?}");
         let lines: Vec<&str> = outcome
             .stderr

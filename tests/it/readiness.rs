@@ -2,11 +2,11 @@
 //! watched object as its events arrive, over named objects, selectors and objects not created
 //! yet, and end the run with the exit code of kw's table (0 ready, 2 failed, 3 timed out).
 
-use crate::common;
+use crate::harness;
 
 use std::time::{Duration, Instant};
 
-use common::{run, Cluster, Live};
+use harness::{run, Cluster, Live};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(20);

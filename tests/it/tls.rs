@@ -2,13 +2,13 @@
 //! certificate that lacks the address, IPv6 loopback, and what kw says when verification fails
 //! (unknown authority, name mismatch, expired, client certificate rejected, insecure mode).
 
-use crate::common;
+use crate::harness;
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use base64::Engine as _;
-use common::{run, Cluster, Outcome};
+use harness::{run, Cluster, Outcome};
 use kw_sim::SimConfig;
 use serde_json::json;
 

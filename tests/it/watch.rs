@@ -2,12 +2,12 @@
 //! history, none skipped; after a 410, the smallest set of events that brings the reader to the
 //! server's state. Each test compares what kw printed with the simulator's own record of changes.
 
-use crate::common;
+use crate::harness;
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use common::{Cluster, Live};
+use harness::{Cluster, Live};
 use kw_sim::{Faults, SimConfig};
 use serde_json::{json, Value};
 
@@ -355,7 +355,7 @@ fn list_errors_are_retried() {
             ..Faults::default()
         });
         // Every mode lists with LIST (a streaming list only with KW_STREAMING_LIST=1).
-        let out = common::run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
+        let out = harness::run(cluster.get(&["pods", "-o", "wide"]), LIMIT);
         assert_eq!(out.code, Some(0), "{status}: {}", out.stderr);
         assert_eq!(out.stdout.lines().count(), 8, "{status}: {}", out.stdout);
         assert!(out.stderr.contains("retrying"), "{status}: {}", out.stderr);
@@ -499,10 +499,10 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         ..Faults::default()
     });
     let cmd = cluster.get(&["pods", "-w", "-o", "jsonl", "--max-object-size", "1Mi"]);
-    let run = std::thread::spawn(move || common::run(cmd, LIMIT));
+    let run = std::thread::spawn(move || harness::run(cmd, LIMIT));
     // The initial state comes from a LIST (never padded); the watch's first event is the huge
     // one, so make one once the watch is there.
-    common::wait_for("kw to watch", LIMIT, || {
+    harness::wait_for("kw to watch", LIMIT, || {
         let requests = cluster.sim.requests();
         requests.iter().any(|r| r.path.contains("watch="))
     });
@@ -751,7 +751,7 @@ fn soak_with_churn_and_faults() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     // A long soak outlives the default watchdog.
-    crate::watchdog::current_with_limit(Duration::from_secs(seconds) + 3 * LIMIT);
+    crate::harness::watchdog::current_with_limit(Duration::from_secs(seconds) + 3 * LIMIT);
     let cluster = Cluster::start(SimConfig {
         churn: Some(200.0),
         seed: 7,
@@ -892,7 +892,7 @@ fn bookmarks_advance_the_resume_point() {
     }
     let latest = cluster.sim.current_resource_version();
     // A bookmark has carried it to kw (sent before the cut, so read before the end of stream).
-    common::wait_for("a bookmark at the latest resourceVersion", LIMIT, || {
+    harness::wait_for("a bookmark at the latest resourceVersion", LIMIT, || {
         cluster.sim.last_bookmark() >= latest
     });
     cluster.sim.drop_connections();
@@ -910,7 +910,7 @@ fn bookmarks_advance_the_resume_point() {
             .collect()
     };
     let watches_before = resumed().len();
-    common::wait_for("kw to watch again", LIMIT, || {
+    harness::wait_for("kw to watch again", LIMIT, || {
         resumed().len() > watches_before
     });
     let from = resumed()[watches_before];

@@ -1,10 +1,10 @@
 //! Every test's watchdog: a hang becomes a failing test with evidence. The helpers that start a
-//! sim or spawn a process (`common`) arm the watchdog of the test they run in; when it outlives
-//! its limit it reports what the test's children and the sim were doing (each child's command,
-//! its stderr and stdout so far, a backtrace of every thread: gdb if installed, else the
-//! kernel's view in /proc), then kills the children so the test's waits end and it fails. A test
-//! still stuck after that (a deadlock inside the in-process sim) ends the test binary, with the
-//! report on the real stderr, instead of a run that never ends.
+//! sim or spawn a process (`cluster`, `process`) arm the watchdog of the test they run in; when
+//! it outlives its limit it reports what the test's children and the sim were doing (each
+//! child's command, its stderr and stdout so far, a backtrace of every thread: gdb if installed,
+//! else the kernel's view in /proc), then kills the children so the test's waits end and it
+//! fails. A test still stuck after that (a deadlock inside the in-process sim) ends the test
+//! binary, with the report on the real stderr, instead of a run that never ends.
 //!
 //! Tests that start neither (parsers fed random input, which could loop) arm it themselves with
 //! `watchdog::current()`.

@@ -1,0 +1,62 @@
+//! Golden files under tests/golden/ (kubectl's recorded output) and the diff shown when kw's
+//! output differs from one.
+
+use std::path::{Path, PathBuf};
+
+/// The path of a golden file under tests/golden/.
+pub fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+        .join(name)
+}
+
+/// Compare with a golden file, showing both on mismatch.
+pub fn assert_golden(name: &str, actual: &str) {
+    let path = golden_path(name);
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading golden file {}: {e}", path.display()));
+    if expected != actual {
+        panic!(
+            "output differs from {} (- kubectl, + kw):\n{}",
+            path.display(),
+            line_diff(&expected, actual)
+        );
+    }
+}
+
+/// The lines that differ, with two lines of context: `-` kubectl's, `+` kw's, and a visible
+/// end of line so that trailing spaces (column padding) show.
+fn line_diff(expected: &str, actual: &str) -> String {
+    let old: Vec<&str> = expected.split('\n').collect();
+    let new: Vec<&str> = actual.split('\n').collect();
+    // The common head and tail; what lies between is the difference.
+    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let shown = |line: &str| format!("{line}⏎");
+    let mut out = String::new();
+    for line in &old[head.saturating_sub(2)..head] {
+        out.push_str(&format!("  {}\n", shown(line)));
+    }
+    for line in &old[head..old.len() - tail] {
+        out.push_str(&format!("- {}\n", shown(line)));
+    }
+    for line in &new[head..new.len() - tail] {
+        out.push_str(&format!("+ {}\n", shown(line)));
+    }
+    for line in old[old.len() - tail..].iter().take(2) {
+        out.push_str(&format!("  {}\n", shown(line)));
+    }
+    out
+}
+
+#[test]
+fn golden_diffs_show_only_the_lines_that_differ() {
+    let diff = line_diff("a\nb\nc\nd\ne\n", "a\nb\nX \nd\ne\n");
+    assert_eq!(diff, "  a⏎\n  b⏎\n- c⏎\n+ X ⏎\n  d⏎\n  e⏎\n");
+}

@@ -1,0 +1,17 @@
+//! The tests' harness: a `kw sim` in-process on loopback (`cluster`), and the real `kw` binary
+//! run against it with time limits (`process`), so no test can hang. Starting a sim or a process
+//! arms the test's watchdog (`watchdog`): a test that hangs anyway fails with what kw and the sim
+//! were doing. Tests import what they use from here, flat: `use crate::harness::{run, Cluster}`.
+
+mod cluster;
+mod golden;
+mod net;
+mod process;
+mod wait;
+pub mod watchdog;
+
+pub use cluster::{apply_scenario_op, frozen_now, scenario_ops, start_sim, Cluster};
+pub use golden::{assert_golden, golden_path};
+pub use net::RefusedPort;
+pub use process::{run, wait_with_limit, Live, Outcome};
+pub use wait::wait_for;
