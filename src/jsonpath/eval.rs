@@ -7,8 +7,8 @@ use std::cmp::Ordering;
 
 use serde_json::{Number, Value};
 
+use super::error::JsonPathError;
 use super::parser::{Node, Param};
-use super::JsonPathError;
 
 type Val<'a> = Cow<'a, Value>;
 

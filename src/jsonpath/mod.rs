@@ -8,6 +8,7 @@
 //! as compact JSON (Go's encoding), numbers as Go prints them, results of one action separated
 //! by a space.
 
+mod error;
 mod eval;
 mod parser;
 
@@ -18,16 +19,8 @@ use serde_json::Value;
 use crate::goformat::fmt::write_go_float_v;
 use crate::goformat::json::write_compact;
 
+pub use error::JsonPathError;
 pub use eval::Item;
-
-/// A template could not be parsed or run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum JsonPathError {
-    #[error("{0}")]
-    Parse(String),
-    #[error("{0}")]
-    Execute(String),
-}
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 //! recursive descent, `*`, quoted text, numbers, `true`/`false`, and the `range`/`end`
 //! keywords. Error messages are upstream's wording.
 
-use super::JsonPathError;
+use super::error::JsonPathError;
 
 /// One node of a parsed template, as upstream's node types.
 #[derive(Debug, Clone, PartialEq)]

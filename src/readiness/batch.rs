@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::fields::{conditions, int, int_or};
-use super::Judgement;
+use super::judgement::Judgement;
 
 pub fn job(object: &Value) -> Judgement {
     let succeeded = int_or(object, "/status/succeeded", 0);

@@ -13,72 +13,17 @@
 mod batch;
 pub mod children;
 mod fields;
+mod judgement;
 mod plain;
 mod pod;
 mod workloads;
 
-use std::fmt;
 use std::time::SystemTime;
 
 use serde_json::Value;
 
 use fields::{condition, int, text};
-
-/// The three answers. kstatus's `Terminating` is in progress here: a wait for `ready` must go
-/// on while an object is being deleted, and nothing has failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    Ready,
-    InProgress,
-    Failed,
-}
-
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            State::Ready => "ready",
-            State::InProgress => "in progress",
-            State::Failed => "failed",
-        })
-    }
-}
-
-/// A state and a short message (`Updated: 1/3`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Judgement {
-    pub state: State,
-    pub message: String,
-}
-
-impl Judgement {
-    fn ready(message: impl Into<String>) -> Judgement {
-        Judgement {
-            state: State::Ready,
-            message: message.into(),
-        }
-    }
-
-    fn in_progress(message: impl Into<String>) -> Judgement {
-        Judgement {
-            state: State::InProgress,
-            message: message.into(),
-        }
-    }
-
-    fn failed(message: impl Into<String>) -> Judgement {
-        Judgement {
-            state: State::Failed,
-            message: message.into(),
-        }
-    }
-}
-
-/// `in progress: Updated: 1/3`
-impl fmt::Display for Judgement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.state, self.message)
-    }
-}
+pub use judgement::{Judgement, State};
 
 /// Judge `object`, of API group `group` (empty for core) and kind `kind`, at `now`. The kind
 /// comes from the watch, not the object, because a list's items may lack `kind`.

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::fields::{conditions, int, text};
-use super::Judgement;
+use super::judgement::Judgement;
 
 /// A claim is ready once bound to a volume.
 pub fn persistent_volume_claim(object: &Value) -> Judgement {

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 
 use super::fields::{condition, short, text, time};
-use super::Judgement;
+use super::judgement::Judgement;
 
 /// How long a Pod may stay unschedulable before it counts as failed: long enough for a cluster
 /// autoscaler's first answer or a preempted Pod's room to appear, short enough for CI.

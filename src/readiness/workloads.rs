@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::fields::{condition, conditions, int, int_or, text};
-use super::Judgement;
+use super::judgement::Judgement;
 
 /// What the Deployment controller writes when `spec.progressDeadlineSeconds` is unset (the
 /// API's "no deadline"): it then never sets `Progressing`'s outcome reasons.

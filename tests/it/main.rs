@@ -5,9 +5,6 @@
 // Helpers shared by the areas; not every area uses every one.
 #[allow(dead_code)]
 mod harness;
-// tests/it/sim.rs reaches the harness by its old name until it moves into kw-sim (issue #30);
-// this line goes with it.
-use harness as common;
 
 mod auth;
 mod cause;
