@@ -838,24 +838,24 @@ mod tests {
         ];
         let cases = [
             (
-                include_str!("../fixtures/po_sidecar.json"),
+                include_str!("../../fixtures/po_sidecar.json"),
                 find("pods", "mesh-demo"),
             ),
-            (include_str!("../fixtures/no.json"), find("nodes", "node-1")),
+            (include_str!("../../fixtures/no.json"), find("nodes", "node-1")),
             (
-                include_str!("../fixtures/dp.json"),
+                include_str!("../../fixtures/dp.json"),
                 find("deployments", "web"),
             ),
             (
-                include_str!("../fixtures/svc.json"),
+                include_str!("../../fixtures/svc.json"),
                 find("services", "web"),
             ),
             (
-                include_str!("../fixtures/pvc.json"),
+                include_str!("../../fixtures/pvc.json"),
                 find("persistentvolumeclaims", "web-data"),
             ),
             (
-                include_str!("../fixtures/ns.json"),
+                include_str!("../../fixtures/ns.json"),
                 find("namespaces", "kube-system"),
             ),
         ];
