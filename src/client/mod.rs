@@ -430,7 +430,7 @@ impl Client {
 
     /// The agent for this credential's client certificate.
     fn agent_for(&self, credential: &Credential, watch: bool) -> Result<ureq::Agent, ClientError> {
-        let mut transport = self.transport.lock().unwrap_or_else(|p| p.into_inner());
+        let mut transport = crate::log::lock(&self.transport);
         let same = match (&transport.identity, &credential.identity) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),

@@ -108,7 +108,7 @@ impl Authenticator {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        crate::log::lock(&self.state)
     }
 
     /// The credential for the next request, renewed if it is due; an exec plugin run for it
