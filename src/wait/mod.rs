@@ -414,7 +414,10 @@ impl Named {
             namespace,
             name: name.to_string(),
             context: None,
-            label: format!("{}/{name}", crate::output::sinks::kind_prefix(resource)),
+            label: format!(
+                "{}/{name}",
+                crate::events::kind_prefix(&resource.kind, &resource.group)
+            ),
         }
     }
 
@@ -609,12 +612,12 @@ impl Judge {
             let label = match event.context {
                 Some(context) => format!(
                     "{context}/{}/{}",
-                    crate::output::sinks::kind_prefix(event.resource),
+                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
                 None => format!(
                     "{}/{}",
-                    crate::output::sinks::kind_prefix(event.resource),
+                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
             };
