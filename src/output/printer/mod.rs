@@ -14,12 +14,13 @@ pub mod fallback;
 mod filter;
 pub mod format;
 
+mod go_sort;
 mod json;
 mod jsonl;
 mod name;
 mod reencode;
-pub mod sort;
-mod sorting;
+mod sort_keys;
+mod sorted_list;
 mod style;
 mod table;
 pub mod tabwriter;
@@ -228,7 +229,7 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
     // kubectl sorts object formats only without --watch (tables it sorts either way).
     let sorts_objects = !options.format.is_table() && !options.watching;
     if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
-        printer = Box::new(sorting::SortingPrinter::new(printer, &sort_by.path));
+        printer = Box::new(sorted_list::SortingPrinter::new(printer, &sort_by.path));
     }
     if options.only.is_empty() && !options.ignore_unchanged {
         return printer;

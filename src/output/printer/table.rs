@@ -34,7 +34,8 @@ use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::fallback_row;
-use super::sort::{go_sort, sort_key_less};
+use super::go_sort::go_sort;
+use super::sort_keys::sort_key_less;
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
