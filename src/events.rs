@@ -35,6 +35,31 @@ impl ResourceInfo {
     }
 }
 
+/// `pod`, `deployment.apps`: how kubectl names a type in front of an object's name (`-o name`,
+/// `get` over several types), and, qualified by `version.group`, how a type is asked for
+/// (`deployment.v1.apps`). `qualifier` follows a dot unless it is empty (the core group).
+///
+/// The kind is lower-cased as kubectl does it, with Go's `strings.ToLower`: each character's
+/// simple lower case, so the KELVIN SIGN and `İ` become `k` and `i` (the API server lower-cases
+/// a CRD's kind the same way before it requires a DNS label, so both can be in a kind). Neither
+/// ASCII-only lowering (which keeps them) nor Rust's `to_lowercase` (`İ` → `i̇`, a final `Σ` →
+/// `ς`) says what kubectl says.
+pub fn kind_prefix(kind: &str, qualifier: &str) -> String {
+    let mut prefix = String::with_capacity(kind.len() + 1 + qualifier.len());
+    if kind.is_ascii() {
+        prefix.extend(kind.chars().map(|c| c.to_ascii_lowercase()));
+    } else {
+        // Only `İ` has a lower case of several characters (`i` and a combining dot); its simple
+        // lower case, Go's, is the first of them.
+        prefix.extend(kind.chars().map(|c| c.to_lowercase().next().unwrap_or(c)));
+    }
+    if !qualifier.is_empty() {
+        prefix.push('.');
+        prefix.push_str(qualifier);
+    }
+    prefix
+}
+
 /// Where an event came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -121,5 +146,37 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn synced(&mut self) -> io::Result<Flow> {
         (**self).synced()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kind_prefix_is_the_kind_lowered_and_its_group() {
+        assert_eq!(kind_prefix("Pod", ""), "pod");
+        assert_eq!(kind_prefix("Deployment", "apps"), "deployment.apps");
+        assert_eq!(kind_prefix("Deployment", "v1.apps"), "deployment.v1.apps");
+        assert_eq!(
+            kind_prefix("HorizontalPodAutoscaler", "autoscaling"),
+            "horizontalpodautoscaler.autoscaling"
+        );
+    }
+
+    /// Go's `strings.ToLower` (kubectl's) where ASCII lowering and Rust's `to_lowercase` say
+    /// otherwise: the KELVIN SIGN (U+212A) and `İ` (U+0130) lower to ASCII in Go, and Go has no
+    /// final-sigma rule.
+    #[test]
+    fn the_kind_is_lowered_as_go_lowers_it() {
+        let kelvin = "\u{212A}elvin";
+        assert_eq!(kind_prefix(kelvin, "example.com"), "kelvin.example.com");
+        assert_ne!(kelvin.to_ascii_lowercase(), "kelvin");
+        let dotted = "\u{130}tem";
+        assert_eq!(kind_prefix(dotted, ""), "item");
+        assert_ne!(dotted.to_ascii_lowercase(), "item");
+        assert_ne!(dotted.to_lowercase(), "item");
+        assert_eq!(kind_prefix("\u{39F}\u{3A3}", ""), "\u{3BF}\u{3C3}");
+        assert_ne!("\u{39F}\u{3A3}".to_lowercase(), "\u{3BF}\u{3C3}");
     }
 }

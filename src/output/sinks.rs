@@ -8,17 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::events::{Event, Flow, ResourceInfo, Sink, TableRow};
-
-/// `pod`, `deployment.apps`: how kubectl names a kind in front of an object's name.
-pub fn kind_prefix(resource: &ResourceInfo) -> String {
-    let kind = resource.kind.to_ascii_lowercase();
-    if resource.group.is_empty() {
-        kind
-    } else {
-        format!("{kind}.{}", resource.group)
-    }
-}
+use crate::events::{kind_prefix, Event, Flow, Sink, TableRow};
 
 /// Puts `kind/` in front of the name cell of every table row.
 pub struct WithKind<S> {
@@ -54,7 +44,10 @@ impl<S: Sink> Sink for WithKind<S> {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        self.cells[index] = Value::String(format!("{}/{name}", kind_prefix(event.resource)));
+        self.cells[index] = Value::String(format!(
+            "{}/{name}",
+            kind_prefix(&event.resource.kind, &event.resource.group)
+        ));
         let prefixed = Event {
             row: Some(TableRow {
                 columns: row.columns,
@@ -141,7 +134,7 @@ impl<S: Sink> Sink for Shared<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Origin;
+    use crate::events::{Origin, ResourceInfo};
     use crate::wire::{EventType, TableColumnDefinition};
     use serde_json::value::RawValue;
 

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::events::kind_prefix;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
     #[error("-f {path}: {source}")]
@@ -44,10 +46,9 @@ impl ManifestObject {
     /// What discovery understands: `deployment.v1.apps` (kind, version, group), or the bare kind
     /// for the core group (`pod`).
     pub fn type_query(&self) -> String {
-        let kind = self.kind.to_ascii_lowercase();
         match self.api_version.split_once('/') {
-            Some((group, version)) => format!("{kind}.{version}.{group}"),
-            None => kind,
+            Some((group, version)) => kind_prefix(&self.kind, &format!("{version}.{group}")),
+            None => kind_prefix(&self.kind, ""),
         }
     }
 }

@@ -20,9 +20,8 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::events::{Event, ResourceInfo};
+use crate::events::{kind_prefix, Event, ResourceInfo};
 use crate::log;
-use crate::output::sinks::kind_prefix;
 use crate::readiness::children::{self, Crash, Revision};
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
@@ -398,7 +397,7 @@ impl Causes {
             about_uid: event.involved.uid,
             about: format!(
                 "{}/{}",
-                event.involved.kind.to_ascii_lowercase(),
+                kind_prefix(&event.involved.kind, ""),
                 event.involved.name
             ),
             reason: event.reason,
@@ -475,7 +474,11 @@ impl Consumer for Causes {
             }
             return;
         }
-        let label = self.label(format!("{}/{}", kind_prefix(event.resource), event.name));
+        let label = self.label(format!(
+            "{}/{}",
+            kind_prefix(&event.resource.kind, &event.resource.group),
+            event.name
+        ));
         self.watched.insert(uid.clone(), label);
         let owns_pods = owns_pods(event.resource);
         if self.tell.is_some() && owns_pods {
@@ -535,7 +538,7 @@ impl Consumer for Causes {
         let is_replica_set = watch.resource == "replicasets.apps";
         let label = self.label(format!(
             "{}/{}",
-            kind_prefix(event.resource),
+            kind_prefix(&event.resource.kind, &event.resource.group),
             meta.metadata.name
         ));
         if event.kind == EventType::Deleted {

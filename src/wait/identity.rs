@@ -22,7 +22,10 @@ impl Named {
             namespace,
             name: name.to_string(),
             context: None,
-            label: format!("{}/{name}", crate::output::sinks::kind_prefix(resource)),
+            label: format!(
+                "{}/{name}",
+                crate::events::kind_prefix(&resource.kind, &resource.group)
+            ),
         }
     }
 

@@ -197,12 +197,12 @@ impl Judge {
             let label = match event.context {
                 Some(context) => format!(
                     "{context}/{}/{}",
-                    crate::output::sinks::kind_prefix(event.resource),
+                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
                 None => format!(
                     "{}/{}",
-                    crate::output::sinks::kind_prefix(event.resource),
+                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
             };

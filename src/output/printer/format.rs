@@ -3,10 +3,67 @@
 //! request is made. The wording of errors follows kubectl's.
 
 use std::path::Path;
+use std::str::FromStr;
 
 use crate::jsonpath::{JsonPath, JsonPathError};
 
-use super::OutputFormat;
+/// What `-o` asked for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum OutputFormat {
+    /// The default: server-side printed table.
+    #[default]
+    Table,
+    /// `-o wide`: the table including `priority > 0` columns.
+    Wide,
+    /// `-o json`: kubectl's indented JSON, byte for byte.
+    Json,
+    /// `-o jsonl`: one compact object per line (kw's own format).
+    Jsonl,
+    /// `-o name`: `pod/nginx`.
+    Name,
+    /// `-o yaml`: kubectl's YAML, byte for byte.
+    Yaml,
+    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE` / `-o jsonpath-as-json=TEMPLATE`.
+    JsonPath {
+        template: String,
+        path: JsonPath,
+        /// `jsonpath-as-json`: each action's results as an indented JSON array.
+        as_json: bool,
+    },
+    /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
+    CustomColumns {
+        columns: Vec<Column>,
+        from_file: bool,
+    },
+}
+
+impl OutputFormat {
+    /// Table modes ask the server for `meta.k8s.io/v1` Tables.
+    pub fn is_table(&self) -> bool {
+        matches!(self, OutputFormat::Table | OutputFormat::Wide)
+    }
+
+    /// Formats kubectl prints the whole `List` with (so something even when nothing matched:
+    /// `[]`, a header), and then says nothing on stderr.
+    pub fn prints_empty_list(&self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Json
+                | OutputFormat::Yaml
+                | OutputFormat::JsonPath { .. }
+                | OutputFormat::CustomColumns { .. }
+        )
+    }
+}
+
+impl FromStr for OutputFormat {
+    type Err = FormatError;
+
+    /// The value of `-o` (template files it names are read).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_output(s)
+    }
+}
 
 /// `-o` could not be turned into a printer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -8,18 +8,21 @@
 pub mod cell;
 pub mod changes;
 mod columns;
+mod contract;
 pub mod diff_lines;
 mod extras;
 pub mod fallback;
 mod filter;
 pub mod format;
 
+mod go_sort;
 mod json;
 mod jsonl;
 mod name;
+mod options;
 mod reencode;
-pub mod sort;
-mod sorting;
+mod sort_keys;
+mod sorted_list;
 mod style;
 mod table;
 pub mod tabwriter;
@@ -28,199 +31,20 @@ pub mod timestamp;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
+pub use contract::{ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
-pub use format::{check_show_labels, parse_output, Column, FormatError};
+pub use format::{check_show_labels, parse_output, Column, FormatError, OutputFormat};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
+pub(crate) use options::ObjectLayout;
+pub use options::{PrintOptions, SortBy};
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
-
-use std::io::{self, Write};
-use std::str::FromStr;
-
-use crate::events::Event;
-
-/// What `-o` asked for.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum OutputFormat {
-    /// The default: server-side printed table.
-    #[default]
-    Table,
-    /// `-o wide`: the table including `priority > 0` columns.
-    Wide,
-    /// `-o json`: kubectl's indented JSON, byte for byte.
-    Json,
-    /// `-o jsonl`: one compact object per line (kw's own format).
-    Jsonl,
-    /// `-o name`: `pod/nginx`.
-    Name,
-    /// `-o yaml`: kubectl's YAML, byte for byte.
-    Yaml,
-    /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE` / `-o jsonpath-as-json=TEMPLATE`.
-    JsonPath {
-        template: String,
-        path: crate::jsonpath::JsonPath,
-        /// `jsonpath-as-json`: each action's results as an indented JSON array.
-        as_json: bool,
-    },
-    /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
-    CustomColumns {
-        columns: Vec<Column>,
-        from_file: bool,
-    },
-}
-
-impl OutputFormat {
-    /// Table modes ask the server for `meta.k8s.io/v1` Tables.
-    pub fn is_table(&self) -> bool {
-        matches!(self, OutputFormat::Table | OutputFormat::Wide)
-    }
-
-    /// Formats kubectl prints the whole `List` with (so something even when nothing matched:
-    /// `[]`, a header), and then says nothing on stderr.
-    pub fn prints_empty_list(&self) -> bool {
-        matches!(
-            self,
-            OutputFormat::Json
-                | OutputFormat::Yaml
-                | OutputFormat::JsonPath { .. }
-                | OutputFormat::CustomColumns { .. }
-        )
-    }
-}
-
-impl FromStr for OutputFormat {
-    type Err = FormatError;
-
-    /// The value of `-o` (template files it names are read).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_output(s)
-    }
-}
-
-/// How the object formats (`-o json`, `-o yaml`) arrange what they print, by kubectl's rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ObjectLayout {
-    /// Not watching: everything inside one `List`.
-    List,
-    /// Watching, or a single named object: each object on its own.
-    Objects,
-    /// `--output-watch-events`: each event in kubectl's `WatchEvent` envelope.
-    Events,
-}
-
-impl ObjectLayout {
-    pub(crate) fn of(options: &PrintOptions) -> ObjectLayout {
-        if options.watch_events {
-            ObjectLayout::Events
-        } else if options.watching || options.single_object {
-            ObjectLayout::Objects
-        } else {
-            ObjectLayout::List
-        }
-    }
-
-    /// kubectl drops `metadata.managedFields` from the objects it prints unless asked not to;
-    /// its watch-event envelope bypasses that, so events keep them.
-    pub(crate) fn strips_managed_fields(self, options: &PrintOptions) -> bool {
-        !options.show_managed_fields && self != ObjectLayout::Events
-    }
-}
-
-/// Everything a printer needs to know, resolved from flags once.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct PrintOptions {
-    pub format: OutputFormat,
-    /// `--output-watch-events`: say the event type (EVENT column, or `{"type":..,"object":..}`).
-    pub watch_events: bool,
-    /// `-w`/`--watch-only`: objects are printed one after another rather than as one `List`.
-    pub watching: bool,
-    /// `-A`: a NAMESPACE column in tables.
-    pub all_namespaces: bool,
-    /// Several contexts (`--context a,b`): a CONTEXT column in tables, `CONTEXT/` before
-    /// names, and `"kw":{"context":..}` on every JSON line and document.
-    pub with_context: bool,
-    /// `--no-headers`.
-    pub no_headers: bool,
-    /// One named object without `--watch` (`kw get pod nginx -o json`): kubectl prints it bare
-    /// rather than inside a `List`.
-    pub single_object: bool,
-    /// `--show-managed-fields`: keep `metadata.managedFields` in `-o json` (kubectl drops them).
-    pub show_managed_fields: bool,
-    /// `--show-labels`: a LABELS column in tables.
-    pub show_labels: bool,
-    /// `-L/--label-columns`: a column per label key in tables.
-    pub label_columns: Vec<String>,
-    /// `--sort-by`: the order of the initial list in tables.
-    pub sort_by: Option<SortBy>,
-    /// `--timestamps`: a TIME column in tables, a `"ts"` field in JSON event lines.
-    pub timestamps: Option<TimestampFormat>,
-    /// When kw started (`--timestamps=relative` counts from here).
-    pub started: Option<std::time::SystemTime>,
-    /// Colour tables (resolved from `--color`, `NO_COLOR`, `CLICOLOR_FORCE` and the terminal).
-    pub color: bool,
-    /// Output is a terminal: stable columns, display-width alignment.
-    pub terminal: bool,
-    /// The terminal's width in columns, when output is one and it is known (`--diff` lines
-    /// are cut to fit).
-    pub width: Option<usize>,
-    /// `--diff`: the changed fields of MODIFIED objects, and how many of them a table shows.
-    pub diff: Option<DiffDetail>,
-    /// `--ignore-unchanged`.
-    pub ignore_unchanged: bool,
-    /// `--only`: the event types to print (empty: all).
-    pub only: Vec<crate::wire::EventType>,
-}
-
-/// `--sort-by`, parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SortBy {
-    pub template: String,
-    pub path: crate::jsonpath::JsonPath,
-}
-
-impl SortBy {
-    /// kubectl reads `--sort-by` as it reads custom-column paths (`.a.b`, `{.a.b}`, `a.b`).
-    pub fn parse(value: &str) -> Result<SortBy, FormatError> {
-        let template = format::relaxed_jsonpath(value)?;
-        let path = crate::jsonpath::JsonPath::parse(&template)
-            .map_err(|e| FormatError::JsonPath {
-                template: template.clone(),
-                message: e.to_string(),
-            })?
-            .allow_missing_keys(true);
-        Ok(SortBy { template, path })
-    }
-}
-
-/// An object that is not valid JSON reached a printer that must decode it.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot decode object {name:?} for printing: {source}")]
-pub struct ObjectDecodeError {
-    pub name: String,
-    #[source]
-    pub source: serde_json::Error,
-}
-
-/// A printer receives events, one at a time, and writes them out.
-/// `Send`: several watcher threads may share one printer (`kw get pods,deploy -w`).
-pub trait Printer: Send {
-    /// Print one event. A printer may hold rows back to align columns until `checkpoint`.
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()>;
-
-    /// Everything printed so far belongs together (the end of the initial list, or one watch
-    /// event): write out whatever is held back. kubectl flushes its tabwriter at the same points.
-    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()>;
-
-    /// No more events will come: close anything still open (the `List` of `-o json` without
-    /// `--watch`).
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
-}
 
 /// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
@@ -228,7 +52,7 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
     // kubectl sorts object formats only without --watch (tables it sorts either way).
     let sorts_objects = !options.format.is_table() && !options.watching;
     if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
-        printer = Box::new(sorting::SortingPrinter::new(printer, &sort_by.path));
+        printer = Box::new(sorted_list::SortingPrinter::new(printer, &sort_by.path));
     }
     if options.only.is_empty() && !options.ignore_unchanged {
         return printer;
@@ -263,7 +87,7 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
+    use crate::events::{Event, Origin, ResourceInfo};
     use crate::wire::EventType;
 
     /// Every format gets a working printer (no `todo!`), and each writes what its format says.

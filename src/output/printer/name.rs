@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use crate::events::Event;
+use crate::events::{kind_prefix, Event};
 
 use super::Printer;
 
@@ -30,17 +30,8 @@ impl Printer for NamePrinter {
             self.line.extend_from_slice(context.as_bytes());
             self.line.push(b'/');
         }
-        if resource.kind.is_ascii() {
-            self.line
-                .extend(resource.kind.bytes().map(|b| b.to_ascii_lowercase()));
-        } else {
-            self.line
-                .extend_from_slice(resource.kind.to_lowercase().as_bytes());
-        }
-        if !resource.group.is_empty() {
-            self.line.push(b'.');
-            self.line.extend_from_slice(resource.group.as_bytes());
-        }
+        self.line
+            .extend_from_slice(kind_prefix(&resource.kind, &resource.group).as_bytes());
         self.line.push(b'/');
         let name = if event.name.is_empty() {
             "<unknown>"

@@ -33,7 +33,9 @@ use crate::wire::{EventType, TableColumnDefinition};
 use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
-use super::sort::{go_sort, sort_key_less};
+use super::fallback::fallback_row;
+use super::go_sort::go_sort;
+use super::sort_keys::sort_key_less;
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
@@ -378,22 +380,7 @@ impl TablePrinter {
     /// are escaped and coloured alike. Definitions are remembered as for a printed row.
     pub(crate) fn render_row(&mut self, event: &Event<'_>) -> io::Result<(Vec<u8>, Vec<u8>)> {
         let Some(row) = event.row else {
-            let object: serde_json::Value = crate::decode::value(event.object.get())
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            let (columns, cells) = super::fallback::fallback_row(
-                event.resource,
-                &object,
-                std::time::SystemTime::now(),
-            );
-            let with_row = Event {
-                row: Some(crate::events::TableRow {
-                    columns: &columns,
-                    cells: &cells,
-                    generation: 0,
-                }),
-                ..*event
-            };
-            return self.render_row(&with_row);
+            return with_fallback_row(event, |event| self.render_row(event));
         };
         if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
             self.last_columns.clear();
@@ -412,25 +399,7 @@ impl TablePrinter {
 impl Printer for TablePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let Some(row) = event.row else {
-            // The server could not print this type (kw received plain objects): lay the row out
-            // here from the whole object, with kubectl's columns for the kind.
-            let object: serde_json::Value = crate::decode::value(event.object.get())
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            let (columns, cells) = super::fallback::fallback_row(
-                event.resource,
-                &object,
-                std::time::SystemTime::now(),
-            );
-            let with_row = Event {
-                row: Some(crate::events::TableRow {
-                    columns: &columns,
-                    cells: &cells,
-                    // Built here for each object: compare the definitions.
-                    generation: 0,
-                }),
-                ..*event
-            };
-            return self.print(&with_row, out);
+            return with_fallback_row(event, |event| self.print(event, out));
         };
         let same_as_last = row.columns.is_empty() || self.same_as_last_columns(&row);
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
@@ -496,6 +465,26 @@ impl Printer for TablePrinter {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         self.checkpoint(out)
     }
+}
+
+/// The server could not print this type (kw received plain objects): `then` gets the event with
+/// its row laid out here from the whole object, with kubectl's columns for the kind.
+fn with_fallback_row<T>(
+    event: &Event<'_>,
+    then: impl FnOnce(&Event<'_>) -> io::Result<T>,
+) -> io::Result<T> {
+    let object: Value = crate::decode::value(event.object.get())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    let (columns, cells) = fallback_row(event.resource, &object, std::time::SystemTime::now());
+    then(&Event {
+        row: Some(TableRow {
+            columns: &columns,
+            cells: &cells,
+            // Built here for each object: compare the definitions.
+            generation: 0,
+        }),
+        ..*event
+    })
 }
 
 /// kubectl's `TableSorter.Less`: a row without a value sorts first.

@@ -841,7 +841,10 @@ mod tests {
                 include_str!("../../fixtures/po_sidecar.json"),
                 find("pods", "mesh-demo"),
             ),
-            (include_str!("../../fixtures/no.json"), find("nodes", "node-1")),
+            (
+                include_str!("../../fixtures/no.json"),
+                find("nodes", "node-1"),
+            ),
             (
                 include_str!("../../fixtures/dp.json"),
                 find("deployments", "web"),

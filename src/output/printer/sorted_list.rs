@@ -1,7 +1,7 @@
 //! `--sort-by` for the formats that print objects (`-o json|yaml|name|jsonpath|custom-columns`
 //! ...): kubectl sorts the initial list with its `RuntimeSort` before printing it, so kw holds
 //! the list's events (copied: events borrow the decoder's buffer) until the list is complete,
-//! sorts them exactly as kubectl does (Go's `sort.Sort`, `printer::sort`), and replays them to
+//! sorts them exactly as kubectl does (`sort_keys` and Go's sort, `go_sort`), and replays them to
 //! the format's printer. kubectl does this only without `--watch` (its goldens show watch
 //! output unsorted), so kw too. Tables sort themselves (`table`), watching or not.
 
@@ -14,7 +14,8 @@ use crate::events::{Event, Origin, ResourceInfo};
 use crate::jsonpath::JsonPath;
 use crate::wire::EventType;
 
-use super::sort::{go_sort, sort_key_less};
+use super::go_sort::go_sort;
+use super::sort_keys::sort_key_less;
 use super::Printer;
 
 struct Held {

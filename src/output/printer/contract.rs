@@ -1,0 +1,30 @@
+//! What every printer is: the `Printer` trait the output drives, and the error of an object a
+//! printer must decode and cannot.
+
+use std::io::{self, Write};
+
+use crate::events::Event;
+
+/// An object that is not valid JSON reached a printer that must decode it.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot decode object {name:?} for printing: {source}")]
+pub struct ObjectDecodeError {
+    pub name: String,
+    #[source]
+    pub source: serde_json::Error,
+}
+
+/// A printer receives events, one at a time, and writes them out.
+/// `Send`: several watcher threads may share one printer (`kw get pods,deploy -w`).
+pub trait Printer: Send {
+    /// Print one event. A printer may hold rows back to align columns until `checkpoint`.
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Everything printed so far belongs together (the end of the initial list, or one watch
+    /// event): write out whatever is held back. kubectl flushes its tabwriter at the same points.
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// No more events will come: close anything still open (the `List` of `-o json` without
+    /// `--watch`).
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+}
