@@ -110,24 +110,15 @@ impl<S> Clone for Shared<S> {
 
 impl<S: Sink> Sink for Shared<S> {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .event(event)
+        crate::log::lock(&self.0).event(event)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .checkpoint(more_ready)
+        crate::log::lock(&self.0).checkpoint(more_ready)
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .synced()
+        crate::log::lock(&self.0).synced()
     }
 }
 
