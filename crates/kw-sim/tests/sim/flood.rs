@@ -36,6 +36,14 @@ fn flood_streams_n_events_then_ends() {
     let token = page["metadata"]["continue"].as_str().unwrap().to_string();
     let rest = get(&sim, &format!("/api/v1/pods?limit=1000&continue={token}")).json();
     assert_eq!(rest["items"].as_array().map(Vec::len), Some(200));
+    // Every item is its own object: a client that keys objects by uid must see 1,000 of them.
+    let uids: std::collections::BTreeSet<&str> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|item| item["metadata"]["uid"].as_str())
+        .collect();
+    assert_eq!(uids.len(), 1000);
 }
 
 /// Read a flood watch chunk by chunk: how many events each chunk held, until the clean end.

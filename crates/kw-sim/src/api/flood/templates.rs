@@ -98,6 +98,9 @@ impl FloodData {
     pub fn build(flood: Flood, now: SystemTime) -> FloodData {
         let mut pod = objects::pod(NAMESPACE, NAME_SLOT, "node-1", now);
         pod["metadata"]["resourceVersion"] = json!(RV_SLOT);
+        // Each pod its own uid (its name), as on a real server: clients key what they hold by
+        // uid, and one uid for every item made a 20,000-pod list print as a single row.
+        pod["metadata"]["uid"] = json!(NAME_SLOT);
         pod["kind"] = json!("Pod");
         pod["apiVersion"] = json!("v1");
         let row = table::row("pods", &pod, IncludeObject::Metadata, now);
