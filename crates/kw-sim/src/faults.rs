@@ -37,6 +37,11 @@ pub struct Faults {
     /// Hold the answer to the first GET of a single object this many milliseconds (a slow
     /// server, for requests kw makes beside a watch).
     pub first_get_stall_ms: Option<u64>,
+    /// Hold the answer to every LIST of these resources (plurals: `pods`, `replicasets`)
+    /// `slow_list_ms` milliseconds: lists a client makes side by side then arrive in a known
+    /// order (a Pod's list before its ReplicaSet's, or after).
+    pub slow_lists: Vec<String>,
+    pub slow_list_ms: u64,
 }
 
 /// What one LIST request gets instead of its list.
@@ -118,6 +123,17 @@ impl FaultState {
             message: counters.faults.list_message.clone(),
             retry_after: counters.faults.list_retry_after.clone(),
         })
+    }
+
+    /// How long to hold the answer to this LIST of `plural`, if at all.
+    pub fn list_stall(&self, plural: &str) -> Option<std::time::Duration> {
+        let counters = self.lock();
+        let faults = &counters.faults;
+        faults
+            .slow_lists
+            .iter()
+            .any(|slow| slow == plural)
+            .then(|| std::time::Duration::from_millis(faults.slow_list_ms))
     }
 
     /// How long to hold the answer to this GET of a single object, if at all.
