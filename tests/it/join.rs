@@ -256,3 +256,107 @@ fn a_crash_loop_joined_late_is_told_whichever_list_comes_first() {
         assert_eq!(joined, from_start, "{slow:?} listed last:\n{stderr}");
     }
 }
+
+/// Issue 29.1 as reported: a Deployment → ReplicaSet (written by hand, without the
+/// `deployment.kubernetes.io/revision` annotation) → Pod already in `CrashLoopBackOff` with
+/// exit code 2 when kw starts, the Pods listed before the ReplicaSets or after. With the
+/// default grace the wait times out (exit 3), and the summary names the crashed container and
+/// its exit code either way; with a short grace the crash fails it (exit 2).
+#[test]
+fn a_crash_loop_under_way_by_hand_is_seen_as_one_in_either_order() {
+    for slow in ["replicasets", "pods"] {
+        for (grace, expected) in [(None, 3), (Some("1s"), 2)] {
+            let cluster = Cluster::seeded();
+            crash_looping_by_hand(&cluster, "worker");
+            cluster.sim.set_faults(kw_sim::Faults {
+                slow_lists: vec![slow.to_string()],
+                slow_list_ms: 400,
+                ..kw_sim::Faults::default()
+            });
+            let mut args = vec![
+                "deploy/worker",
+                "--until",
+                "ready",
+                "--fail-on",
+                "failed",
+                "--timeout",
+                "3s",
+            ];
+            if let Some(grace) = grace {
+                args.extend(["--fail-grace", grace]);
+            }
+            let (code, _, stderr) = Live::spawn(&mut cluster.get(&args)).finish(LIMIT);
+            let said = format!("{slow} listed last, grace {grace:?}:\n{stderr}");
+            assert_eq!(code, Some(expected), "{said}");
+            let summary = &stderr[stderr.find("kw: summary of the wait:\n").expect(&said)..];
+            assert!(
+                summary.contains(
+                    "\n  pod/worker-5f7d-a container web: CrashLoopBackOff (exit code 2)\n"
+                ),
+                "{said}"
+            );
+            if expected == 2 {
+                assert!(
+                    summary.contains("(pod/worker-5f7d-a: CrashLoopBackOff (web): back-off"),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+fn crash_looping_by_hand(cluster: &Cluster, name: &str) {
+    let deployment = cluster
+        .sim
+        .create(
+            "deployments",
+            serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": name, "namespace": "default", "generation": 1},
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
+                         "template": {"metadata": {"labels": {"app": name}},
+                                      "spec": {"containers": [{"name": "web", "image": "web:2"}]}}},
+                "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+                           "unavailableReplicas": 1,
+                           "conditions": [{"type": "Progressing", "status": "True",
+                                           "reason": "ReplicaSetUpdated"}]}
+            }),
+        )
+        .expect("deployment created");
+    let owner = |kind: &str, of: &Value| {
+        serde_json::json!([{"apiVersion": "apps/v1", "kind": kind, "controller": true,
+                            "name": of["metadata"]["name"], "uid": of["metadata"]["uid"]}])
+    };
+    let rs = cluster
+        .sim
+        .create(
+            "replicasets",
+            serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": format!("{name}-5f7d"), "namespace": "default",
+                             "labels": {"app": name},
+                             "ownerReferences": owner("Deployment", &deployment)},
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}}},
+                "status": {"replicas": 1}
+            }),
+        )
+        .expect("replicaset created");
+    cluster
+        .sim
+        .create(
+            "pods",
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": format!("{name}-5f7d-a"), "namespace": "default",
+                             "labels": {"app": name},
+                             "ownerReferences": owner("ReplicaSet", &rs)},
+                "spec": {"containers": [{"name": "web", "image": "web:2"}]},
+                "status": {"phase": "Running",
+                           "containerStatuses": [{"name": "web", "ready": false, "restartCount": 4,
+                               "state": {"waiting": {"reason": "CrashLoopBackOff",
+                                   "message": "back-off 1m20s restarting failed container=web"}},
+                               "lastState": {"terminated": {"exitCode": 2, "reason": "Error"}}}]}
+            }),
+        )
+        .expect("pod created");
+}
