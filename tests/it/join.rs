@@ -95,13 +95,19 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
     let (_, name) = kind_and_name(plot);
     let waiting = |reason: &str| {
         cluster.sim.objects("pods").iter().any(|p| {
-            p["metadata"]["name"].as_str().unwrap_or("").starts_with(name)
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
                 && p["status"]["containerStatuses"][0]["state"]["waiting"]["reason"] == reason
         })
     };
     let pod_phase = |phase: &str| {
         cluster.sim.objects("pods").iter().any(|p| {
-            p["metadata"]["name"].as_str().unwrap_or("").starts_with(name)
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
                 && p["status"]["phase"] == phase
         })
     };
@@ -119,7 +125,10 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
     match (plot, join) {
         (_, Join::Start) => true,
         (Plot::Completes, Join::Trouble) => cluster.sim.objects("pods").iter().any(|p| {
-            p["metadata"]["name"].as_str().unwrap_or("").starts_with(name)
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
                 && p["status"]["containerStatuses"][0]["ready"] == true
         }),
         (Plot::Completes, Join::End) => {
@@ -132,7 +141,10 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
         (Plot::CrashLoop, Join::Trouble) => waiting("CrashLoopBackOff"),
         // The story's last crash: every Pod has restarted several times.
         (Plot::CrashLoop, Join::End) => cluster.sim.objects("pods").iter().any(|p| {
-            p["metadata"]["name"].as_str().unwrap_or("").starts_with(name)
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
                 && p["status"]["containerStatuses"][0]["restartCount"]
                     .as_u64()
                     .is_some_and(|n| n >= 3)
@@ -189,7 +201,10 @@ fn run(plot: Plot, join: Join, slow: &[&str]) -> (Facts, String) {
     let started = Instant::now();
     let (code, _, stderr) = live.finish(LIMIT);
     assert!(started.elapsed() < LIMIT, "{stderr}");
-    (facts(plot, code, &stderr), stderr)
+    let facts = facts(plot, code, &stderr);
+    // The matrix's cell, for `--nocapture`.
+    eprintln!("join matrix: {plot:?} at {join:?}, {slow:?} listed last: {facts:?}");
+    (facts, stderr)
 }
 
 /// The story watched from the start, then joined later: the same facts each time.
