@@ -188,6 +188,22 @@ mod tests {
     }
 
     #[test]
+    fn slow_lists_hold_back_only_the_resources_named() {
+        let state = FaultState::new(Faults {
+            slow_lists: vec!["replicasets".into()],
+            slow_list_ms: 400,
+            ..Faults::default()
+        });
+        assert_eq!(
+            state.list_stall("replicasets"),
+            Some(std::time::Duration::from_millis(400))
+        );
+        assert_eq!(state.list_stall("pods"), None);
+        state.set(Faults::default());
+        assert_eq!(state.list_stall("replicasets"), None);
+    }
+
+    #[test]
     fn watch_faults_respect_times() {
         let state = FaultState::new(Faults {
             close_after: Some(3),
