@@ -12,6 +12,11 @@
 //! the judge (through `tell`, never while a lock of the watches is held), which fails the
 //! workload once the grace has passed. And they keep, bounded, what the summary of a failed
 //! wait shows: the last few Warning events per object, and the containers that crashed.
+//!
+//! The lists arrive in any order (each watch runs on its own): a Pod can come before the
+//! ReplicaSet that owns it, and that before its Deployment is known. So what a Pod says (its
+//! crashes, its trouble) is kept by the Pod's uid with its owners, whoever they turn out to be,
+//! and resolved against what is known when it is asked for; never decided once on arrival.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -58,7 +63,8 @@ pub struct Causes {
     /// about uid → its last Warning events (sequence number, line).
     recent: HashMap<String, VecDeque<(u64, String)>>,
     sequence: u64,
-    /// Pod uid → its crashed containers, for Pods of the objects waited on.
+    /// Pod uid → its crashed containers, for every Pod that has some: its owners may be seen
+    /// after it (the summary keeps those of the objects waited on).
     crashed: HashMap<String, CrashedPod>,
     /// uid → label of the objects waited on.
     watched: HashMap<String, String>,
@@ -94,8 +100,6 @@ pub struct CrashedPod {
     pub name: String,
     pub label: String,
     pub crashes: Vec<Crash>,
-    /// The uid of the object waited on it belongs to.
-    root: String,
 }
 
 /// What the summary takes from the causes.
@@ -257,9 +261,9 @@ impl Causes {
             .collect();
         let mut crashed: Vec<CrashedPod> = self
             .crashed
-            .values()
-            .filter(|p| self.watched.contains_key(&p.root))
-            .cloned()
+            .iter()
+            .filter(|(uid, _)| self.concerns(uid, 0))
+            .map(|(_, pod)| pod.clone())
             .collect();
         crashed.sort_by(|a, b| a.label.cmp(&b.label));
         Findings { warnings, crashed }
@@ -563,11 +567,11 @@ impl Consumer for Causes {
             let revision = serde_json::from_str::<Value>(event.object.get())
                 .ok()
                 .and_then(|rs| children::replica_set_revision(&rs));
-            if let Some(revision) = revision {
-                let entry = (owners.clone(), revision);
-                if self.replica_sets.insert(uid.clone(), entry.clone()) != Some(entry) {
-                    self.judge_stuck_again();
-                }
+            // One without the annotation (not written by a Deployment controller, or not yet)
+            // still owns its Pods: the oldest revision, so a marked one stays the newest.
+            let entry = (owners.clone(), revision.unwrap_or(0));
+            if self.replica_sets.insert(uid.clone(), entry.clone()) != Some(entry) {
+                self.judge_stuck_again();
             }
         }
         self.owned.insert(
@@ -583,22 +587,18 @@ impl Consumer for Causes {
                 .then(|| serde_json::from_str::<Value>(json).ok())
                 .flatten();
             let crashes = pod.as_ref().map(children::crashes).unwrap_or_default();
-            match self.root(&uid, 0).map(str::to_string) {
-                Some(root) if !crashes.is_empty() => {
-                    self.crashed.insert(
-                        uid.clone(),
-                        CrashedPod {
-                            namespace: event.namespace.to_string(),
-                            name: meta.metadata.name.clone(),
-                            label: label.clone(),
-                            crashes,
-                            root,
-                        },
-                    );
-                }
-                _ => {
-                    self.crashed.remove(&uid);
-                }
+            if crashes.is_empty() {
+                self.crashed.remove(&uid);
+            } else {
+                self.crashed.insert(
+                    uid.clone(),
+                    CrashedPod {
+                        namespace: event.namespace.to_string(),
+                        name: meta.metadata.name.clone(),
+                        label: label.clone(),
+                        crashes,
+                    },
+                );
             }
             self.pod_news(&uid, label, pod.as_ref());
         }

@@ -10,7 +10,7 @@
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::environment::Environment;
 use crate::discovery::{DiscoveryError, Requested};
@@ -51,7 +51,15 @@ pub(super) struct Run {
     when_empty: Mutex<Option<String>>,
     /// Each member's causes and client, for the summary of a failed wait.
     causes: Mutex<Vec<MemberCauses>>,
+    /// Each member's auxiliary watches, which a verdict may have to wait for (`CAUSES_LISTED`).
+    watch_sets: Mutex<Vec<Arc<WatchSet>>>,
 }
+
+/// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
+/// Pods, Events) before its summary is written: a verdict reached on the primary watch's first
+/// list (kw joined a story that had already failed) comes before the lists that hold its cause.
+/// On loopback they take milliseconds; a slow server costs at most this.
+const CAUSES_LISTED: Duration = Duration::from_secs(3);
 
 /// A member's causes, and the client to read its crashed containers' logs with.
 type MemberCauses = (Arc<Mutex<Causes>>, Arc<crate::client::Client>);
@@ -106,6 +114,7 @@ impl Run {
             several,
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
+            watch_sets: Mutex::new(Vec::new()),
         }
     }
 }
@@ -215,6 +224,13 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if !matches!(end, End::ClosedPipe) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
+    if matches!(end, End::Ended(Ended::FailOn { .. })) {
+        // The summary needs the causes: the verdict may have come before their first lists.
+        let until = Instant::now() + CAUSES_LISTED;
+        for watches in log::lock(&run.watch_sets).iter() {
+            watches.wait_listed(until);
+        }
+    }
     let evidence = Evidence {
         judge: run.judge.clone(),
         members: std::mem::take(&mut *log::lock(&run.causes)),
@@ -267,13 +283,15 @@ impl Run {
                 tell,
             )));
             log::lock(&self.causes).push((Arc::clone(&causes), Arc::clone(&prepared.client)));
-            WatchSet::new(
+            let watches = WatchSet::new(
                 Arc::clone(&prepared.client),
                 self.plan.watcher_options(self.deadline),
                 Box::new(SharedCauses(causes)),
                 scope.clone(),
                 self.reconnects.clone(),
-            )
+            );
+            log::lock(&self.watch_sets).push(Arc::clone(&watches));
+            watches
         });
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {

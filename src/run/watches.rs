@@ -7,10 +7,16 @@
 //! Auxiliary watches resume and re-list like every other (they are ordinary `Watcher`s), never
 //! print, and never take part in a condition's "every watch has synced". One that fails for good
 //! (a namespace where RBAC forbids the list) is said once and dropped: the run goes on without.
+//!
+//! A verdict can come on the primary watch's first list, before the auxiliary lists that hold
+//! its causes have arrived (kw joined a story that had already failed): `wait_listed` lets the
+//! runner wait, bounded, until every auxiliary watch started so far has delivered its first
+//! list (or ended), so the summary is written from the whole picture.
 
 use std::collections::HashSet;
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
 
 use crate::client::Client;
 use crate::events::{Event, Flow, ResourceInfo, Sink};
@@ -55,6 +61,10 @@ pub struct WatchSet {
     options: Options,
     consumer: Mutex<Box<dyn Consumer>>,
     started: Mutex<HashSet<WatchKey>>,
+    /// The watches started whose first list has not arrived yet, nor have they ended.
+    unlisted: Mutex<HashSet<WatchKey>>,
+    /// Woken each time a watch leaves `unlisted`.
+    listed: Condvar,
     /// The member's context: the watches' notices name it.
     scope: Option<ContextScope>,
     /// The run's count of reconnects, which the watches add to.
@@ -84,6 +94,8 @@ impl WatchSet {
             },
             consumer: Mutex::new(consumer),
             started: Mutex::new(HashSet::new()),
+            unlisted: Mutex::new(HashSet::new()),
+            listed: Condvar::new(),
             scope,
             reconnects,
         })
@@ -110,6 +122,7 @@ impl WatchSet {
         if !crate::log::lock(&self.started).insert(key.clone()) {
             return false;
         }
+        crate::log::lock(&self.unlisted).insert(key.clone());
         let watches = Arc::clone(self);
         // Left to end with the process, as the primary watchers are once the run has ended.
         std::thread::spawn(move || {
@@ -125,8 +138,35 @@ impl WatchSet {
             if let Err(error) = watcher.run(&mut sink) {
                 watches.failed(&key, &error);
             }
+            watches.first_list_done(&key);
         });
         true
+    }
+
+    /// Watch `key` has delivered its first list, or ended without one.
+    fn first_list_done(&self, key: &WatchKey) {
+        if crate::log::lock(&self.unlisted).remove(key) {
+            self.listed.notify_all();
+        }
+    }
+
+    /// Wait until every watch started so far has delivered its first list (or ended), but not
+    /// past `until`. Returns whether they all have.
+    pub fn wait_listed(&self, until: Instant) -> bool {
+        let mut unlisted = crate::log::lock(&self.unlisted);
+        loop {
+            if unlisted.is_empty() {
+                return true;
+            }
+            let Some(left) = until.checked_duration_since(Instant::now()) else {
+                return false;
+            };
+            unlisted = match self.listed.wait_timeout(unlisted, left) {
+                Ok((guard, _)) => guard,
+                // A thread that panicked holding the lock left a set that is still a set.
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
     }
 
     fn failed(&self, key: &WatchKey, error: &WatchError) {
@@ -154,6 +194,11 @@ impl Sink for Feed<'_> {
     }
 
     fn checkpoint(&mut self, _more_ready: bool) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.watches.first_list_done(self.key);
         Ok(Flow::Continue)
     }
 }

@@ -17,6 +17,7 @@ mod fleet;
 mod get;
 mod golden;
 mod hostile;
+mod join;
 mod jsonpath;
 mod kubeconfig;
 mod live_terminal;

@@ -253,6 +253,8 @@ impl SimArgs {
                 times: self.fault_times,
                 // Test-only faults (set through the control protocol), not flags.
                 first_get_stall_ms: None,
+                slow_lists: Vec::new(),
+                slow_list_ms: 0,
                 list_message: None,
                 list_retry_after: None,
             },

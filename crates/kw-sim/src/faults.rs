@@ -37,6 +37,11 @@ pub struct Faults {
     /// Hold the answer to the first GET of a single object this many milliseconds (a slow
     /// server, for requests kw makes beside a watch).
     pub first_get_stall_ms: Option<u64>,
+    /// Hold the answer to every LIST of these resources (plurals: `pods`, `replicasets`)
+    /// `slow_list_ms` milliseconds: lists a client makes side by side then arrive in a known
+    /// order (a Pod's list before its ReplicaSet's, or after).
+    pub slow_lists: Vec<String>,
+    pub slow_list_ms: u64,
 }
 
 /// What one LIST request gets instead of its list.
@@ -120,6 +125,17 @@ impl FaultState {
         })
     }
 
+    /// How long to hold the answer to this LIST of `plural`, if at all.
+    pub fn list_stall(&self, plural: &str) -> Option<std::time::Duration> {
+        let counters = self.lock();
+        let faults = &counters.faults;
+        faults
+            .slow_lists
+            .iter()
+            .any(|slow| slow == plural)
+            .then(|| std::time::Duration::from_millis(faults.slow_list_ms))
+    }
+
     /// How long to hold the answer to this GET of a single object, if at all.
     pub fn take_get_stall(&self) -> Option<std::time::Duration> {
         let mut counters = self.lock();
@@ -169,6 +185,22 @@ mod tests {
         assert_eq!(fired, [Some(429), Some(429), None]);
         state.set(Faults::default());
         assert_eq!(state.take_list_fault(), None);
+    }
+
+    #[test]
+    fn slow_lists_hold_back_only_the_resources_named() {
+        let state = FaultState::new(Faults {
+            slow_lists: vec!["replicasets".into()],
+            slow_list_ms: 400,
+            ..Faults::default()
+        });
+        assert_eq!(
+            state.list_stall("replicasets"),
+            Some(std::time::Duration::from_millis(400))
+        );
+        assert_eq!(state.list_stall("pods"), None);
+        state.set(Faults::default());
+        assert_eq!(state.list_stall("replicasets"), None);
     }
 
     #[test]

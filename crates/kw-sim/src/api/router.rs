@@ -336,6 +336,9 @@ fn list(
         }
         return reply;
     }
+    if let Some(stall) = shared.faults.list_stall(info.plural) {
+        std::thread::sleep(stall);
+    }
     if options.send_initial_events.is_some() {
         return Reply::status(invalid_options(&[(
             "sendInitialEvents",

@@ -1,0 +1,377 @@
+//! The join matrix (issue 29): every `kw sim --rollout` story, with kw started at its start and
+//! joining it later (once the trouble has begun, and once the story has ended), and with the
+//! initial lists of Pods and ReplicaSets served in either order. Wherever kw joins, the verdict
+//! (exit code), the cause and the summary's facts (crashed containers, exit codes, log lines)
+//! are those it gives when it watched from the start.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use kw_sim::rollout::{Plot, Rollout};
+use serde_json::Value;
+
+use crate::harness::{wait_for, Cluster, Live};
+
+/// How long one kw run may take: the stories last a few seconds at this beat.
+const LIMIT: Duration = Duration::from_secs(20);
+/// How long a story may take to reach a step.
+const STEP_LIMIT: Duration = Duration::from_secs(15);
+const BEAT: Duration = Duration::from_millis(100);
+
+/// Where in the story kw starts.
+#[derive(Debug, Clone, Copy)]
+enum Join {
+    /// Before the objects exist.
+    Start,
+    /// Once the trouble has begun (the first Pod stuck or failed; a Pod ready for a story
+    /// that completes).
+    Trouble,
+    /// Once the story has ended (deadline exceeded, Job failed, rollout complete).
+    End,
+}
+
+/// What a run said, reduced to what must not depend on when kw joined.
+#[derive(Debug, PartialEq, Eq)]
+struct Facts {
+    code: Option<i32>,
+    /// Which of the story's cause phrases stderr says.
+    causes: Vec<(&'static str, bool)>,
+    /// The summary's crashed containers, without the Pod's name (`container web:
+    /// CrashLoopBackOff (exit code 1)`).
+    crashed: BTreeSet<String>,
+    /// The log lines the summary quotes.
+    logs: BTreeSet<String>,
+}
+
+fn causes_of(plot: Plot) -> &'static [&'static str] {
+    match plot {
+        Plot::Completes | Plot::JobCompletes => &[],
+        Plot::ImagePull => &["Failed to pull image \"nginx:1.99-missing\""],
+        Plot::CrashLoop => &[
+            "CrashLoopBackOff",
+            "Back-off restarting failed container web",
+        ],
+        Plot::JobFails => &["BackoffLimitExceeded"],
+    }
+}
+
+fn kind_and_name(plot: Plot) -> (&'static str, &'static str) {
+    match plot {
+        Plot::Completes => ("deploy", "done"),
+        Plot::ImagePull => ("deploy", "pull"),
+        Plot::CrashLoop => ("deploy", "crash"),
+        Plot::JobCompletes => ("job", "migrate"),
+        Plot::JobFails => ("job", "broken"),
+    }
+}
+
+fn facts(plot: Plot, code: Option<i32>, stderr: &str) -> Facts {
+    let summary = stderr
+        .find("kw: summary of the wait:\n")
+        .map_or("", |at| &stderr[at..]);
+    Facts {
+        code,
+        causes: causes_of(plot)
+            .iter()
+            .map(|cause| (*cause, stderr.contains(cause)))
+            .collect(),
+        crashed: summary
+            .lines()
+            .filter_map(|l| l.strip_prefix("  pod/"))
+            .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest.to_string()))
+            .filter(|rest| rest.starts_with("container "))
+            .collect(),
+        logs: summary
+            .lines()
+            .filter_map(|l| l.strip_prefix("    | "))
+            // The attempt a log was written by depends on when the story was read.
+            .map(|l| l.split(" (attempt ").next().unwrap_or(l).to_string())
+            .collect(),
+    }
+}
+
+/// Whether the story has reached `join` in the sim's objects.
+fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
+    let (_, name) = kind_and_name(plot);
+    let waiting = |reason: &str| {
+        cluster.sim.objects("pods").iter().any(|p| {
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
+                && p["status"]["containerStatuses"][0]["state"]["waiting"]["reason"] == reason
+        })
+    };
+    let pod_phase = |phase: &str| {
+        cluster.sim.objects("pods").iter().any(|p| {
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
+                && p["status"]["phase"] == phase
+        })
+    };
+    let condition = |resource: &str, kind: &str, reason: &str| {
+        cluster.sim.objects(resource).iter().any(|o: &Value| {
+            o["metadata"]["name"] == name
+                && o["status"]["conditions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    // Progressing is False once the deadline passed: the reason tells.
+                    .any(|c| c["type"] == kind && c["reason"] == reason)
+        })
+    };
+    match (plot, join) {
+        (_, Join::Start) => true,
+        (Plot::Completes, Join::Trouble) => cluster.sim.objects("pods").iter().any(|p| {
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
+                && p["status"]["containerStatuses"][0]["ready"] == true
+        }),
+        (Plot::Completes, Join::End) => {
+            condition("deployments", "Progressing", "NewReplicaSetAvailable")
+        }
+        (Plot::ImagePull, Join::Trouble) => waiting("ImagePullBackOff"),
+        (Plot::ImagePull, Join::End) => {
+            condition("deployments", "Progressing", "ProgressDeadlineExceeded")
+        }
+        (Plot::CrashLoop, Join::Trouble) => waiting("CrashLoopBackOff"),
+        // The story's last crash: every Pod has restarted several times.
+        (Plot::CrashLoop, Join::End) => cluster.sim.objects("pods").iter().any(|p| {
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
+                && p["status"]["containerStatuses"][0]["restartCount"]
+                    .as_u64()
+                    .is_some_and(|n| n >= 3)
+        }),
+        (Plot::JobCompletes, Join::Trouble) => pod_phase("Running") || pod_phase("Succeeded"),
+        (Plot::JobCompletes, Join::End) => condition("jobs", "Complete", "CompletionsReached"),
+        (Plot::JobFails, Join::Trouble) => pod_phase("Failed"),
+        (Plot::JobFails, Join::End) => condition("jobs", "Failed", "BackoffLimitExceeded"),
+    }
+}
+
+/// Play `plot` on a fresh sim, start kw at `join` (with the lists of `slow` held back, to
+/// force the order the initial lists arrive in), and reduce what it said to its facts.
+fn run(plot: Plot, join: Join, slow: &[&str]) -> (Facts, String) {
+    let cluster = Cluster::seeded();
+    if !slow.is_empty() {
+        cluster.sim.set_faults(kw_sim::Faults {
+            slow_lists: slow.iter().map(|s| s.to_string()).collect(),
+            slow_list_ms: 400,
+            ..kw_sim::Faults::default()
+        });
+    }
+    let (kind, name) = kind_and_name(plot);
+    let target = format!("{kind}/{name}");
+    let args = [
+        target.as_str(),
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "--fail-grace",
+        "1s",
+        "--timeout",
+        "15s",
+        "-o",
+        "name",
+    ];
+    let mut rollout = Rollout::new(plot, "default", name);
+    rollout.beat = BEAT;
+    let live = match join {
+        Join::Start => {
+            let live = Live::spawn(&mut cluster.get(&args));
+            cluster.sim.play_rollout(&rollout).expect("rollout plays");
+            live
+        }
+        _ => {
+            cluster.sim.play_rollout(&rollout).expect("rollout plays");
+            wait_for(&format!("{plot:?} to reach {join:?}"), STEP_LIMIT, || {
+                reached(&cluster, plot, join)
+            });
+            Live::spawn(&mut cluster.get(&args))
+        }
+    };
+    let started = Instant::now();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert!(started.elapsed() < LIMIT, "{stderr}");
+    let facts = facts(plot, code, &stderr);
+    // The matrix's cell, for `--nocapture`.
+    eprintln!("join matrix: {plot:?} at {join:?}, {slow:?} listed last: {facts:?}");
+    (facts, stderr)
+}
+
+/// The story watched from the start, then joined later: the same facts each time.
+fn matrix(plot: Plot, expected_code: i32) {
+    let (from_start, stderr) = run(plot, Join::Start, &[]);
+    assert_eq!(from_start.code, Some(expected_code), "{stderr}");
+    assert!(
+        from_start.causes.iter().all(|(_, said)| *said),
+        "{from_start:?}\n{stderr}"
+    );
+    for join in [Join::Trouble, Join::End] {
+        let (joined, stderr) = run(plot, join, &[]);
+        assert_eq!(joined, from_start, "{plot:?} joined at {join:?}:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_rollout_that_completes_is_ready_wherever_kw_joins() {
+    matrix(Plot::Completes, 0);
+}
+
+#[test]
+fn an_image_pull_tells_the_missing_image_wherever_kw_joins() {
+    matrix(Plot::ImagePull, 2);
+}
+
+#[test]
+fn a_crash_loop_tells_its_crashes_and_log_wherever_kw_joins() {
+    let (from_start, _) = run(Plot::CrashLoop, Join::Start, &[]);
+    assert!(
+        from_start
+            .crashed
+            .contains("container web: CrashLoopBackOff (exit code 1)"),
+        "{from_start:?}"
+    );
+    assert!(from_start.logs.contains("exit status 1"), "{from_start:?}");
+    matrix(Plot::CrashLoop, 2);
+}
+
+#[test]
+fn a_job_that_completes_is_ready_wherever_kw_joins() {
+    matrix(Plot::JobCompletes, 0);
+}
+
+#[test]
+fn a_failed_job_tells_its_failed_pods_wherever_kw_joins() {
+    let (from_start, _) = run(Plot::JobFails, Join::Start, &[]);
+    assert!(
+        from_start
+            .crashed
+            .contains("container web: Error (exit code 1)"),
+        "{from_start:?}"
+    );
+    matrix(Plot::JobFails, 2);
+}
+
+/// A crash loop under way when kw starts, its Pods' list served before its ReplicaSets' or
+/// after: the Pods are seen as crashed either way (the owner graph does not depend on order).
+#[test]
+fn a_crash_loop_joined_late_is_told_whichever_list_comes_first() {
+    let (from_start, _) = run(Plot::CrashLoop, Join::Start, &[]);
+    for slow in [["replicasets"], ["pods"]] {
+        let (joined, stderr) = run(Plot::CrashLoop, Join::End, &slow);
+        assert_eq!(joined, from_start, "{slow:?} listed last:\n{stderr}");
+    }
+}
+
+/// Issue 29.1 as reported: a Deployment → ReplicaSet (written by hand, without the
+/// `deployment.kubernetes.io/revision` annotation) → Pod already in `CrashLoopBackOff` with
+/// exit code 2 when kw starts, the Pods listed before the ReplicaSets or after. With the
+/// default grace the wait times out (exit 3), and the summary names the crashed container and
+/// its exit code either way; with a short grace the crash fails it (exit 2).
+#[test]
+fn a_crash_loop_under_way_by_hand_is_seen_as_one_in_either_order() {
+    for slow in ["replicasets", "pods"] {
+        for (grace, expected) in [(None, 3), (Some("1s"), 2)] {
+            let cluster = Cluster::seeded();
+            crash_looping_by_hand(&cluster, "worker");
+            cluster.sim.set_faults(kw_sim::Faults {
+                slow_lists: vec![slow.to_string()],
+                slow_list_ms: 400,
+                ..kw_sim::Faults::default()
+            });
+            let mut args = vec![
+                "deploy/worker",
+                "--until",
+                "ready",
+                "--fail-on",
+                "failed",
+                "--timeout",
+                "3s",
+            ];
+            if let Some(grace) = grace {
+                args.extend(["--fail-grace", grace]);
+            }
+            let (code, _, stderr) = Live::spawn(&mut cluster.get(&args)).finish(LIMIT);
+            let said = format!("{slow} listed last, grace {grace:?}:\n{stderr}");
+            assert_eq!(code, Some(expected), "{said}");
+            let summary = &stderr[stderr.find("kw: summary of the wait:\n").expect(&said)..];
+            assert!(
+                summary.contains(
+                    "\n  pod/worker-5f7d-a container web: CrashLoopBackOff (exit code 2)\n"
+                ),
+                "{said}"
+            );
+            if expected == 2 {
+                assert!(
+                    summary.contains("(pod/worker-5f7d-a: CrashLoopBackOff (web): back-off"),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+fn crash_looping_by_hand(cluster: &Cluster, name: &str) {
+    let deployment = cluster
+        .sim
+        .create(
+            "deployments",
+            serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": name, "namespace": "default", "generation": 1},
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
+                         "template": {"metadata": {"labels": {"app": name}},
+                                      "spec": {"containers": [{"name": "web", "image": "web:2"}]}}},
+                "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+                           "unavailableReplicas": 1,
+                           "conditions": [{"type": "Progressing", "status": "True",
+                                           "reason": "ReplicaSetUpdated"}]}
+            }),
+        )
+        .expect("deployment created");
+    let owner = |kind: &str, of: &Value| {
+        serde_json::json!([{"apiVersion": "apps/v1", "kind": kind, "controller": true,
+                            "name": of["metadata"]["name"], "uid": of["metadata"]["uid"]}])
+    };
+    let rs = cluster
+        .sim
+        .create(
+            "replicasets",
+            serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": format!("{name}-5f7d"), "namespace": "default",
+                             "labels": {"app": name},
+                             "ownerReferences": owner("Deployment", &deployment)},
+                "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}}},
+                "status": {"replicas": 1}
+            }),
+        )
+        .expect("replicaset created");
+    cluster
+        .sim
+        .create(
+            "pods",
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": format!("{name}-5f7d-a"), "namespace": "default",
+                             "labels": {"app": name},
+                             "ownerReferences": owner("ReplicaSet", &rs)},
+                "spec": {"containers": [{"name": "web", "image": "web:2"}]},
+                "status": {"phase": "Running",
+                           "containerStatuses": [{"name": "web", "ready": false, "restartCount": 4,
+                               "state": {"waiting": {"reason": "CrashLoopBackOff",
+                                   "message": "back-off 1m20s restarting failed container=web"}},
+                               "lastState": {"terminated": {"exitCode": 2, "reason": "Error"}}}]}
+            }),
+        )
+        .expect("pod created");
+}
