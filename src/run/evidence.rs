@@ -165,7 +165,9 @@ fn why(error: Option<ClientError>, budget: Duration) -> String {
             seconds(budget)
         ),
         Some(error) => {
-            let said = crate::report::error(&KwError::Client(error)).lines.join(" ");
+            let said = crate::report::error(&KwError::Client(error))
+                .lines
+                .join(" ");
             said.trim_start_matches("error: ").to_string()
         }
     }
@@ -195,7 +197,9 @@ fn tail(
     );
     let mut kept = LogTail::default();
     log.client
-        .read_by(&path, "text/plain, */*", until, &mut |bytes| kept.push(bytes))
+        .read_by(&path, "text/plain, */*", until, &mut |bytes| {
+            kept.push(bytes)
+        })
         .map_err(Some)?;
     Ok(kept.finish())
 }

@@ -147,7 +147,9 @@ impl Summary {
                     if same == 1 {
                         lines.push(format!("    last lines of its {which}:"));
                     } else {
-                        lines.push(format!("    last lines of their {which}s (the same in each):"));
+                        lines.push(format!(
+                            "    last lines of their {which}s (the same in each):"
+                        ));
                     }
                     lines.extend(log.iter().map(|line| format!("    | {line}")));
                 }
@@ -367,7 +369,10 @@ mod tests {
             b"x\xff\xfey\n\xe2\x82\nz".to_vec(),
             format!("{long}\nshort\n{long}").into_bytes(),
             "\n".repeat(100).into_bytes(),
-            (0..50).map(|i| format!("line {i}\r\n")).collect::<String>().into_bytes(),
+            (0..50)
+                .map(|i| format!("line {i}\r\n"))
+                .collect::<String>()
+                .into_bytes(),
             [&"a".repeat(LINE_BYTES)[..], "\r\nb"].concat().into_bytes(),
         ];
         for body in &bodies {
@@ -389,7 +394,10 @@ mod tests {
     #[test]
     fn the_summary_has_a_budget_and_a_reserve_after_a_timeout() {
         assert_eq!(budget(None), BUDGET);
-        assert_eq!(budget(Some(Duration::from_secs(6))), Duration::from_millis(600));
+        assert_eq!(
+            budget(Some(Duration::from_secs(6))),
+            Duration::from_millis(600)
+        );
         assert_eq!(budget(Some(Duration::from_secs(600))), RESERVE);
     }
 

@@ -234,7 +234,9 @@ fn stalled_logs_do_not_hold_the_verdict(log: LogEndpoint) {
         .filter(|l| l.starts_with("  pod/stall-") && l.contains(" container web: "))
         .count();
     let unread = summary
-        .matches("    (cannot read its previous log: not read: no answer within the summary's 5s)\n")
+        .matches(
+            "    (cannot read its previous log: not read: no answer within the summary's 5s)\n",
+        )
         .count();
     assert!(crashed >= 1, "{summary}");
     assert_eq!(unread, crashed, "one line per log not read: {summary}");
@@ -252,6 +254,8 @@ fn a_trickling_log_endpoint_does_not_hold_the_verdict() {
 
 /// kw's peak resident memory (`ru_maxrss`, KiB), read when it is reaped, after running `cmd`
 /// to its end (killed after `limit`); and its stderr.
+// The child is reaped by `wait4` (which gives its peak memory), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_memory_kib(cmd: &mut Command, limit: Duration) -> (Option<i32>, i64, String) {
     let mut child = cmd
         .stdout(Stdio::null())
@@ -318,10 +322,14 @@ fn a_huge_log_of_newlines_costs_what_is_printed() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("    last lines of its previous log:\n    | \n")
-            || stderr.contains("    last lines of their previous logs (the same in each):\n    | \n"),
+            || stderr
+                .contains("    last lines of their previous logs (the same in each):\n    | \n"),
         "{stderr}"
     );
-    eprintln!("kw's peak RSS with 60 MiB logs of newlines: {} MiB", peak_kib / 1024);
+    eprintln!(
+        "kw's peak RSS with 60 MiB logs of newlines: {} MiB",
+        peak_kib / 1024
+    );
     assert!(
         peak_kib < 150 * 1024,
         "kw's peak RSS was {} MiB: {stderr}",
@@ -347,11 +355,19 @@ fn a_timeout_leaves_the_summary_a_reserve_to_read_logs_in() {
         "-o",
         "name",
     ]));
-    play(&cluster, Plot::CrashLoop, "late", Duration::from_millis(100));
+    play(
+        &cluster,
+        Plot::CrashLoop,
+        "late",
+        Duration::from_millis(100),
+    );
     let (code, _, stderr) = live.finish(Duration::from_secs(30));
     assert_eq!(code, Some(3), "{stderr}");
     let summary = &stderr[stderr.find("kw: summary of the wait:\n").expect(&stderr)..];
-    assert!(!summary.contains("deadline (--timeout) passed"), "{summary}");
+    assert!(
+        !summary.contains("deadline (--timeout) passed"),
+        "{summary}"
+    );
     assert!(!summary.contains("cannot read"), "{summary}");
     assert!(summary.contains("    | exit status 1\n"), "{summary}");
     assert!(
@@ -378,13 +394,21 @@ fn identical_logs_of_several_pods_are_shown_once() {
         "-o",
         "name",
     ]));
-    play(&cluster, Plot::CrashLoop, "same", Duration::from_millis(100));
+    play(
+        &cluster,
+        Plot::CrashLoop,
+        "same",
+        Duration::from_millis(100),
+    );
     let (code, _, stderr) = live.finish(Duration::from_secs(40));
     assert_eq!(code, Some(2), "{stderr}");
     let summary = &stderr[stderr.find("kw: summary of the wait:\n").expect(&stderr)..];
     let crashed = summary
         .lines()
-        .filter(|l| l.starts_with("  pod/same-") && l.ends_with(" container web: CrashLoopBackOff (exit code 1)"))
+        .filter(|l| {
+            l.starts_with("  pod/same-")
+                && l.ends_with(" container web: CrashLoopBackOff (exit code 1)")
+        })
         .count();
     assert_eq!(crashed, 3, "{summary}");
     // Each log's first line names its attempt: no log is shown twice.
@@ -416,7 +440,12 @@ fn a_job_pod_that_never_restarted_shows_its_log() {
         "-o",
         "name",
     ]));
-    play(&cluster, Plot::JobFails, "migrate", Duration::from_millis(100));
+    play(
+        &cluster,
+        Plot::JobFails,
+        "migrate",
+        Duration::from_millis(100),
+    );
     let (code, _, stderr) = live.finish(Duration::from_secs(40));
     assert_eq!(code, Some(2), "{stderr}");
     let summary = &stderr[stderr.find("kw: summary of the wait:\n").expect(&stderr)..];
@@ -493,6 +522,10 @@ fn the_demo_ends_on_its_story_without_connection_noise() {
         "{}",
         crash.stderr
     );
-    assert!(crash.stderr.contains("    | exit status 1\n"), "{}", crash.stderr);
+    assert!(
+        crash.stderr.contains("    | exit status 1\n"),
+        "{}",
+        crash.stderr
+    );
     quiet(&crash.stderr);
 }
