@@ -79,10 +79,7 @@ impl Evidence {
                                 looping: crash.reason == "CrashLoopBackOff",
                             },
                         ));
-                        Err(format!(
-                            "not read: no answer within the summary's {}",
-                            seconds(self.budget)
-                        ))
+                        Err(late(self.budget))
                     } else {
                         Err("not read: too many crashed containers".into())
                     };
@@ -109,9 +106,12 @@ impl Evidence {
     }
 }
 
-/// `2s`, `0.6s`: a budget as the summary says it.
-fn seconds(budget: Duration) -> String {
-    format!("{}s", budget.as_millis() as f64 / 1000.0)
+/// A log that did not come (whole) within the summary's budget: a server that stalls, or
+/// trickles.
+fn late(budget: Duration) -> String {
+    // `5s`, `0.6s`.
+    let seconds = budget.as_millis() as f64 / 1000.0;
+    format!("it did not come within the summary's {seconds}s")
 }
 
 /// Read every log asked, one thread each (at most `MAX_LOGS`), all by `until`: what has not
@@ -160,10 +160,7 @@ fn read_log(log: &LogAsked, until: Instant, budget: Duration) -> LogRead {
 fn why(error: Option<ClientError>, budget: Duration) -> String {
     match error {
         None => "the name is not one the API allows".into(),
-        Some(ClientError::DeadlinePassed { .. }) => format!(
-            "not read: no answer within the summary's {}",
-            seconds(budget)
-        ),
+        Some(ClientError::DeadlinePassed { .. }) => late(budget),
         Some(error) => {
             let said = crate::report::error(&KwError::Client(error))
                 .lines
