@@ -101,6 +101,11 @@ pub fn run(
         .request_timeout
         .or_else(|| outer.request_timeout.clone());
     let result = crate::run::get(&get, &config, notices);
+    // The run is over, but its watchers' threads still hold connections to the sim: stopping
+    // the sim would make them say `the connection ... broke; resuming` under the story the
+    // demo just told. Nothing they say now is news: their notices are held, never written.
+    notices.hold();
+    sim.stop();
     drop(dir);
     result
 }

@@ -230,9 +230,13 @@ impl Client {
     }
 
     /// How long the next request (or exec plugin run) may take: `timeout`, and no longer than
-    /// the deadline leaves. Past the deadline, nothing more is sent.
-    fn time_limit(&self, timeout: Option<Duration>) -> Result<Option<Duration>, ClientError> {
-        let Some(deadline) = self.deadline else {
+    /// `deadline` (the run's, or the summary's) leaves. Past it, nothing more is sent.
+    fn time_limit_by(
+        &self,
+        deadline: Option<Instant>,
+        timeout: Option<Duration>,
+    ) -> Result<Option<Duration>, ClientError> {
+        let Some(deadline) = deadline else {
             return Ok(timeout);
         };
         match deadline.checked_duration_since(Instant::now()) {
@@ -248,7 +252,12 @@ impl Client {
 
     /// `error`, or `DeadlinePassed` saying why when the deadline is what cut it short.
     fn unless_past_deadline(&self, error: ClientError) -> ClientError {
-        let past = self.deadline.is_some_and(|d| Instant::now() >= d);
+        self.unless_past(self.deadline, error)
+    }
+
+    /// `unless_past_deadline`, by `deadline` instead of the run's.
+    fn unless_past(&self, deadline: Option<Instant>, error: ClientError) -> ClientError {
+        let past = deadline.is_some_and(|d| Instant::now() >= d);
         match error {
             ClientError::Unreachable { .. } | ClientError::Broken { .. } if past => {
                 ClientError::DeadlinePassed {
@@ -286,6 +295,48 @@ impl Client {
             self.object_limit,
             "--max-object-size",
         )
+    }
+
+    /// GET a body of at most `--max-object-size` bytes and hand it to `each` piece by piece as
+    /// it arrives, so that the caller keeps only what it needs (a log's last lines). The whole
+    /// request ends by `until`, which may fall after the run's deadline: the summary of a wait
+    /// that timed out reads its logs in a reserve of its own (`wait::summary::budget`).
+    pub fn read_by(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+        until: Instant,
+        each: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), ClientError> {
+        let until = Some(until);
+        let limit = self.object_limit;
+        let response = self
+            .send_within(false, path_and_query, accept, self.request_timeout, until)
+            .map_err(|error| self.unless_past(until, error))?;
+        let mut reader = response.into_body().into_reader();
+        let mut buffer = vec![0u8; 64 << 10];
+        let mut total: u64 = 0;
+        loop {
+            let read = reader
+                .read(&mut buffer)
+                .map_err(|e| self.unless_past(until, self.broken(&e)))?;
+            if read == 0 {
+                return Ok(());
+            }
+            total += read as u64;
+            if total > limit {
+                return Err(ClientError::TooLarge {
+                    path: path_and_query
+                        .split('?')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                    limit,
+                    limit_name: "--max-object-size",
+                });
+            }
+            each(&buffer[..read]);
+        }
     }
 
     /// GET a LIST page: many objects (each checked against `--max-object-size` by its reader),
@@ -387,23 +438,25 @@ impl Client {
         accept: &str,
         timeout: Option<Duration>,
     ) -> Result<Response, ClientError> {
-        self.send_within(watch, path_and_query, accept, timeout)
+        self.send_within(watch, path_and_query, accept, timeout, self.deadline)
             .map_err(|error| self.unless_past_deadline(error))
     }
 
+    /// `send`, bounded by `deadline` (the run's, or the summary's own).
     fn send_within(
         &self,
         watch: bool,
         path_and_query: &str,
         accept: &str,
         timeout: Option<Duration>,
+        deadline: Option<Instant>,
     ) -> Result<Response, ClientError> {
         let timeout = if watch {
             timeout
         } else {
-            self.time_limit(timeout)?
+            self.time_limit_by(deadline, timeout)?
         };
-        let plugin_limit = || self.time_limit(self.request_timeout);
+        let plugin_limit = || self.time_limit_by(deadline, self.request_timeout);
         let credential = self.auth.current(plugin_limit()?)?;
         let result = self.send_once(&credential, watch, path_and_query, accept, timeout);
         let unauthorized = matches!(result, Err(ClientError::Status { code: 401, .. }));
@@ -419,7 +472,7 @@ impl Client {
                 let timeout = if watch {
                     timeout
                 } else {
-                    self.time_limit(self.request_timeout)?
+                    self.time_limit_by(deadline, self.request_timeout)?
                 };
                 self.send_once(&renewed, watch, path_and_query, accept, timeout)
             }

