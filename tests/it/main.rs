@@ -26,4 +26,5 @@ mod proxy;
 mod readiness;
 mod structure;
 mod tls;
+mod verdict;
 mod watch;
