@@ -2,7 +2,7 @@
 //! when the watch is over (`Ended`). Every watcher of a run feeds the one judge; it never talks
 //! to the server and knows nothing of formats.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::time::SystemTime;
 
@@ -106,9 +106,13 @@ pub struct Judge {
     /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
     /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
     troubles: HashMap<Key, BTreeMap<String, Trouble>>,
-    /// Objects whose pending failure (`failing in 25s unless it recovers`) has been said, for
-    /// the spell of trouble under way.
-    pending_said: HashSet<Key>,
+    /// The moment each object's pending failure was said to fall (`failing in 25s unless it
+    /// recovers`): said again only when that moment changes.
+    pending_said: HashMap<Key, SystemTime>,
+    /// Children (and watched Pods) that recovered lately: (object, child) → since when they
+    /// had been stuck, and when they recovered. Stuck again within the grace, the first moment
+    /// counts: a crash loop's running spell between two back-offs is no recovery.
+    recovered: HashMap<(Key, String), (SystemTime, SystemTime)>,
 }
 
 impl Judge {
@@ -128,7 +132,8 @@ impl Judge {
             next_tick: None,
             progress: Vec::new(),
             troubles: HashMap::new(),
-            pending_said: HashSet::new(),
+            pending_said: HashMap::new(),
+            recovered: HashMap::new(),
         }
     }
 
@@ -214,6 +219,7 @@ impl Judge {
                 self.objects.remove(&key);
                 self.troubles.remove(&key);
                 self.pending_said.remove(&key);
+                self.recovered.retain(|(object, _), _| *object != key);
                 self.deleted = Some(label);
             } else {
                 let parsed: Option<Value> = if self.rules.needs_object() {
@@ -227,7 +233,7 @@ impl Judge {
                 if self.guards_pods() && is_pod(event.resource) {
                     let reason = parsed.as_ref().and_then(own_trouble);
                     let trouble = reason.map(|reason| Trouble { reason, since: now });
-                    self.note_trouble(&key, &label, trouble);
+                    self.note_trouble(&key, &label, trouble, now);
                 }
                 let mut seen = self.assess(
                     label,
@@ -358,7 +364,7 @@ impl Judge {
         if self.ended.is_some() {
             return None;
         }
-        self.note_trouble(workload, child, trouble);
+        self.note_trouble(workload, child, trouble, now);
         if let Some(mut seen) = self.objects.remove(workload) {
             let before = seen.judgement.clone();
             self.overlay(workload, &mut seen, now);
@@ -384,14 +390,23 @@ impl Judge {
     }
 
     /// Keep (`Some`) or forget (`None`) that `child` of `key` (`key` itself, for a watched
-    /// Pod: `child` is then its own label) is stuck. The first moment it was seen stuck counts,
-    /// however often it is said again; the pending verdict is said again only once every stuck
-    /// child of `key` has recovered and one is stuck anew.
-    fn note_trouble(&mut self, key: &Key, child: &str, trouble: Option<Trouble>) {
+    /// Pod: `child` is then its own label) is stuck, at `now`. The first moment it was seen
+    /// stuck counts, however often it is said again, and across a recovery shorter than the
+    /// grace.
+    fn note_trouble(&mut self, key: &Key, child: &str, trouble: Option<Trouble>, now: SystemTime) {
+        let grace = self.rules.fail_grace;
+        self.recovered
+            .retain(|_, (_, at)| now.duration_since(*at).map_or(true, |d| d < grace));
+        let id = (key.clone(), child.to_string());
         match trouble {
             Some(trouble) => {
+                let recovered = self.recovered.remove(&id).map(|(since, _)| since);
                 let children = self.troubles.entry(key.clone()).or_default();
-                let since = children.get(child).map_or(trouble.since, |t| t.since);
+                let since = children
+                    .get(child)
+                    .map(|t| t.since)
+                    .or(recovered)
+                    .unwrap_or(trouble.since);
                 children.insert(
                     child.to_string(),
                     Trouble {
@@ -402,10 +417,11 @@ impl Judge {
             }
             None => {
                 if let Some(children) = self.troubles.get_mut(key) {
-                    children.remove(child);
+                    if let Some(was) = children.remove(child) {
+                        self.recovered.insert(id, (was.since, now));
+                    }
                     if children.is_empty() {
                         self.troubles.remove(key);
-                        self.pending_said.remove(key);
                     }
                 }
             }
@@ -417,21 +433,28 @@ impl Judge {
         self.troubles.get(key)?.iter().min_by_key(|(_, t)| t.since)
     }
 
-    /// Once per spell of trouble: a failure verdict on `key` is pending, and when it falls
+    /// Once per deadline: a failure verdict on `key` is pending, and when it falls
     /// (`pod/x: CrashLoopBackOff (web): back-off 10s ...; failing in 30s unless it recovers`),
     /// so that a run that goes quiet during the grace says what it waits for.
     fn pending_line(&mut self, key: &Key, seen: &Assessment, now: SystemTime) -> Option<String> {
-        if !self.rules.progress
-            || self.rules.fail_grace.is_zero()
-            || self.pending_said.contains(key)
-        {
+        if !self.rules.progress || self.rules.fail_grace.is_zero() {
             return None;
         }
         if seen.judgement.as_ref()?.state != State::InProgress {
             return None;
         }
         let (child, trouble) = self.first_trouble(key)?;
-        let due = trouble.since + self.rules.fail_grace;
+        // A child in a short recovery (a crash loop's running spell) still holds the deadline.
+        let since = self
+            .recovered
+            .iter()
+            .filter(|((object, _), _)| object == key)
+            .map(|(_, (since, _))| *since)
+            .fold(trouble.since, SystemTime::min);
+        let due = since + self.rules.fail_grace;
+        if self.pending_said.get(key) == Some(&due) {
+            return None;
+        }
         let left = due.duration_since(now).ok()?;
         // Whole seconds, rounded up: "failing in 0s" would read as already failed.
         let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
@@ -446,7 +469,7 @@ impl Judge {
                 seen.label, trouble.reason
             )
         };
-        self.pending_said.insert(key.clone());
+        self.pending_said.insert(key.clone(), due);
         Some(line)
     }
 
@@ -925,6 +948,49 @@ mod tests {
             feed_object(&mut judge, &resource(), ready),
             Some(Ended::Until { .. })
         ));
+    }
+
+    /// A crash loop's running spell between two back-offs is no recovery: stuck again within
+    /// the grace, the first moment counts, and the pending failure is not said again.
+    #[test]
+    fn a_short_recovery_keeps_the_first_moment_stuck() {
+        let resource = deployments();
+        let key = Key::new("", &resource, "ns", "web");
+        let crash = |since| {
+            Some(Trouble {
+                reason: "CrashLoopBackOff (web): back-off".into(),
+                since,
+            })
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        judge.take_progress();
+        let t0 = SystemTime::now();
+        let at = |secs| t0 + Duration::from_secs(secs);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", crash(t0), t0), None);
+        assert_eq!(judge.take_progress().len(), 1);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, at(10)), None);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", crash(at(20)), at(20)),
+            None
+        );
+        assert!(judge.take_progress().is_empty(), "said once");
+        assert_eq!(judge.next_tick(), Some(at(30)));
+        // Recovered for longer than the grace: a new spell, a new deadline, said.
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, at(25)), None);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", crash(at(60)), at(60)),
+            None
+        );
+        assert_eq!(
+            judge.take_progress(),
+            ["deployment.apps/web: pod/web-1: CrashLoopBackOff (web): back-off; failing in 30s unless it recovers"]
+        );
     }
 
     /// A workload failed for a reason of its own names its stuck Pod's cause in the verdict.
