@@ -156,13 +156,11 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             // without waiting for an event to prompt it.
             // A watcher's sink may set the judge's next tick itself (a watched Pod stuck: its
             // grace), without news for this loop: with a judge, look again every half second.
-            let next_tick = run.judge.as_ref().and_then(|judge| {
+            let next_tick = run.judge.as_ref().map(|judge| {
                 let look_again = SystemTime::now() + std::time::Duration::from_millis(500);
-                Some(
-                    judge
-                        .next_tick()
-                        .map_or(look_again, |at| at.min(look_again)),
-                )
+                judge
+                    .next_tick()
+                    .map_or(look_again, |at| at.min(look_again))
             });
             let report = match next_tick {
                 Some(at) => {
