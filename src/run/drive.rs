@@ -163,7 +163,14 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         loop {
             // A judgement that changes with time alone (a grace, a window) is made on time,
             // without waiting for an event to prompt it.
-            let next_tick = run.judge.as_ref().and_then(SharedJudge::next_tick);
+            // A watcher's sink may set the judge's next tick itself (a watched Pod stuck: its
+            // grace), without news for this loop: with a judge, look again every half second.
+            let next_tick = run.judge.as_ref().map(|judge| {
+                let look_again = SystemTime::now() + std::time::Duration::from_millis(500);
+                judge
+                    .next_tick()
+                    .map_or(look_again, |at| at.min(look_again))
+            });
             let report = match next_tick {
                 Some(at) => {
                     let wait = at

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::events::{Event, Flow};
-use crate::readiness::{self, Judgement, State};
+use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
 
 use super::expr::{Expr, For};
@@ -106,6 +106,13 @@ pub struct Judge {
     /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
     /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
     troubles: HashMap<Key, BTreeMap<String, Trouble>>,
+    /// The moment each object's pending failure was said to fall (`failing in 25s unless it
+    /// recovers`): said again only when that moment changes.
+    pending_said: HashMap<Key, SystemTime>,
+    /// Children (and watched Pods) that recovered lately: (object, child) → since when they
+    /// had been stuck, and when they recovered. Stuck again within the grace, the first moment
+    /// counts: a crash loop's running spell between two back-offs is no recovery.
+    recovered: HashMap<(Key, String), (SystemTime, SystemTime)>,
 }
 
 impl Judge {
@@ -125,6 +132,8 @@ impl Judge {
             next_tick: None,
             progress: Vec::new(),
             troubles: HashMap::new(),
+            pending_said: HashMap::new(),
+            recovered: HashMap::new(),
         }
     }
 
@@ -208,6 +217,9 @@ impl Judge {
             };
             if event.kind == EventType::Deleted {
                 self.objects.remove(&key);
+                self.troubles.remove(&key);
+                self.pending_said.remove(&key);
+                self.recovered.retain(|(object, _), _| *object != key);
                 self.deleted = Some(label);
             } else {
                 let parsed: Option<Value> = if self.rules.needs_object() {
@@ -216,6 +228,13 @@ impl Judge {
                     None
                 };
                 let now = SystemTime::now();
+                // A watched Pod's own stuck container is held to the grace as a workload's
+                // child is: the same rule for every object.
+                if self.guards_pods() && is_pod(event.resource) {
+                    let reason = parsed.as_ref().and_then(own_trouble);
+                    let trouble = reason.map(|reason| Trouble { reason, since: now });
+                    self.note_trouble(&key, &label, trouble, now);
+                }
                 let mut seen = self.assess(
                     label,
                     &event.resource.group,
@@ -232,6 +251,9 @@ impl Judge {
                 }
                 let before = self.objects.get(&key).and_then(|s| s.judgement.as_ref());
                 if let Some(line) = self.change_line(before, &seen) {
+                    self.progress.push(line);
+                }
+                if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
                 }
                 self.objects.insert(key, seen);
@@ -342,32 +364,14 @@ impl Judge {
         if self.ended.is_some() {
             return None;
         }
-        match trouble {
-            Some(trouble) => {
-                let children = self.troubles.entry(workload.clone()).or_default();
-                // The first moment it was seen stuck counts, however often it is said again.
-                let since = children.get(child).map_or(trouble.since, |t| t.since);
-                children.insert(
-                    child.to_string(),
-                    Trouble {
-                        reason: trouble.reason,
-                        since,
-                    },
-                );
-            }
-            None => {
-                if let Some(children) = self.troubles.get_mut(workload) {
-                    children.remove(child);
-                    if children.is_empty() {
-                        self.troubles.remove(workload);
-                    }
-                }
-            }
-        }
+        self.note_trouble(workload, child, trouble, now);
         if let Some(mut seen) = self.objects.remove(workload) {
             let before = seen.judgement.clone();
             self.overlay(workload, &mut seen, now);
             if let Some(line) = self.change_line(before.as_ref(), &seen) {
+                self.progress.push(line);
+            }
+            if let Some(line) = self.pending_line(workload, &seen, now) {
                 self.progress.push(line);
             }
             self.objects.insert(workload.clone(), seen);
@@ -378,6 +382,95 @@ impl Judge {
             self.ended = Some(ended.clone());
         }
         decided
+    }
+
+    /// Whether stuck Pods are held to the grace: only `--fail-on failed` asks for it.
+    fn guards_pods(&self) -> bool {
+        self.rules.fail_on.contains(&Expr::Failed)
+    }
+
+    /// Keep (`Some`) or forget (`None`) that `child` of `key` (`key` itself, for a watched
+    /// Pod: `child` is then its own label) is stuck, at `now`. The first moment it was seen
+    /// stuck counts, however often it is said again, and across a recovery shorter than the
+    /// grace.
+    fn note_trouble(&mut self, key: &Key, child: &str, trouble: Option<Trouble>, now: SystemTime) {
+        let grace = self.rules.fail_grace;
+        self.recovered
+            .retain(|_, (_, at)| now.duration_since(*at).map_or(true, |d| d < grace));
+        let id = (key.clone(), child.to_string());
+        match trouble {
+            Some(trouble) => {
+                let recovered = self.recovered.remove(&id).map(|(since, _)| since);
+                let children = self.troubles.entry(key.clone()).or_default();
+                let since = children
+                    .get(child)
+                    .map(|t| t.since)
+                    .or(recovered)
+                    .unwrap_or(trouble.since);
+                children.insert(
+                    child.to_string(),
+                    Trouble {
+                        reason: trouble.reason,
+                        since,
+                    },
+                );
+            }
+            None => {
+                if let Some(children) = self.troubles.get_mut(key) {
+                    if let Some(was) = children.remove(child) {
+                        self.recovered.insert(id, (was.since, now));
+                    }
+                    if children.is_empty() {
+                        self.troubles.remove(key);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stuck child of `key` that has been stuck the longest, and why.
+    fn first_trouble(&self, key: &Key) -> Option<(&String, &Trouble)> {
+        self.troubles.get(key)?.iter().min_by_key(|(_, t)| t.since)
+    }
+
+    /// Once per deadline: a failure verdict on `key` is pending, and when it falls
+    /// (`pod/x: CrashLoopBackOff (web): back-off 10s ...; failing in 30s unless it recovers`),
+    /// so that a run that goes quiet during the grace says what it waits for.
+    fn pending_line(&mut self, key: &Key, seen: &Assessment, now: SystemTime) -> Option<String> {
+        if !self.rules.progress || self.rules.fail_grace.is_zero() {
+            return None;
+        }
+        if seen.judgement.as_ref()?.state != State::InProgress {
+            return None;
+        }
+        let (child, trouble) = self.first_trouble(key)?;
+        // A child in a short recovery (a crash loop's running spell) still holds the deadline.
+        let since = self
+            .recovered
+            .iter()
+            .filter(|((object, _), _)| object == key)
+            .map(|(_, (since, _))| *since)
+            .fold(trouble.since, SystemTime::min);
+        let due = since + self.rules.fail_grace;
+        if self.pending_said.get(key) == Some(&due) {
+            return None;
+        }
+        let left = due.duration_since(now).ok()?;
+        // Whole seconds, rounded up: "failing in 0s" would read as already failed.
+        let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        let line = if *child == seen.label {
+            format!(
+                "{}: {}; failing in {seconds}s unless it recovers",
+                seen.label, trouble.reason
+            )
+        } else {
+            format!(
+                "{}: {child}: {}; failing in {seconds}s unless it recovers",
+                seen.label, trouble.reason
+            )
+        };
+        self.pending_said.insert(key.clone(), due);
+        Some(line)
     }
 
     /// When the first of `key`'s stuck children has been stuck for the grace.
@@ -404,29 +497,39 @@ impl Judge {
 
     /// A workload not ready whose stuck child has outlasted the grace has failed, with the child
     /// as the reason (only where `--fail-on failed` asks: nothing else needs the verdict).
+    /// A watched Pod that the readiness rules fail for its own stuck container
+    /// (`CrashLoopBackOff`) is held in progress until it has stayed stuck for the grace, as a
+    /// workload's Pod is.
     fn overlay(&self, key: &Key, seen: &mut Assessment, now: SystemTime) {
-        if !self.rules.fail_on.contains(&Expr::Failed) {
+        if !self.guards_pods() {
             return;
         }
         let Some(judgement) = &seen.judgement else {
             return;
         };
-        if judgement.state != State::InProgress {
-            return;
-        }
         let Some(children) = self.troubles.get(key) else {
             return;
         };
-        let Some((child, trouble)) = children
+        let due = children
             .iter()
             .filter(|(_, t)| t.since + self.rules.fail_grace <= now)
-            .min_by_key(|(_, t)| t.since)
-        else {
-            return;
-        };
-        let judgement = Judgement {
-            state: State::Failed,
-            message: format!("{child}: {}", trouble.reason),
+            .min_by_key(|(_, t)| t.since);
+        let judgement = match (judgement.state, due) {
+            (State::Failed, None) if children.contains_key(&seen.label) => Judgement {
+                state: State::InProgress,
+                message: judgement.message.clone(),
+            },
+            (State::InProgress | State::Failed, Some((child, trouble))) if *child == seen.label => {
+                Judgement {
+                    state: State::Failed,
+                    message: trouble.reason.clone(),
+                }
+            }
+            (State::InProgress, Some((child, trouble))) => Judgement {
+                state: State::Failed,
+                message: format!("{child}: {}", trouble.reason),
+            },
+            _ => return,
         };
         for (expr, holds) in self.rules.until.iter().zip(seen.until.iter_mut()) {
             if expr.needs_judgement() {
@@ -525,9 +628,9 @@ impl Judge {
         match mode {
             For::Any => self
                 .objects
-                .values()
-                .find(|s| holds(s).get(i).copied().unwrap_or(false))
-                .map(|s| s.label_for(expr)),
+                .iter()
+                .find(|(_, s)| holds(s).get(i).copied().unwrap_or(false))
+                .map(|(key, s)| self.verdict_label(key, s, expr)),
             For::All => {
                 if !synced || self.objects.is_empty() || self.missing_named().is_some() {
                     return None;
@@ -564,10 +667,31 @@ impl Judge {
     }
 
     fn everyone_label(&self, expr: &Expr) -> String {
-        match self.objects.values().collect::<Vec<_>>().as_slice() {
-            [one] => one.label_for(expr),
+        match self.objects.iter().collect::<Vec<_>>().as_slice() {
+            [(key, one)] => self.verdict_label(key, one, expr),
             many => format!("all {} objects", many.len()),
         }
+    }
+
+    /// The object as the verdict names it: with its judgement's message for the readiness
+    /// words, and, when it failed for a reason of its own (`Progress deadline exceeded`) while
+    /// a Pod of it is stuck, with that Pod's cause too, the one a reader acts on
+    /// (`...; pod/web-1: ImagePullBackOff (web): Back-off pulling image "x"`).
+    fn verdict_label(&self, key: &Key, seen: &Assessment, expr: &Expr) -> String {
+        let plain = seen.label_for(expr);
+        let Some(judgement) = seen.judgement.as_ref().filter(|_| expr.needs_judgement()) else {
+            return plain;
+        };
+        let Some((child, trouble)) = self.first_trouble(key) else {
+            return plain;
+        };
+        if judgement.state != State::Failed || judgement.message.contains(&trouble.reason) {
+            return plain;
+        }
+        format!(
+            "{} ({}; {child}: {})",
+            seen.label, judgement.message, trouble.reason
+        )
     }
 
     /// Every watched object the readiness rules do not call ready, by label, with its
@@ -600,6 +724,17 @@ impl Judge {
         lines.sort_unstable();
         lines
     }
+}
+
+/// Whether objects of `resource` are Pods.
+fn is_pod(resource: &crate::events::ResourceInfo) -> bool {
+    resource.group.is_empty() && resource.plural == "pods"
+}
+
+/// Why a watched Pod is stuck, when it is for a reason the grace covers. An unschedulable Pod
+/// is left to the readiness rules' own window, counted from the scheduler's verdict.
+fn own_trouble(pod: &Value) -> Option<String> {
+    children::trouble(pod).filter(|reason| !reason.starts_with("Unschedulable"))
 }
 
 #[cfg(test)]
@@ -745,6 +880,151 @@ mod tests {
             judge.child_trouble(&key, "pod/web-1", stuck(t0), t0),
             Some(Ended::FailOn { .. })
         ));
+    }
+
+    /// A Pod of its own in `CrashLoopBackOff` is held to the grace as a Deployment's Pod is:
+    /// in progress, with the pending verdict said once, then failed with its cause on a tick.
+    #[test]
+    fn a_watched_pod_gets_the_grace_too() {
+        let crashing = json!({"metadata": {"name": "x", "namespace": "ns"},
+                              "status": {"phase": "Running", "containerStatuses": [{
+                                  "name": "web", "state": {"waiting": {
+                                      "reason": "CrashLoopBackOff",
+                                      "message": "back-off 10s restarting failed container"}}}]}});
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        assert_eq!(judge.synced(0), None);
+        assert_eq!(feed_object(&mut judge, &resource(), crashing.clone()), None);
+        let progress = judge.take_progress();
+        assert_eq!(progress.len(), 2, "{progress:?}");
+        assert_eq!(
+            progress[0],
+            "pod/x: in progress: Containers in CrashLoop state: web"
+        );
+        assert!(
+            progress[1].starts_with(
+                "pod/x: CrashLoopBackOff (web): back-off 10s restarting failed container; failing in "
+            ) && progress[1].ends_with("s unless it recovers"),
+            "{progress:?}"
+        );
+        // Said again (the same back-off): no news, and the pending verdict is not said twice.
+        assert_eq!(feed_object(&mut judge, &resource(), crashing.clone()), None);
+        assert!(judge.take_progress().is_empty());
+        let due = judge.next_tick().expect("judged again when the grace ends");
+        assert_eq!(
+            judge.tick(due),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "pod/x (CrashLoopBackOff (web): back-off 10s restarting failed container)"
+                    .into()
+            })
+        );
+
+        // With a grace of 0 it fails at once, with the same cause.
+        let mut zero = rules(&["ready"], &["failed"], For::All);
+        zero.fail_grace = Duration::ZERO;
+        let mut judge = Judge::new(zero, vec![], 1);
+        judge.synced(0);
+        assert_eq!(
+            feed_object(&mut judge, &resource(), crashing.clone()),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "pod/x (CrashLoopBackOff (web): back-off 10s restarting failed container)"
+                    .into()
+            })
+        );
+        assert!(judge
+            .take_progress()
+            .iter()
+            .all(|line| !line.contains("failing in")));
+
+        // A Pod that recovers within the grace fails nothing.
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(&mut judge, &resource(), crashing);
+        let ready = json!({"metadata": {"name": "x", "namespace": "ns"},
+                           "status": {"phase": "Running",
+                                      "conditions": [{"type": "Ready", "status": "True"}]}});
+        assert!(matches!(
+            feed_object(&mut judge, &resource(), ready),
+            Some(Ended::Until { .. })
+        ));
+    }
+
+    /// A crash loop's running spell between two back-offs is no recovery: stuck again within
+    /// the grace, the first moment counts, and the pending failure is not said again.
+    #[test]
+    fn a_short_recovery_keeps_the_first_moment_stuck() {
+        let resource = deployments();
+        let key = Key::new("", &resource, "ns", "web");
+        let crash = |since| {
+            Some(Trouble {
+                reason: "CrashLoopBackOff (web): back-off".into(),
+                since,
+            })
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        judge.take_progress();
+        let t0 = SystemTime::now();
+        let at = |secs| t0 + Duration::from_secs(secs);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", crash(t0), t0), None);
+        assert_eq!(judge.take_progress().len(), 1);
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, at(10)), None);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", crash(at(20)), at(20)),
+            None
+        );
+        assert!(judge.take_progress().is_empty(), "said once");
+        assert_eq!(judge.next_tick(), Some(at(30)));
+        // Recovered for longer than the grace: a new spell, a new deadline, said.
+        assert_eq!(judge.child_trouble(&key, "pod/web-1", None, at(25)), None);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", crash(at(60)), at(60)),
+            None
+        );
+        assert_eq!(
+            judge.take_progress(),
+            ["deployment.apps/web: pod/web-1: CrashLoopBackOff (web): back-off; failing in 30s unless it recovers"]
+        );
+    }
+
+    /// A workload failed for a reason of its own names its stuck Pod's cause in the verdict.
+    #[test]
+    fn the_verdict_names_a_stuck_pods_cause() {
+        let resource = deployments();
+        let key = Key::new("", &resource, "ns", "web");
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ReplicaSetUpdated"),
+        );
+        let t0 = SystemTime::now();
+        let pulling = Trouble {
+            reason: "ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\"".into(),
+            since: t0,
+        };
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", Some(pulling), t0),
+            None
+        );
+        assert_eq!(
+            judge.take_progress().last().map(String::as_str),
+            Some("deployment.apps/web: pod/web-1: ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\"; failing in 30s unless it recovers")
+        );
+        assert_eq!(
+            feed_object(&mut judge, &resource, deployment("web", 1, "ProgressDeadlineExceeded")),
+            Some(Ended::FailOn {
+                expr: "failed".into(),
+                by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")".into()
+            })
+        );
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";

@@ -49,12 +49,14 @@ fn log_requests(cluster: &Cluster) -> Vec<String> {
 fn a_crash_loop_fails_after_the_grace_with_exit_codes_and_logs_in_the_summary() {
     use kw_sim::rollout::Plot;
     let cluster = Cluster::seeded();
-    let live = wait(&cluster, "deploy/crash", "1s", "25s");
+    // The grace counts across a crash loop's running spells (shorter than the grace), so it
+    // ends within the second back-off (0.8 s to 1.6 s after the first), when every Pod waits.
+    let live = wait(&cluster, "deploy/crash", "1200ms", "25s");
     play(
         &cluster,
         Plot::CrashLoop,
         "crash",
-        Duration::from_millis(100),
+        Duration::from_millis(400),
     );
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(2), "{stderr}");

@@ -1374,10 +1374,12 @@ fn readiness_over_two_contexts_names_each_context() {
     play("west", Plot::ImagePull);
     let (code, _, stderr) = live.finish(Duration::from_secs(30));
     assert_eq!(code, Some(2), "{stderr}");
+    // The verdict names the stuck Pods' cause too, in their context.
+    let verdict = stderr.lines().last().unwrap_or_default();
     assert!(
-        stderr.ends_with(
-            "error: --fail-on failed met by west/deployment.apps/web (Progress deadline exceeded)\n"
-        ),
+        verdict.starts_with(
+            "error: --fail-on failed met by west/deployment.apps/web (Progress deadline exceeded; west/pod/web-"
+        ) && verdict.ends_with(": ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")"),
         "{stderr}"
     );
     assert!(
@@ -1386,7 +1388,9 @@ fn readiness_over_two_contexts_names_each_context() {
     );
     // The summary of the failed wait names the context too.
     assert!(
-        stderr.contains("\n  failed: west/deployment.apps/web (Progress deadline exceeded)\n"),
+        stderr.contains(
+            "\n  failed: west/deployment.apps/web (Progress deadline exceeded; west/pod/web-"
+        ),
         "{stderr}"
     );
     for line in stderr

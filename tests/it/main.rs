@@ -28,4 +28,5 @@ mod readiness;
 mod structure;
 mod summary_logs;
 mod tls;
+mod verdict;
 mod watch;

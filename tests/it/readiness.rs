@@ -357,6 +357,8 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
             "--fail-on",
             "failed",
             "--quiet",
+            "--fail-grace",
+            "0",
             "--timeout",
             "20s",
             "-o",
@@ -365,10 +367,13 @@ fn several_kinds_are_judged_each_by_its_own_rules() {
         LIMIT,
     );
     assert_eq!(out.code, Some(2), "{}", out.stderr);
-    // The Pod's own Warning events may come before the verdict (see tests/it/cause.rs).
-    assert_eq!(
-        out.stderr.lines().last(),
-        Some("error: --fail-on failed met by pod/flaky-worker (Containers in CrashLoop state: worker)"),
+    // The Pod's own Warning events may come before the verdict (see tests/it/cause.rs). A
+    // watched Pod gets --fail-grace as a Deployment's Pod does (tests/it/verdict.rs): 0 here.
+    let verdict = out.stderr.lines().last().unwrap_or_default();
+    assert!(
+        verdict.starts_with(
+            "error: --fail-on failed met by pod/flaky-worker (CrashLoopBackOff (worker): back-off "
+        ),
         "{}",
         out.stderr
     );
@@ -442,10 +447,12 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
     play(&cluster, Plot::ImagePull, "roll-pull");
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(2), "{stderr}");
+    // The verdict names the stuck Pods' cause beside the Deployment's own.
+    let verdict = stderr.lines().last().unwrap_or_default();
     assert!(
-        stderr.ends_with(
-            "error: --fail-on failed met by deployment.apps/roll-pull (Progress deadline exceeded)\n"
-        ),
+        verdict.starts_with(
+            "error: --fail-on failed met by deployment.apps/roll-pull (Progress deadline exceeded; pod/roll-pull-"
+        ) && verdict.ends_with(": ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")"),
         "{stderr}"
     );
     assert!(
@@ -463,6 +470,8 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
             "ready",
             "--fail-on",
             "failed",
+            "--fail-grace",
+            "0",
             "--timeout",
             "20s",
             "-o",
@@ -472,7 +481,7 @@ fn the_sims_rollouts_end_the_wait_as_ci_needs() {
     );
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(
-        out.stderr.contains("(Containers in CrashLoop state: web)"),
+        out.stderr.contains(" (CrashLoopBackOff (web): back-off "),
         "{}",
         out.stderr
     );
