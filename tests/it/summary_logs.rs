@@ -255,6 +255,9 @@ fn a_trickling_log_endpoint_does_not_hold_the_verdict() {
 /// `VmHWM` of its own memory map, read while it runs. Not `ru_maxrss` from `wait4`: Linux
 /// carries a child's high-water mark from before its `exec`, when it was a fork of this test
 /// binary, so a busy test binary's memory (the other tests' servers) would count as kw's.
+/// Also returns its exit code and stderr.
+// The child is reaped by `waitpid` (polled beside the memory reads), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_memory_kib(cmd: &mut Command, limit: Duration) -> (Option<i32>, i64, String) {
     let mut child = cmd
         .stdout(Stdio::null())
