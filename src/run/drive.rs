@@ -49,10 +49,8 @@ pub(super) struct Run {
     started: SystemTime,
     /// What kubectl says when the one-shot list is empty: the members' message when they agree.
     when_empty: Mutex<Option<String>>,
-    /// Each member's causes and client, for the summary of a failed wait.
+    /// Each member's causes, for the summary of a failed wait.
     causes: Mutex<Vec<MemberCauses>>,
-    /// Each member's auxiliary watches, which a verdict may have to wait for (`CAUSES_LISTED`).
-    watch_sets: Mutex<Vec<Arc<WatchSet>>>,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -61,8 +59,13 @@ pub(super) struct Run {
 /// On loopback they take milliseconds; a slow server costs at most this.
 const CAUSES_LISTED: Duration = Duration::from_secs(3);
 
-/// A member's causes, and the client to read its crashed containers' logs with.
-type MemberCauses = (Arc<Mutex<Causes>>, Arc<crate::client::Client>);
+/// A member's causes, the client to read its crashed containers' logs with, and the auxiliary
+/// watches that gather them (a verdict may have to wait for their first lists: `CAUSES_LISTED`).
+struct MemberCauses {
+    causes: Arc<Mutex<Causes>>,
+    client: Arc<crate::client::Client>,
+    watches: Arc<WatchSet>,
+}
 
 /// How the members' watchers ended, for `Finished`.
 pub(super) struct Ran {
@@ -114,7 +117,6 @@ impl Run {
             several,
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
-            watch_sets: Mutex::new(Vec::new()),
         }
     }
 }
@@ -234,13 +236,16 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if matches!(end, End::Ended(Ended::FailOn { .. })) {
         // The summary needs the causes: the verdict may have come before their first lists.
         let until = Instant::now() + CAUSES_LISTED;
-        for watches in log::lock(&run.watch_sets).iter() {
-            watches.wait_listed(until);
+        for member in log::lock(&run.causes).iter() {
+            member.watches.wait_listed(until);
         }
     }
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *log::lock(&run.causes)),
+        members: std::mem::take(&mut *log::lock(&run.causes))
+            .into_iter()
+            .map(|member| (member.causes, member.client))
+            .collect(),
         budget: crate::wait::summary::budget(run.plan.timeout),
     };
     let when_empty = log::lock(&run.when_empty).take();
@@ -290,15 +295,18 @@ impl Run {
                 self.plan.explain_waits,
                 tell,
             )));
-            log::lock(&self.causes).push((Arc::clone(&causes), Arc::clone(&prepared.client)));
             let watches = WatchSet::new(
                 Arc::clone(&prepared.client),
                 self.plan.watcher_options(self.deadline),
-                Box::new(SharedCauses(causes)),
+                Box::new(SharedCauses(Arc::clone(&causes))),
                 scope.clone(),
                 self.reconnects.clone(),
             );
-            log::lock(&self.watch_sets).push(Arc::clone(&watches));
+            log::lock(&self.causes).push(MemberCauses {
+                causes,
+                client: Arc::clone(&prepared.client),
+                watches: Arc::clone(&watches),
+            });
             watches
         });
         std::thread::scope(|threads| {

@@ -26,10 +26,6 @@ impl<S: Sink> ConditionSink<S> {
             inner,
         }
     }
-
-    pub fn inner_mut(&mut self) -> &mut S {
-        &mut self.inner
-    }
 }
 
 /// Conditions decide on events and complete lists; when the judge has decided (here or in

@@ -246,16 +246,16 @@ impl LogTail {
     }
 }
 
-/// The last `LOG_LINES` lines of a log body, each cut to a line's length.
-pub fn log_tail(body: &[u8]) -> Vec<String> {
-    let mut tail = LogTail::default();
-    tail.push(body);
-    tail.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The last `LOG_LINES` lines of a whole log body, read in one piece.
+    fn log_tail(body: &[u8]) -> Vec<String> {
+        let mut tail = LogTail::default();
+        tail.push(body);
+        tail.finish()
+    }
 
     #[test]
     fn the_block_names_the_failure_the_waits_and_the_crashes() {
