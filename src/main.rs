@@ -45,6 +45,16 @@ fn main() -> ExitCode {
             std::process::exit(exit::INTERRUPTED)
         }
     });
+    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
+        // A watch that prints nothing for a while still ends, quietly, once its reader has
+        // gone (`kw get pods -w | head -1`), as a closed pipe ends it after a write.
+        let notices = notices.clone();
+        kw::output::writer::when_reader_gone(move || {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::OK)
+        });
+    }
     let report = match cli.command {
         Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
         Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),
