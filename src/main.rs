@@ -33,6 +33,14 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
+    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
+        if let Some(spaced) = kw::cli::spaced_optional_value(args.get(1..).unwrap_or_default()) {
+            return exit_with(&Report {
+                lines: vec![format!("error: {spaced}")],
+                code: exit::USAGE,
+            });
+        }
+    }
     // Where notices go; the live view holds them while it draws, and whatever ends kw writes
     // out those held.
     let notices = kw::log::Notices::new(kw::output::terminal::dims_notices());

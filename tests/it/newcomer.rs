@@ -45,3 +45,32 @@ fn a_quiet_watch_ends_once_its_reader_has_gone() {
         assert_eq!(stderr, "", "-o {format}");
     }
 }
+
+/// `--timestamps local`, `--diff all`, `--insecure-skip-tls-verify true`: the value after a
+/// space is a positional argument to the parser (kubectl's too), which would look up a pod named
+/// `local`. kw asks instead, before any request, for every optional-valued flag and value.
+#[test]
+fn an_optional_value_after_a_space_is_asked_about() {
+    let cluster = Cluster::seeded();
+    let flags = kw::cli::optional_valued_flags();
+    assert!(flags.len() >= 3, "{flags:?}");
+    for (flag, values) in &flags {
+        for value in values {
+            let before = cluster.sim.requests().len();
+            let out = run(cluster.get(&["pods", "-w", flag, value]), LIMIT);
+            assert_eq!(out.code, Some(1), "{flag} {value}: {}", out.stderr);
+            assert_eq!(out.stderr, format!("error: did you mean {flag}={value}?\n"));
+            assert_eq!(out.stdout, "");
+            assert_eq!(cluster.sim.requests().len(), before, "{flag} {value}: no request");
+            // The same words after `kw demo --` are asked about before a cluster is started.
+            let mut demo = cluster.kw();
+            demo.args(["demo", "--", "pods", flag, value]);
+            let out = run(demo, LIMIT);
+            assert_eq!(out.code, Some(1), "demo {flag} {value}: {}", out.stderr);
+            assert_eq!(out.stderr, format!("error: did you mean {flag}={value}?\n"));
+        }
+    }
+    // Given with `=`, the value is the flag's: no question.
+    let out = run(cluster.get(&["pods", "--timestamps=local"]), LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
