@@ -74,3 +74,88 @@ fn an_optional_value_after_a_space_is_asked_about() {
     let out = run(cluster.get(&["pods", "--timestamps=local"]), LIMIT);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
+
+/// Watch requests the simulator has seen.
+fn watches(cluster: &Cluster) -> usize {
+    cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+/// `kw get ARGS --watch-only --max-events 2` while the golden scenario creates a pod and starts
+/// it (an ADDED and a MODIFIED event): every stdout line.
+fn two_events(args: &[&str]) -> Vec<String> {
+    let cluster = Cluster::seeded();
+    let mut cmd = cluster.get(args);
+    cmd.args(["--watch-only", "--max-events", "2", "--request-timeout=10s"]);
+    let before = watches(&cluster);
+    let live = harness::Live::spawn(&mut cmd);
+    harness::wait_for("kw to watch", LIMIT, || watches(&cluster) > before);
+    for op in &harness::scenario_ops()[..2] {
+        harness::apply_scenario_op(&cluster, op);
+    }
+    let (code, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    lines
+}
+
+/// No flag of kw's is accepted and then ignored (`--diff -o jsonl` used to add nothing without
+/// `--output-watch-events`, and say nothing): over every format, `--timestamps` and `--diff`
+/// either show in the output or are refused with one line naming the flag, before any request.
+#[test]
+fn kw_event_flags_show_in_every_format_or_are_refused() {
+    let formats = [
+        "",
+        "wide",
+        "json",
+        "jsonl",
+        "yaml",
+        "name",
+        "jsonpath={.metadata.name}",
+        "custom-columns=NAME:.metadata.name",
+    ];
+    let refusals = Cluster::seeded();
+    for format in formats {
+        for flag in ["--timestamps", "--diff"] {
+            for events in [false, true] {
+                let mut args = vec!["pods", "-w", flag];
+                if !format.is_empty() {
+                    args.extend(["-o", format]);
+                }
+                if events {
+                    args.push("--output-watch-events");
+                }
+                let table = matches!(format, "" | "wide");
+                let json = matches!(format, "json" | "jsonl");
+                if !table && !(json && events) {
+                    let before = refusals.sim.requests().len();
+                    let out = run(refusals.get(&args), LIMIT);
+                    assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
+                    assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+                    assert!(
+                        out.stderr.starts_with(&format!("error: {flag} ")),
+                        "{args:?}: {}",
+                        out.stderr
+                    );
+                    if json {
+                        assert!(out.stderr.contains("add --output-watch-events"));
+                    }
+                    assert_eq!(refusals.sim.requests().len(), before, "{args:?}");
+                    continue;
+                }
+                let lines = two_events(&args);
+                let text = lines.join("\n");
+                let shown = match (flag, table) {
+                    ("--timestamps", true) => lines[0].starts_with("TIME "),
+                    ("--timestamps", false) => lines.iter().all(|l| l.contains("\"ts\":")),
+                    (_, true) => text.contains("    status.phase: Pending → Running"),
+                    (_, false) => lines.iter().any(|l| l.contains("\"diff\":[")),
+                };
+                assert!(shown, "{args:?} shows nothing of {flag}: {text}");
+            }
+        }
+    }
+}
