@@ -390,7 +390,7 @@ impl GetPlan {
             table: self.output.format.is_table(),
             chunk_size: self.chunk_size,
             watch: self.watching,
-            print_list: self.print_list,
+            print_list: self.print_list || self.measures_list(),
             deadline,
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
@@ -501,7 +501,15 @@ impl GetPlan {
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),
+            measure_list: self.measures_list(),
         }
+    }
+
+    /// `--watch-only` with a table: the watcher delivers the initial list for the printer to
+    /// measure (a terminal table's column widths, `--diff`'s memory) and not print. Not with
+    /// rules: `--max-events` counts the events delivered.
+    fn measures_list(&self) -> bool {
+        self.watching && !self.print_list && self.output.format.is_table() && !self.has_rules()
     }
 
     /// What kubectl says on stderr when a one-shot get printed nothing.

@@ -159,3 +159,67 @@ fn kw_event_flags_show_in_every_format_or_are_refused() {
         }
     }
 }
+
+fn small_pod(name: &str) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"containers": [{"name": "c", "image": "busybox"}], "nodeName": "node-1"},
+        "status": {"phase": "Pending"}
+    })
+}
+
+/// `--watch-only --diff` on a terminal printed its header again and again: with no list printed,
+/// the first event's row set the column widths, and every longer row after it (a longer name, a
+/// RESTARTS cell with its `(5s ago)`) widened them and re-printed the header. The list kw reads
+/// before watching now sizes the columns (and gives `--diff` the objects' last versions) without
+/// being printed: a short new pod, then a change to the longest-named listed one, share one
+/// header, and that change shows its diff.
+#[test]
+fn watch_only_prints_one_header_sized_by_the_unprinted_list() {
+    let cluster = Cluster::seeded();
+    let pods = cluster.sim.objects("pods");
+    let mut longest = pods
+        .iter()
+        .max_by_key(|p| {
+            p["metadata"]["name"].as_str().unwrap_or_default().len()
+                + p["metadata"]["namespace"].as_str().unwrap_or_default().len()
+        })
+        .expect("the seeded world has pods")
+        .clone();
+    let long_name = longest["metadata"]["name"].as_str().unwrap().to_string();
+    assert!(long_name.len() > "a".len() + 10, "{long_name}");
+    let mut cmd = cluster.get(&["pods", "-A", "--watch-only", "--diff"]);
+    cmd.env("KW_FORCE_TERMINAL", "1").env("COLUMNS", "200");
+    let before = watches(&cluster);
+    let live = harness::Live::spawn(&mut cmd);
+    harness::wait_for("kw to watch", LIMIT, || watches(&cluster) > before);
+    cluster.sim.create("pods", small_pod("a")).unwrap();
+    longest["metadata"]["labels"]["touched"] = "yes".into();
+    cluster.sim.update("pods", longest).unwrap();
+    cluster.sim.create("pods", small_pod("z-end")).unwrap();
+    let lines = live.lines_until(LIMIT, |line| line.contains("z-end"));
+    live.stop();
+    let text = lines.join("\n");
+    let headers = lines.iter().filter(|l| l.starts_with("NAMESPACE ")).count();
+    assert_eq!(headers, 1, "{text}");
+    assert!(lines[0].starts_with("NAMESPACE "), "{text}");
+    let at = lines
+        .iter()
+        .position(|l| l.contains(&long_name))
+        .expect("the change to the listed pod");
+    assert!(
+        lines[at + 1].starts_with("    ") && lines[at + 1].contains("touched"),
+        "its first change shows a diff: {text}"
+    );
+    // One layout: every row's NAME column starts where the header's does.
+    let name_at = lines[0].find("NAME ").expect("NAME");
+    for row in lines[1..].iter().filter(|l| !l.starts_with("    ")) {
+        let cell = &row[name_at..];
+        assert!(
+            cell.starts_with('a') || cell.starts_with(&long_name) || cell.starts_with("z-end"),
+            "{text}"
+        );
+    }
+}
