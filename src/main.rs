@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{FromArgMatches, Parser};
 
 use kw::cli::{Cli, Command, CompletionArgs};
 use kw::output::writer::is_closed_pipe;
@@ -28,7 +28,11 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
         return run_complete(&args[2..]);
     }
-    let cli = match Cli::try_parse() {
+    let argv0 = std::env::args_os().next();
+    let cli = match kw::cli::command(argv0.as_deref())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };

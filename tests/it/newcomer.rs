@@ -223,3 +223,56 @@ fn watch_only_prints_one_header_sized_by_the_unprinted_list() {
         );
     }
 }
+
+/// `kw get -h` is the short form (one line per flag, within 80 columns, in 50 lines at most);
+/// `--help` the long one. No `[default: ""]`, `--fail-grace` shows its default, no unexplained
+/// `kw:` prefix; `kw demo --help` lists no flag that demo refuses; run as kubectl's plugin, the
+/// usage says `kubectl kw`.
+#[test]
+fn help_is_short_with_h_and_long_with_help() {
+    let cluster = Cluster::seeded();
+    let help = |args: &[&str]| {
+        let mut cmd = cluster.kw();
+        cmd.args(args);
+        let out = run(cmd, LIMIT);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        out.stdout
+    };
+    let short = help(&["get", "-h"]);
+    assert!(short.lines().count() <= 50, "{short}");
+    for line in short.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+        let flag = line.trim_start();
+        if flag.starts_with('-') {
+            // The flag and its help on one line.
+            assert!(flag.contains("  "), "{line:?}");
+        }
+    }
+    for flag in ["--watch", "--until", "--diff", "--namespace", "--context"] {
+        assert!(short.contains(flag), "{flag}: {short}");
+    }
+    let long = help(&["get", "--help"]);
+    assert!(long.lines().count() > 100, "{long}");
+    assert!(!long.contains("[default: \"\"]"), "{long}");
+    assert!(!long.contains("kw:"), "{long}");
+    let grace = long.find("--fail-grace").expect("--fail-grace");
+    let next = long[grace..].find("\n      --").expect("next flag") + grace;
+    assert!(long[grace..next].contains("[default: 30s]"), "{long}");
+    for flag in ["--token", "--kubeconfig", "--insecure-skip-tls-verify", "--server"] {
+        assert!(long.contains(flag), "{flag}");
+    }
+
+    let demo = help(&["demo", "--help"]);
+    for flag in ["--token", "--kubeconfig", "--context", "--server", "--as-group"] {
+        assert!(!demo.contains(flag), "{flag}: {demo}");
+    }
+    assert!(demo.contains("--namespace"), "{demo}");
+
+    // kubectl finds the plugin as `kubectl-kw` on its PATH.
+    let plugin = cluster.dir.path().join("kubectl-kw");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), &plugin).unwrap();
+    let out = run(std::process::Command::new(&plugin).arg("--help"), LIMIT);
+    assert!(out.stdout.contains("Usage: kubectl kw "), "{}", out.stdout);
+    let out = run(std::process::Command::new(&plugin).args(["get", "-h"]), LIMIT);
+    assert!(out.stdout.contains("Usage: kubectl kw get "), "{}", out.stdout);
+}
