@@ -437,7 +437,10 @@ const GLOBALS_IN_SHORT_HELP: [&str; 2] = ["namespace", "context"];
 
 /// The short help of those, one line each (their doc comments are the long help).
 const GLOBAL_SHORT_HELP: [(&str, &str); 2] = [
-    ("namespace", "Namespace; a comma list or globs choose several"),
+    (
+        "namespace",
+        "Namespace; a comma list or globs choose several",
+    ),
     ("context", "Context; a comma list or globs choose several"),
 ];
 
@@ -478,12 +481,10 @@ pub fn command(argv0: Option<&std::ffi::OsStr>) -> clap::Command {
         let shown = GLOBALS_IN_SHORT_HELP.contains(&id.as_str());
         command = command.mut_arg(id.as_str(), |arg| {
             let arg = match short {
-                Some((_, help)) => {
-                    match arg.get_long_help().or(arg.get_help()).cloned() {
-                        Some(long) => arg.long_help(long).help(*help),
-                        None => arg.help(*help),
-                    }
-                }
+                Some((_, help)) => match arg.get_long_help().or(arg.get_help()).cloned() {
+                    Some(long) => arg.long_help(long).help(*help),
+                    None => arg.help(*help),
+                },
                 None => arg,
             };
             arg.hide_short_help(!shown)
@@ -599,12 +600,10 @@ pub fn spaced_optional_value(args: &[String]) -> Option<SpacedOptionalValue> {
     let flags = optional_valued_flags();
     args.windows(2).find_map(|pair| {
         let (_, values) = flags.iter().find(|(flag, _)| *flag == pair[0])?;
-        values
-            .contains(&pair[1])
-            .then(|| SpacedOptionalValue {
-                flag: pair[0].clone(),
-                value: pair[1].clone(),
-            })
+        values.contains(&pair[1]).then(|| SpacedOptionalValue {
+            flag: pair[0].clone(),
+            value: pair[1].clone(),
+        })
     })
 }
 

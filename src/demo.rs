@@ -126,10 +126,7 @@ mod tests {
 
     #[test]
     fn the_banner_fits_80_columns_and_hints_the_next_commands() {
-        let text = banner(
-            "https://127.0.0.1:43567",
-            "/tmp/kw-demo-AbC123/kubeconfig",
-        );
+        let text = banner("https://127.0.0.1:43567", "/tmp/kw-demo-AbC123/kubeconfig");
         for line in text.lines() {
             assert!(line.chars().count() <= 80, "{line:?}");
         }

@@ -82,7 +82,9 @@ pub enum PlanError {
     #[error("{flag} acts on the changes seen while watching: add -w")]
     NeedsWatch { flag: &'static str },
     /// `--timestamps`/`--diff` with `-o json|jsonl`: kw's members ride in the event envelope.
-    #[error("{flag} with -o {format}: add --output-watch-events, whose event lines carry {member:?}")]
+    #[error(
+        "{flag} with -o {format}: add --output-watch-events, whose event lines carry {member:?}"
+    )]
     NeedsWatchEvents {
         flag: &'static str,
         format: String,
