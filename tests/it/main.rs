@@ -22,6 +22,7 @@ mod jsonpath;
 mod kubeconfig;
 mod live_terminal;
 mod namespaces;
+mod newcomer;
 mod output;
 mod proxy;
 mod readiness;
