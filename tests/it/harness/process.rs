@@ -197,6 +197,11 @@ impl Live {
 
     /// Kill kw (a watch never ends by itself) and return what it wrote to stderr.
     pub fn stop(mut self) -> String {
+        self.kill()
+    }
+
+    /// As `stop`, keeping the `Live` (its owner still holds what was read from it).
+    pub fn kill(&mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.take_stderr()
