@@ -48,17 +48,25 @@ fn committed_completions_and_man_pages_are_current() {
     );
 }
 
+/// What the binary prints is the file committed under `completions/` (what users install and
+/// packagers ship), byte for byte, for every shell.
 #[test]
 fn kw_completion_prints_the_committed_script() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kw"))
-        .args(["completion", "bash"])
-        .output()
-        .expect("kw runs");
-    assert!(out.status.success());
-    assert_eq!(
-        out.stdout,
-        kw::completion::script(clap_complete::Shell::Bash)
-    );
+    for shell in kw::completion::SHELLS {
+        let name = shell.to_string();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kw"))
+            .args(["completion", &name])
+            .output()
+            .expect("kw runs");
+        assert!(out.status.success(), "{name}: {out:?}");
+        let path = dir().join(kw::completion::script_file(shell));
+        let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            out.stdout == committed,
+            "`kw completion {name}` differs from {} (regenerate with `KW_BLESS=1 cargo test --test it completions::`)",
+            path.display()
+        );
+    }
 }
 
 // ---- Completion served by kw, driven through the real shells ----
@@ -377,24 +385,9 @@ fn kw_complete_prints_only_candidates_and_always_exits_0() {
     }
 }
 
-/// The zsh and fish scripts, where those shells are installed (`.ci/run` installs them).
-fn shell_installed(shell: &str) -> bool {
-    Command::new(shell)
-        .arg("-c")
-        .arg("exit 0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 #[test]
-fn fish_completes_from_the_cluster_when_installed() {
-    if !shell_installed("fish") {
-        eprintln!("fish is not installed: skipping the fish smoke test");
-        return;
-    }
+fn fish_completes_from_the_cluster() {
+    harness::require("fish", &["--no-config", "-c", "exit 0"]);
     let cluster = Cluster::seeded();
     let mut cmd = Command::new("fish");
     cmd.args([
@@ -422,11 +415,8 @@ fn fish_completes_from_the_cluster_when_installed() {
 }
 
 #[test]
-fn zsh_completes_from_the_cluster_when_installed() {
-    if !shell_installed("zsh") {
-        eprintln!("zsh is not installed: skipping the zsh completion test");
-        return;
-    }
+fn zsh_completes_from_the_cluster() {
+    harness::require("zsh", &["-fc", "exit 0"]);
     let cluster = Cluster::seeded();
     // Outside a completion widget `words`, CURRENT and PREFIX are plain parameters, so the
     // script's function runs as zsh would run it on TAB; `_describe` is replaced by one that
@@ -463,11 +453,8 @@ words=(kw --context sim-l); CURRENT=3; PREFIX=sim-l; _kw
 }
 
 #[test]
-fn zsh_script_loads_and_registers_when_installed() {
-    if !shell_installed("zsh") {
-        eprintln!("zsh is not installed: skipping the zsh smoke test");
-        return;
-    }
+fn zsh_script_loads_and_registers() {
+    harness::require("zsh", &["-fc", "exit 0"]);
     let mut cmd = Command::new("zsh");
     cmd.args([
         "-f",
