@@ -416,6 +416,7 @@ fn streaming_lists_are_opt_in() {
             r.path.starts_with("/api/v1/namespaces/default/pods?") && !r.path.contains("watch=")
         });
         assert_eq!(streamed, streaming, "{requests:#?}");
+        assert!(cluster.sim.faults_fired().cut >= 1, "no event was cut");
         // A streaming list that keeps breaking falls back to a LIST, so only its absence says
         // something.
         assert!(streaming || listed, "{requests:#?}");
@@ -548,6 +549,16 @@ fn a_410_error_event_relists_and_prints_only_what_changed() {
     // And nothing more: no repeat before a change made now.
     watch.read_past_marker(&cluster);
     assert_converged(&cluster, &watch);
+    // A re-list's notice follows what it printed: wait for one per 410 sent so far.
+    let notices = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.contains("the watch of pods expired (410): re-listed after"))
+            .count() as u64
+    };
+    harness::wait_for("a notice for each 410", LIMIT, || {
+        notices(&watch.live.stderr_so_far()) == cluster.sim.faults_fired().expired
+    });
     let stderr = watch.stop();
     let fired = cluster.sim.faults_fired();
     assert!(fired.expired >= 1, "no 410 was sent: {fired:?}");
@@ -561,11 +572,7 @@ fn a_410_error_event_relists_and_prints_only_what_changed() {
     // Each 410 was answered with a LIST (never a watch from an expired resourceVersion), and
     // said so.
     assert_eq!(pod_lists(&cluster) as u64, 1 + fired.expired);
-    let notices = stderr
-        .lines()
-        .filter(|l| l.contains("the watch of pods expired (410): re-listed after"))
-        .count() as u64;
-    assert_eq!(notices, fired.expired, "{stderr}");
+    assert_eq!(notices(&stderr), fired.expired, "{stderr}");
 }
 
 #[test]
@@ -579,6 +586,10 @@ fn a_410_status_relists() {
     cluster.sim.create("pods", pod("after", "Pending")).unwrap();
     watch.read_until(cluster.sim.current_resource_version());
     assert_converged(&cluster, &watch);
+    // The new pod may come with the re-list: wait for the watch after it.
+    harness::wait_for("kw to watch after the re-list", LIMIT, || {
+        pod_watches(&cluster).len() >= 2
+    });
     let stderr = watch.stop();
     assert_fired(
         &cluster,
@@ -689,6 +700,14 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         .create("pods", pod("big-neighbour", "Pending"))
         .unwrap();
     watch.read_until(cluster.sim.current_resource_version());
+    // The event kw printed was the padded one (3 MiB, under the default limit).
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            padded: 1,
+            ..FaultsFired::default()
+        },
+    );
 
     let cluster = faulty(Faults {
         huge_object_bytes: Some(3 << 20),
@@ -707,6 +726,7 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         .create("pods", pod("over-the-limit", "Pending"))
         .unwrap();
     let out = run.join().expect("kw ran");
+    assert_eq!(cluster.sim.faults_fired().padded, 1);
     assert_eq!(out.code, Some(6), "{}", out.stderr);
     assert!(out.stderr.contains("--max-object-size"), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
@@ -764,6 +784,13 @@ fn a_soak_of_random_faults_keeps_the_promise() {
     watch.read_until(cluster.sim.current_resource_version());
     assert_exact(&cluster, &watch, from);
     assert_converged(&cluster, &watch);
+    // The soak broke watches (which of its faults fired depends on the timing), and kw resumed
+    // each without a re-list.
+    watch.stop();
+    let fired = cluster.sim.faults_fired();
+    let breaks = fired.closed + fired.cut + fired.invalid_json + fired.watches_refused;
+    assert!(breaks >= 1, "no fault fired: {fired:?}");
+    assert_resumed_without_relisting(&cluster, &watch, breaks);
 }
 
 #[test]
@@ -935,6 +962,7 @@ fn a_relist_in_table_mode_prints_the_missed_rows() {
     );
     let stderr = live.stop();
     assert!(stderr.contains("re-listed"), "{stderr}");
+    assert_eq!(pod_lists(&cluster), 2);
 }
 
 /// The soak: `kw sim` churning at a high rate while faults change every half second. Runs a
@@ -1060,6 +1088,11 @@ fn soak_with_churn_and_faults() {
         "the soak produced too few events: {}",
         expected.len()
     );
+    let fired = cluster.sim.faults_fired();
+    assert!(
+        fired.closed + fired.cut + fired.invalid_json + fired.watches_refused + fired.stalled >= 1,
+        "the soak's faults never fired: {fired:?}"
+    );
     assert_eq!(watched.len(), expected.len(), "stderr: {stderr}");
     assert_eq!(watched, expected);
     eprintln!(
@@ -1132,6 +1165,15 @@ fn a_stalled_connection_under_a_distant_deadline_is_resumed_after_the_idle_timeo
         churn(&cluster, "p", 3, Duration::from_millis(30));
         watch.read_until(cluster.sim.current_resource_version());
         assert_exact(&cluster, &watch, from);
+        watch.stop();
+        assert_fired(
+            &cluster,
+            FaultsFired {
+                stalled: 2,
+                ..FaultsFired::default()
+            },
+        );
+        assert_resumed_without_relisting(&cluster, &watch, 2);
     }
 }
 

@@ -91,6 +91,8 @@ pub struct FaultsFired {
     pub stalled: u64,
     /// Lines that are not JSON sent by `invalid_json_after`.
     pub invalid_json: u64,
+    /// Events padded by `huge_object_bytes`.
+    pub padded: u64,
 }
 
 /// One fault that fired, for [`FaultState::fired`].
@@ -101,6 +103,7 @@ pub enum Fired {
     Expired,
     Stalled,
     InvalidJson,
+    Padded,
 }
 
 struct Counters {
@@ -142,6 +145,7 @@ impl FaultState {
             Fired::Expired => &mut fired.expired,
             Fired::Stalled => &mut fired.stalled,
             Fired::InvalidJson => &mut fired.invalid_json,
+            Fired::Padded => &mut fired.padded,
         };
         *count += 1;
     }

@@ -152,6 +152,11 @@ impl Live {
         text
     }
 
+    /// What kw has written to stderr so far.
+    pub fn stderr_so_far(&self) -> String {
+        self.stderr_so_far.text()
+    }
+
     /// The next line, or `None` if none comes within `limit` (or kw has ended).
     pub fn next_line(&self, limit: Duration) -> Option<String> {
         let line = self.lines.recv_timeout(limit).ok();

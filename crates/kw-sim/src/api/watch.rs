@@ -340,6 +340,7 @@ impl Emitter<'_> {
         }
         let mut object = (**object).clone();
         if let (Some(bytes), 0) = (faults.huge_object_bytes, self.sent) {
+            self.shared.faults.fired(Fired::Padded);
             object["metadata"]["annotations"]["kw.sim/padding"] = json!("x".repeat(bytes));
         }
         let rendered = self.render(object);
