@@ -5,7 +5,7 @@
 //!
 //! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
 
-use crate::completion_terminal::{available, Terminal};
+use crate::completion_terminal::Terminal;
 use crate::harness;
 
 use std::ffi::OsString;
@@ -108,9 +108,7 @@ fn names(list: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_screen_holds_the_current_objects_after_a_burst_and_a_resize_redraws() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let cluster = shop();
     let dir = tempfile::tempdir().expect("temp dir");
     let terminal = terminal(&cluster, dir.path());
@@ -175,9 +173,7 @@ fn the_screen_holds_the_current_objects_after_a_burst_and_a_resize_redraws() {
 
 #[test]
 fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let cluster = shop();
     let dir = tempfile::tempdir().expect("temp dir");
     let terminal = terminal(&cluster, dir.path());
