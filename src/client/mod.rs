@@ -76,6 +76,9 @@ pub enum ClientError {
     /// The run's deadline (`bound_by`) passed before the server, or the exec plugin, answered.
     #[error("{reason}")]
     DeadlinePassed { reason: String },
+    /// A path that no URL can carry (a name with a line break in it): never sent.
+    #[error("cannot ask for {path:?}: the path holds a character a URL does not allow")]
+    BadPath { path: String },
 }
 
 impl ClientError {
@@ -90,7 +93,8 @@ impl ClientError {
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
             ClientError::TooLarge { .. }
             | ClientError::Setup(_)
-            | ClientError::DeadlinePassed { .. } => false,
+            | ClientError::DeadlinePassed { .. }
+            | ClientError::BadPath { .. } => false,
         }
     }
 }
@@ -520,6 +524,12 @@ impl Client {
     ) -> Result<Response, ClientError> {
         let agent = self.agent_for(credential, watch)?;
         let url = format!("{}{}", self.base_url, path_and_query);
+        // Checked here, so that ureq's refusal below can only be a header's.
+        if url.parse::<ureq::http::Uri>().is_err() {
+            return Err(ClientError::BadPath {
+                path: path_and_query.to_string(),
+            });
+        }
         vlog!(crate::log::REQUESTS, "GET {url}");
         let mut request = agent
             .get(&url)

@@ -15,6 +15,7 @@ use crate::harness::watchdog::{self, Output, Stream};
 
 // Further attacks, each in its own file, using the hostile server below.
 mod cache_race;
+mod discovery_names;
 
 const LIMIT: Duration = Duration::from_secs(60);
 

@@ -15,7 +15,7 @@ use crate::harness::{run, Outcome};
 /// cache (31 of 300 in the audit), so this many make a miss very unlikely.
 const RUNS: usize = 40;
 
-fn table(name: &str) -> Answer {
+pub(super) fn table(name: &str) -> Answer {
     Answer::json(
         serde_json::json!({
             "kind": "Table", "apiVersion": "meta.k8s.io/v1",
