@@ -9,6 +9,7 @@
 
 pub mod backoff;
 pub mod tls;
+mod tunnel;
 
 use std::io::Read;
 use std::sync::{Arc, Mutex};
@@ -21,9 +22,7 @@ use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 use ureq::unversioned::resolver::DefaultResolver;
-use ureq::unversioned::transport::{
-    ConnectProxyConnector, Connector as _, SocksConnector, TcpConnector,
-};
+use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
 
 type Response = ureq::http::Response<ureq::Body>;
 
@@ -641,6 +640,18 @@ impl Client {
                 };
             }
         }
+        if let ureq::Error::Other(inner) = &error {
+            if let Some(answer) = inner.downcast_ref::<tunnel::ProxyAnswerError>() {
+                return ClientError::Unreachable {
+                    server,
+                    reason: format!(
+                        "the proxy {proxy} answered the tunnel request (CONNECT) in a way kw \
+                         cannot read: {}",
+                        tunnel::describe(answer)
+                    ),
+                };
+            }
+        }
         let unreachable = |reason: String| match &self.proxy_display {
             Some(proxy) => ClientError::Unreachable {
                 server: server.clone(),
@@ -662,19 +673,24 @@ impl Client {
                     .strip_prefix("proxy server responded ")
                     .and_then(|status| status.split('/').next())
                     .and_then(|code| code.parse::<u16>().ok());
-                let answer = match code {
-                    Some(code) => {
-                        let text = ureq::http::StatusCode::from_u16(code)
-                            .ok()
-                            .and_then(|status| status.canonical_reason())
-                            .unwrap_or("");
-                        format!("answered {code} {text}").trim_end().to_string()
-                    }
-                    None => reason,
+                let Some(code) = code else {
+                    // ureq's "proxy server did not respond": the proxy closed the connection or
+                    // went silent before answering.
+                    return ClientError::Unreachable {
+                        server,
+                        reason: format!(
+                            "the proxy {proxy} did not answer the tunnel request (CONNECT)"
+                        ),
+                    };
                 };
-                let hint = match answer.get(..12) {
-                    Some("answered 407") => " (check the user and password in the proxy URL)",
-                    Some("answered 403") => " (the proxy does not allow this destination)",
+                let text = ureq::http::StatusCode::from_u16(code)
+                    .ok()
+                    .and_then(|status| status.canonical_reason())
+                    .unwrap_or("");
+                let answer = format!("answered {code} {text}").trim_end().to_string();
+                let hint = match code {
+                    407 => " (check the user and password in the proxy URL)",
+                    403 => " (the proxy does not allow this destination)",
                     _ => "",
                 };
                 ClientError::Unreachable {
@@ -811,7 +827,7 @@ fn build_agent(
     // gets its TLS here too.)
     let connector =
         ().chain(SocksConnector::default())
-            .chain(ConnectProxyConnector::default())
+            .chain(tunnel::Tunnel::default())
             .chain(TcpConnector::default())
             .chain(tls);
     ureq::Agent::with_parts(config, connector, DefaultResolver::default())
