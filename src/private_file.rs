@@ -5,11 +5,12 @@
 //! blindly (`O_NOFOLLOW | O_DIRECTORY`); everything after that is relative to the open handle
 //! (`openat`, `renameat`), so swapping a path for a symlink between the check and the use changes
 //! nothing. Every directory on the way must be one nobody else may change (owned by root or the
-//! user, not writable by group or others, or sticky as `/tmp` is: as ssh checks `~/.ssh`); the
-//! directory itself must be the user's and writable by the user alone. A symlink on the way is
-//! followed only when root or the user made it. Files are created exclusively with mode 0600
-//! under a name nobody can predict, then renamed into place (a rename replaces a symlink planted
-//! at the target instead of following it), so a reader never sees half a file either.
+//! user; not writable by group, unless it is the user's private group, nor by others; or sticky
+//! as `/tmp` is: as ssh checks `~/.ssh`); the directory itself must be the user's and writable
+//! by the user alone. A symlink on the way is followed only when root or the user made it.
+//! Files are created exclusively with mode 0600 under a name nobody can predict, then renamed
+//! into place (a rename replaces a symlink planted at the target instead of following it), so a
+//! reader never sees half a file either.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
@@ -240,13 +241,16 @@ fn push_components(pending: &mut Vec<OsString>, path: &Path) {
 
 /// Why a directory on the way is not safe to pass through: someone other than root and the user
 /// could rename or replace what it holds. A sticky directory (`/tmp`) owned by root or the user
-/// lets others add entries but not replace the user's own.
+/// lets others add entries but not replace the user's own. A group that is the user's private
+/// group (user-private groups, where `umask 002` leaves `~/.cache` group-writable) is the user
+/// alone, as Debian's ssh accepts it.
 fn may_be_changed_by_others(stat: &libc::stat) -> Option<String> {
     let owner = stat.st_uid;
     if owner != 0 && owner != euid() {
         return Some(format!("it belongs to user id {owner}"));
     }
-    let writable_by_others = stat.st_mode & 0o022 != 0;
+    let writable_by_group = stat.st_mode & 0o020 != 0 && !is_private_group(stat.st_gid);
+    let writable_by_others = writable_by_group || stat.st_mode & 0o002 != 0;
     let sticky = stat.st_mode & libc::S_ISVTX != 0;
     (writable_by_others && !sticky).then(|| {
         format!(
@@ -254,6 +258,60 @@ fn may_be_changed_by_others(stat: &libc::stat) -> Option<String> {
             stat.st_mode & 0o7777
         )
     })
+}
+
+/// Whether `gid` is the user's private group: the user's primary group, named as the user, with
+/// no other member listed. Anything that cannot be read says no.
+fn is_private_group(gid: libc::gid_t) -> bool {
+    const BUFFER: usize = 16 * 1024;
+    let mut buffer = vec![0 as libc::c_char; BUFFER];
+    // SAFETY: all-zero is a valid passwd (null pointers, zero ids) to be filled in.
+    let mut user: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: the buffer is as long as said and outlives every use of `user`'s pointers.
+    let read =
+        unsafe { libc::getpwuid_r(euid(), &mut user, buffer.as_mut_ptr(), BUFFER, &mut found) };
+    if read != 0 || found.is_null() || user.pw_gid != gid || user.pw_name.is_null() {
+        return false;
+    }
+    // SAFETY: a NUL-terminated string in `buffer`, set by getpwuid_r.
+    let user_name = unsafe { std::ffi::CStr::from_ptr(user.pw_name) }.to_owned();
+    let mut group_buffer = vec![0 as libc::c_char; BUFFER];
+    // SAFETY: as above, for a group.
+    let mut group: libc::group = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::group = std::ptr::null_mut();
+    // SAFETY: the buffer is as long as said and outlives every use of `group`'s pointers.
+    let read = unsafe {
+        libc::getgrgid_r(
+            gid,
+            &mut group,
+            group_buffer.as_mut_ptr(),
+            BUFFER,
+            &mut found,
+        )
+    };
+    if read != 0 || found.is_null() || group.gr_name.is_null() {
+        return false;
+    }
+    // SAFETY: a NUL-terminated string in `group_buffer`, set by getgrgid_r.
+    if unsafe { std::ffi::CStr::from_ptr(group.gr_name) } != user_name.as_c_str() {
+        return false;
+    }
+    let mut member = group.gr_mem;
+    while !member.is_null() {
+        // SAFETY: gr_mem is a null-terminated array of NUL-terminated strings in the buffer.
+        let name = unsafe { *member };
+        if name.is_null() {
+            return true;
+        }
+        // SAFETY: as above.
+        if unsafe { std::ffi::CStr::from_ptr(name) } != user_name.as_c_str() {
+            return false;
+        }
+        // SAFETY: within the array, which ends with the null checked above.
+        member = unsafe { member.add(1) };
+    }
+    true
 }
 
 fn euid() -> libc::uid_t {
@@ -426,6 +484,29 @@ mod tests {
         assert!(!path.exists(), "nothing made there");
         fs::set_permissions(&open, fs::Permissions::from_mode(0o1777)).unwrap();
         PrivateDir::open(&path, true).expect("sticky, as /tmp");
+    }
+
+    #[test]
+    fn a_group_writable_directory_on_the_way_passes_only_for_a_private_group() {
+        use std::os::unix::fs::MetadataExt;
+        let base = private_base();
+        let shared = base.path().join("shared");
+        fs::create_dir(&shared).unwrap();
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o770)).unwrap();
+        let gid = fs::metadata(&shared).unwrap().gid();
+        let opened = PrivateDir::open(&shared.join("kw"), true);
+        assert_eq!(opened.is_ok(), is_private_group(gid), "{opened:?}");
+        // As root, a group of others (nogroup) can be given to it: never private.
+        if euid() == 0 {
+            // SAFETY: a NUL-terminated path; lchown has no other preconditions.
+            let path = CString::new(shared.as_os_str().as_bytes()).unwrap();
+            assert_eq!(unsafe { libc::lchown(path.as_ptr(), 0, 65534) }, 0);
+            assert!(!is_private_group(65534));
+            assert!(matches!(
+                PrivateDir::open(&shared.join("kw"), false),
+                Err(DirError::UntrustedParent { .. })
+            ));
+        }
     }
 
     #[test]
