@@ -25,6 +25,7 @@ mod namespaces;
 mod output;
 mod proxy;
 mod readiness;
+mod rollout_status;
 mod structure;
 mod summary_logs;
 mod tls;

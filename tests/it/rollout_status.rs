@@ -1,0 +1,109 @@
+//! `kw rollout status` against kubectl 1.32's recorded output: for each case of
+//! tests/golden/rollout_cases.tsv, kw runs with kubectl's arguments against the same sim
+//! rollout story (played from its start, as `record_rollout.sh` plays it for kubectl), and its
+//! stdout must be byte for byte kubectl's, its last stderr line kubectl's, and its exit code
+//! kubectl's where kubectl succeeds and kw's documented one where kubectl fails.
+
+use std::time::Duration;
+
+use kw_sim::rollout::{Plot, Rollout};
+use kw_sim::SimConfig;
+
+use crate::harness::{assert_golden, golden_path, run, Cluster};
+
+const LIMIT: Duration = Duration::from_secs(40);
+
+/// One line of rollout_cases.tsv: the rollout (`PLOT:NAME`, `-` for none), its beat, and
+/// kubectl's arguments.
+struct Case {
+    rollout: Option<(Plot, String)>,
+    beat: Duration,
+    args: Vec<String>,
+}
+
+fn case(name: &str) -> Case {
+    let table = std::fs::read_to_string(golden_path("rollout_cases.tsv")).expect("cases");
+    let line = table
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap_or_else(|| panic!("no case {name} in rollout_cases.tsv"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    let rollout = (fields[1] != "-").then(|| {
+        let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
+        (plot.parse::<Plot>().expect("a plot"), object.to_string())
+    });
+    Case {
+        rollout,
+        beat: Duration::from_secs_f64(fields[2].parse().expect("a beat")),
+        args: fields[3].split(' ').map(str::to_string).collect(),
+    }
+}
+
+/// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
+/// where kubectl's differs (kubectl exits 1 for every failure).
+fn check(name: &str, code: i32) {
+    let case = case(name);
+    let cluster = Cluster::start(SimConfig::default());
+    if let Some((plot, object)) = &case.rollout {
+        let mut rollout = Rollout::new(*plot, "default", object);
+        rollout.beat = case.beat;
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let mut kw = cluster.kw();
+    kw.args(&case.args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_golden(&format!("{name}.out"), &outcome.stdout);
+    let recorded = std::fs::read_to_string(golden_path(&format!("{name}.code"))).expect("code");
+    let kubectl_code: i32 = recorded.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(outcome.code, Some(code), "{name}: {}", outcome.stderr);
+    assert_eq!(
+        kubectl_code == 0,
+        code == 0,
+        "{name}: kubectl exited {kubectl_code}"
+    );
+    match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
+        Ok(kubectl_err) => assert_eq!(
+            outcome.stderr.lines().last().unwrap_or_default(),
+            kubectl_err.trim_end(),
+            "{name}"
+        ),
+        Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
+    }
+}
+
+#[test]
+fn a_rolling_deployment_says_every_step_then_rolled_out() {
+    check("rollout_completes", 0);
+}
+
+#[test]
+fn type_and_name_as_two_words_with_a_namespace() {
+    check("rollout_completes_type_name", 0);
+}
+
+#[test]
+fn a_deployment_past_its_progress_deadline_fails_with_kubectls_error() {
+    check("rollout_deadline", 2);
+}
+
+#[test]
+fn watch_false_prints_one_line_and_exits_zero() {
+    check("rollout_no_watch", 0);
+}
+
+#[test]
+fn a_timeout_says_kubectls_words_with_kws_exit_code() {
+    check("rollout_timeout", 3);
+}
+
+#[test]
+fn an_object_that_does_not_exist_fails_at_once() {
+    check("rollout_not_found", 6);
+}
+
+#[test]
+fn a_rolled_out_deployment_says_so_once() {
+    check("rollout_ready", 0);
+}
