@@ -111,6 +111,12 @@ pub struct RolloutStatusArgs {
     /// The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h).
     #[arg(long, value_name = "DURATION", default_value = "0s")]
     pub timeout: String,
+
+    /// kw: how long a Pod of the rollout's current revision may stay stuck (CrashLoopBackOff,
+    /// ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits
+    /// for the progress deadline); `0` fails at once. Default 30s.
+    #[arg(long, value_name = "DURATION")]
+    pub fail_grace: Option<String>,
 }
 
 /// Shown under `kw rollout status --help`.

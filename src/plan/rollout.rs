@@ -10,7 +10,7 @@ use crate::output::terminal::ColorChoice;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{Expr, For, Rules};
 
-use super::{parse_targets, GetPlan, OutputPlan, PlanError, Request, DEFAULT_FAIL_GRACE};
+use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, Request};
 
 /// What kubectl's `--max-object-size`-less client accepts, kw's `get` default.
 const MAX_OBJECT_SIZE: usize = 64 << 20;
@@ -46,7 +46,7 @@ pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
             mode: For::All,
             max_events: None,
             progress: false,
-            fail_grace: DEFAULT_FAIL_GRACE,
+            fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
             readiness: Readiness::Kubectl { revision },
         },
         timeout,

@@ -15,6 +15,7 @@ const LIMIT: Duration = Duration::from_secs(40);
 
 /// One line of rollout_cases.tsv: the rollout (`PLOT:NAME`, `-` for none), its beat, and
 /// kubectl's arguments.
+#[derive(Clone)]
 struct Case {
     rollout: Option<(Plot, String)>,
     beat: Duration,
@@ -106,4 +107,77 @@ fn an_object_that_does_not_exist_fails_at_once() {
 #[test]
 fn a_rolled_out_deployment_says_so_once() {
     check("rollout_ready", 0);
+}
+
+#[test]
+fn a_rolling_update_says_old_replicas_pending_termination() {
+    check("rollout_rolling_update", 0);
+}
+
+#[test]
+fn a_daemon_set_says_every_step_then_rolled_out() {
+    check("rollout_daemonset", 0);
+}
+
+#[test]
+fn a_daemon_set_ignores_revision_as_kubectl_does() {
+    check("rollout_daemonset_revision", 0);
+}
+
+#[test]
+fn a_partitioned_stateful_set_stops_at_its_partition() {
+    check("rollout_partitioned", 0);
+}
+
+#[test]
+fn an_on_delete_stateful_set_is_refused_as_kubectl_refuses_it() {
+    check("rollout_on_delete", 2);
+}
+
+#[test]
+fn a_revision_other_than_the_running_one_fails() {
+    check("rollout_other_revision", 2);
+}
+
+#[test]
+fn the_running_revision_pinned_is_rolled_out() {
+    check("rollout_pinned_revision", 0);
+}
+
+#[test]
+fn global_flags_before_the_verb_and_after_it() {
+    check("rollout_flags_before", 0);
+}
+
+/// Beyond kubectl: a Pod of the current revision stuck past `--fail-grace` fails the rollout
+/// (kubectl waits for the progress deadline, here never). Until then stdout is kubectl's, line
+/// for line (its recording of the same story, cut by its --timeout), and the error names the
+/// Pod and why.
+#[test]
+fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
+    let case = case("rollout_timeout");
+    let cluster = Cluster::start(SimConfig::default());
+    let (plot, object) = case.rollout.clone().expect("a story");
+    let mut rollout = Rollout::new(plot, "default", &object);
+    rollout.beat = case.beat;
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        &format!("deploy/{object}"),
+        "--fail-grace",
+        "0",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_golden("rollout_timeout.out", &outcome.stdout);
+    assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
+    let verdict = outcome.stderr.lines().last().unwrap_or_default();
+    assert!(
+        verdict.starts_with(&format!("error: pod/{object}-"))
+            && verdict.contains("CrashLoopBackOff"),
+        "{verdict}"
+    );
 }
