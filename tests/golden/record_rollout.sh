@@ -5,12 +5,17 @@
 # (default: every case in rollout_cases.tsv). KUBECTL=/path/to/kubectl chooses kubectl (v1.32).
 # kubectl starts as soon as the sim is ready, within the first beat of the story, so it sees
 # every state the story goes through, as kw does in the tests.
+# Side by side: `CLIENT=kw OUT=/tmp/kw tests/golden/record_rollout.sh` runs kw with the same
+# arguments instead, writing its files to OUT (never to the golden files).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet
 kw=${CARGO_TARGET_DIR:-target}/debug/kw
 kubectl=${KUBECTL:-kubectl}
+[ "${CLIENT:-kubectl}" = kw ] && kubectl=$kw
 golden=tests/golden
+out=${OUT:-$golden}
+mkdir -p "$out"
 
 run_case() {
   local name=$1 rollout=$2 beat=$3; shift 3
@@ -25,13 +30,13 @@ run_case() {
   local code=0 start end
   start=$(date +%s.%N)
   HOME="$tmp" KUBECACHEDIR="$tmp/cache" "$kubectl" --kubeconfig "$tmp/kubeconfig" "$@" \
-    >"$golden/$name.out" 2>"$tmp/stderr" || code=$?
+    >"$out/$name.out" 2>"$tmp/stderr" || code=$?
   end=$(date +%s.%N)
   echo '{"op":"stop"}' >&3 || true
   exec 3>&-
   wait "$sim" || true
-  if [ -s "$tmp/stderr" ]; then tail -n 1 "$tmp/stderr" >"$golden/$name.err"; else rm -f "$golden/$name.err"; fi
-  printf '%s %.1f\n' "$code" "$(echo "$end - $start" | bc)" >"$golden/$name.code"
+  if [ -s "$tmp/stderr" ]; then tail -n 1 "$tmp/stderr" >"$out/$name.err"; else rm -f "$out/$name.err"; fi
+  printf '%s %.1f\n' "$code" "$(echo "$end - $start" | bc)" >"$out/$name.code"
   echo "recorded $name (exit $code)"
   rm -rf "$tmp"
 }
