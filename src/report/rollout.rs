@@ -1,7 +1,8 @@
 //! How `kw rollout status` ends, in kubectl's words: nothing on stderr when the rollout is
 //! done (or `--watch=false` printed its line), kubectl's `error: ...` line when it fails or
-//! times out. The exit codes are kw's (the one difference a script can see: kubectl exits 1
-//! for every failure): 2 the rollout cannot finish as asked, 3 `--timeout`, 6 not found.
+//! times out, then kw's cause (the summary of `get --until ready`: what is not ready and why).
+//! The exit codes are kw's (the one difference a script can see: kubectl exits 1 for every
+//! failure): 2 the rollout cannot finish as asked, 3 `--timeout`, 6 not found.
 
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
@@ -16,8 +17,19 @@ pub struct RolloutFinished {
     pub failure: Option<String>,
 }
 
-/// The lines and exit code of a finished `rollout status`.
+/// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
+/// kubectl user looks for it, then kw's cause.
 pub fn finished(run: &RolloutFinished) -> Report {
+    let mut report = verdict(run);
+    if report.code != exit::OK {
+        if let Some(summary) = &run.finished.summary {
+            report.lines.extend(summary.lines());
+        }
+    }
+    report
+}
+
+fn verdict(run: &RolloutFinished) -> Report {
     let finished = &run.finished;
     match &finished.end {
         End::ClosedPipe | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),

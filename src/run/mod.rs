@@ -42,13 +42,13 @@ pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Fi
     run_plan(plan, config, notices).map(|(finished, _)| finished)
 }
 
-/// Run a plan, whichever verb built it: how it finished, and the judge of its conditions (for
-/// a verb that words the verdict itself, as `rollout status` does).
+/// Run a plan, whichever verb built it: how it finished, and what it found on the way (for a
+/// verb that words the verdict itself, as `rollout status` does).
 fn run_plan(
     plan: GetPlan,
     config: &ConfigFlags,
     notices: &Notices,
-) -> Result<(Finished, Option<crate::wait::SharedJudge>), KwError> {
+) -> Result<(Finished, evidence::Evidence), KwError> {
     if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
@@ -124,7 +124,6 @@ fn run_plan(
     // Why the wait for `ready` failed or ran out, said once, with the verdict.
     let summary = (judged_readiness && (failed_by.is_some() || timed_out.is_some()))
         .then(|| ran.evidence.summary(failed_by));
-    let judge = ran.evidence.judge.clone();
     let finished = Finished {
         timed_out,
         summary,
@@ -135,7 +134,7 @@ fn run_plan(
         failed: ran.failed,
         unreachable: ran.unreachable,
     };
-    Ok((finished, judge))
+    Ok((finished, ran.evidence))
 }
 
 /// Flags that would point every context at one cluster, or send one context's credential to

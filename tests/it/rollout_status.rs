@@ -9,7 +9,7 @@ use std::time::Duration;
 use kw_sim::rollout::{Plot, Rollout};
 use kw_sim::SimConfig;
 
-use crate::harness::{assert_golden, golden_path, run, Cluster};
+use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(40);
 
@@ -42,7 +42,7 @@ fn case(name: &str) -> Case {
 
 /// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
 /// where kubectl's differs (kubectl exits 1 for every failure).
-fn check(name: &str, code: i32) {
+fn check(name: &str, code: i32) -> Outcome {
     let case = case(name);
     let cluster = Cluster::start(SimConfig::default());
     if let Some((plot, object)) = &case.rollout {
@@ -64,14 +64,16 @@ fn check(name: &str, code: i32) {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
+    // kubectl's error line first; kw's cause (a summary block) may follow it.
     match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
         Ok(kubectl_err) => assert_eq!(
-            outcome.stderr.lines().last().unwrap_or_default(),
+            outcome.stderr.lines().next().unwrap_or_default(),
             kubectl_err.trim_end(),
             "{name}"
         ),
         Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
     }
+    outcome
 }
 
 #[test]
@@ -84,9 +86,25 @@ fn type_and_name_as_two_words_with_a_namespace() {
     check("rollout_completes_type_name", 0);
 }
 
+/// kubectl's error line, then kw's cause: the summary `get --until ready` writes, naming the
+/// stuck Pods' reason.
 #[test]
-fn a_deployment_past_its_progress_deadline_fails_with_kubectls_error() {
-    check("rollout_deadline", 2);
+fn a_deployment_past_its_progress_deadline_fails_with_kubectls_error_then_the_cause() {
+    let outcome = check("rollout_deadline", 2);
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    assert_eq!(
+        lines.get(1),
+        Some(&"kw: summary of the wait:"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome
+            .stderr
+            .contains("ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\""),
+        "{}",
+        outcome.stderr
+    );
 }
 
 #[test]
@@ -174,7 +192,7 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     let outcome = run(kw, LIMIT);
     assert_golden("rollout_timeout.out", &outcome.stdout);
     assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
-    let verdict = outcome.stderr.lines().last().unwrap_or_default();
+    let verdict = outcome.stderr.lines().next().unwrap_or_default();
     assert!(
         verdict.starts_with(&format!("error: pod/{object}-"))
             && verdict.contains("CrashLoopBackOff"),
