@@ -5,6 +5,7 @@
 use crate::cli::RolloutStatusArgs;
 use crate::config::flags::ConfigFlags;
 use crate::log::Notices;
+use crate::readiness::status_viewer::has_viewer_for_label;
 use crate::readiness::State;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
@@ -29,7 +30,11 @@ pub fn status(
             .unready()
             .into_iter()
             .find(|(_, judgement)| judgement.state == State::Failed)
-            .map(|(_, judgement)| judgement.message)
+            // kubectl's viewers name the object in their words; kw's rules do not.
+            .map(|(label, judgement)| match has_viewer_for_label(&label) {
+                true => judgement.message,
+                false => format!("{label}: {}", judgement.message),
+            })
     });
     let failed_by = match &finished.end {
         End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),

@@ -199,3 +199,46 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
         "{verdict}"
     );
 }
+
+/// Beyond kubectl (which has no status viewer for a Job): a Job is judged by kw's rules, one
+/// line per change of judgement, and its failure is an `error:` line naming it.
+#[test]
+fn a_job_is_judged_by_kws_rules_one_line_per_change() {
+    let cluster = Cluster::start(SimConfig::default());
+    for (plot, name) in [(Plot::JobCompletes, "migrate"), (Plot::JobFails, "broken")] {
+        let mut rollout = Rollout::new(plot, "default", name);
+        rollout.beat = Duration::from_millis(200);
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let status = |name: &str| {
+        let mut kw = cluster.kw();
+        kw.args(["rollout", "status", "job", name, "--fail-grace", "0"])
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        run(kw, LIMIT)
+    };
+    let done = status("migrate");
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let lines: Vec<&str> = done.stdout.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with("job.batch/migrate: ")),
+        "{lines:?}"
+    );
+    assert!(lines.windows(2).all(|w| w[0] != w[1]), "{lines:?}");
+    assert_eq!(
+        lines.last(),
+        Some(&"job.batch/migrate: ready: Job completed. Succeeded: 1/1")
+    );
+    let failed = status("broken");
+    assert_eq!(failed.code, Some(2), "{}", failed.stderr);
+    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    assert!(
+        verdict.starts_with("error: job.batch/broken: "),
+        "{verdict}"
+    );
+    assert!(
+        failed.stderr.contains("backoff limit"),
+        "{}",
+        failed.stderr
+    );
+}
