@@ -254,6 +254,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;rollout;status'= {
+            cand -f 'The object a manifest names (YAML or JSON; `-` reads stdin)'
+            cand --filename 'The object a manifest names (YAML or JSON; `-` reads stdin)'
             cand -w 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'

@@ -82,8 +82,12 @@ pub enum RolloutCommand {
 #[derive(Debug, Args)]
 pub struct RolloutStatusArgs {
     /// TYPE NAME or TYPE/NAME (`deployment/web`, `daemonset agent`, `sts/db`).
-    #[arg(value_name = "TYPE[/NAME]", num_args = 1..=2, required = true)]
+    #[arg(value_name = "TYPE[/NAME]", num_args = 1..=2, required_unless_present = "filename")]
     pub targets: Vec<String>,
+
+    /// The object a manifest names (YAML or JSON; `-` reads stdin).
+    #[arg(short = 'f', long, value_name = "FILE")]
+    pub filename: Option<PathBuf>,
 
     /// Watch the status of the rollout until it's done (`--watch=false`: print the status once).
     #[arg(

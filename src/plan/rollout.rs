@@ -24,17 +24,25 @@ pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
         });
     }
     let timeout = timeout_of(&args.timeout)?;
-    let targets = parse_targets(&args.targets)?;
-    let one_object = matches!(targets.as_slice(), [(_, names)] if names.len() == 1);
-    if !one_object {
-        return Err(PlanError::Value {
-            flag: "TYPE/NAME",
-            reason: "rollout status is only supported on individual resources: give TYPE NAME or TYPE/NAME".into(),
-        });
-    }
+    let request = match &args.filename {
+        Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
+        // The manifest is read with the rest of the run's requests (`run::requested`).
+        Some(path) => Request::Manifest(path.clone()),
+        None => {
+            let targets = parse_targets(&args.targets)?;
+            let one_object = matches!(targets.as_slice(), [(_, names)] if names.len() == 1);
+            if !one_object {
+                return Err(PlanError::Value {
+                    flag: "TYPE/NAME",
+                    reason: "rollout status is only supported on individual resources: give TYPE NAME or TYPE/NAME".into(),
+                });
+            }
+            Request::Types(targets)
+        }
+    };
     let revision = args.revision;
     Ok(GetPlan {
-        request: Request::Types(targets),
+        request,
         watching: args.watch,
         live: false,
         print_list: true,
@@ -140,5 +148,8 @@ mod tests {
         );
         assert!(message(&["deploy/web", "--timeout", "soon"]).contains("--timeout \"soon\""));
         assert!(message(&["deploy"]).contains("individual resources"));
+        assert!(message(&["deploy/web", "-f", "x.yaml"]).contains("-f names the objects"));
+        let manifest = plan_of(&["-f", "app.yaml"]).unwrap();
+        assert_eq!(manifest.request, Request::Manifest("app.yaml".into()));
     }
 }

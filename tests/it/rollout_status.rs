@@ -236,9 +236,10 @@ fn a_job_is_judged_by_kws_rules_one_line_per_change() {
         verdict.starts_with("error: job.batch/broken: "),
         "{verdict}"
     );
-    assert!(
-        failed.stderr.contains("backoff limit"),
-        "{}",
-        failed.stderr
-    );
+    assert!(failed.stderr.contains("backoff limit"), "{}", failed.stderr);
+}
+
+#[test]
+fn the_object_a_manifest_names() {
+    check("rollout_manifest", 0);
 }
