@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -232,12 +233,89 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kw;rollout' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Username to impersonate for the operation (a user or a service account)')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate for the operation; repeat for several groups')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate for the operation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kw;rollout;status' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h)')
+            [CompletionResult]::new('--fail-grace', '--fail-grace', [CompletionResultType]::ParameterName, 'kw: how long a Pod of the rollout''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits for the progress deadline); `0` fails at once. Default 30s')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Username to impersonate for the operation (a user or a service account)')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate for the operation; repeat for several groups')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate for the operation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;rollout;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kw;rollout;help;status' {
+            break
+        }
+        'kw;rollout;help;help' {
+            break
+        }
         'kw;help' {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List resources, and with -w watch them for changes')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -254,6 +332,13 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;help;version' {
+            break
+        }
+        'kw;help;rollout' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done')
+            break
+        }
+        'kw;help;rollout;status' {
             break
         }
         'kw;help;help' {

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand sim 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
+            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;get'= {
@@ -223,12 +224,84 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kw;rollout'= {
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
+            cand --context 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column'
+            cand --cluster 'The kubeconfig cluster to use'
+            cand --user 'The kubeconfig user to use'
+            cand -s 'The address of the API server (`https://host:port`)'
+            cand --server 'The address of the API server (`https://host:port`)'
+            cand --token 'Bearer token for authentication'
+            cand --certificate-authority 'Path to a PEM file of CA certificates to verify the server with'
+            cand --client-certificate 'Path to a PEM client certificate'
+            cand --client-key 'Path to the PEM key of the client certificate'
+            cand --tls-server-name 'Server name to verify the server''s certificate against, instead of the host'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate. Insecure: kw warns every time'
+            cand --as 'Username to impersonate for the operation (a user or a service account)'
+            cand --as-group 'Group to impersonate for the operation; repeat for several groups'
+            cand --as-uid 'UID to impersonate for the operation'
+            cand --request-timeout 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl'
+            cand -v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kw;rollout;status'= {
+            cand -f 'The object a manifest names (YAML or JSON; `-` reads stdin)'
+            cand --filename 'The object a manifest names (YAML or JSON; `-` reads stdin)'
+            cand -w 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
+            cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
+            cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'
+            cand --timeout 'The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h)'
+            cand --fail-grace 'kw: how long a Pod of the rollout''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits for the progress deadline); `0` fails at once. Default 30s'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
+            cand --context 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column'
+            cand --cluster 'The kubeconfig cluster to use'
+            cand --user 'The kubeconfig user to use'
+            cand -s 'The address of the API server (`https://host:port`)'
+            cand --server 'The address of the API server (`https://host:port`)'
+            cand --token 'Bearer token for authentication'
+            cand --certificate-authority 'Path to a PEM file of CA certificates to verify the server with'
+            cand --client-certificate 'Path to a PEM client certificate'
+            cand --client-key 'Path to the PEM key of the client certificate'
+            cand --tls-server-name 'Server name to verify the server''s certificate against, instead of the host'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate. Insecure: kw warns every time'
+            cand --as 'Username to impersonate for the operation (a user or a service account)'
+            cand --as-group 'Group to impersonate for the operation; repeat for several groups'
+            cand --as-uid 'UID to impersonate for the operation'
+            cand --request-timeout 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl'
+            cand -v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kw;rollout;help'= {
+            cand status 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kw;rollout;help;status'= {
+        }
+        &'kw;rollout;help;help'= {
+        }
         &'kw;help'= {
             cand get 'List resources, and with -w watch them for changes'
             cand demo 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it'
             cand sim 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
+            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;help;get'= {
@@ -240,6 +313,11 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;help;completion'= {
         }
         &'kw;help;version'= {
+        }
+        &'kw;help;rollout'= {
+            cand status 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done'
+        }
+        &'kw;help;rollout;status'= {
         }
         &'kw;help;help'= {
         }

@@ -59,7 +59,78 @@ pub enum Command {
     Completion(CompletionArgs),
     /// Print kw's version and, when a cluster is reachable, the server's.
     Version(VersionArgs),
+    /// Manage the rollout of a resource (kubectl's `rollout`): `status`.
+    Rollout(RolloutArgs),
 }
+
+/// `kw rollout SUBCOMMAND`.
+#[derive(Debug, Args)]
+pub struct RolloutArgs {
+    #[command(subcommand)]
+    pub command: RolloutCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RolloutCommand {
+    /// Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte
+    /// for byte), until it is done.
+    #[command(after_help = ROLLOUT_STATUS_EXAMPLES)]
+    Status(RolloutStatusArgs),
+}
+
+/// `kw rollout status`: kubectl 1.32's flags and defaults.
+#[derive(Debug, Args)]
+pub struct RolloutStatusArgs {
+    /// TYPE NAME or TYPE/NAME (`deployment/web`, `daemonset agent`, `sts/db`).
+    #[arg(value_name = "TYPE[/NAME]", num_args = 1..=2, required_unless_present = "filename")]
+    pub targets: Vec<String>,
+
+    /// The object a manifest names (YAML or JSON; `-` reads stdin).
+    #[arg(short = 'f', long, value_name = "FILE")]
+    pub filename: Option<PathBuf>,
+
+    /// Watch the status of the rollout until it's done (`--watch=false`: print the status once).
+    #[arg(
+        short = 'w',
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value_t = true,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
+    pub watch: bool,
+
+    /// Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last
+    /// revision).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub revision: i64,
+
+    /// The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h).
+    #[arg(long, value_name = "DURATION", default_value = "0s")]
+    pub timeout: String,
+
+    /// kw: how long a Pod of the rollout's current revision may stay stuck (CrashLoopBackOff,
+    /// ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits
+    /// for the progress deadline); `0` fails at once. Default 30s.
+    #[arg(long, value_name = "DURATION")]
+    pub fail_grace: Option<String>,
+}
+
+/// Shown under `kw rollout status --help`.
+const ROLLOUT_STATUS_EXAMPLES: &str = "\
+Examples:
+  # Watch the rollout status of a deployment
+  kw rollout status deployment/nginx
+
+Exit codes: 0 rolled out (or --watch=false), 1 usage, 2 the rollout failed (progress deadline
+exceeded, OnDelete), 3 --timeout, 6 not found (kubectl exits 1 for every failure).";
 
 #[derive(Debug, Args)]
 #[command(after_help = GET_MORE, after_long_help = GET_EXAMPLES)]

@@ -73,6 +73,14 @@ fn main() -> ExitCode {
         Command::Sim(passthrough) => return run_sim(passthrough.args),
         Command::Completion(args) => done(run_completion(args)),
         Command::Version(args) => done(kw::version::run(args, &cli.config)),
+        Command::Rollout(rollout) => match rollout.command {
+            kw::cli::RolloutCommand::Status(args) => {
+                match kw::run::rollout::status(&args, &cli.config, &notices) {
+                    Ok(finished) => report::rollout::finished(&finished),
+                    Err(error) => report::error(&error),
+                }
+            }
+        },
     };
     exit_with(&report)
 }

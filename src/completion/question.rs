@@ -91,6 +91,7 @@ pub fn ask(line: &Line, vocabulary: &Vocabulary) -> Question {
         }
         Cursor::Argument { index, typed } => match subcommand {
             Some("get") => get_argument(line, *index, typed),
+            Some("rollout") => rollout_argument(vocabulary, line, *index, typed),
             Some(other) if *index == 0 => Question::new(
                 Need::Fixed(vocabulary.argument_values(other)),
                 "",
@@ -176,6 +177,23 @@ fn condition(flag: &str, lead: &str, typed: &str) -> Question {
         ),
         None => Question::new(Need::ConditionTypes, format!("{lead}condition="), rest),
     }
+}
+
+/// The types `kubectl rollout status` offers (its `ValidArgs`).
+const ROLLOUT_TYPES: [&str; 3] = ["deployment", "daemonset", "statefulset"];
+
+/// `kw rollout` arguments: the verb (`status`), then `TYPE NAME` or `TYPE/NAME` as `get`'s.
+fn rollout_argument(vocabulary: &Vocabulary, line: &Line, index: usize, typed: &str) -> Question {
+    if index == 0 {
+        return Question::new(Need::Fixed(vocabulary.subcommands_of("rollout")), "", typed);
+    }
+    if index == 1 && !typed.contains('/') {
+        let types = ROLLOUT_TYPES.into_iter().map(Candidate::new).collect();
+        return Question::new(Need::Fixed(types), "", typed);
+    }
+    let mut after_verb = line.clone();
+    after_verb.arguments.remove(0);
+    get_argument(&after_verb, index - 1, typed)
 }
 
 /// `kw get` arguments: `TYPE[,TYPE...]`, `TYPE NAME...`, `TYPE/NAME...`.
@@ -276,6 +294,33 @@ mod tests {
         assert_eq!(need("get pods -l "), Need::Nothing);
         assert_eq!(need("get --kubeconfig "), Need::Files);
         assert_eq!(need("get -f "), Need::Files);
+    }
+
+    #[test]
+    fn rollout_status_offers_its_verb_kubectls_types_then_names() {
+        let q = ask_about("rollout st");
+        assert_eq!(
+            q.finish(match q.need.clone() {
+                Need::Fixed(words) => words,
+                other => panic!("{other:?}"),
+            })[0]
+                .word,
+            "status"
+        );
+        let q = ask_about("rollout status dae");
+        let Need::Fixed(types) = q.need.clone() else {
+            panic!("{:?}", q.need);
+        };
+        assert_eq!(q.finish(types), [Candidate::new("daemonset")]);
+        let named = Need::Names {
+            type_typed: "deployment".into(),
+        };
+        assert_eq!(need("rollout status deployment w"), named);
+        assert_eq!(need("rollout status --timeout 5m deployment/w"), named);
+        assert_eq!(
+            need("rollout status deployment/w --revision 2 -n "),
+            Need::Namespaces
+        );
     }
 
     #[test]

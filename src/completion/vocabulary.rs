@@ -66,7 +66,14 @@ impl Vocabulary {
 
     /// Every flag of every subcommand, for reading a line whose subcommand is not known yet.
     pub fn book(&self) -> FlagBook {
-        let commands = std::iter::once(&self.root).chain(self.root.get_subcommands());
+        // Verbs of verbs too (`kw rollout status --timeout 5m`).
+        let nested = self
+            .root
+            .get_subcommands()
+            .flat_map(|cmd| cmd.get_subcommands());
+        let commands = std::iter::once(&self.root)
+            .chain(self.root.get_subcommands())
+            .chain(nested);
         FlagBook::new(
             commands
                 .flat_map(|cmd| cmd.get_arguments())
@@ -75,7 +82,9 @@ impl Vocabulary {
                     Some(FlagSpec {
                         long: arg.get_long()?.to_string(),
                         short: arg.get_short(),
-                        takes_value: arg.get_action().takes_values(),
+                        // `--watch=false`, `--timestamps=local`: a value only after `=`.
+                        takes_value: arg.get_action().takes_values()
+                            && !arg.is_require_equals_set(),
                     })
                 }),
         )
@@ -105,6 +114,8 @@ impl Vocabulary {
         if before_subcommand {
             commands.extend(self.root.get_subcommands());
         } else {
+            // A verb of verbs (`kw rollout status`): its verbs' flags.
+            commands.extend(self.command(subcommand).get_subcommands());
             commands.push(&self.root);
         }
         let connection = |arg: &clap::Arg| {
@@ -132,6 +143,7 @@ impl Vocabulary {
 
     fn flag(&self, subcommand: Option<&str>, long: &str) -> Option<&clap::Arg> {
         let mut commands = vec![self.command(subcommand)];
+        commands.extend(self.command(subcommand).get_subcommands());
         commands.extend(self.root.get_subcommands());
         commands
             .into_iter()
@@ -154,6 +166,17 @@ impl Vocabulary {
                 ValueHint::AnyPath | ValueHint::FilePath | ValueHint::DirPath
             )
         })
+    }
+
+    /// The verbs of a subcommand that has some (`kw rollout status`).
+    pub fn subcommands_of(&self, subcommand: &str) -> Vec<Candidate> {
+        self.root
+            .find_subcommand(subcommand)
+            .into_iter()
+            .flat_map(|cmd| cmd.get_subcommands())
+            .filter(|cmd| !cmd.is_hide_set())
+            .map(|cmd| Candidate::described(cmd.get_name(), summary(cmd.get_about())))
+            .collect()
     }
 
     /// The fixed values of a subcommand's first argument (`kw completion SHELL`).

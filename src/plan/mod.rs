@@ -6,6 +6,7 @@
 //! discovery found into the watcher targets; `run` runs them.
 
 pub mod manifest;
+pub mod rollout;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -395,7 +396,9 @@ impl GetPlan {
             print_list: self.print_list || self.measures_list(),
             deadline,
             max_object_size: self.max_object_size,
-            named_must_exist: !self.rules.has_conditions(),
+            // kubectl's rollout status GETs the object first: under its rules it must exist.
+            named_must_exist: !self.rules.has_conditions()
+                || self.rules.readiness != crate::readiness::status_viewer::Readiness::Kw,
             give_up_at_start: !(self.several_contexts && self.watching),
             streaming_list: self.streaming_list,
         }
@@ -614,6 +617,7 @@ fn rules_of(args: &GetArgs) -> Result<Rules, PlanError> {
         // The live view shows each judgement in its row; lines on stderr would tear its frame.
         progress: !args.quiet && !args.live,
         fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+        ..Rules::default()
     })
 }
 

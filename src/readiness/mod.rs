@@ -16,6 +16,7 @@ mod fields;
 mod judgement;
 mod plain;
 mod pod;
+pub mod status_viewer;
 mod workloads;
 
 use std::time::SystemTime;

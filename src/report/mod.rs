@@ -5,6 +5,7 @@
 pub mod error;
 pub mod exit;
 pub mod outcome;
+pub mod rollout;
 
 use std::io;
 

@@ -16,6 +16,7 @@ mod drive;
 mod evidence;
 mod member;
 mod outputs;
+pub mod rollout;
 pub mod watches;
 
 use std::time::Instant;
@@ -26,7 +27,7 @@ use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
 use crate::log::{self, Notices};
-use crate::plan::{FlagPlan, PlanError, Request};
+use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 
 pub use crate::report::outcome::{End, Finished};
@@ -38,6 +39,16 @@ pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Fi
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
         .read_files()?;
+    run_plan(plan, config, notices).map(|(finished, _)| finished)
+}
+
+/// Run a plan, whichever verb built it: how it finished, and what it found on the way (for a
+/// verb that words the verdict itself, as `rollout status` does).
+fn run_plan(
+    plan: GetPlan,
+    config: &ConfigFlags,
+    notices: &Notices,
+) -> Result<(Finished, evidence::Evidence), KwError> {
     if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
@@ -113,7 +124,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Fi
     // Why the wait for `ready` failed or ran out, said once, with the verdict.
     let summary = (judged_readiness && (failed_by.is_some() || timed_out.is_some()))
         .then(|| ran.evidence.summary(failed_by));
-    Ok(Finished {
+    let finished = Finished {
         timed_out,
         summary,
         when_empty: (!plan.watching && !plan.output.format.prints_empty_list())
@@ -122,7 +133,8 @@ pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Fi
         end: ran.end,
         failed: ran.failed,
         unreachable: ran.unreachable,
-    })
+    };
+    Ok((finished, ran.evidence))
 }
 
 /// Flags that would point every context at one cluster, or send one context's credential to

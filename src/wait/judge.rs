@@ -281,7 +281,7 @@ impl Judge {
         let judgement = object
             .as_ref()
             .filter(|_| judging)
-            .map(|o| readiness::judge(group, kind, o, now));
+            .map(|o| self.rules.readiness.judge(group, kind, o, now));
         let holds = |e: &Expr| e.holds_for(object.as_ref(), judgement.as_ref());
         let until = self.rules.until.iter().map(holds).collect();
         let fail_on = self.rules.fail_on.iter().map(holds).collect();
@@ -807,6 +807,7 @@ mod tests {
             max_events: None,
             progress: true,
             fail_grace: Duration::from_secs(30),
+            ..Rules::default()
         }
     }
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::expr::{Expr, For};
+use crate::readiness::status_viewer::Readiness;
 
 /// What the judge is asked to decide.
 #[derive(Debug, Clone, Default)]
@@ -16,6 +17,9 @@ pub struct Rules {
     /// How long a workload's Pod of the current revision may stay stuck (`ImagePullBackOff`,
     /// `CrashLoopBackOff`, unschedulable...) before it fails the workload (`--fail-grace`).
     pub fail_grace: Duration,
+    /// Whose rules `ready` and `failed` judge by: kw's, or kubectl's status viewers (`kw rollout
+    /// status`).
+    pub readiness: Readiness,
 }
 
 impl Rules {

@@ -52,6 +52,8 @@ fn causes_of(plot: Plot) -> &'static [&'static str] {
             "Back-off restarting failed container web",
         ],
         Plot::JobFails => &["BackoffLimitExceeded"],
+        // Told by the workload's status alone: no Pods, no causes.
+        Plot::RollingUpdate | Plot::DaemonSet | Plot::Partitioned | Plot::OnDelete => &[],
     }
 }
 
@@ -62,6 +64,9 @@ fn kind_and_name(plot: Plot) -> (&'static str, &'static str) {
         Plot::CrashLoop => ("deploy", "crash"),
         Plot::JobCompletes => ("job", "migrate"),
         Plot::JobFails => ("job", "broken"),
+        Plot::RollingUpdate => ("deploy", "update"),
+        Plot::DaemonSet => ("ds", "agent"),
+        Plot::Partitioned | Plot::OnDelete => ("sts", "db"),
     }
 }
 
@@ -162,6 +167,8 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
         (Plot::JobCompletes, Join::End) => condition("jobs", "Complete", "CompletionsReached"),
         (Plot::JobFails, Join::Trouble) => pod_phase("Failed"),
         (Plot::JobFails, Join::End) => condition("jobs", "Failed", "BackoffLimitExceeded"),
+        // Not in the join matrix: these stories have no Pods to join at.
+        (Plot::RollingUpdate | Plot::DaemonSet | Plot::Partitioned | Plot::OnDelete, _) => true,
     }
 }
 

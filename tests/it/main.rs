@@ -26,6 +26,7 @@ mod newcomer;
 mod output;
 mod proxy;
 mod readiness;
+mod rollout_status;
 mod structure;
 mod summary_logs;
 mod tls;

@@ -76,7 +76,9 @@ pub struct SimArgs {
     /// Act out a rollout in namespace default once started: PLOT is completes, image-pull
     /// (Pods in ImagePullBackOff, the Deployment past its deadline), crash-loop (a growing
     /// back-off, the previous log at pods/NAME/log), job-completes or job-fails (its Pods exit 1
-    /// until BackoffLimitExceeded). Repeatable.
+    /// until BackoffLimitExceeded), rolling-update (a Deployment's new template replaces its
+    /// old replicas), daemonset, partitioned (a StatefulSet's update held at partition 1) or
+    /// on-delete (an OnDelete StatefulSet). Repeatable.
     #[arg(long, value_name = "PLOT[:NAME]")]
     pub rollout: Vec<String>,
 

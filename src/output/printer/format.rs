@@ -35,6 +35,9 @@ pub enum OutputFormat {
         columns: Vec<Column>,
         from_file: bool,
     },
+    /// `kw rollout status`: kubectl's status-viewer line per event (not a `-o` value), pinned
+    /// to `revision` when it is not 0.
+    RolloutStatus { revision: i64 },
 }
 
 impl OutputFormat {

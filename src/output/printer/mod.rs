@@ -21,6 +21,7 @@ mod jsonl;
 mod name;
 mod options;
 mod reencode;
+mod rollout_status;
 mod sort_keys;
 mod sorted_list;
 mod style;
@@ -41,6 +42,7 @@ pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub(crate) use options::ObjectLayout;
 pub use options::{PrintOptions, SortBy};
+pub use rollout_status::RolloutStatusPrinter;
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
@@ -107,6 +109,7 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::CustomColumns { columns, from_file } => {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }
+        OutputFormat::RolloutStatus { revision } => Box::new(RolloutStatusPrinter::new(*revision)),
     }
 }
 

@@ -11,6 +11,10 @@
 //!   back-off that doubles each time (1, 2, 4, 8 beats), and the container's previous log is
 //!   served at `pods/NAME/log?previous=true`.
 //!
+//! Four told by the workload's status alone (`sets`): `rolling-update` (a Deployment's new
+//! template replacing its old replicas), `daemonset`, `partitioned` (a StatefulSet's update
+//! held at a partition) and `on-delete` (a StatefulSet kubectl's `rollout status` refuses).
+//!
 //! And two Jobs (`job`): `job-completes` (one Pod that runs and succeeds) and `job-fails` (Pods
 //! that exit 1 until the backoff limit, then `FailureTarget` and `Failed` with
 //! `BackoffLimitExceeded`), the Pods owned by the Job.
@@ -20,6 +24,7 @@
 
 mod job;
 mod plot;
+mod sets;
 mod story;
 
 use std::time::SystemTime;
@@ -36,13 +41,22 @@ pub fn script(rollout: &Rollout, seed: u64, start: SystemTime) -> Vec<Cue> {
             job::run(&mut story);
             return story.cues;
         }
-        _ => story.begin(),
-    }
-    match rollout.plot {
-        Plot::Completes => story.complete(),
-        Plot::ImagePull => story.fail_to_pull(),
-        Plot::CrashLoop => story.crash_loop(),
-        Plot::JobCompletes | Plot::JobFails => {}
+        Plot::RollingUpdate => sets::rolling_update(&mut story),
+        Plot::DaemonSet => sets::daemon_set(&mut story),
+        Plot::Partitioned => sets::partitioned(&mut story),
+        Plot::OnDelete => sets::on_delete(&mut story),
+        Plot::Completes => {
+            story.begin();
+            story.complete()
+        }
+        Plot::ImagePull => {
+            story.begin();
+            story.fail_to_pull()
+        }
+        Plot::CrashLoop => {
+            story.begin();
+            story.crash_loop()
+        }
     }
     story.cues
 }
@@ -145,6 +159,26 @@ mod tests {
         // A repeated event counts up under one name.
         let max_count = warnings.iter().filter_map(|e| e["count"].as_u64()).max();
         assert_eq!(max_count, Some(u64::from(PULL_ROUNDS)));
+    }
+
+    #[test]
+    fn the_sets_stories_end_where_their_controllers_would() {
+        let last = |plot, resource| written(&story(plot), resource).pop().cloned().unwrap();
+        let daemon_set = last(Plot::DaemonSet, "daemonsets");
+        assert_eq!(daemon_set["status"]["numberAvailable"], 3);
+        let partitioned = last(Plot::Partitioned, "statefulsets");
+        assert_eq!(partitioned["status"]["updatedReplicas"], 2);
+        assert_eq!(
+            partitioned["spec"]["updateStrategy"]["rollingUpdate"]["partition"],
+            1
+        );
+        let update = last(Plot::RollingUpdate, "deployments");
+        assert_eq!(
+            update["status"]["replicas"],
+            update["status"]["updatedReplicas"]
+        );
+        let on_delete = last(Plot::OnDelete, "statefulsets");
+        assert_eq!(on_delete["spec"]["updateStrategy"]["type"], "OnDelete");
     }
 
     #[test]

@@ -14,6 +14,10 @@ pub enum Plot {
     CrashLoop,
     JobCompletes,
     JobFails,
+    RollingUpdate,
+    DaemonSet,
+    Partitioned,
+    OnDelete,
 }
 
 impl std::str::FromStr for Plot {
@@ -25,8 +29,12 @@ impl std::str::FromStr for Plot {
             "crash-loop" => Ok(Plot::CrashLoop),
             "job-completes" => Ok(Plot::JobCompletes),
             "job-fails" => Ok(Plot::JobFails),
+            "rolling-update" => Ok(Plot::RollingUpdate),
+            "daemonset" => Ok(Plot::DaemonSet),
+            "partitioned" => Ok(Plot::Partitioned),
+            "on-delete" => Ok(Plot::OnDelete),
             other => Err(format!(
-                "unknown rollout {other:?} (use completes, image-pull, crash-loop, job-completes or job-fails)"
+                "unknown rollout {other:?} (use completes, image-pull, crash-loop, job-completes, job-fails, rolling-update, daemonset, partitioned or on-delete)"
             )),
         }
     }

@@ -1,0 +1,452 @@
+//! kubectl's status viewers (`kubectl rollout status`, `polymorphichelpers/rollout_status.go`):
+//! for a Deployment, a DaemonSet or a StatefulSet, the line kubectl prints for one state of the
+//! object and whether the rollout is done, or the error that ends it. Written afresh from
+//! kubectl 1.32's behaviour, messages byte for byte (each ends with its newline, as kubectl's).
+//!
+//! Pure: an object in, a [`Status`] out. `wait`'s judge asks it through [`Readiness`] (a
+//! judgement per event, as for kw's own rules), and the `rollout status` printer prints its line.
+
+use std::fmt;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use super::fields::{int, text};
+use super::judgement::Judgement;
+
+/// What the viewer says of one state of the object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The line kubectl prints, its newline included.
+    pub message: String,
+    /// The rollout is done: kubectl stops watching.
+    pub done: bool,
+}
+
+/// Why kubectl's viewer ends the wait with an error (`error: ...` on stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewerError {
+    /// `Progressing` has reason `ProgressDeadlineExceeded`: the controller gave up.
+    DeadlineExceeded { name: String },
+    /// `--revision N` and the Deployment is at another revision.
+    OtherRevision { desired: i64, running: i64 },
+    /// The revision annotation is not a number.
+    BadRevision { name: String, reason: String },
+    /// A DaemonSet or StatefulSet that is not updated by `RollingUpdate` (`OnDelete`).
+    NotRollingUpdate,
+}
+
+impl ViewerError {
+    /// Whether the rollout itself failed (rather than the question being one kubectl cannot
+    /// answer): kw's exit code for a failure condition.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, ViewerError::DeadlineExceeded { .. })
+    }
+}
+
+impl fmt::Display for ViewerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewerError::DeadlineExceeded { name } => {
+                write!(
+                    f,
+                    "deployment {} exceeded its progress deadline",
+                    quote(name)
+                )
+            }
+            ViewerError::OtherRevision { desired, running } => write!(
+                f,
+                "desired revision ({desired}) is different from the running revision ({running})"
+            ),
+            ViewerError::BadRevision { name, reason } => write!(
+                f,
+                "cannot get the revision of deployment {}: {reason}",
+                quote(name)
+            ),
+            // kubectl names the StatefulSet's strategy type for both kinds.
+            ViewerError::NotRollingUpdate => {
+                f.write_str("rollout status is only available for RollingUpdate strategy type")
+            }
+        }
+    }
+}
+
+/// The kinds kubectl has a status viewer for, by API group and kind.
+pub fn has_viewer(group: &str, kind: &str) -> bool {
+    matches!(
+        (group, kind),
+        ("apps" | "extensions", "Deployment" | "DaemonSet") | ("apps", "StatefulSet")
+    )
+}
+
+/// Whether objects labelled `kind.group/NAME` (`deployment.apps/web`) have a viewer.
+pub fn has_viewer_for_label(label: &str) -> bool {
+    let prefix = label.split('/').next().unwrap_or_default();
+    matches!(
+        prefix,
+        "deployment.apps"
+            | "deployment.extensions"
+            | "daemonset.apps"
+            | "daemonset.extensions"
+            | "statefulset.apps"
+    )
+}
+
+/// kubectl's status of `object` (of `group` and `kind`), pinned to `revision` when it is not 0
+/// (Deployments only; the others ignore it, as kubectl does). `None` for a kind without a
+/// viewer.
+pub fn status(
+    group: &str,
+    kind: &str,
+    object: &Value,
+    revision: i64,
+) -> Option<Result<Status, ViewerError>> {
+    if !has_viewer(group, kind) {
+        return None;
+    }
+    Some(match kind {
+        "Deployment" => deployment(object, revision),
+        "DaemonSet" => daemon_set(object),
+        _ => stateful_set(object),
+    })
+}
+
+/// Which rules judge readiness: kw's own (kstatus's), or kubectl's status viewers where kubectl
+/// has one (`rollout status`), kw's own for every other kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Readiness {
+    #[default]
+    Kw,
+    Kubectl {
+        revision: i64,
+    },
+}
+
+impl Readiness {
+    /// The judgement of `object` under these rules: kubectl's viewer says ready when done, failed
+    /// on an error (its message is kubectl's error), in progress otherwise (its line, without the
+    /// newline).
+    pub fn judge(&self, group: &str, kind: &str, object: &Value, now: SystemTime) -> Judgement {
+        let Readiness::Kubectl { revision } = *self else {
+            return super::judge(group, kind, object, now);
+        };
+        match status(group, kind, object, revision) {
+            None => super::judge(group, kind, object, now),
+            Some(Err(error)) => Judgement::failed(error.to_string()),
+            Some(Ok(status)) if status.done => Judgement::ready(status.message.trim_end()),
+            Some(Ok(status)) => Judgement::in_progress(status.message.trim_end()),
+        }
+    }
+}
+
+fn name(object: &Value) -> &str {
+    text(object, "/metadata/name").unwrap_or_default()
+}
+
+/// An integer field, 0 when absent (Go's zero value).
+fn count(object: &Value, pointer: &str) -> i64 {
+    int(object, pointer).unwrap_or(0)
+}
+
+fn ok(message: String, done: bool) -> Result<Status, ViewerError> {
+    Ok(Status { message, done })
+}
+
+fn deployment(object: &Value, revision: i64) -> Result<Status, ViewerError> {
+    let name = name(object);
+    if revision > 0 {
+        let running = match text(
+            object,
+            "/metadata/annotations/deployment.kubernetes.io~1revision",
+        ) {
+            None => 0,
+            Some(text) => text.parse::<i64>().map_err(|_| ViewerError::BadRevision {
+                name: name.to_string(),
+                reason: format!("strconv.ParseInt: parsing {}: invalid syntax", quote(text)),
+            })?,
+        };
+        if running != revision {
+            return Err(ViewerError::OtherRevision {
+                desired: revision,
+                running,
+            });
+        }
+    }
+    if count(object, "/metadata/generation") > count(object, "/status/observedGeneration") {
+        return ok(
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let progressing = object
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .and_then(|all| all.iter().find(|c| c["type"] == "Progressing"));
+    if progressing.is_some_and(|c| c["reason"] == "ProgressDeadlineExceeded") {
+        return Err(ViewerError::DeadlineExceeded { name: name.into() });
+    }
+    let quoted = quote(name);
+    let replicas = count(object, "/status/replicas");
+    let updated = count(object, "/status/updatedReplicas");
+    let available = count(object, "/status/availableReplicas");
+    if let Some(wanted) = int(object, "/spec/replicas").filter(|w| updated < *w) {
+        return ok(format!("Waiting for deployment {quoted} rollout to finish: {updated} out of {wanted} new replicas have been updated...\n"), false);
+    }
+    if replicas > updated {
+        return ok(format!("Waiting for deployment {quoted} rollout to finish: {} old replicas are pending termination...\n", replicas - updated), false);
+    }
+    if available < updated {
+        return ok(format!("Waiting for deployment {quoted} rollout to finish: {available} of {updated} updated replicas are available...\n"), false);
+    }
+    ok(
+        format!("deployment {quoted} successfully rolled out\n"),
+        true,
+    )
+}
+
+fn daemon_set(object: &Value) -> Result<Status, ViewerError> {
+    if text(object, "/spec/updateStrategy/type").unwrap_or_default() != "RollingUpdate" {
+        return Err(ViewerError::NotRollingUpdate);
+    }
+    if count(object, "/metadata/generation") > count(object, "/status/observedGeneration") {
+        return ok(
+            "Waiting for daemon set spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let quoted = quote(name(object));
+    let desired = count(object, "/status/desiredNumberScheduled");
+    let updated = count(object, "/status/updatedNumberScheduled");
+    let available = count(object, "/status/numberAvailable");
+    if updated < desired {
+        return ok(format!("Waiting for daemon set {quoted} rollout to finish: {updated} out of {desired} new pods have been updated...\n"), false);
+    }
+    if available < desired {
+        return ok(format!("Waiting for daemon set {quoted} rollout to finish: {available} of {desired} updated pods are available...\n"), false);
+    }
+    ok(
+        format!("daemon set {quoted} successfully rolled out\n"),
+        true,
+    )
+}
+
+fn stateful_set(object: &Value) -> Result<Status, ViewerError> {
+    if text(object, "/spec/updateStrategy/type").unwrap_or_default() != "RollingUpdate" {
+        return Err(ViewerError::NotRollingUpdate);
+    }
+    let observed = count(object, "/status/observedGeneration");
+    if observed == 0 || count(object, "/metadata/generation") > observed {
+        return ok(
+            "Waiting for statefulset spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let wanted = int(object, "/spec/replicas");
+    let ready = count(object, "/status/readyReplicas");
+    let updated = count(object, "/status/updatedReplicas");
+    if let Some(wanted) = wanted.filter(|w| ready < *w) {
+        return ok(
+            format!("Waiting for {} pods to be ready...\n", wanted - ready),
+            false,
+        );
+    }
+    // The API server defaults `rollingUpdate` (partition 0): most StatefulSets end here.
+    if let Some(rolling) = object
+        .pointer("/spec/updateStrategy/rollingUpdate")
+        .filter(|r| r.is_object())
+    {
+        if let (Some(wanted), Some(partition)) = (wanted, int(rolling, "/partition")) {
+            if updated < wanted - partition {
+                return ok(format!("Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n", wanted - partition), false);
+            }
+        }
+        return ok(
+            format!("partitioned roll out complete: {updated} new pods have been updated...\n"),
+            true,
+        );
+    }
+    let update_revision = text(object, "/status/updateRevision").unwrap_or_default();
+    let current_revision = text(object, "/status/currentRevision").unwrap_or_default();
+    if update_revision != current_revision {
+        return ok(format!("waiting for statefulset rolling update to complete {updated} pods at revision {update_revision}...\n"), false);
+    }
+    let current = count(object, "/status/currentReplicas");
+    ok(
+        format!("statefulset rolling update complete {current} pods at revision {current_revision}...\n"),
+        true,
+    )
+}
+
+/// Go's `%q` of a string (`strconv.Quote`) for the names in kubectl's messages: double quotes,
+/// with quotes, backslashes and control characters escaped.
+fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                quoted.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deploy(status: Value) -> Value {
+        json!({"metadata": {"name": "web", "generation": 2}, "spec": {"replicas": 3}, "status": status})
+    }
+
+    fn line(result: Option<Result<Status, ViewerError>>) -> String {
+        match result.expect("a viewer") {
+            Ok(status) => format!(
+                "{}{}",
+                if status.done { "done: " } else { "" },
+                status.message
+            ),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+
+    #[test]
+    fn a_deployment_goes_through_kubectls_messages_in_order() {
+        let cases = [
+            (json!({"observedGeneration": 1}), "Waiting for deployment spec update to be observed...\n"),
+            (json!({"observedGeneration": 2, "updatedReplicas": 1, "replicas": 4}), "Waiting for deployment \"web\" rollout to finish: 1 out of 3 new replicas have been updated...\n"),
+            (json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 4}), "Waiting for deployment \"web\" rollout to finish: 1 old replicas are pending termination...\n"),
+            (json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3, "availableReplicas": 2}), "Waiting for deployment \"web\" rollout to finish: 2 of 3 updated replicas are available...\n"),
+            (json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3, "availableReplicas": 3}), "done: deployment \"web\" successfully rolled out\n"),
+            (json!({"observedGeneration": 2, "conditions": [{"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded"}]}), "error: deployment \"web\" exceeded its progress deadline"),
+        ];
+        for (status, expected) in cases {
+            assert_eq!(line(status_of(&deploy(status), 0)), expected);
+        }
+    }
+
+    fn status_of(object: &Value, revision: i64) -> Option<Result<Status, ViewerError>> {
+        status("apps", "Deployment", object, revision)
+    }
+
+    #[test]
+    fn a_pinned_revision_must_be_the_running_one() {
+        let mut object = deploy(json!({"observedGeneration": 2}));
+        assert_eq!(
+            line(status_of(&object, 2)),
+            "error: desired revision (2) is different from the running revision (0)"
+        );
+        object["metadata"]["annotations"] = json!({"deployment.kubernetes.io/revision": "2"});
+        assert!(status_of(&object, 2).unwrap().is_ok());
+        object["metadata"]["annotations"] = json!({"deployment.kubernetes.io/revision": "x"});
+        assert_eq!(line(status_of(&object, 2)), "error: cannot get the revision of deployment \"web\": strconv.ParseInt: parsing \"x\": invalid syntax");
+    }
+
+    #[test]
+    fn daemon_sets_and_stateful_sets_say_kubectls_words() {
+        let ds = |strategy: &str, status: Value| json!({"metadata": {"name": "agent", "generation": 1}, "spec": {"updateStrategy": {"type": strategy}}, "status": status});
+        let viewed = |object: &Value, kind| line(status("apps", kind, object, 7));
+        assert_eq!(
+            viewed(&ds("OnDelete", json!({})), "DaemonSet"),
+            "error: rollout status is only available for RollingUpdate strategy type"
+        );
+        assert_eq!(viewed(&ds("RollingUpdate", json!({"observedGeneration": 1, "desiredNumberScheduled": 3, "updatedNumberScheduled": 1})), "DaemonSet"), "Waiting for daemon set \"agent\" rollout to finish: 1 out of 3 new pods have been updated...\n");
+        assert_eq!(viewed(&ds("RollingUpdate", json!({"observedGeneration": 1, "desiredNumberScheduled": 3, "updatedNumberScheduled": 3, "numberAvailable": 2})), "DaemonSet"), "Waiting for daemon set \"agent\" rollout to finish: 2 of 3 updated pods are available...\n");
+        let sts = |rolling: Value, status: Value| json!({"metadata": {"name": "db", "generation": 1}, "spec": {"replicas": 3, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": rolling}}, "status": status});
+        assert_eq!(
+            viewed(&sts(json!({"partition": 1}), json!({})), "StatefulSet"),
+            "Waiting for statefulset spec update to be observed...\n"
+        );
+        assert_eq!(
+            viewed(
+                &sts(
+                    json!({"partition": 1}),
+                    json!({"observedGeneration": 1, "readyReplicas": 1})
+                ),
+                "StatefulSet"
+            ),
+            "Waiting for 2 pods to be ready...\n"
+        );
+        assert_eq!(viewed(&sts(json!({"partition": 1}), json!({"observedGeneration": 1, "readyReplicas": 3, "updatedReplicas": 1})), "StatefulSet"), "Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...\n");
+        assert_eq!(
+            viewed(
+                &sts(
+                    json!({"partition": 1}),
+                    json!({"observedGeneration": 1, "readyReplicas": 3, "updatedReplicas": 2})
+                ),
+                "StatefulSet"
+            ),
+            "done: partitioned roll out complete: 2 new pods have been updated...\n"
+        );
+        assert_eq!(
+            viewed(
+                &sts(
+                    Value::Null,
+                    json!({"observedGeneration": 1, "readyReplicas": 3, "updatedReplicas": 1, "updateRevision": "db-2", "currentRevision": "db-1"})
+                ),
+                "StatefulSet"
+            ),
+            "waiting for statefulset rolling update to complete 1 pods at revision db-2...\n"
+        );
+        assert_eq!(
+            viewed(
+                &sts(
+                    Value::Null,
+                    json!({"observedGeneration": 1, "readyReplicas": 3, "currentReplicas": 3, "updateRevision": "db-2", "currentRevision": "db-2"})
+                ),
+                "StatefulSet"
+            ),
+            "done: statefulset rolling update complete 3 pods at revision db-2...\n"
+        );
+        assert!(status("batch", "Job", &json!({}), 0).is_none());
+    }
+
+    #[test]
+    fn kubectls_rules_judge_what_they_know_and_kws_the_rest() {
+        let rules = Readiness::Kubectl { revision: 0 };
+        let now = SystemTime::now();
+        let done = deploy(
+            json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3, "availableReplicas": 3}),
+        );
+        let judged = rules.judge("apps", "Deployment", &done, now);
+        assert_eq!(
+            judged,
+            Judgement::ready("deployment \"web\" successfully rolled out")
+        );
+        let stuck = deploy(
+            json!({"observedGeneration": 2, "conditions": [{"type": "Progressing", "reason": "ProgressDeadlineExceeded"}]}),
+        );
+        let judged = rules.judge("apps", "Deployment", &stuck, now);
+        assert_eq!(
+            judged,
+            Judgement::failed("deployment \"web\" exceeded its progress deadline")
+        );
+        let config = json!({"metadata": {"name": "c"}});
+        assert_eq!(
+            rules.judge("", "ConfigMap", &config, now),
+            super::super::judge("", "ConfigMap", &config, now)
+        );
+    }
+
+    #[test]
+    fn labels_tell_the_kinds_with_a_viewer() {
+        assert!(has_viewer_for_label("statefulset.apps/db"));
+        assert!(!has_viewer_for_label("job.batch/migrate"));
+    }
+
+    #[test]
+    fn names_are_quoted_as_go_quotes_them() {
+        assert_eq!(quote("web"), "\"web\"");
+        assert_eq!(quote("a\"b\\c\u{1b}"), "\"a\\\"b\\\\c\\x1b\"");
+    }
+}

@@ -1,0 +1,245 @@
+//! `kw rollout status` against kubectl 1.32's recorded output: for each case of
+//! tests/golden/rollout_cases.tsv, kw runs with kubectl's arguments against the same sim
+//! rollout story (played from its start, as `record_rollout.sh` plays it for kubectl), and its
+//! stdout must be byte for byte kubectl's, its last stderr line kubectl's, and its exit code
+//! kubectl's where kubectl succeeds and kw's documented one where kubectl fails.
+
+use std::time::Duration;
+
+use kw_sim::rollout::{Plot, Rollout};
+use kw_sim::SimConfig;
+
+use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
+
+const LIMIT: Duration = Duration::from_secs(40);
+
+/// One line of rollout_cases.tsv: the rollout (`PLOT:NAME`, `-` for none), its beat, and
+/// kubectl's arguments.
+#[derive(Clone)]
+struct Case {
+    rollout: Option<(Plot, String)>,
+    beat: Duration,
+    args: Vec<String>,
+}
+
+fn case(name: &str) -> Case {
+    let table = std::fs::read_to_string(golden_path("rollout_cases.tsv")).expect("cases");
+    let line = table
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap_or_else(|| panic!("no case {name} in rollout_cases.tsv"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    let rollout = (fields[1] != "-").then(|| {
+        let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
+        (plot.parse::<Plot>().expect("a plot"), object.to_string())
+    });
+    Case {
+        rollout,
+        beat: Duration::from_secs_f64(fields[2].parse().expect("a beat")),
+        args: fields[3].split(' ').map(str::to_string).collect(),
+    }
+}
+
+/// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
+/// where kubectl's differs (kubectl exits 1 for every failure).
+fn check(name: &str, code: i32) -> Outcome {
+    let case = case(name);
+    let cluster = Cluster::start(SimConfig::default());
+    if let Some((plot, object)) = &case.rollout {
+        let mut rollout = Rollout::new(*plot, "default", object);
+        rollout.beat = case.beat;
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let mut kw = cluster.kw();
+    kw.args(&case.args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_golden(&format!("{name}.out"), &outcome.stdout);
+    let recorded = std::fs::read_to_string(golden_path(&format!("{name}.code"))).expect("code");
+    let kubectl_code: i32 = recorded.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(outcome.code, Some(code), "{name}: {}", outcome.stderr);
+    assert_eq!(
+        kubectl_code == 0,
+        code == 0,
+        "{name}: kubectl exited {kubectl_code}"
+    );
+    // kubectl's error line first; kw's cause (a summary block) may follow it.
+    match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
+        Ok(kubectl_err) => assert_eq!(
+            outcome.stderr.lines().next().unwrap_or_default(),
+            kubectl_err.trim_end(),
+            "{name}"
+        ),
+        Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
+    }
+    outcome
+}
+
+#[test]
+fn a_rolling_deployment_says_every_step_then_rolled_out() {
+    check("rollout_completes", 0);
+}
+
+#[test]
+fn type_and_name_as_two_words_with_a_namespace() {
+    check("rollout_completes_type_name", 0);
+}
+
+/// kubectl's error line, then kw's cause: the summary `get --until ready` writes, naming the
+/// stuck Pods' reason.
+#[test]
+fn a_deployment_past_its_progress_deadline_fails_with_kubectls_error_then_the_cause() {
+    let outcome = check("rollout_deadline", 2);
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    assert_eq!(
+        lines.get(1),
+        Some(&"kw: summary of the wait:"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome
+            .stderr
+            .contains("ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\""),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn watch_false_prints_one_line_and_exits_zero() {
+    check("rollout_no_watch", 0);
+}
+
+#[test]
+fn a_timeout_says_kubectls_words_with_kws_exit_code() {
+    check("rollout_timeout", 3);
+}
+
+#[test]
+fn an_object_that_does_not_exist_fails_at_once() {
+    check("rollout_not_found", 6);
+}
+
+#[test]
+fn a_rolled_out_deployment_says_so_once() {
+    check("rollout_ready", 0);
+}
+
+#[test]
+fn a_rolling_update_says_old_replicas_pending_termination() {
+    check("rollout_rolling_update", 0);
+}
+
+#[test]
+fn a_daemon_set_says_every_step_then_rolled_out() {
+    check("rollout_daemonset", 0);
+}
+
+#[test]
+fn a_daemon_set_ignores_revision_as_kubectl_does() {
+    check("rollout_daemonset_revision", 0);
+}
+
+#[test]
+fn a_partitioned_stateful_set_stops_at_its_partition() {
+    check("rollout_partitioned", 0);
+}
+
+#[test]
+fn an_on_delete_stateful_set_is_refused_as_kubectl_refuses_it() {
+    check("rollout_on_delete", 2);
+}
+
+#[test]
+fn a_revision_other_than_the_running_one_fails() {
+    check("rollout_other_revision", 2);
+}
+
+#[test]
+fn the_running_revision_pinned_is_rolled_out() {
+    check("rollout_pinned_revision", 0);
+}
+
+#[test]
+fn global_flags_before_the_verb_and_after_it() {
+    check("rollout_flags_before", 0);
+}
+
+/// Beyond kubectl: a Pod of the current revision stuck past `--fail-grace` fails the rollout
+/// (kubectl waits for the progress deadline, here never). Until then stdout is kubectl's, line
+/// for line (its recording of the same story, cut by its --timeout), and the error names the
+/// Pod and why.
+#[test]
+fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
+    let case = case("rollout_timeout");
+    let cluster = Cluster::start(SimConfig::default());
+    let (plot, object) = case.rollout.clone().expect("a story");
+    let mut rollout = Rollout::new(plot, "default", &object);
+    rollout.beat = case.beat;
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        &format!("deploy/{object}"),
+        "--fail-grace",
+        "0",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_golden("rollout_timeout.out", &outcome.stdout);
+    assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
+    let verdict = outcome.stderr.lines().next().unwrap_or_default();
+    assert!(
+        verdict.starts_with(&format!("error: pod/{object}-"))
+            && verdict.contains("CrashLoopBackOff"),
+        "{verdict}"
+    );
+}
+
+/// Beyond kubectl (which has no status viewer for a Job): a Job is judged by kw's rules, one
+/// line per change of judgement, and its failure is an `error:` line naming it.
+#[test]
+fn a_job_is_judged_by_kws_rules_one_line_per_change() {
+    let cluster = Cluster::start(SimConfig::default());
+    for (plot, name) in [(Plot::JobCompletes, "migrate"), (Plot::JobFails, "broken")] {
+        let mut rollout = Rollout::new(plot, "default", name);
+        rollout.beat = Duration::from_millis(200);
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let status = |name: &str| {
+        let mut kw = cluster.kw();
+        kw.args(["rollout", "status", "job", name, "--fail-grace", "0"])
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        run(kw, LIMIT)
+    };
+    let done = status("migrate");
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let lines: Vec<&str> = done.stdout.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with("job.batch/migrate: ")),
+        "{lines:?}"
+    );
+    assert!(lines.windows(2).all(|w| w[0] != w[1]), "{lines:?}");
+    assert_eq!(
+        lines.last(),
+        Some(&"job.batch/migrate: ready: Job completed. Succeeded: 1/1")
+    );
+    let failed = status("broken");
+    assert_eq!(failed.code, Some(2), "{}", failed.stderr);
+    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    assert!(
+        verdict.starts_with("error: job.batch/broken: "),
+        "{verdict}"
+    );
+    assert!(failed.stderr.contains("backoff limit"), "{}", failed.stderr);
+}
+
+#[test]
+fn the_object_a_manifest_names() {
+    check("rollout_manifest", 0);
+}
