@@ -144,8 +144,9 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         .collect();
     let run = Arc::new(run);
     let mut collector = Collector::new(&run, count);
+    // Kept after the verdict: the news of stuck children told while the causes' lists come.
+    let (reports, received) = mpsc::channel::<MemberNews>();
     let verdict = if run.plan.watching {
-        let (reports, received) = mpsc::channel::<MemberNews>();
         for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
             let run = Arc::clone(&run);
             let reports = reports.clone();
@@ -201,6 +202,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             }
         }
     } else {
+        drop(reports);
         // In turn, on this thread: nothing runs after the collector has decided.
         let mut verdict = None;
         for (member, scope) in members.into_iter().zip(scopes.iter()) {
@@ -233,13 +235,10 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if !matches!(end, End::ClosedPipe) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
-    if matches!(end, End::Ended(Ended::FailOn { .. })) {
-        // The summary needs the causes: the verdict may have come before their first lists.
-        let until = Instant::now() + CAUSES_LISTED;
-        for member in log::lock(&run.causes).iter() {
-            member.watches.wait_listed(until);
-        }
-    }
+    let end = match end {
+        End::Ended(Ended::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
+        end => end,
+    };
     let evidence = Evidence {
         judge: run.judge.clone(),
         members: std::mem::take(&mut *log::lock(&run.causes))
@@ -261,6 +260,25 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         when_empty,
         evidence,
     })
+}
+
+/// The failure verdict worded once the causes are known: it may have come before their first
+/// lists (kw joined a story that had already failed), and the error line and the summary must
+/// name the cause they hold, as when kw watched from the start. Waits for those lists, at most
+/// `CAUSES_LISTED`, then gives the judge the stuck children they told of.
+fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
+    let until = Instant::now() + CAUSES_LISTED;
+    for member in log::lock(&run.causes).iter() {
+        member.watches.wait_listed(until);
+    }
+    let judge = run.judge.as_ref()?;
+    // Told from the lists' own threads before each list counts as listed: all here by now.
+    while let Ok(news) = received.try_recv() {
+        if let MemberNews::Child(workload, child, trouble) = news {
+            judge.child_trouble(&workload, &child, trouble, SystemTime::now());
+        }
+    }
+    judge.reword().map(End::Ended)
 }
 
 impl Run {
