@@ -22,11 +22,12 @@ use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
-use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
+use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, Opening, SharedJudge, Trouble};
 use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
+use super::gate::Gate;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
@@ -463,16 +464,29 @@ impl Run {
         let mut output = self
             .outputs
             .sink(options, (&target.resource, order), printed)?;
+        // Under the tap: the auxiliary watches see every event, stdout the ones let through.
+        let opening = self.plan.prints_once().then(Opening::default);
+        let mut gated;
+        let output: &mut dyn Sink = match &opening {
+            Some(opening) => {
+                gated = Gate {
+                    opening: opening.clone(),
+                    inner: &mut output,
+                };
+                &mut gated
+            }
+            None => &mut output,
+        };
         let mut tapped;
         let sink: &mut dyn Sink = match watches {
             Some(watches) => {
                 tapped = Tap {
                     watches,
-                    inner: &mut output,
+                    inner: output,
                 };
                 &mut tapped
             }
-            None => &mut output,
+            None => output,
         };
         let mut watcher = Watcher::new(
             &prepared.client,
@@ -480,7 +494,12 @@ impl Run {
             self.plan.watcher_options(self.deadline),
         )
         .counting_reconnects_in(&self.reconnects);
-        let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
+        let judged = self.judge.as_ref().map(|judge| Judged {
+            judge,
+            index,
+            opening,
+        });
+        let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {
                 WatchError::Client(e) => stale.forget_if_gone(e),
@@ -504,6 +523,14 @@ struct At<'a> {
     watches: Option<&'a Arc<WatchSet>>,
 }
 
+/// A watcher's place before the judge: its index, and the gate it opens (`-o name` under
+/// `--until`).
+struct Judged<'a> {
+    judge: &'a SharedJudge,
+    index: usize,
+    opening: Option<Opening>,
+}
+
 /// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
 /// and (in a run over several contexts) the label of its context, outermost so that the judge
 /// sees it too.
@@ -511,8 +538,7 @@ fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
-    judge: &Option<SharedJudge>,
-    index: usize,
+    judged: Option<Judged<'_>>,
     context: Option<&Arc<str>>,
 ) -> Result<Watched, WatchError> {
     let mut prefixed;
@@ -522,11 +548,19 @@ fn run_wrapped(
     } else {
         base
     };
-    let mut judged;
-    let base: &mut dyn Sink = match judge {
-        Some(judge) => {
-            judged = ConditionSink::new(judge.clone(), index, base);
-            &mut judged
+    let mut conditioned;
+    let base: &mut dyn Sink = match judged {
+        Some(Judged {
+            judge,
+            index,
+            opening,
+        }) => {
+            let sink = ConditionSink::new(judge.clone(), index, base);
+            conditioned = match opening {
+                Some(opening) => sink.opening(opening),
+                None => sink,
+            };
+            &mut conditioned
         }
         None => base,
     };

@@ -117,6 +117,12 @@ pub struct Judge {
     /// joined a story that had already failed), by child label: they word its cause
     /// (`Judge::reword`), never change it.
     late_troubles: HashMap<Key, BTreeMap<String, Trouble>>,
+    /// Objects that have met an `--until` condition of their own (been ready, been deleted
+    /// under `--until delete`): kubectl wait names each once, then.
+    met_once: std::collections::HashSet<Key>,
+    /// Whether the last event judged was the one its object first met an `--until` condition
+    /// with (`Judge::opened`).
+    opened: bool,
 }
 
 impl Judge {
@@ -139,6 +145,8 @@ impl Judge {
             pending_said: HashMap::new(),
             recovered: HashMap::new(),
             late_troubles: HashMap::new(),
+            met_once: std::collections::HashSet::new(),
+            opened: false,
         }
     }
 
@@ -206,6 +214,7 @@ impl Judge {
     /// Note one printed event; `Some` when the watch is over.
     pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
         self.printed += 1;
+        self.opened = false;
         if self.rules.has_conditions() {
             let key = Key::of(event);
             let label = match event.context {
@@ -221,6 +230,9 @@ impl Judge {
                 ),
             };
             if event.kind == EventType::Deleted {
+                if self.rules.until.contains(&Expr::Delete) {
+                    self.opened = self.met_once.insert(key.clone());
+                }
                 self.objects.remove(&key);
                 self.troubles.remove(&key);
                 self.pending_said.remove(&key);
@@ -260,6 +272,9 @@ impl Judge {
                 }
                 if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
+                }
+                if seen.until.iter().any(|holds| *holds) {
+                    self.opened = self.met_once.insert(key.clone());
                 }
                 self.objects.insert(key, seen);
             }
@@ -574,6 +589,12 @@ impl Judge {
     /// Updated: 1/3`), for stderr.
     pub fn take_progress(&mut self) -> Vec<String> {
         std::mem::take(&mut self.progress)
+    }
+
+    /// Whether the event just judged is the one its object first met an `--until` condition
+    /// with: what kubectl wait prints, once per object.
+    pub(super) fn opened(&self) -> bool {
+        self.opened
     }
 
     /// When [`Judge::tick`] next has an object to judge again, if ever.
@@ -1123,6 +1144,42 @@ mod tests {
         assert_eq!(judge.reword(), worded);
         assert_eq!(judge.ended(), worded);
         assert_eq!(judge.reword(), worded, "worded once");
+    }
+
+    /// The event an object first meets `--until` with opens the gate of `-o name`; later
+    /// events of it, and events of objects that do not meet it, do not.
+    #[test]
+    fn each_object_opens_once_when_it_first_meets_until() {
+        let resource = deployments();
+        let mut judge = Judge::new(rules(&["ready"], &[], For::All), vec![], 1);
+        let opened = |judge: &mut Judge, object: Value| {
+            feed_object(judge, &resource, object);
+            judge.opened()
+        };
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 1, "ReplicaSetUpdated")
+        ));
+        assert!(opened(
+            &mut judge,
+            deployment("api", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("api", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(opened(
+            &mut judge,
+            deployment("web", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 1, "ReplicaSetUpdated")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 3, "NewReplicaSetAvailable")
+        ));
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";

@@ -117,13 +117,20 @@ fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
         "-o",
         "name",
     ]));
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    // `-o name` prints the object once, when it is ready: stderr tells the progress.
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
     still_waiting(&mut live, Duration::from_millis(700));
     cluster
         .sim
         .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
         .unwrap();
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 2/3\n",
+        LIMIT,
+    );
     still_waiting(&mut live, Duration::from_millis(300));
     cluster
         .sim
@@ -164,7 +171,8 @@ fn a_rollout_that_never_completes_times_out_with_exit_3() {
         LIMIT,
     );
     assert_eq!(out.code, Some(3), "{}", out.stderr);
-    assert_eq!(out.stdout, "deployment.apps/ship\n");
+    // Never ready: `-o name` never names it.
+    assert_eq!(out.stdout, "");
     // What it waited for, and why, before the timeout.
     assert_eq!(
         out.stderr.trim_end(),
@@ -192,7 +200,10 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
         "-o",
         "name",
     ]));
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
     still_waiting(&mut live, Duration::from_millis(500));
     cluster
         .sim
@@ -239,17 +250,23 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         "-o",
         "name",
     ]));
-    let mut first = live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api"));
-    first.extend(live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api")));
-    first.sort();
-    assert_eq!(first, ["deployment.apps/ship", "deployment.apps/ship-api"]);
+    // Each named once it is ready: ship-api when listed, ship at the end.
+    assert_eq!(
+        live.lines_until(LIMIT, |_| true),
+        ["deployment.apps/ship-api"]
+    );
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
     still_waiting(&mut live, Duration::from_millis(500));
     cluster
         .sim
         .update("deployments", rolled_out("ship"))
         .unwrap();
-    let (code, _, stderr) = live.finish(LIMIT);
+    let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(rest, ["deployment.apps/ship"], "{stderr}");
     assert!(
         stderr.contains("--until ready met by all 2 objects"),
         "{stderr}"
@@ -269,9 +286,9 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         .sim
         .create("deployments", mid_rollout("ship-later"))
         .unwrap();
-    assert_eq!(
-        live.lines_until(LIMIT, |_| true),
-        ["deployment.apps/ship-later"]
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship-later: in progress: Updated: 1/3\n",
+        LIMIT,
     );
     still_waiting(&mut live, Duration::from_millis(300));
     cluster
@@ -635,7 +652,10 @@ fn ready_survives_dropped_connections_and_relists() {
         .create("deployments", mid_rollout("ship"))
         .unwrap();
     let mut live = wait_ready(&cluster, "deploy/ship");
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
     cluster.sim.set_faults(kw_sim::Faults {
         watch_status: Some(503),
         ..kw_sim::Faults::default()
