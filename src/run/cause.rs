@@ -323,6 +323,33 @@ impl Causes {
         Findings { warnings, crashed }
     }
 
+    /// The crashed Pods of each Job waited on (under `--fail-on failed`), as the cause a failed
+    /// Job's verdict names: (the Job, `pod/x`, `Error (web): exit code 1`), by the Pods' labels.
+    /// A Job's Pods that failed are not stuck (they are done), so the judge hears of them only
+    /// here, once the verdict is in (`Judge::reword`).
+    pub fn crashed_children(&self) -> Vec<(Key, String, String)> {
+        let mut found: Vec<(Key, String, String)> = self
+            .crashed
+            .iter()
+            .filter_map(|(uid, pod)| {
+                let owners = &self.owned.get(uid)?.owners;
+                let workload = self.workloads.get(self.workload_of(owners)?)?;
+                if workload.revision != Revision::Every {
+                    return None;
+                }
+                let crash = pod.crashes.first()?;
+                let code = crash.exit_code.map_or_else(
+                    || "exit code unknown".to_string(),
+                    |code| format!("exit code {code}"),
+                );
+                let reason = format!("{} ({}): {code}", crash.reason, crash.container);
+                Some((workload.key.clone(), pod.label.clone(), reason))
+            })
+            .collect();
+        found.sort_by(|a, b| a.1.cmp(&b.1));
+        found
+    }
+
     /// The workload (uid) a Pod owned by `owners` belongs to: one that owns it directly
     /// (StatefulSet, DaemonSet, Job), or a Deployment owning its ReplicaSet.
     fn workload_of(&self, owners: &[String]) -> Option<&str> {

@@ -279,6 +279,14 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
             judge.child_trouble(&workload, &child, trouble, SystemTime::now());
         }
     }
+    // A failed Job's Pods are done, not stuck: their crash is its cause (after any stuck one).
+    for member in log::lock(&run.causes).iter() {
+        let crashed = log::lock(&member.causes).crashed_children();
+        for (workload, child, reason) in crashed {
+            let since = SystemTime::now();
+            judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
+        }
+    }
     judge.reword().map(End::Ended)
 }
 

@@ -324,6 +324,12 @@ fn a_failed_job_tells_its_failed_pods_wherever_kw_joins() {
         from_start.crashed.contains("container web: (exit code 1)"),
         "{from_start:?}"
     );
+    // The error line names a failed Pod's container beside the Job's own reason.
+    assert_eq!(
+        from_start.cause.as_deref(),
+        Some("Error (web)"),
+        "{from_start:?}"
+    );
     matrix(Plot::JobFails, 2);
 }
 

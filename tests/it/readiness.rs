@@ -633,11 +633,13 @@ metadata: {name: migrate}
     play(&cluster, Plot::JobFails, "broken");
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(2), "{stderr}");
+    // The Job's own reason, and its failed Pod's: the container and its exit code.
+    let verdict = stderr.lines().last().unwrap_or_default();
     assert!(
-        stderr.ends_with(
+        verdict.starts_with(
             "error: --fail-on failed met by job.batch/broken \
-             (Job has failed: Job has reached the specified backoff limit)\n"
-        ),
+             (Job has failed: Job has reached the specified backoff limit; pod/broken-"
+        ) && verdict.ends_with(": Error (web): exit code 1)"),
         "{stderr}"
     );
 }
