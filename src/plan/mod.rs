@@ -135,6 +135,8 @@ pub struct GetPlan {
     pub watching: bool,
     /// `--live`: the current state redrawn in place on the terminal (`crate::output::live`).
     pub live: bool,
+    /// `-w` given: every event printed, conditions or not.
+    pub watch_asked: bool,
     /// Print the initial list (not with `--watch-only`).
     pub print_list: bool,
     pub rules: Rules,
@@ -290,6 +292,7 @@ impl GetPlan {
             request,
             watching,
             live: args.live,
+            watch_asked: args.watch,
             print_list: !args.watch_only,
             timeout,
             request_timeout: None,
@@ -369,6 +372,17 @@ impl GetPlan {
     /// Rows show a NAMESPACE column: `-A`, or several namespaces.
     fn across_namespaces(&self) -> bool {
         self.all_namespaces || self.namespace_set.is_some()
+    }
+
+    /// `-o name` under `--until` prints as kubectl wait does: each object once, with the event
+    /// it first meets an `--until` condition with (the CI recipe's one line per object). Other
+    /// formats, and `-o name` with `-w` given, print every event, as a watch does: they tell
+    /// the story.
+    pub fn prints_once(&self) -> bool {
+        !self.live
+            && !self.watch_asked
+            && !self.rules.until.is_empty()
+            && matches!(self.output.format, OutputFormat::Name)
     }
 
     /// Conditions or `--max-events` end this run on their own.
@@ -838,6 +852,26 @@ mod tests {
         assert!(p.watching && !p.print_list && !p.has_rules());
         let p = plan(&["pods", "--max-events", "3"]).unwrap();
         assert!(!p.watching && p.has_rules());
+    }
+
+    /// `-o name` under `--until` prints each object once, as kubectl wait does; other formats,
+    /// `-w` given, `--fail-on` alone and `--live` print every event.
+    #[test]
+    fn name_under_until_prints_each_object_once() {
+        let once = |args: &[&str]| plan(args).unwrap().prints_once();
+        assert!(once(&["deploy/shop", "--until", "ready", "-o", "name"]));
+        assert!(!once(&[
+            "deploy/shop",
+            "--until",
+            "ready",
+            "-o",
+            "name",
+            "-w"
+        ]));
+        assert!(!once(&["deploy/shop", "--until", "ready"]));
+        assert!(!once(&["deploy/shop", "--until", "ready", "-o", "json"]));
+        assert!(!once(&["deploy/shop", "--fail-on", "failed", "-o", "name"]));
+        assert!(!once(&["deploy/shop", "-w", "-o", "name"]));
     }
 
     #[test]

@@ -45,6 +45,8 @@ pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
         request,
         watching: args.watch,
         live: false,
+        // kubectl's viewer prints a line per event it sees: never the once-per-object gate.
+        watch_asked: true,
         print_list: true,
         rules: Rules {
             until: vec![Expr::Ready],

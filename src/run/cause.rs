@@ -35,8 +35,20 @@ use crate::wire::EventType;
 use super::watches::{Consumer, WatchKey, WatchSet};
 
 /// How many Warning events about objects not known yet are kept, waiting for their owner to
-/// be seen (the watches run side by side, so a Pod's event can come before the Pod).
+/// be seen (the watches run side by side, so a Pod's event can come before the Pod), and how
+/// many bytes they may hold in all: a server's events may each be up to the object size limit
+/// (64 MiB), and only what is shown of them is kept (`MESSAGE_CHARS`, `FIELD_CHARS`).
 const PENDING: usize = 256;
+const PENDING_BYTES: usize = 256 << 10;
+/// Characters of a Warning's message said and kept; the rest is cut with `…` (as a log line in
+/// the summary is).
+const MESSAGE_CHARS: usize = 400;
+/// Characters kept of an event's other words (reason, the object's kind and name, uids): an
+/// API name is at most 253.
+const FIELD_CHARS: usize = 253;
+/// Objects whose last Warning events are kept for the summary: beyond, those whose newest
+/// event is the oldest are forgotten.
+const RECENT_OBJECTS: usize = 1024;
 /// How far up the owner chain an object is followed (Pod → ReplicaSet → Deployment).
 const OWNER_DEPTH: usize = 4;
 
@@ -72,8 +84,11 @@ pub struct Causes {
     owned: HashMap<String, Owned>,
     /// Events already said (by uid), until they are deleted.
     said: HashSet<String>,
-    /// Warning events about objects not known (yet).
+    /// Warning events about objects not known (yet), and their size in bytes.
     pending: VecDeque<Warning>,
+    pending_bytes: usize,
+    /// Whether dropping held events was said (once).
+    dropped_said: bool,
 }
 
 struct Owned {
@@ -116,6 +131,33 @@ struct Warning {
     about: String,
     reason: String,
     message: String,
+}
+
+impl Warning {
+    /// What it holds, in bytes.
+    fn size(&self) -> usize {
+        [
+            &self.uid,
+            &self.about_uid,
+            &self.about,
+            &self.reason,
+            &self.message,
+        ]
+        .iter()
+        .map(|s| s.len())
+        .sum::<usize>()
+            + std::mem::size_of::<Warning>()
+    }
+}
+
+/// `text`, at most `chars` characters of it: the rest is cut with `…`.
+fn cut(mut text: String, chars: usize) -> String {
+    if let Some((at, _)) = text.char_indices().nth(chars) {
+        text.truncate(at);
+        text.push('…');
+        text.shrink_to_fit();
+    }
+    text
 }
 
 #[derive(Deserialize)]
@@ -181,6 +223,8 @@ impl Causes {
             owned: HashMap::new(),
             said: HashSet::new(),
             pending: VecDeque::new(),
+            pending_bytes: 0,
+            dropped_said: false,
         }
     }
 
@@ -232,6 +276,16 @@ impl Causes {
             log::notice_unscoped(&line);
         }
         self.sequence += 1;
+        if self.recent.len() >= RECENT_OBJECTS && !self.recent.contains_key(&warning.about_uid) {
+            let stalest = self
+                .recent
+                .iter()
+                .min_by_key(|(_, events)| events.back().map_or(0, |(sequence, _)| *sequence))
+                .map(|(uid, _)| uid.clone());
+            if let Some(uid) = stalest {
+                self.recent.remove(&uid);
+            }
+        }
         let recent = self.recent.entry(warning.about_uid.clone()).or_default();
         if recent.len() == WARNINGS_PER_OBJECT {
             recent.pop_front();
@@ -267,6 +321,33 @@ impl Causes {
             .collect();
         crashed.sort_by(|a, b| a.label.cmp(&b.label));
         Findings { warnings, crashed }
+    }
+
+    /// The crashed Pods of each Job waited on (under `--fail-on failed`), as the cause a failed
+    /// Job's verdict names: (the Job, `pod/x`, `Error (web): exit code 1`), by the Pods' labels.
+    /// A Job's Pods that failed are not stuck (they are done), so the judge hears of them only
+    /// here, once the verdict is in (`Judge::reword`).
+    pub fn crashed_children(&self) -> Vec<(Key, String, String)> {
+        let mut found: Vec<(Key, String, String)> = self
+            .crashed
+            .iter()
+            .filter_map(|(uid, pod)| {
+                let owners = &self.owned.get(uid)?.owners;
+                let workload = self.workloads.get(self.workload_of(owners)?)?;
+                if workload.revision != Revision::Every {
+                    return None;
+                }
+                let crash = pod.crashes.first()?;
+                let code = crash.exit_code.map_or_else(
+                    || "exit code unknown".to_string(),
+                    |code| format!("exit code {code}"),
+                );
+                let reason = format!("{} ({}): {code}", crash.reason, crash.container);
+                Some((workload.key.clone(), pod.label.clone(), reason))
+            })
+            .collect();
+        found.sort_by(|a, b| a.1.cmp(&b.1));
+        found
     }
 
     /// The workload (uid) a Pod owned by `owners` belongs to: one that owns it directly
@@ -376,21 +457,54 @@ impl Causes {
 
     /// Say the pending warnings that concern what is known now.
     fn say_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
         let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
         for warning in pending {
             if self.concerns(&warning.about_uid, 0) {
                 self.say(&warning);
             } else {
+                self.pending_bytes += warning.size();
                 self.pending.push_back(warning);
             }
         }
     }
 
+    /// Hold `warning` until its object is seen; the oldest held go when there are too many,
+    /// or too many bytes of them, and that is said once.
+    fn hold(&mut self, warning: Warning) {
+        let size = warning.size();
+        let mut dropped = false;
+        while !self.pending.is_empty()
+            && (self.pending.len() >= PENDING || self.pending_bytes + size > PENDING_BYTES)
+        {
+            if let Some(old) = self.pending.pop_front() {
+                self.pending_bytes -= old.size();
+                dropped = true;
+            }
+        }
+        self.pending_bytes += size;
+        self.pending.push_back(warning);
+        if dropped && !self.dropped_said {
+            self.dropped_said = true;
+            log::notice(&format!(
+                "more Warning events about objects not seen yet than kw holds ({PENDING}, {} KiB): the oldest are dropped, unsaid",
+                PENDING_BYTES >> 10
+            ));
+        }
+    }
+
     fn warning_event(&mut self, kind: EventType, event: CoreEvent) {
-        let uid = event.metadata.uid;
+        let uid = cut(event.metadata.uid, FIELD_CHARS);
         if kind == EventType::Deleted {
             self.said.remove(&uid);
+            let before = self.pending.len();
             self.pending.retain(|w| w.uid != uid);
+            if self.pending.len() != before {
+                self.pending_bytes = self.pending.iter().map(Warning::size).sum();
+            }
             return;
         }
         if event.kind != "Warning" || self.said.contains(&uid) {
@@ -398,22 +512,19 @@ impl Causes {
         }
         let warning = Warning {
             uid,
-            about_uid: event.involved.uid,
+            about_uid: cut(event.involved.uid, FIELD_CHARS),
             about: format!(
                 "{}/{}",
-                kind_prefix(&event.involved.kind, ""),
-                event.involved.name
+                kind_prefix(&cut(event.involved.kind, FIELD_CHARS), ""),
+                cut(event.involved.name, FIELD_CHARS)
             ),
-            reason: event.reason,
-            message: event.message,
+            reason: cut(event.reason, FIELD_CHARS),
+            message: cut(event.message, MESSAGE_CHARS),
         };
         if self.concerns(&warning.about_uid, 0) {
             self.say(&warning);
         } else {
-            if self.pending.len() == PENDING {
-                self.pending.pop_front();
-            }
-            self.pending.push_back(warning);
+            self.hold(warning);
         }
     }
 }

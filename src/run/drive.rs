@@ -22,11 +22,12 @@ use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::End;
-use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, SharedJudge, Trouble};
+use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, Opening, SharedJudge, Trouble};
 use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
+use super::gate::Gate;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::watches::{Tap, WatchSet};
@@ -144,8 +145,9 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         .collect();
     let run = Arc::new(run);
     let mut collector = Collector::new(&run, count);
+    // Kept after the verdict: the news of stuck children told while the causes' lists come.
+    let (reports, received) = mpsc::channel::<MemberNews>();
     let verdict = if run.plan.watching {
-        let (reports, received) = mpsc::channel::<MemberNews>();
         for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
             let run = Arc::clone(&run);
             let reports = reports.clone();
@@ -201,6 +203,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             }
         }
     } else {
+        drop(reports);
         // In turn, on this thread: nothing runs after the collector has decided.
         let mut verdict = None;
         for (member, scope) in members.into_iter().zip(scopes.iter()) {
@@ -233,13 +236,10 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if !matches!(end, End::ClosedPipe) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
-    if matches!(end, End::Ended(Ended::FailOn { .. })) {
-        // The summary needs the causes: the verdict may have come before their first lists.
-        let until = Instant::now() + CAUSES_LISTED;
-        for member in log::lock(&run.causes).iter() {
-            member.watches.wait_listed(until);
-        }
-    }
+    let end = match end {
+        End::Ended(Ended::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
+        end => end,
+    };
     let evidence = Evidence {
         judge: run.judge.clone(),
         members: std::mem::take(&mut *log::lock(&run.causes))
@@ -261,6 +261,33 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         when_empty,
         evidence,
     })
+}
+
+/// The failure verdict worded once the causes are known: it may have come before their first
+/// lists (kw joined a story that had already failed), and the error line and the summary must
+/// name the cause they hold, as when kw watched from the start. Waits for those lists, at most
+/// `CAUSES_LISTED`, then gives the judge the stuck children they told of.
+fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
+    let until = Instant::now() + CAUSES_LISTED;
+    for member in log::lock(&run.causes).iter() {
+        member.watches.wait_listed(until);
+    }
+    let judge = run.judge.as_ref()?;
+    // Told from the lists' own threads before each list counts as listed: all here by now.
+    while let Ok(news) = received.try_recv() {
+        if let MemberNews::Child(workload, child, trouble) = news {
+            judge.child_trouble(&workload, &child, trouble, SystemTime::now());
+        }
+    }
+    // A failed Job's Pods are done, not stuck: their crash is its cause (after any stuck one).
+    for member in log::lock(&run.causes).iter() {
+        let crashed = log::lock(&member.causes).crashed_children();
+        for (workload, child, reason) in crashed {
+            let since = SystemTime::now();
+            judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
+        }
+    }
+    judge.reword().map(End::Ended)
 }
 
 impl Run {
@@ -445,16 +472,29 @@ impl Run {
         let mut output = self
             .outputs
             .sink(options, (&target.resource, order), printed)?;
+        // Under the tap: the auxiliary watches see every event, stdout the ones let through.
+        let opening = self.plan.prints_once().then(Opening::default);
+        let mut gated;
+        let output: &mut dyn Sink = match &opening {
+            Some(opening) => {
+                gated = Gate {
+                    opening: opening.clone(),
+                    inner: &mut output,
+                };
+                &mut gated
+            }
+            None => &mut output,
+        };
         let mut tapped;
         let sink: &mut dyn Sink = match watches {
             Some(watches) => {
                 tapped = Tap {
                     watches,
-                    inner: &mut output,
+                    inner: output,
                 };
                 &mut tapped
             }
-            None => &mut output,
+            None => output,
         };
         let mut watcher = Watcher::new(
             &prepared.client,
@@ -462,7 +502,12 @@ impl Run {
             self.plan.watcher_options(self.deadline),
         )
         .counting_reconnects_in(&self.reconnects);
-        let result = run_wrapped(&mut watcher, sink, with_kind, &self.judge, index, context);
+        let judged = self.judge.as_ref().map(|judge| Judged {
+            judge,
+            index,
+            opening,
+        });
+        let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {
                 WatchError::Client(e) => stale.forget_if_gone(e),
@@ -486,6 +531,14 @@ struct At<'a> {
     watches: Option<&'a Arc<WatchSet>>,
 }
 
+/// A watcher's place before the judge: its index, and the gate it opens (`-o name` under
+/// `--until`).
+struct Judged<'a> {
+    judge: &'a SharedJudge,
+    index: usize,
+    opening: Option<Opening>,
+}
+
 /// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
 /// and (in a run over several contexts) the label of its context, outermost so that the judge
 /// sees it too.
@@ -493,8 +546,7 @@ fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
-    judge: &Option<SharedJudge>,
-    index: usize,
+    judged: Option<Judged<'_>>,
     context: Option<&Arc<str>>,
 ) -> Result<Watched, WatchError> {
     let mut prefixed;
@@ -504,11 +556,19 @@ fn run_wrapped(
     } else {
         base
     };
-    let mut judged;
-    let base: &mut dyn Sink = match judge {
-        Some(judge) => {
-            judged = ConditionSink::new(judge.clone(), index, base);
-            &mut judged
+    let mut conditioned;
+    let base: &mut dyn Sink = match judged {
+        Some(Judged {
+            judge,
+            index,
+            opening,
+        }) => {
+            let sink = ConditionSink::new(judge.clone(), index, base);
+            conditioned = match opening {
+                Some(opening) => sink.opening(opening),
+                None => sink,
+            };
+            &mut conditioned
         }
         None => base,
     };

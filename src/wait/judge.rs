@@ -113,6 +113,16 @@ pub struct Judge {
     /// had been stuck, and when they recovered. Stuck again within the grace, the first moment
     /// counts: a crash loop's running spell between two back-offs is no recovery.
     recovered: HashMap<(Key, String), (SystemTime, SystemTime)>,
+    /// Workloads' children found stuck after the verdict (their lists came after it: kw
+    /// joined a story that had already failed), by child label: they word its cause
+    /// (`Judge::reword`), never change it.
+    late_troubles: HashMap<Key, BTreeMap<String, Trouble>>,
+    /// Objects that have met an `--until` condition of their own (been ready, been deleted
+    /// under `--until delete`): kubectl wait names each once, then.
+    met_once: std::collections::HashSet<Key>,
+    /// Whether the last event judged was the one its object first met an `--until` condition
+    /// with (`Judge::opened`).
+    opened: bool,
 }
 
 impl Judge {
@@ -134,6 +144,9 @@ impl Judge {
             troubles: HashMap::new(),
             pending_said: HashMap::new(),
             recovered: HashMap::new(),
+            late_troubles: HashMap::new(),
+            met_once: std::collections::HashSet::new(),
+            opened: false,
         }
     }
 
@@ -201,6 +214,7 @@ impl Judge {
     /// Note one printed event; `Some` when the watch is over.
     pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
         self.printed += 1;
+        self.opened = false;
         if self.rules.has_conditions() {
             let key = Key::of(event);
             let label = match event.context {
@@ -216,6 +230,9 @@ impl Judge {
                 ),
             };
             if event.kind == EventType::Deleted {
+                if self.rules.until.contains(&Expr::Delete) {
+                    self.opened = self.met_once.insert(key.clone());
+                }
                 self.objects.remove(&key);
                 self.troubles.remove(&key);
                 self.pending_said.remove(&key);
@@ -255,6 +272,9 @@ impl Judge {
                 }
                 if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
+                }
+                if seen.until.iter().any(|holds| *holds) {
+                    self.opened = self.met_once.insert(key.clone());
                 }
                 self.objects.insert(key, seen);
             }
@@ -362,6 +382,16 @@ impl Judge {
         now: SystemTime,
     ) -> Option<Ended> {
         if self.ended.is_some() {
+            let late = self.late_troubles.entry(workload.clone()).or_default();
+            match trouble {
+                Some(trouble) => {
+                    let since = late.get(child).map_or(trouble.since, |t| t.since);
+                    late.insert(child.to_string(), Trouble { since, ..trouble });
+                }
+                None => {
+                    late.remove(child);
+                }
+            }
             return None;
         }
         self.note_trouble(workload, child, trouble, now);
@@ -561,6 +591,12 @@ impl Judge {
         std::mem::take(&mut self.progress)
     }
 
+    /// Whether the event just judged is the one its object first met an `--until` condition
+    /// with: what kubectl wait prints, once per object.
+    pub(super) fn opened(&self) -> bool {
+        self.opened
+    }
+
     /// When [`Judge::tick`] next has an object to judge again, if ever.
     pub fn next_tick(&self) -> Option<SystemTime> {
         // Once decided, nothing is judged again (and a runner's timer must not spin on a past
@@ -692,6 +728,53 @@ impl Judge {
             "{} ({}; {child}: {})",
             seen.label, judgement.message, trouble.reason
         )
+    }
+
+    /// The verdict, its cause worded again with what was learnt after it: a workload that
+    /// failed for a reason of its own (`Progress deadline exceeded`) on its first list, before
+    /// the lists of its Pods, is named with its stuck Pod's cause once they have come, as it
+    /// would have been had kw watched from the start. A verdict whose cause was known (a stuck
+    /// child then, or a Pod's own) stays as it was; so does every other verdict.
+    pub fn reword(&mut self) -> Option<Ended> {
+        let Some(Ended::FailOn { expr, by }) = &self.ended else {
+            return self.ended.clone();
+        };
+        let at = self
+            .rules
+            .fail_on
+            .iter()
+            .position(|e| e.to_string() == *expr);
+        let found = at.and_then(|at| {
+            let expr = &self.rules.fail_on[at];
+            self.objects.iter().find(|(key, seen)| {
+                seen.fail_on.get(at).copied().unwrap_or(false)
+                    && *by == seen.label_for(expr)
+                    && !self.troubles.contains_key(*key)
+            })
+        });
+        let Some((key, seen)) = found else {
+            return self.ended.clone();
+        };
+        let judgement = seen.judgement.as_ref().filter(|j| j.state == State::Failed);
+        let child = self
+            .late_troubles
+            .get(key)
+            .and_then(|children| children.iter().min_by_key(|(_, t)| t.since));
+        let (Some(judgement), Some((child, trouble))) = (judgement, child) else {
+            return self.ended.clone();
+        };
+        if judgement.message.contains(&trouble.reason) {
+            return self.ended.clone();
+        }
+        let reworded = Ended::FailOn {
+            expr: expr.clone(),
+            by: format!(
+                "{} ({}; {child}: {})",
+                seen.label, judgement.message, trouble.reason
+            ),
+        };
+        self.ended = Some(reworded.clone());
+        Some(reworded)
     }
 
     /// Every watched object the readiness rules do not call ready, by label, with its
@@ -1026,6 +1109,78 @@ mod tests {
                 by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")".into()
             })
         );
+    }
+
+    /// A workload failed on its first list, its stuck Pod told only after the verdict: the
+    /// verdict is worded again with the Pod's cause, and is not changed otherwise.
+    #[test]
+    fn a_verdict_reached_first_is_worded_with_the_pods_told_after_it() {
+        let resource = deployments();
+        let key = Key::new("", &resource, "ns", "web");
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        let ended = feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 1, "ProgressDeadlineExceeded"),
+        );
+        assert_eq!(judge.record(ended.clone()), Flow::Stop);
+        assert_eq!(judge.reword(), ended, "nothing learnt yet");
+        let t0 = SystemTime::now();
+        let pulling = |reason: &str| Trouble {
+            reason: format!("{reason} (web): Back-off pulling image \"x\""),
+            since: t0,
+        };
+        assert_eq!(
+            judge.child_trouble(&key, "pod/web-1", Some(pulling("ErrImagePull")), t0),
+            None
+        );
+        judge.child_trouble(&key, "pod/web-1", Some(pulling("ImagePullBackOff")), t0);
+        judge.child_trouble(&key, "pod/web-2", Some(pulling("ErrImagePull")), t0);
+        judge.child_trouble(&key, "pod/web-2", None, t0);
+        let worded = Some(Ended::FailOn {
+            expr: "failed".into(),
+            by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"x\")".into(),
+        });
+        assert_eq!(judge.reword(), worded);
+        assert_eq!(judge.ended(), worded);
+        assert_eq!(judge.reword(), worded, "worded once");
+    }
+
+    /// The event an object first meets `--until` with opens the gate of `-o name`; later
+    /// events of it, and events of objects that do not meet it, do not.
+    #[test]
+    fn each_object_opens_once_when_it_first_meets_until() {
+        let resource = deployments();
+        let mut judge = Judge::new(rules(&["ready"], &[], For::All), vec![], 1);
+        let opened = |judge: &mut Judge, object: Value| {
+            feed_object(judge, &resource, object);
+            judge.opened()
+        };
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 1, "ReplicaSetUpdated")
+        ));
+        assert!(opened(
+            &mut judge,
+            deployment("api", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("api", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(opened(
+            &mut judge,
+            deployment("web", 3, "NewReplicaSetAvailable")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 1, "ReplicaSetUpdated")
+        ));
+        assert!(!opened(
+            &mut judge,
+            deployment("web", 3, "NewReplicaSetAvailable")
+        ));
     }
 
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";

@@ -33,4 +33,4 @@ pub use identity::{Key, Named};
 pub use judge::{Ended, Judge, Trouble};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
-pub use sink::ConditionSink;
+pub use sink::{ConditionSink, Opening};

@@ -74,6 +74,11 @@ impl SharedJudge {
         self.lock().ended()
     }
 
+    /// The verdict, its cause worded with what was learnt since (`Judge::reword`).
+    pub fn reword(&self) -> Option<Ended> {
+        self.lock().reword()
+    }
+
     /// Whether the run cannot decide without every context (`Judge::needs_every_context`).
     pub fn needs_every_context(&self) -> bool {
         self.lock().needs_every_context()

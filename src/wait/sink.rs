@@ -2,6 +2,8 @@
 //! to the printer's sink, then asks the shared judge whether the watch is over.
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::events::{Event, Flow, Sink};
@@ -15,6 +17,26 @@ pub struct ConditionSink<S> {
     judge: SharedJudge,
     index: usize,
     inner: S,
+    /// Opened for each event its object first meets an `--until` condition with, before the
+    /// event goes on (`Opening`).
+    opening: Option<Opening>,
+}
+
+/// Whether the event a condition sink passes on is the one its object first met an `--until`
+/// condition with: set by the sink before it passes the event on, read by a gate below it that
+/// prints each object once, as kubectl wait does. One per watcher.
+#[derive(Clone, Debug, Default)]
+pub struct Opening(Arc<AtomicBool>);
+
+impl Opening {
+    /// Whether the event being passed on opens the gate.
+    pub fn is_open(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn set(&self, open: bool) {
+        self.0.store(open, Ordering::Relaxed);
+    }
 }
 
 impl<S: Sink> ConditionSink<S> {
@@ -24,7 +46,14 @@ impl<S: Sink> ConditionSink<S> {
             judge,
             index,
             inner,
+            opening: None,
         }
+    }
+
+    /// Say on `opening` which events first meet an `--until` condition for their object.
+    pub fn opening(mut self, opening: Opening) -> ConditionSink<S> {
+        self.opening = Some(opening);
+        self
     }
 }
 
@@ -36,10 +65,15 @@ impl<S: Sink> Sink for ConditionSink<S> {
         if judge.has_ended() {
             return Ok(Flow::Stop);
         }
+        // Judged before it is printed, so that a gate below knows whether to print it; what
+        // the judge decided is kept only once it has been printed.
+        let decided = judge.event(event);
+        if let Some(opening) = &self.opening {
+            opening.set(judge.opened());
+        }
         if self.inner.event(event)? == Flow::Stop {
             return Ok(Flow::Stop);
         }
-        let decided = judge.event(event);
         self.judge.say_progress(&mut judge);
         Ok(judge.record(decided))
     }

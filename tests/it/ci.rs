@@ -100,9 +100,13 @@ fn still_running(live: &mut Live) {
     }
 }
 
-/// `Cluster::get` with stdout/stderr read line by line.
+/// `Cluster::get` with stdout/stderr read line by line, and `-w`: every event printed (`-o
+/// name` under `--until` alone prints each object once, when it meets the condition), which
+/// `still_waiting` proves kw's judgement with.
 fn spawn(cluster: &Cluster, args: &[&str]) -> Live {
-    Live::spawn(&mut cluster.get(args))
+    let watch = (!args.contains(&"-w")).then_some("-w");
+    let args: Vec<&str> = args.iter().copied().chain(watch).collect();
+    Live::spawn(&mut cluster.get(&args))
 }
 
 #[test]
@@ -648,17 +652,23 @@ metadata: {name: cart}
         Live::spawn(&mut cmd)
     };
 
-    // 1. The rollout: not available yet, then available.
+    // 1. The rollout: not available yet, then available. `-o name` prints it once, when it
+    // is (as kubectl wait does), however many events came before.
     sim.create("deployments", in_shop(deployment("web", "False")))
         .unwrap();
+    let watches = watch_requests(&cluster);
     let mut live = start(&recipes[0]);
-    let web = ("deployments", "shop", "web");
-    live.next_line(LIMIT).expect("the listed deployment");
-    still_waiting(&mut live, &cluster, web, "deployment.apps/web");
+    still_waiting_on_watches(&mut live, &cluster, watches + 1);
+    for touch in 1..=3 {
+        let mut touched = in_shop(deployment("web", "False"));
+        touched["metadata"]["labels"] = json!({"touched": touch.to_string()});
+        sim.update("deployments", touched).unwrap();
+    }
     sim.update("deployments", in_shop(deployment("web", "True")))
         .unwrap();
-    let (code, _, stderr) = live.finish(LIMIT);
+    let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "recipe 1: {stderr}");
+    assert_eq!(lines, ["deployment.apps/web"], "once: {stderr}");
 
     // 2. The release's pods: both Ready ends it with 0; one failing ends it with 2.
     let web = |name: &str, phase: &str, ready: &str| {
@@ -672,17 +682,17 @@ metadata: {name: cart}
         .unwrap();
     sim.create("pods", web("web-2", "Running", "False"))
         .unwrap();
+    let watches = watch_requests(&cluster);
     let mut live = start(&recipes[1]);
-    for _ in 0..2 {
-        live.next_line(LIMIT).expect("a listed pod");
-    }
+    still_waiting_on_watches(&mut live, &cluster, watches + 1);
     sim.update("pods", web("web-1", "Running", "True")).unwrap();
-    live.lines_until(LIMIT, |line| line == "pod/web-1");
-    let web_1 = ("pods", "shop", "web-1");
-    still_waiting(&mut live, &cluster, web_1, "pod/web-1");
+    // Each object is printed when it meets the condition: web-1 now, web-2 at the end.
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["pod/web-1"]);
+    still_running(&mut live);
     sim.update("pods", web("web-2", "Running", "True")).unwrap();
-    let (code, _, stderr) = live.finish(LIMIT);
+    let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "recipe 2: {stderr}");
+    assert_eq!(lines, ["pod/web-2"], "{stderr}");
     // web-2 is not Ready again, so the failure decides whether it is listed or watched.
     sim.update("pods", web("web-2", "Running", "False"))
         .unwrap();
@@ -696,19 +706,14 @@ metadata: {name: cart}
     sim.create("deployments", in_shop(deployment("cart", "False")))
         .unwrap();
     let mut live = start(&recipes[2]);
-    for _ in 0..2 {
-        live.next_line(LIMIT).expect("a listed deployment");
-    }
-    let cart = ("deployments", "shop", "cart");
-    still_waiting(&mut live, &cluster, cart, "deployment.apps/cart");
+    // web is available when listed: printed then; cart once it is.
+    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/web"]);
+    still_running(&mut live);
     sim.update("deployments", in_shop(deployment("cart", "True")))
         .unwrap();
     let (code, lines, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "recipe 3: {stderr}");
-    assert!(
-        lines.contains(&"deployment.apps/cart".to_string()),
-        "{lines:?}"
-    );
+    assert_eq!(lines, ["deployment.apps/cart"], "{stderr}");
 }
 
 #[test]

@@ -1017,6 +1017,8 @@ fn until_holds_only_when_it_holds_in_every_context() {
         "20s",
         "-o",
         "name",
+        // Every event printed: `still_waiting` proves the judgement with them.
+        "-w",
     ]));
     assert_eq!(
         listed(&live),
@@ -1052,6 +1054,8 @@ fn until_with_for_any_holds_when_one_context_has_it() {
         "20s",
         "-o",
         "name",
+        // Every event printed: `still_waiting` proves the judgement with them.
+        "-w",
     ]));
     listed(&live);
     still_waiting(&mut live, &fleet, &["east", "west"]);
@@ -1076,6 +1080,8 @@ fn fail_on_in_one_context_exits_2_and_names_it() {
         "20s",
         "-o",
         "name",
+        // Every event printed: `still_waiting` proves the judgement with them.
+        "-w",
     ]));
     listed(&live);
     make_available(&fleet, "east");
@@ -1114,12 +1120,9 @@ fn until_over_contexts_times_out_with_3() {
         LIMIT,
     );
     assert_eq!(out.code, Some(3), "{}", out.stderr);
-    let mut lines: Vec<&str> = out.stdout.lines().collect();
-    lines.sort();
-    assert_eq!(
-        lines,
-        ["east/deployment.apps/web", "west/deployment.apps/web"]
-    );
+    // `-o name` names an object once it meets the condition, as kubectl wait does: east only.
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines, ["east/deployment.apps/web"]);
     assert!(
         out.stderr.contains("error: timed out after 2s"),
         "{}",

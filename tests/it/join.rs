@@ -41,6 +41,21 @@ struct Facts {
     crashed: BTreeSet<String>,
     /// The log lines the summary quotes.
     logs: BTreeSet<String>,
+    /// The Pod-level cause the final `error:` line names (`ImagePullBackOff (web)`), if any.
+    cause: Option<String>,
+}
+
+/// The Pod-level cause in the final `error:` line: what follows its `pod/NAME: `, up to the
+/// reason's message (whose back-off delay depends on when the story was read). The kubelet
+/// says one missing image as `ErrImagePull` and `ImagePullBackOff` in turn: which one the
+/// verdict caught depends on the moment, so both read as the latter.
+fn verdict_cause(stderr: &str) -> Option<String> {
+    let verdict = stderr.lines().rfind(|l| l.starts_with("error: "))?;
+    let verdict = verdict.strip_suffix(')').unwrap_or(verdict);
+    let at = verdict.rfind("pod/")?;
+    let (_, cause) = verdict[at..].split_once(": ")?;
+    let reason = cause.split(": ").next().unwrap_or(cause);
+    Some(reason.replace("ErrImagePull", "ImagePullBackOff"))
 }
 
 fn causes_of(plot: Plot) -> &'static [&'static str] {
@@ -101,6 +116,7 @@ fn facts(plot: Plot, code: Option<i32>, stderr: &str) -> Facts {
             // The attempt a log was written by depends on when the story was read.
             .map(|l| l.split(" (attempt ").next().unwrap_or(l).to_string())
             .collect(),
+        cause: verdict_cause(stderr),
     }
 }
 
@@ -175,6 +191,11 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
 /// Play `plot` on a fresh sim, start kw at `join` (with the lists of `slow` held back, to
 /// force the order the initial lists arrive in), and reduce what it said to its facts.
 fn run(plot: Plot, join: Join, slow: &[&str]) -> (Facts, String) {
+    run_with(plot, join, slow, &[])
+}
+
+/// `run`, with `more` flags for kw (`-q`).
+fn run_with(plot: Plot, join: Join, slow: &[&str], more: &[&str]) -> (Facts, String) {
     let cluster = Cluster::seeded();
     if !slow.is_empty() {
         cluster.sim.set_faults(kw_sim::Faults {
@@ -198,6 +219,7 @@ fn run(plot: Plot, join: Join, slow: &[&str]) -> (Facts, String) {
         "-o",
         "name",
     ];
+    let args: Vec<&str> = args.iter().chain(more).copied().collect();
     let mut rollout = Rollout::new(plot, "default", name);
     rollout.beat = BEAT;
     let live = match join {
@@ -219,7 +241,7 @@ fn run(plot: Plot, join: Join, slow: &[&str]) -> (Facts, String) {
     assert!(started.elapsed() < LIMIT, "{stderr}");
     let facts = facts(plot, code, &stderr);
     // The matrix's cell, for `--nocapture`.
-    eprintln!("join matrix: {plot:?} at {join:?}, {slow:?} listed last: {facts:?}");
+    eprintln!("join matrix: {plot:?} at {join:?} {more:?}, {slow:?} listed last: {facts:?}");
     (facts, stderr)
 }
 
@@ -234,6 +256,14 @@ fn matrix(plot: Plot, expected_code: i32) {
     for join in [Join::Trouble, Join::End] {
         let (joined, stderr) = run(plot, join, &[]);
         assert_eq!(joined, from_start, "{plot:?} joined at {join:?}:\n{stderr}");
+        // `-q` says only the verdict: its exit code and the cause its `error:` line names
+        // are the same as ever.
+        let (quiet, stderr) = run_with(plot, join, &[], &["-q"]);
+        assert_eq!(
+            (quiet.code, &quiet.cause),
+            (from_start.code, &from_start.cause),
+            "{plot:?} joined at {join:?} with -q:\n{stderr}"
+        );
     }
 }
 
@@ -244,7 +274,38 @@ fn a_rollout_that_completes_is_ready_wherever_kw_joins() {
 
 #[test]
 fn an_image_pull_tells_the_missing_image_wherever_kw_joins() {
+    let (from_start, stderr) = run(Plot::ImagePull, Join::Start, &[]);
+    // The Pods' cause, not only the Deployment's `Progress deadline exceeded` (issue 29.2).
+    assert_eq!(
+        from_start.cause.as_deref(),
+        Some("ImagePullBackOff (web)"),
+        "{stderr}"
+    );
     matrix(Plot::ImagePull, 2);
+}
+
+/// Issue 29 as reported: joined once the image-pull rollout passed its progress deadline, the
+/// verdict is reached on the first list, before the Pods' lists; its `error:` line (`-q` too)
+/// and the summary's failed line name the Pods' cause beside the Deployment's own.
+#[test]
+fn a_deadline_passed_before_kw_joined_names_the_pods_cause() {
+    for more in [&[][..], &["-q"][..]] {
+        let (facts, stderr) = run_with(Plot::ImagePull, Join::End, &["pods"], more);
+        assert_eq!(facts.code, Some(2), "{stderr}");
+        let verdict = stderr.lines().last().unwrap_or_default();
+        assert!(
+            verdict.starts_with(
+                "error: --fail-on failed met by deployment.apps/pull (Progress deadline exceeded; pod/pull-"
+            ) && verdict.ends_with(
+                ": ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")"
+            ),
+            "{more:?}:\n{stderr}"
+        );
+        if more.is_empty() {
+            let failed = verdict.replacen("error: --fail-on failed met by ", "  failed: ", 1);
+            assert!(stderr.lines().any(|l| l == failed), "{stderr}");
+        }
+    }
 }
 
 #[test]
@@ -268,6 +329,12 @@ fn a_failed_job_tells_its_failed_pods_wherever_kw_joins() {
     let (from_start, _) = run(Plot::JobFails, Join::Start, &[]);
     assert!(
         from_start.crashed.contains("container web: (exit code 1)"),
+        "{from_start:?}"
+    );
+    // The error line names a failed Pod's container beside the Job's own reason.
+    assert_eq!(
+        from_start.cause.as_deref(),
+        Some("Error (web)"),
         "{from_start:?}"
     );
     matrix(Plot::JobFails, 2);

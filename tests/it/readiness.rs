@@ -45,43 +45,6 @@ fn mid_rollout(name: &str) -> Value {
     deployment(name, 1, "ReplicaSetUpdated")
 }
 
-/// Assert kw still waits after it has seen later changes: touch `name` (a label only, nothing
-/// its readiness depends on) twice, each time reading until kw prints `printed` for it. kw prints
-/// an event before it judges it, so the second line shows kw went on past the first event: a
-/// verdict it would give on an event after the list has been given by then (a sleep would only
-/// hope so), and an early end is caught as it happens.
-fn still_waiting(live: &mut Live, cluster: &Cluster, object: (&str, &str), printed: &str) {
-    for _ in 0..2 {
-        touch(cluster, object);
-        let deadline = Instant::now() + LIMIT;
-        loop {
-            match live.next_line(Duration::from_millis(100)) {
-                Some(line) if line == printed => break,
-                Some(_) => {}
-                None => still_running(live),
-            }
-            assert!(Instant::now() < deadline, "kw never printed {printed}");
-        }
-    }
-    still_running(live);
-}
-
-/// Change a label of `name` in `default`: an event for kw, and nothing its readiness reads.
-fn touch(cluster: &Cluster, (resource, name): (&str, &str)) {
-    let mut current = cluster
-        .sim
-        .objects(resource)
-        .into_iter()
-        .find(|o| o["metadata"]["namespace"] == "default" && o["metadata"]["name"] == name)
-        .unwrap_or_else(|| panic!("no {resource} {name} to touch"));
-    let touches = current["metadata"]["labels"]["touched"]
-        .as_str()
-        .and_then(|n| n.parse::<u32>().ok())
-        .unwrap_or(0);
-    current["metadata"]["labels"]["touched"] = json!((touches + 1).to_string());
-    cluster.sim.update(resource, current).unwrap();
-}
-
 /// Assert kw has opened `watches` watches of deployments in all (so it judged what it listed,
 /// and waits for news) and still runs.
 fn still_waiting_on_watches(live: &mut Live, cluster: &Cluster, watches: usize) {
@@ -97,6 +60,9 @@ fn still_waiting_on_watches(live: &mut Live, cluster: &Cluster, watches: usize) 
     still_running(live);
 }
 
+/// Assert kw has not ended. Called right after a stderr progress line: kw writes that line once it
+/// has judged the state it names (under `--until`, `-o name` prints an object only once it is
+/// met), so a verdict that state would wrongly give has been given by then.
 fn still_running(live: &mut Live) {
     if let Some(status) = live.child.try_wait().expect("wait") {
         panic!("kw ended early with {status}");
@@ -164,24 +130,21 @@ fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
         "-o",
         "name",
     ]));
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("deployments", "ship"),
-        "deployment.apps/ship",
+    // `-o name` prints the object once, when it is ready: stderr tells the progress.
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
     );
+    still_running(&mut live);
     cluster
         .sim
         .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
         .unwrap();
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("deployments", "ship"),
-        "deployment.apps/ship",
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 2/3\n",
+        LIMIT,
     );
+    still_running(&mut live);
     cluster
         .sim
         .update("deployments", rolled_out("ship"))
@@ -221,7 +184,8 @@ fn a_rollout_that_never_completes_times_out_with_exit_3() {
         LIMIT,
     );
     assert_eq!(out.code, Some(3), "{}", out.stderr);
-    assert_eq!(out.stdout, "deployment.apps/ship\n");
+    // Never ready: `-o name` never names it.
+    assert_eq!(out.stdout, "");
     // What it waited for, and why, before the timeout.
     assert_eq!(
         out.stderr.trim_end(),
@@ -249,13 +213,11 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
         "-o",
         "name",
     ]));
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("deployments", "ship"),
-        "deployment.apps/ship",
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
     );
+    still_running(&mut live);
     cluster
         .sim
         .update(
@@ -301,22 +263,23 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         "-o",
         "name",
     ]));
-    let mut first = live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api"));
-    first.extend(live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api")));
-    first.sort();
-    assert_eq!(first, ["deployment.apps/ship", "deployment.apps/ship-api"]);
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("deployments", "ship"),
-        "deployment.apps/ship",
+    // Each named once it is ready: ship-api when listed, ship at the end.
+    assert_eq!(
+        live.lines_until(LIMIT, |_| true),
+        ["deployment.apps/ship-api"]
     );
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
+    still_running(&mut live);
     cluster
         .sim
         .update("deployments", rolled_out("ship"))
         .unwrap();
-    let (code, _, stderr) = live.finish(LIMIT);
+    let (code, rest, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(rest, ["deployment.apps/ship"], "{stderr}");
     assert!(
         stderr.contains("--until ready met by all 2 objects"),
         "{stderr}"
@@ -337,16 +300,11 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         .sim
         .create("deployments", mid_rollout("ship-later"))
         .unwrap();
-    assert_eq!(
-        live.lines_until(LIMIT, |_| true),
-        ["deployment.apps/ship-later"]
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship-later: in progress: Updated: 1/3\n",
+        LIMIT,
     );
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("deployments", "ship-later"),
-        "deployment.apps/ship-later",
-    );
+    still_running(&mut live);
     cluster
         .sim
         .update("deployments", rolled_out("ship-later"))
@@ -672,12 +630,17 @@ metadata: {name: migrate}
         "-o",
         "name",
     ]));
-    still_waiting(
-        &mut live,
-        &cluster,
-        ("configmaps", "ship-config"),
-        "configmap/ship-config",
+    // The configmap and the service are ready and named at once (each type is listed on its
+    // own, in either order); kw says it waits for the Job.
+    let mut named = live.lines_until(LIMIT, |_| true);
+    named.extend(live.lines_until(LIMIT, |_| true));
+    named.sort();
+    assert_eq!(named, ["configmap/ship-config", "service/ship"]);
+    live.wait_for_stderr(
+        "kw: job.batch/migrate does not exist yet; waiting for it to be created\n",
+        LIMIT,
     );
+    still_running(&mut live);
     play(&cluster, Plot::JobCompletes, "migrate");
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -694,11 +657,13 @@ metadata: {name: migrate}
     play(&cluster, Plot::JobFails, "broken");
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(2), "{stderr}");
+    // The Job's own reason, and its failed Pod's: the container and its exit code.
+    let verdict = stderr.lines().last().unwrap_or_default();
     assert!(
-        stderr.ends_with(
+        verdict.starts_with(
             "error: --fail-on failed met by job.batch/broken \
-             (Job has failed: Job has reached the specified backoff limit)\n"
-        ),
+             (Job has failed: Job has reached the specified backoff limit; pod/broken-"
+        ) && verdict.ends_with(": Error (web): exit code 1)"),
         "{stderr}"
     );
 }
@@ -713,7 +678,10 @@ fn ready_survives_dropped_connections_and_relists() {
         .create("deployments", mid_rollout("ship"))
         .unwrap();
     let mut live = wait_ready(&cluster, "deploy/ship");
-    assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
+    live.wait_for_stderr(
+        "kw: deployment.apps/ship: in progress: Updated: 1/3\n",
+        LIMIT,
+    );
     cluster.sim.set_faults(kw_sim::Faults {
         watch_status: Some(503),
         ..kw_sim::Faults::default()

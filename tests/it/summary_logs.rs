@@ -258,7 +258,7 @@ fn a_trickling_log_endpoint_does_not_hold_the_verdict() {
 /// Also returns its exit code and stderr.
 // The child is reaped by `waitpid` (polled beside the memory reads), not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn peak_memory_kib(cmd: &mut Command, limit: Duration) -> (Option<i32>, i64, String) {
+pub(crate) fn peak_memory_kib(cmd: &mut Command, limit: Duration) -> (Option<i32>, i64, String) {
     let mut child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

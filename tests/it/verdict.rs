@@ -175,3 +175,29 @@ fn the_verdict_names_the_pods_cause_even_with_quiet() {
         "{stderr}"
     );
 }
+
+/// Issue 29.7: the CI recipe `--until ready -o name` prints the Deployment once, when it is
+/// ready, as kubectl wait does, however many events its rollout makes; `-w` given prints every
+/// event, as a watch does.
+#[test]
+fn name_under_until_prints_each_object_once() {
+    let cluster = Cluster::seeded();
+    let once = wait(&cluster, &["deploy/once"], &["--timeout", "25s"]);
+    let every = wait(&cluster, &["deploy/once"], &["--timeout", "25s", "-w"]);
+    play(
+        &cluster,
+        Plot::Completes,
+        "once",
+        Duration::from_millis(100),
+    );
+    let (code, stdout, stderr) = once.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, ["deployment.apps/once"], "{stderr}");
+    let (code, stdout, stderr) = every.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.len() > 1, "{stdout:?}");
+    assert!(
+        stdout.iter().all(|l| l == "deployment.apps/once"),
+        "{stdout:?}"
+    );
+}
