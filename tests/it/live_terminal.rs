@@ -16,7 +16,7 @@ use harness::Cluster;
 use kw_sim::SimConfig;
 use serde_json::json;
 
-const PROMPT: &str = "live$ ";
+pub(crate) const PROMPT: &str = "live$ ";
 
 /// The seeded world churning (elsewhere), and `shop` holding `web-00` .. `web-07`.
 fn shop() -> Cluster {
@@ -44,8 +44,9 @@ fn create_pod(cluster: &Cluster, name: &str) {
         .expect("pod created");
 }
 
-/// A bash in tmux with kw on PATH and the cluster's kubeconfig, `width` x `height`.
-fn terminal(cluster: &Cluster, dir: &Path) -> Terminal {
+/// A bash in tmux with kw on PATH and the cluster's kubeconfig (160 x 50; `resize-window` for
+/// another size). The other `--live` tests use it too.
+pub(crate) fn terminal(cluster: &Cluster, dir: &Path) -> Terminal {
     let rc = dir.join("bashrc");
     std::fs::write(&rc, format!("PS1='{PROMPT}'\n")).expect("rc");
     let kw = Path::new(env!("CARGO_BIN_EXE_kw"));

@@ -11,6 +11,8 @@ use crate::output::printer::tabwriter::TabWriter;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
+use super::judged::Judged;
+
 /// A changed row stays highlighted this long.
 pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 /// A deleted row stays, dimmed, this long.
@@ -39,13 +41,13 @@ pub(super) struct Update {
     /// The header and the row, tab-separated, as the table printer renders them.
     pub header: Vec<u8>,
     pub line: Vec<u8>,
-    /// With `--until ready`/`--fail-on failed`: the readiness rules' verdict on the object.
-    pub judgement: Option<Judgement>,
 }
 
 struct Row {
     line: Vec<u8>,
     status: String,
+    /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
+    /// failed`.
     judgement: Option<Judgement>,
     changed: Option<Instant>,
     deleted: Option<Instant>,
@@ -112,16 +114,36 @@ impl Board {
         let status = status_of(&update.header, &update.line);
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
+        // The judge's judgement stays until the judge is read again (`judge`).
+        let judgement = block.rows.remove(&key).and_then(|row| row.judgement);
         block.rows.insert(
             key,
             Row {
                 line: update.line,
                 status,
-                judgement: update.judgement,
+                judgement,
                 changed,
                 deleted: None,
             },
         );
+    }
+
+    /// Take each row's judgement from the run's judge; whether any changed. A row the judge
+    /// does not know (yet, or any more: deleted) has none.
+    pub(super) fn judge(&mut self, judged: &Judged) -> bool {
+        let mut changed = false;
+        for block in &mut self.blocks {
+            let of_type = judged.of_type(&block.key.group, &block.key.plural);
+            for (key, row) in &mut block.rows {
+                let judgement = of_type.and_then(|judgements| judgements.get(key));
+                if row.judgement.as_ref() != judgement {
+                    row.judgement = judgement.cloned();
+                    changed = true;
+                }
+            }
+        }
+        self.dirty |= changed;
+        changed
     }
 
     /// Drop the rows deleted long enough ago; whether a row is still highlighted or dimmed,
@@ -152,6 +174,7 @@ impl Board {
         height: usize,
         reconnects: u64,
         notice: Option<String>,
+        ending: &str,
     ) -> Vec<Vec<u8>> {
         let room = height.saturating_sub(1).max(1);
         let blocks: Vec<&Block> = self
@@ -200,12 +223,7 @@ impl Board {
         if let Some(notice) = notice {
             lines.push(format!("kw: {notice}").dim().to_string().into_bytes());
         }
-        lines.push(status_line(
-            now,
-            self.last_event,
-            reconnects,
-            self.blocks.is_empty(),
-        ));
+        lines.push(self.status_line(now, reconnects, ending));
         lines.truncate(room);
         lines.iter().map(|line| cut(line, width)).collect()
     }
@@ -317,17 +335,20 @@ fn judgement_cell(judgement: &Judgement) -> String {
     }
 }
 
-/// `reconnects: 2 · last event 3s ago`.
-fn status_line(now: Instant, last: Option<Instant>, reconnects: u64, empty: bool) -> Vec<u8> {
-    let last = match last {
-        Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
-        None if empty => "waiting for the first list".to_string(),
-        None => "no events yet".to_string(),
-    };
-    format!("reconnects: {reconnects} · {last} · Ctrl-C to end")
-        .dim()
-        .to_string()
-        .into_bytes()
+impl Board {
+    /// The frame's last line: `reconnects: 2 · last event 3s ago · ` and `ending`, what ends the
+    /// view (`Ctrl-C to end` while it runs; the verdict on its last frame).
+    pub(super) fn status_line(&self, now: Instant, reconnects: u64, ending: &str) -> Vec<u8> {
+        let last = match self.last_event {
+            Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
+            None if self.blocks.is_empty() => "waiting for the first list".to_string(),
+            None => "no events yet".to_string(),
+        };
+        format!("reconnects: {reconnects} · {last} · {ending}")
+            .dim()
+            .to_string()
+            .into_bytes()
+    }
 }
 
 /// The text without SGR sequences. Every ESC in a row is kw's own: cells escape the server's.
@@ -350,10 +371,14 @@ pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
 }
 
 /// The line cut to `width` display columns, its SGR sequences kept (and reset after a cut).
+/// Characters `unicode-width` calls zero-width are bounded too (`width` of them at most): a
+/// terminal may draw them (U+3164 takes two columns in glibc and tmux), and with auto-wrap off
+/// it clips what overflows, but a name of a million of them must not be sent each frame.
 pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
     let text = String::from_utf8_lossy(line);
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(text.len().min(width * 8 + 64));
     let mut used = 0;
+    let mut unmeasured = 0;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\x1b' && chars.peek() == Some(&'[') {
@@ -367,7 +392,8 @@ pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
             continue;
         }
         let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w > width {
+        unmeasured += usize::from(w == 0);
+        if used + w > width || unmeasured > width {
             out.push_str("\x1b[0m");
             break;
         }
@@ -398,7 +424,6 @@ mod tests {
             name: name.into(),
             header: b"NAME\tREADY\tSTATUS".to_vec(),
             line: format!("{name}\t1/1\t{status}").into_bytes(),
-            judgement: None,
         }
     }
 
@@ -421,7 +446,7 @@ mod tests {
         ] {
             board.update(&block, update(EventType::Added, name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 24, 2, None));
+        let frame = plain(&board.frame(now, 80, 24, 2, None, "Ctrl-C to end"));
         assert!(frame[0].starts_with("NAME "), "{frame:?}");
         assert!(frame[1].starts_with("web-a "), "{frame:?}");
         assert!(frame[3].starts_with("web-c "), "{frame:?}");
@@ -447,7 +472,7 @@ mod tests {
             update(EventType::Deleted, "web-a", "Running", false),
             now,
         );
-        let frame = board.frame(now, 80, 24, 0, None);
+        let frame = board.frame(now, 80, 24, 0, None, "Ctrl-C to end");
         assert!(
             String::from_utf8_lossy(&frame[1]).contains("\x1b[2m"),
             "{frame:?}"
@@ -455,7 +480,10 @@ mod tests {
         assert_eq!(plain(&frame)[2], "0 pods");
         assert!(board.expire(now));
         assert!(!board.expire(now + LINGER));
-        assert_eq!(plain(&board.frame(now + LINGER, 80, 24, 0, None)).len(), 3);
+        assert_eq!(
+            plain(&board.frame(now + LINGER, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            3
+        );
     }
 
     #[test]
@@ -471,7 +499,7 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
         assert_eq!(frame.len(), 9, "{frame:?}");
         assert_eq!(frame[6], "… and 25 more");
         assert_eq!(frame[7], "30 pods: 30 Running");
@@ -498,12 +526,15 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 8, 0, None));
+        let frame = plain(&board.frame(now, 80, 8, 0, None, "Ctrl-C to end"));
         let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
         assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
         assert_eq!(frame[4], "3 pods: 3 Running");
         // With room, they linger.
-        assert_eq!(plain(&board.frame(now, 80, 24, 0, None)).len(), 13);
+        assert_eq!(
+            plain(&board.frame(now, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            13
+        );
     }
 
     #[test]
@@ -511,19 +542,66 @@ mod tests {
         let mut board = Board::new(true);
         let now = Instant::now();
         let block = board.block(key(), 0);
-        let mut pending = update(EventType::Added, "web-a", "Pending", true);
-        pending.judgement = Some(Judgement {
+        board.update(
+            &block,
+            update(EventType::Added, "web-a", "Pending", true),
+            now,
+        );
+        let mut judged = Judged::default();
+        let judgement = Judgement {
             state: State::InProgress,
             message: "Pod is not Ready".into(),
-        });
-        board.update(&block, pending, now);
-        let frame = plain(&board.frame(now, 120, 24, 0, None));
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), judgement.clone());
+        assert!(board.judge(&judged));
+        assert!(!board.judge(&judged), "nothing new");
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
         assert!(frame[0].ends_with("JUDGEMENT"), "{frame:?}");
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
             "{frame:?}"
         );
         assert_eq!(frame[2], "1 pod: 0 ready, 1 in progress, 0 failed");
+
+        // A new event keeps the judge's judgement until the judge is read again; then the
+        // judge's word (a child's crash, with no event for the row) is the row's.
+        board.update(
+            &block,
+            update(EventType::Modified, "web-a", "Pending", false),
+            now,
+        );
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert!(
+            frame[1].ends_with("in progress: Pod is not Ready"),
+            "{frame:?}"
+        );
+        let mut judged = Judged::default();
+        let failed = Judgement {
+            state: State::Failed,
+            message: "CrashLoopBackOff (web)".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), failed);
+        assert!(board.judge(&judged));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "--fail-on failed met"));
+        assert!(
+            frame[1].ends_with("failed: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 1 failed");
+        assert!(frame[3].ends_with("· --fail-on failed met"), "{frame:?}");
+        // Another type's judgements are not this one's.
+        let mut elsewhere = Judged::default();
+        elsewhere.insert(("apps", "pods"), ("", "shop", "web-a"), judgement);
+        assert!(board.judge(&elsewhere));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 0 failed");
+    }
+
+    #[test]
+    fn zero_width_characters_are_bounded_too() {
+        let line = format!("a{}", "\u{3164}".repeat(1000));
+        let cut = String::from_utf8(cut(line.as_bytes(), 10)).unwrap();
+        assert_eq!(cut.chars().filter(|c| *c == '\u{3164}').count(), 10);
     }
 
     #[test]
