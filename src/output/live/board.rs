@@ -46,6 +46,8 @@ pub(super) struct Update {
 struct Row {
     line: Vec<u8>,
     status: String,
+    /// Its READY cell says fewer are ready than wanted (`0/1`).
+    short_of_ready: bool,
     /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
     /// failed`.
     judgement: Option<Judgement>,
@@ -111,7 +113,8 @@ impl Board {
             }
             return;
         }
-        let status = status_of(&update.header, &update.line);
+        let status = cell_named(&update.header, &update.line, b"STATUS");
+        let short_of_ready = short_of_ready(&cell_named(&update.header, &update.line, b"READY"));
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
         // The judge's judgement stays until the judge is read again (`judge`).
@@ -121,6 +124,7 @@ impl Board {
             Row {
                 line: update.line,
                 status,
+                short_of_ready,
                 judgement,
                 changed,
                 deleted: None,
@@ -208,7 +212,8 @@ impl Board {
             } else {
                 allowed.saturating_sub(1)
             };
-            lines.extend(self.table(block, &rows[..shown], now));
+            let rows = troubled_first(rows, shown);
+            lines.extend(self.table(block, &rows, now, width));
             if shown < total {
                 lines.push(
                     format!("… and {} more", total - shown)
@@ -228,22 +233,42 @@ impl Board {
         lines.iter().map(|line| cut(line, width)).collect()
     }
 
-    /// The header and `rows` of a block, aligned together.
-    fn table(&self, block: &Block, rows: &[&Row], now: Instant) -> Vec<Vec<u8>> {
+    /// The header and `rows` of a block, aligned together, in `width` columns: the columns
+    /// that do not fit are left out whole, from the right (a value cut short reads as another
+    /// value: `4d20h` as `4d20`); the judgement, last, is kept and cut instead.
+    fn table(&self, block: &Block, rows: &[&Row], now: Instant, width: usize) -> Vec<Vec<u8>> {
         let mut tabwriter = TabWriter::kubectl();
         tabwriter.set_measure(true, true);
         let mut text = Vec::new();
-        let mut input = block.header.clone();
+        let mut table: Vec<Vec<Vec<u8>>> = Vec::with_capacity(rows.len() + 1);
+        let mut header: Vec<Vec<u8>> = block
+            .header
+            .split(|b| *b == b'\t')
+            .map(<[u8]>::to_vec)
+            .collect();
         if self.judging {
-            input.extend_from_slice(b"\tJUDGEMENT");
+            header.push(b"JUDGEMENT".to_vec());
         }
-        input.push(b'\n');
+        table.push(header);
         for row in rows {
-            input.extend_from_slice(&row.line);
+            let mut cells: Vec<Vec<u8>> = row
+                .line
+                .split(|b| *b == b'\t')
+                .map(<[u8]>::to_vec)
+                .collect();
             if let Some(judgement) = &row.judgement {
-                input.push(b'\t');
-                input.extend_from_slice(judgement_cell(judgement).as_bytes());
+                cells.push(judgement_cell(judgement).into_bytes());
             }
+            table.push(cells);
+        }
+        let kept = columns_that_fit(&table, width, self.judging);
+        let mut input = Vec::new();
+        for cells in &table {
+            let cells: Vec<&[u8]> = kept
+                .iter()
+                .filter_map(|&column| cells.get(column).map(Vec::as_slice))
+                .collect();
+            input.extend_from_slice(&cells.join(&b'\t'));
             input.push(b'\n');
         }
         // Writing into a Vec cannot fail.
@@ -309,12 +334,95 @@ impl Board {
     }
 }
 
-/// The STATUS cell of a row, without colour: what the footer counts.
-fn status_of(header: &[u8], line: &[u8]) -> String {
+/// The columns of `table` (its header first) to show in `width` display columns: all when they
+/// fit, else the first and as many after it as fit, whole, with the last (the judgement, when
+/// `judging`) kept at the end to be cut if need be. Columns are laid out as kubectl's tabwriter
+/// does: each as wide as its widest cell, three spaces between.
+fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<usize> {
+    const GAP: usize = 3;
+    let count = table.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0; count];
+    for cells in table {
+        for (column, cell) in cells.iter().enumerate() {
+            let text = String::from_utf8_lossy(&strip_styles(cell)).into_owned();
+            widths[column] =
+                widths[column].max(unicode_width::UnicodeWidthStr::width(text.as_str()));
+        }
+    }
+    let all: Vec<usize> = (0..count).collect();
+    let total = widths.iter().sum::<usize>() + GAP * count.saturating_sub(1);
+    if total <= width || count <= 1 {
+        return all;
+    }
+    // The judgement says why a row is in trouble: it stays, cut if need be, with room for its
+    // state word at least (`in progress`).
+    let (last, reserve) = match judging {
+        true => (Some(count - 1), GAP + "in progress".len()),
+        false => (None, 0),
+    };
+    let mut kept = vec![0];
+    let mut used = widths[0];
+    for (column, &wide) in widths.iter().enumerate().skip(1) {
+        if Some(column) == last || used + GAP + wide + reserve > width {
+            break;
+        }
+        used += GAP + wide;
+        kept.push(column);
+    }
+    kept.extend(last);
+    kept
+}
+
+/// The rows to show when only `shown` of `rows` (in list order) fit: those in trouble first
+/// (failed, then in progress, then a status that is not a settled one), so that none hides
+/// behind `… and N more`; shown in list order.
+fn troubled_first(rows: Vec<&Row>, shown: usize) -> Vec<&Row> {
+    if shown >= rows.len() {
+        return rows;
+    }
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    // A stable sort: list order within each rank.
+    order.sort_by_key(|&index| trouble_rank(rows[index]));
+    let mut chosen: Vec<usize> = order.into_iter().take(shown).collect();
+    chosen.sort_unstable();
+    chosen.into_iter().map(|index| rows[index]).collect()
+}
+
+/// 0 failed, 1 in progress (or, without judgements, a status other than a settled one, or
+/// fewer containers ready than wanted), 2 fine.
+fn trouble_rank(row: &Row) -> u8 {
+    if let Some(judgement) = &row.judgement {
+        return match judgement.state {
+            State::Failed => 0,
+            State::InProgress => 1,
+            State::Ready => 2,
+        };
+    }
+    const SETTLED: [&str; 6] = ["", "Running", "Completed", "Succeeded", "Active", "Bound"];
+    if !SETTLED.contains(&row.status.as_str()) || row.short_of_ready {
+        return 1;
+    }
+    2
+}
+
+/// Whether a READY cell (`1/3`) says fewer are ready than wanted.
+fn short_of_ready(cell: &str) -> bool {
+    let Some((ready, wanted)) = cell.split_once('/') else {
+        return false;
+    };
+    match (ready.trim().parse::<u64>(), wanted.trim().parse::<u64>()) {
+        (Ok(ready), Ok(wanted)) => ready < wanted,
+        _ => false,
+    }
+}
+
+/// The cell of a row under the column `name` (`STATUS`: what the footer counts), without
+/// colour.
+fn cell_named(header: &[u8], line: &[u8], name: &[u8]) -> String {
     let header = strip_styles(header);
     let Some(index) = header
         .split(|b| *b == b'\t')
-        .position(|name| name == b"STATUS")
+        .position(|column| column == name)
     else {
         return String::new();
     };
@@ -595,6 +703,63 @@ mod tests {
         assert!(board.judge(&elsewhere));
         let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
         assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 0 failed");
+    }
+
+    #[test]
+    fn rows_in_trouble_are_never_hidden_behind_and_n_more() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for index in 0..30 {
+            let name = format!("web-{index:02}");
+            let status = match index {
+                21 => "CrashLoopBackOff",
+                27 => "Pending",
+                _ => "Running",
+            };
+            board.update(&block, update(EventType::Added, &name, status, true), now);
+        }
+        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
+        let names: Vec<&str> = frame[1..6].iter().map(|l| &l[..6]).collect();
+        // The two in trouble, then the first others; in list order.
+        assert_eq!(
+            names,
+            ["web-00", "web-01", "web-02", "web-21", "web-27"],
+            "{frame:?}"
+        );
+        assert_eq!(frame[6], "… and 25 more");
+    }
+
+    #[test]
+    fn a_narrow_screen_drops_whole_columns_from_the_right() {
+        let mut board = Board::new(true);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let mut row = update(EventType::Added, "web-a", "Running", true);
+        row.header = b"NAME\tREADY\tSTATUS\tRESTARTS\tAGE".to_vec();
+        row.line = b"web-a\t1/1\tRunning\t7 (2m10s ago)\t4d20h".to_vec();
+        board.update(&block, row, now);
+        let mut judged = Judged::default();
+        let ready = Judgement {
+            state: State::Ready,
+            message: "Pod is Ready".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), ready);
+        board.judge(&judged);
+        let wide = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
+        // 55 columns: AGE would be cut; it goes whole, the judgement stays (cut).
+        let narrow = plain(&board.frame(now, 55, 24, 0, None, "Ctrl-C to end"));
+        assert_eq!(
+            narrow[0].split_whitespace().last(),
+            Some("JUDGEMENT"),
+            "{narrow:?}"
+        );
+        assert!(!narrow[0].contains("AGE"), "{narrow:?}");
+        assert!(!narrow[1].contains("4d20"), "{narrow:?}");
+        assert!(narrow[1].contains("7 (2m10s ago)   ready"), "{narrow:?}");
+        let tiny = plain(&board.frame(now, 30, 24, 0, None, "Ctrl-C to end"));
+        assert!(tiny[1].starts_with("web-a   1/1     ready"), "{tiny:?}");
     }
 
     #[test]
