@@ -247,3 +247,95 @@ fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
     assert_eq!(outcome.stderr.lines().count(), 1, "{outcome:?}");
     assert!(outcome.stderr.contains("-w"), "{outcome:?}");
 }
+
+/// Between events AGE and `RESTARTS (Xs ago)` move on; on a narrow screen whole columns go
+/// from the right (no value cut short) and the crash-looping Pod stays on screen, though the
+/// Pods outnumber the lines (issue 32 item 4).
+#[test]
+fn clocks_tick_between_events_and_a_narrow_screen_keeps_whole_cells_and_the_failing_row() {
+    if !available("tmux", &["-V"]) {
+        return;
+    }
+    // The seeded world, still: no event after the first list.
+    let cluster = Cluster::seeded();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.tmux(&["resize-window", "-x", "80", "-y", "10"]);
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -A --live");
+    terminal.press("Enter");
+    let footer = |screen: &[String]| screen.iter().find(|l| l.contains(" pods: ")).cloned();
+    let screen = terminal.wait_for("the listed pods", |screen| footer(screen).is_some());
+    let all = screen.join("\n");
+    assert!(
+        screen.iter().any(|l| l.starts_with("… and ")),
+        "more pods than lines:\n{all}"
+    );
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.contains("flaky-worker") && l.contains("CrashLoopBackOff")),
+        "the failing row is on screen:\n{all}"
+    );
+    let header = screen
+        .iter()
+        .find(|l| l.starts_with("NAMESPACE "))
+        .unwrap_or_else(|| panic!("a header:\n{all}"));
+    for word in header.split_whitespace() {
+        assert!(
+            ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"].contains(&word),
+            "whole column names only: {header:?}\n{all}"
+        );
+    }
+    assert!(screen.iter().all(|l| l.chars().count() <= 80), "{all}");
+    let flaky = screen
+        .iter()
+        .find(|l| l.contains("flaky-worker"))
+        .expect("the row");
+    assert!(
+        !flaky.contains('(') || flaky.ends_with(" ago)"),
+        "a restart's time whole or not at all: {flaky:?}\n{all}"
+    );
+
+    // Wide enough for every column: the crash loop's clocks, twice, with no event between.
+    terminal.tmux(&["resize-window", "-x", "160", "-y", "40"]);
+    let flaky = |screen: &[String]| {
+        screen
+            .iter()
+            .find(|l| l.contains("flaky-worker") && l.contains(" ago)"))
+            .cloned()
+    };
+    let ago = |row: &str| {
+        row.split_once('(')
+            .and_then(|(_, rest)| rest.split_once(" ago)"))
+            .map(|(duration, _)| duration.to_string())
+            .expect("(X ago)")
+    };
+    let first = terminal.wait_for("every column", |screen| {
+        flaky(screen).is_some()
+            && screen
+                .iter()
+                .any(|l| l.starts_with("NAMESPACE ") && l.ends_with(" AGE"))
+    });
+    let before = flaky(&first).expect("the row");
+    let later = terminal.wait_for("the clocks to move", |screen| {
+        flaky(screen).is_some_and(|row| ago(&row) != ago(&before))
+    });
+    let after = flaky(&later).expect("the row");
+    assert_ne!(ago(&before), ago(&after), "{before}\n{after}");
+    let age = |row: &str| row.split_whitespace().last().map(str::to_string);
+    assert_eq!(age(&before), age(&after), "AGE in minutes moves in minutes");
+    assert_eq!(
+        footer(&first),
+        footer(&later),
+        "nothing changed but the clocks:\n{}",
+        later.join("\n")
+    );
+    assert!(
+        later
+            .iter()
+            .any(|l| l.contains("last event ") && !l.contains("last event 0s")),
+        "no event since the list:\n{}",
+        later.join("\n")
+    );
+}

@@ -11,6 +11,8 @@ use crate::output::printer::tabwriter::TabWriter;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
+use super::cells::strip_styles;
+use super::clock::{self, Ticking};
 use super::judged::Judged;
 
 /// A changed row stays highlighted this long.
@@ -41,6 +43,8 @@ pub(super) struct Update {
     /// The header and the row, tab-separated, as the table printer renders them.
     pub header: Vec<u8>,
     pub line: Vec<u8>,
+    /// The object's age by kw's clock, in seconds, from its `creationTimestamp`.
+    pub age: Option<u64>,
 }
 
 struct Row {
@@ -48,6 +52,8 @@ struct Row {
     status: String,
     /// Its READY cell says fewer are ready than wanted (`0/1`).
     short_of_ready: bool,
+    /// Its AGE and `RESTARTS (Xs ago)`, written again at each frame.
+    ticking: Option<Ticking>,
     /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
     /// failed`.
     judgement: Option<Judgement>,
@@ -115,6 +121,7 @@ impl Board {
         }
         let status = cell_named(&update.header, &update.line, b"STATUS");
         let short_of_ready = short_of_ready(&cell_named(&update.header, &update.line, b"READY"));
+        let ticking = clock::ticking(&update.header, &update.line, update.age, now);
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
         // The judge's judgement stays until the judge is read again (`judge`).
@@ -125,6 +132,7 @@ impl Board {
                 line: update.line,
                 status,
                 short_of_ready,
+                ticking,
                 judgement,
                 changed,
                 deleted: None,
@@ -251,11 +259,8 @@ impl Board {
         }
         table.push(header);
         for row in rows {
-            let mut cells: Vec<Vec<u8>> = row
-                .line
-                .split(|b| *b == b'\t')
-                .map(<[u8]>::to_vec)
-                .collect();
+            let line = clock::tick(&row.line, row.ticking.as_ref(), now);
+            let mut cells: Vec<Vec<u8>> = line.split(|b| *b == b'\t').map(<[u8]>::to_vec).collect();
             if let Some(judgement) = &row.judgement {
                 cells.push(judgement_cell(judgement).into_bytes());
             }
@@ -459,25 +464,6 @@ impl Board {
     }
 }
 
-/// The text without SGR sequences. Every ESC in a row is kw's own: cells escape the server's.
-pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(line.len());
-    let mut index = 0;
-    while index < line.len() {
-        if line[index] == 0x1b && line.get(index + 1) == Some(&b'[') {
-            index += 2;
-            while index < line.len() && !(0x40..=0x7e).contains(&line[index]) {
-                index += 1;
-            }
-            index += 1;
-        } else {
-            out.push(line[index]);
-            index += 1;
-        }
-    }
-    out
-}
-
 /// The line cut to `width` display columns, its SGR sequences kept (and reset after a cut).
 /// Characters `unicode-width` calls zero-width are bounded too (`width` of them at most): a
 /// terminal may draw them (U+3164 takes two columns in glibc and tmux), and with auto-wrap off
@@ -532,6 +518,7 @@ mod tests {
             name: name.into(),
             header: b"NAME\tREADY\tSTATUS".to_vec(),
             line: format!("{name}\t1/1\t{status}").into_bytes(),
+            age: None,
         }
     }
 

@@ -8,6 +8,8 @@
 //! - Each cell is cut to `CELL_COLUMNS`, before it is formatted: no screen shows more of it, and
 //!   the view lays every row out again at each frame, so a 20 MiB name would cost 20 MiB of
 //!   work ten times a second.
+//!
+//! And `strip_styles`: a rendered cell's text without kw's own colours.
 
 use std::borrow::Cow;
 
@@ -130,6 +132,30 @@ pub(super) fn cut_cells(line: Vec<u8>) -> Vec<u8> {
         })
         .collect();
     cells.join("\t").into_bytes()
+}
+
+/// The text without SGR sequences. Every ESC in a row is kw's own: cells escape the server's.
+pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut index = 0;
+    while index < line.len() {
+        if line[index] == 0x1b && line.get(index + 1) == Some(&b'[') {
+            index += 2;
+            while index < line.len() && !(0x40..=0x7e).contains(&line[index]) {
+                index += 1;
+            }
+            index += 1;
+        } else {
+            out.push(line[index]);
+            index += 1;
+        }
+    }
+    out
+}
+
+/// The display width of a rendered line (its styles left out), as `unicode-width` counts it.
+pub(super) fn display_width(line: &[u8]) -> usize {
+    unicode_width::UnicodeWidthStr::width(String::from_utf8_lossy(&strip_styles(line)).as_ref())
 }
 
 #[cfg(test)]

@@ -13,11 +13,13 @@
 //!
 //! - `board`: the objects and the frame's layout (pure, tested without a terminal);
 //! - `cells`: a row's cells as the view may show them (TABs shown, each cell bounded);
+//! - `clock`: AGE and `RESTARTS (Xs ago)` kept moving between events;
 //! - `judged`: what the view reads from the run's judge;
 //! - `screen`: drawing frames in place, the cursor and auto-wrap.
 
 mod board;
 mod cells;
+mod clock;
 mod judged;
 mod screen;
 
@@ -215,6 +217,11 @@ impl Sink for LiveSink {
             context: event.context.unwrap_or_default().to_string(),
             namespace: event.namespace.to_string(),
             name: event.name.to_string(),
+            age: header
+                .windows(3)
+                .any(|w| w == b"AGE")
+                .then(|| age_by_our_clock(event))
+                .flatten(),
             header,
             line,
         };
@@ -267,4 +274,13 @@ fn render(printer: &mut TablePrinter, event: &Event<'_>) -> io::Result<(Vec<u8>,
     };
     let (header, line) = printer.render_row(&fitted)?;
     Ok((header, cells::cut_cells(line)))
+}
+
+/// The object's age by kw's clock, in seconds, from its `creationTimestamp` (in table mode the
+/// row's object is the object's metadata).
+fn age_by_our_clock(event: &Event<'_>) -> Option<u64> {
+    let object = crate::decode::value(event.object.get()).ok()?;
+    let created = object.pointer("/metadata/creationTimestamp")?.as_str()?;
+    let created = humantime::parse_rfc3339_weak(created).ok()?;
+    Some(SystemTime::now().duration_since(created).ok()?.as_secs())
 }

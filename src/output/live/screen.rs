@@ -93,9 +93,16 @@ impl Screen {
             let up = u16::try_from(self.drawn).unwrap_or(u16::MAX);
             queue!(out, cursor::MoveToColumn(0), cursor::MoveUp(up))?;
         }
+        let width = self
+            .size
+            .map_or(usize::MAX, |(columns, _)| usize::from(columns));
         for line in lines {
             out.extend_from_slice(line);
-            queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine))?;
+            // With auto-wrap off, a line as wide as the screen leaves the cursor on its last
+            // character, which clearing the rest of the line would erase.
+            if super::cells::display_width(line) < width {
+                queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine))?;
+            }
             out.push(b'\n');
         }
         queue!(out, terminal::Clear(terminal::ClearType::FromCursorDown))?;
