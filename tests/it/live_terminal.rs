@@ -265,18 +265,17 @@ fn clocks_tick_between_events_and_a_narrow_screen_keeps_whole_cells_and_the_fail
     terminal.type_text("kw get pods -A --live");
     terminal.press("Enter");
     let footer = |screen: &[String]| screen.iter().find(|l| l.contains(" pods: ")).cloned();
-    let screen = terminal.wait_for("the listed pods", |screen| footer(screen).is_some());
+    // More pods than lines, the crash-looping one (last in list order) on screen. Waited
+    // for, as a frame may be drawn while the list is still arriving; without it, a timeout.
+    let shown = |screen: &[String]| {
+        footer(screen).is_some()
+            && screen.iter().any(|l| l.starts_with("… and "))
+            && screen
+                .iter()
+                .any(|l| l.contains("flaky-worker") && l.contains("CrashLoopBackOff"))
+    };
+    let screen = terminal.wait_for("the failing row above `… and N more`", shown);
     let all = screen.join("\n");
-    assert!(
-        screen.iter().any(|l| l.starts_with("… and ")),
-        "more pods than lines:\n{all}"
-    );
-    assert!(
-        screen
-            .iter()
-            .any(|l| l.contains("flaky-worker") && l.contains("CrashLoopBackOff")),
-        "the failing row is on screen:\n{all}"
-    );
     let header = screen
         .iter()
         .find(|l| l.starts_with("NAMESPACE "))

@@ -153,6 +153,12 @@ pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Server text for a line of the frame outside the table (the verdict, a notice): controls
+/// written out as on stderr (`log::clean`), and TABs shown, since the terminal would act on them.
+pub(super) fn shown(text: &str) -> String {
+    crate::log::clean(text).replace('\t', TAB)
+}
+
 /// The display width of a rendered line (its styles left out), as `unicode-width` counts it.
 pub(super) fn display_width(line: &[u8]) -> usize {
     unicode_width::UnicodeWidthStr::width(String::from_utf8_lossy(&strip_styles(line)).as_ref())

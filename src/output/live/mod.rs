@@ -150,7 +150,9 @@ impl View {
                 .map(|j| j.judged());
             let ending = match (stopping, &self.judge) {
                 (false, _) => RUNNING.to_string(),
-                (true, Some(judge)) => judge.verdict().unwrap_or_else(|| "ended".to_string()),
+                (true, Some(judge)) => judge
+                    .verdict()
+                    .map_or_else(|| "ended".to_string(), |verdict| cells::shown(&verdict)),
                 (true, None) => "ended".to_string(),
             };
             let frame = {
@@ -166,7 +168,7 @@ impl View {
                 due.then(|| {
                     board.dirty = false;
                     last_draw = Some(now);
-                    let notice = self.notices.latest();
+                    let notice = self.notices.latest().map(|notice| cells::shown(&notice));
                     let reconnects = self.reconnects.count();
                     let interrupted = (!stopping).then(|| {
                         board::cut(&board.status_line(now, reconnects, INTERRUPTED), width)
