@@ -141,12 +141,17 @@ impl View {
             let stopping = stop.load(std::sync::atomic::Ordering::SeqCst);
             let now = Instant::now();
             let ((width, height), resized) = screen.measure();
-            // Read the judge before taking the board: a sink holds the judge, then the board.
-            // A judgement may change with no event for its row (a child's crash, a grace run out).
+            // The footer counts seconds since the last event: a frame a second at least.
+            let stale = last_draw.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+            // Read the judge before taking the board (a sink holds the judge, then the board),
+            // for a frame that is due for more than a fading highlight: at most ten times a
+            // second in a flood, once a second when quiet. A judgement may change with no event
+            // for its row (a child's crash, a grace run out): it shows within the second.
+            let judge_due = stopping || resized || stale || self.board().dirty;
             let judged = self
                 .judge
                 .as_ref()
-                .filter(|_| self.judging)
+                .filter(|_| self.judging && judge_due)
                 .map(|j| j.judged());
             let ending = match (stopping, &self.judge) {
                 (false, _) => RUNNING.to_string(),
@@ -161,9 +166,6 @@ impl View {
                     board.judge(judged);
                 }
                 let fading = board.expire(now);
-                // The footer counts seconds since the last event: a frame a second at least.
-                let stale =
-                    last_draw.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
                 let due = board.dirty || fading || resized || stopping || stale;
                 due.then(|| {
                     board.dirty = false;
