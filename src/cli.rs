@@ -62,8 +62,10 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = GET_EXAMPLES)]
+#[command(after_help = GET_MORE, after_long_help = GET_EXAMPLES)]
 pub struct GetArgs {
+    /// TYPE, TYPE NAME..., or TYPE/NAME... (`pods`, `deploy/web`).
+    ///
     /// TYPE, TYPE NAME..., or TYPE/NAME... (e.g. `pods`, `pod nginx`, `deploy/web`).
     #[arg(value_name = "TYPE[/NAME]", required_unless_present = "filename", num_args = 1..)]
     pub targets: Vec<String>,
@@ -72,10 +74,14 @@ pub struct GetArgs {
     #[arg(short = 'w', long)]
     pub watch: bool,
 
+    /// Watch without printing the initial list.
+    ///
     /// Watch for changes without printing the initial list.
     #[arg(long)]
     pub watch_only: bool,
 
+    /// Redraw the current state in place (terminal).
+    ///
     /// On a terminal, show the current state in place (one row per object, redrawn as events
     /// arrive, a footer with counts) instead of a log of events. Implies --watch.
     #[arg(long)]
@@ -85,24 +91,34 @@ pub struct GetArgs {
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,
 
+    /// Label selector (`app=web,tier!=db`).
+    ///
     /// Label selector (`app=web,tier!=db`, `env in (a,b)`).
     #[arg(short = 'l', long, value_name = "SELECTOR")]
     pub selector: Option<String>,
 
+    /// Field selector (`status.phase=Running`).
+    ///
     /// Field selector (`status.phase=Running`, `spec.nodeName=node-1`).
     #[arg(long, value_name = "SELECTOR")]
     pub field_selector: Option<String>,
 
+    /// Page size of the initial list.
+    ///
     /// Page size of the initial list; 0 lists in one request.
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub chunk_size: u64,
 
+    /// Largest object accepted.
+    ///
     /// Refuse any object larger than SIZE bytes (a broken or hostile server must not exhaust
     /// memory). Suffixes Ki, Mi, Gi.
     #[arg(long, value_name = "SIZE", default_value = "64Mi", value_parser = parse_size)]
     pub max_object_size: usize,
 
     // ---- waiting, limits and manifests (kw in scripts; see conditions.rs, manifest.rs) ----
+    /// Watch the objects of a manifest (`-`: stdin).
+    ///
     /// Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin).
     #[arg(
         short = 'f',
@@ -112,6 +128,8 @@ pub struct GetArgs {
     )]
     pub filename: Option<PathBuf>,
 
+    /// End with exit 0 once EXPR holds (e.g. `ready`).
+    ///
     /// End the watch with exit 0 once EXPR holds: `ready` (rolled out: kstatus's rules per
     /// kind), `delete`, `create`, `condition=Ready`, `condition=Available=False`,
     /// `jsonpath='{.status.phase}'=Succeeded`. Repeatable: any one met ends the watch. Implies
@@ -119,12 +137,16 @@ pub struct GetArgs {
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub until: Vec<String>,
 
+    /// End with exit 2 once EXPR holds (e.g. `failed`).
+    ///
     /// End the watch with exit 2 once EXPR holds for any watched object: `failed` (it will not
     /// get ready without someone acting), or the EXPRs of --until but `ready`. Repeatable.
     /// Implies --watch.
     #[arg(long, value_name = "EXPR", help_heading = "Waiting and limits")]
     pub fail_on: Vec<String>,
 
+    /// --until: `all` objects or `any`.
+    ///
     /// `all`: --until needs every watched object (every named one, or every one the selector
     /// matches, at least one); `any`: one object suffices.
     #[arg(
@@ -135,26 +157,42 @@ pub struct GetArgs {
     )]
     pub for_objects: String,
 
+    /// Say nothing on stderr about why a wait goes on.
+    ///
     /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
     /// (each change of an object's judgement, and the Warning events of the objects and of what
     /// they own); the verdict and errors are still said.
     #[arg(short = 'q', long, help_heading = "Waiting and limits")]
     pub quiet: bool,
 
+    /// Time a Pod may stay stuck.
+    ///
     /// Under `--fail-on failed`: how long a Pod of a workload's current revision may stay stuck
     /// (CrashLoopBackOff, ImagePullBackOff, ErrImagePull, InvalidImageName,
     /// CreateContainerConfigError, unschedulable) before it fails the workload; `0` fails at once.
-    #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
+    // The default is plan's DEFAULT_FAIL_GRACE (a plan test checks they agree).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "30s",
+        help_heading = "Waiting and limits"
+    )]
     pub fail_grace: Option<String>,
 
+    /// Give up after DURATION with exit 3.
+    ///
     /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.
     #[arg(long, value_name = "DURATION", help_heading = "Waiting and limits")]
     pub timeout: Option<String>,
 
+    /// Stop after N printed events, with exit 0.
+    ///
     /// Stop after N printed events (list items count), with exit 0.
     #[arg(long, value_name = "N", help_heading = "Waiting and limits")]
     pub max_events: Option<u64>,
 
+    /// Format: wide, json, jsonl, yaml, name, ...
+    ///
     /// Output format (default: the table printed by the server): wide, json, jsonl, yaml, name,
     /// jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC,
     /// custom-columns-file=FILE.
@@ -164,10 +202,13 @@ pub struct GetArgs {
         long,
         value_name = "FORMAT",
         default_value = "",
+        hide_default_value = true,
         help_heading = "Output"
     )]
     pub output: String,
 
+    /// Say each event's type (ADDED/MODIFIED/DELETED).
+    ///
     /// With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED).
     #[arg(long, help_heading = "Output")]
     pub output_watch_events: bool,
@@ -176,18 +217,26 @@ pub struct GetArgs {
     #[arg(long, help_heading = "Output")]
     pub no_headers: bool,
 
+    /// Put the kind before each name (`pod/web-1`).
+    ///
     /// Put the kind in front of each name (`pod/web-1`); always on for several types.
     #[arg(long, help_heading = "Output")]
     pub show_kind: bool,
 
+    /// Keep metadata.managedFields in -o json|yaml.
+    ///
     /// Keep metadata.managedFields in -o json and -o yaml output (kubectl drops them by default).
     #[arg(long, help_heading = "Output")]
     pub show_managed_fields: bool,
 
+    /// Show all labels as a last column (LABELS).
+    ///
     /// In tables, show all labels as the last column (LABELS).
     #[arg(long, help_heading = "Output")]
     pub show_labels: bool,
 
+    /// Show these labels as columns (`-L app,tier`).
+    ///
     /// In tables, show these labels as columns (`-L app,tier`; repeatable). The header is the
     /// key's last `/` segment, upper-cased.
     #[arg(
@@ -199,16 +248,22 @@ pub struct GetArgs {
     )]
     pub label_columns: Vec<String>,
 
+    /// Sort the initial list by this JSONPath.
+    ///
     /// Sort the initial list by this JSONPath (`.metadata.name`, `{.status.startTime}`, as
     /// kubectl); events that arrive later are printed as they come.
     #[arg(long, value_name = "JSONPATH", help_heading = "Output")]
     pub sort_by: Option<String>,
 
-    /// kw: say when kw received each event: a TIME column in tables, a "ts" field in JSON
-    /// event lines. FORMAT: rfc3339 (UTC, the default), local (a short clock, 13:04:01.993, in
-    /// tables; RFC 3339 with the offset in JSON), or relative (since kw started).
+    /// Time kw got each event: rfc3339|local|relative.
+    ///
+    /// Say when kw received each event: a TIME column in tables, a "ts" field in JSON event
+    /// lines (-o json|jsonl --output-watch-events). FORMAT: rfc3339 (UTC, the default), local
+    /// (a short clock, 13:04:01.993, in tables; RFC 3339 with the offset in JSON), or relative
+    /// (since kw started). Give FORMAT with `=`: `--timestamps=local`.
     #[arg(
         long,
+        hide_possible_values = true,
         help_heading = "Output",
         value_name = "FORMAT",
         num_args = 0..=1,
@@ -218,10 +273,13 @@ pub struct GetArgs {
     )]
     pub timestamps: Option<String>,
 
-    /// kw: colour event types, status words and headers: auto (on a terminal, unless NO_COLOR
+    /// Colour: auto|always|never.
+    ///
+    /// Colour event types, status words and headers: auto (on a terminal, unless NO_COLOR
     /// is set; CLICOLOR_FORCE forces it in a pipe), always, never.
     #[arg(
         long,
+        hide_possible_values = true,
         help_heading = "Output",
         value_name = "WHEN",
         default_value = "auto",
@@ -229,14 +287,18 @@ pub struct GetArgs {
     )]
     pub color: String,
 
-    /// kw: under each MODIFIED row, the fields that changed since kw last saw the object, one
+    /// Changed fields under MODIFIED rows: brief|all.
+    ///
+    /// Under each MODIFIED row, the fields that changed since kw last saw the object, one
     /// line each (`status.phase: Pending → Running`, `Ready: False → True`), values shortened.
     /// brief (the default) hides bookkeeping (resourceVersion, managedFields, generation,
     /// last*Time, containerID, imageID, observedGeneration); all shows every field. JSON event
-    /// lines get a complete "diff" field of RFC 6902 operations. kw keeps the last version of
-    /// every watched object in memory to compare with.
+    /// lines (-o json|jsonl --output-watch-events) get a complete "diff" field of RFC 6902
+    /// operations. kw keeps the last version of every watched object in memory to compare with.
+    /// Give DETAIL with `=`: `--diff=all`.
     #[arg(
         long,
+        hide_possible_values = true,
         help_heading = "Output",
         value_name = "DETAIL",
         num_args = 0..=1,
@@ -246,13 +308,17 @@ pub struct GetArgs {
     )]
     pub diff: Option<String>,
 
-    /// kw: do not print a MODIFIED event whose visible row (or, in other formats, the object
+    /// Skip MODIFIED events that change nothing shown.
+    ///
+    /// Do not print a MODIFIED event whose visible row (or, in other formats, the object
     /// without resourceVersion, managedFields and generation) is the same as the last one
     /// printed for that object: node heartbeats, status-only churn. Off by default, as kubectl.
     #[arg(long, help_heading = "Output")]
     pub ignore_unchanged: bool,
 
-    /// kw: print only these event types (`--only added,deleted`). The initial list counts as
+    /// Print only these event types (`added,deleted`).
+    ///
+    /// Print only these event types (`--only added,deleted`). The initial list counts as
     /// added.
     #[arg(
         long,
@@ -321,6 +387,10 @@ Examples:
 
 Environment: KUBECONFIG, HOME (~/.kube/config), KW_IDLE_TIMEOUT (default 75s), NO_COLOR.";
 
+/// Shown under `kw get -h`.
+const GET_MORE: &str = "\
+`kw get --help`: every option in full (connection flags too), and examples.";
+
 /// Shown under `kw completion --help`.
 const COMPLETION_EXAMPLES: &str = "\
 Examples:
@@ -362,6 +432,181 @@ pub struct DemoArgs {
     pub get_args: Vec<String>,
 }
 
+/// The global flags `-h` shows (`--help` shows them all): the ones used every day.
+const GLOBALS_IN_SHORT_HELP: [&str; 2] = ["namespace", "context"];
+
+/// The short help of those, one line each (their doc comments are the long help).
+const GLOBAL_SHORT_HELP: [(&str, &str); 2] = [
+    (
+        "namespace",
+        "Namespace; a comma list or globs choose several",
+    ),
+    ("context", "Context; a comma list or globs choose several"),
+];
+
+/// The global flags that choose a cluster or a credential, which `kw demo` refuses (it runs
+/// its own cluster: `ConfigFlags::cluster_choice`); its help does not list them.
+pub const DEMO_REFUSES: [&str; 15] = [
+    "kubeconfig",
+    "context",
+    "all_contexts",
+    "cluster",
+    "user",
+    "server",
+    "token",
+    "certificate_authority",
+    "client_certificate",
+    "client_key",
+    "tls_server_name",
+    "insecure_skip_tls_verify",
+    "as_user",
+    "as_group",
+    "as_uid",
+];
+
+/// kw's command line as clap parses it and prints its help: the derived `Cli`, with `-h` kept
+/// short (the everyday global flags only, one line each; `--help` has them all), `kw demo`'s help
+/// without the flags it refuses, and the usage said as `kubectl kw` when kw runs as a kubectl
+/// plugin (`argv0` is `kubectl-kw`).
+pub fn command(argv0: Option<&std::ffi::OsStr>) -> clap::Command {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let globals: Vec<String> = command
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in globals {
+        let short = GLOBAL_SHORT_HELP.iter().find(|(g, _)| *g == id);
+        let shown = GLOBALS_IN_SHORT_HELP.contains(&id.as_str());
+        command = command.mut_arg(id.as_str(), |arg| {
+            let arg = match short {
+                Some((_, help)) => match arg.get_long_help().or(arg.get_help()).cloned() {
+                    Some(long) => arg.long_help(long).help(*help),
+                    None => arg.help(*help),
+                },
+                None => arg,
+            };
+            arg.hide_short_help(!shown)
+        });
+    }
+    command = without_summary_in_long_help(command);
+    if argv0.is_some_and(invoked_as_plugin) {
+        command = command.bin_name("kubectl kw");
+    }
+    // A subcommand that has an argument of a global's id keeps its own (clap propagates
+    // globals only where they are missing): demo gets hidden copies, parsed as before.
+    let refused: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter(|a| DEMO_REFUSES.contains(&a.get_id().as_str()))
+        .cloned()
+        .collect();
+    command.mut_subcommand("demo", |mut demo| {
+        for arg in refused {
+            demo = demo.arg(arg.hide(true));
+        }
+        demo
+    })
+}
+
+/// clap's derive makes a doc comment's first paragraph the short help and the whole comment
+/// the long help; kw's first paragraphs are one-line summaries of the text after them, which
+/// `--help` then need not repeat.
+fn without_summary_in_long_help(command: clap::Command) -> clap::Command {
+    let ids: Vec<String> = command
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut command = command;
+    for id in ids {
+        command = command.mut_arg(id.as_str(), |arg| {
+            let (Some(short), Some(long)) = (arg.get_help(), arg.get_long_help()) else {
+                return arg;
+            };
+            let (short, long) = (short.to_string(), long.to_string());
+            let rest = long
+                .strip_prefix(short.as_str())
+                .map(|rest| rest.strip_prefix('.').unwrap_or(rest))
+                .and_then(|rest| rest.strip_prefix("\n\n"));
+            match rest {
+                Some(rest) => arg.long_help(rest.to_string()),
+                None => arg,
+            }
+        });
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, without_summary_in_long_help);
+    }
+    command
+}
+
+/// kubectl runs a plugin `kw` as the program `kubectl-kw` (on its PATH).
+fn invoked_as_plugin(argv0: &std::ffi::OsStr) -> bool {
+    std::path::Path::new(argv0)
+        .file_stem()
+        .is_some_and(|name| name == "kubectl-kw")
+}
+
+/// An optional flag value given after a space (`--timestamps local`): clap, as kubectl's
+/// parser, takes the flag alone and the value as a positional argument, which would then be
+/// looked up as an object named `local`. kw knows both words, so it asks instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("did you mean {flag}={value}?")]
+pub struct SpacedOptionalValue {
+    pub flag: String,
+    pub value: String,
+}
+
+/// The flags whose value is optional (`--diff`, `--timestamps`, `--insecure-skip-tls-verify`,
+/// any added later: those that take `0..=1` values, `=` required), each with the values it
+/// takes (its possible values, or for a boolean `true` and `false`).
+pub fn optional_valued_flags() -> Vec<(String, Vec<String>)> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    command.build();
+    let get = command
+        .find_subcommand("get")
+        .expect("kw has a get subcommand")
+        .clone();
+    command
+        .get_arguments()
+        .chain(get.get_arguments())
+        .filter(|arg| {
+            arg.is_require_equals_set() && arg.get_num_args().is_some_and(|n| n.min_values() == 0)
+        })
+        .filter_map(|arg| {
+            let long = arg.get_long()?;
+            let mut values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_string())
+                .collect();
+            // A boolean (`=true`/`=false`, as pflag takes them) lists no possible values.
+            if values.is_empty() {
+                values = vec!["true".into(), "false".into()];
+            }
+            Some((format!("--{long}"), values))
+        })
+        .collect()
+}
+
+/// The first optional-valued flag in `args` (the words after the program's name) followed by
+/// one of its values as a word of its own (for `kw get` and `kw demo`; `kw sim` has its own).
+pub fn spaced_optional_value(args: &[String]) -> Option<SpacedOptionalValue> {
+    let flags = optional_valued_flags();
+    args.windows(2).find_map(|pair| {
+        let (_, values) = flags.iter().find(|(flag, _)| *flag == pair[0])?;
+        values.contains(&pair[1]).then(|| SpacedOptionalValue {
+            flag: pair[0].clone(),
+            value: pair[1].clone(),
+        })
+    })
+}
+
 /// `64Mi`, `512Ki`, `1Gi` or plain bytes.
 fn parse_size(text: &str) -> Result<usize, String> {
     let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
@@ -387,6 +632,59 @@ fn parse_size(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn finds_the_optional_valued_flags() {
+        let flags = optional_valued_flags();
+        let names: Vec<&str> = flags.iter().map(|(f, _)| f.as_str()).collect();
+        for flag in ["--timestamps", "--diff", "--insecure-skip-tls-verify"] {
+            assert!(names.contains(&flag), "{flag} in {names:?}");
+        }
+        for (flag, values) in &flags {
+            assert!(!values.is_empty(), "{flag} has values");
+        }
+    }
+
+    #[test]
+    fn a_spaced_optional_value_is_asked_about() {
+        let asked = |line: &str| spaced_optional_value(&words(line)).map(|e| e.to_string());
+        assert_eq!(
+            asked("get pods -w --timestamps local").as_deref(),
+            Some("did you mean --timestamps=local?")
+        );
+        assert_eq!(
+            asked("get pods --diff all -w").as_deref(),
+            Some("did you mean --diff=all?")
+        );
+        assert_eq!(asked("get pods -w --timestamps=local"), None);
+        assert_eq!(asked("get pods --diff -w"), None);
+        assert_eq!(asked("get pods --diff web"), None);
+        assert_eq!(asked("get all --diff"), None);
+    }
+
+    /// `kw demo --help` hides exactly the global flags demo refuses.
+    #[test]
+    fn demo_hides_the_flags_it_refuses() {
+        use clap::CommandFactory;
+        let root = Cli::command();
+        for arg in root.get_arguments().filter(|a| a.is_global_set()) {
+            let long = format!("--{}", arg.get_long().expect("a long name"));
+            let takes_value = arg.get_action().takes_values() && !arg.is_require_equals_set();
+            let mut argv = vec!["kw".to_string(), long.clone()];
+            if takes_value {
+                argv.push("1".into());
+            }
+            argv.push("demo".into());
+            let cli = Cli::try_parse_from(&argv).expect("parses");
+            let refused = cli.config.cluster_choice();
+            let hidden = DEMO_REFUSES.contains(&arg.get_id().as_str());
+            assert_eq!(refused.is_some(), hidden, "{argv:?}");
+        }
+    }
 
     #[test]
     fn parses_sizes() {

@@ -25,6 +25,20 @@ pub fn remove_leftovers() {
     }
 }
 
+/// The demo's first screen, on stderr: what kw adds over kubectl in one line, the next
+/// commands to try, and where the cluster is. Every line fits 80 columns (the kubeconfig's path
+/// as long as the temporary directory allows).
+pub fn banner(url: &str, kubeconfig: &str) -> String {
+    format!(
+        "kw demo: kubectl get -w that never drops an event, plus --live, --diff, --until\n\
+         Next, the state in place:  kw demo -- pods -A --live\n\
+         Next, a rollout judged as in CI:\n\
+         kw demo --rollout crash-loop:shop -- deploy/shop --until ready --fail-on failed\n\
+         A simulated cluster at {url}; Ctrl-C stops it.\n\
+         Its kubeconfig, for kubectl: {kubeconfig}\n"
+    )
+}
+
 pub fn run(
     args: DemoArgs,
     outer: &ConfigFlags,
@@ -67,11 +81,7 @@ pub fn run(
     let _ = DEMO_DIR.set(dir.path().to_path_buf());
     let kubeconfig: PathBuf = dir.path().join("kubeconfig");
     sim.write_kubeconfig(&kubeconfig)?;
-    eprintln!(
-        "kw demo: a simulated cluster is running at {} (kubeconfig: {}); Ctrl-C to stop",
-        sim.url(),
-        kubeconfig.display()
-    );
+    eprint!("{}", banner(&sim.url(), &kubeconfig.display().to_string()));
     let mut argv: Vec<String> = vec!["kw".into(), "get".into()];
     if args.get_args.is_empty() {
         argv.extend(
@@ -108,4 +118,22 @@ pub fn run(
     sim.stop();
     drop(dir);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_banner_fits_80_columns_and_hints_the_next_commands() {
+        let text = banner("https://127.0.0.1:43567", "/tmp/kw-demo-AbC123/kubeconfig");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{line:?}");
+        }
+        assert!(text.contains("  kw demo -- pods -A --live\n"), "{text}");
+        assert!(text.contains(
+            "\nkw demo --rollout crash-loop:shop -- deploy/shop --until ready --fail-on failed\n"
+        ));
+        assert!(text.contains("https://127.0.0.1:43567"));
+    }
 }

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{FromArgMatches, Parser};
 
 use kw::cli::{Cli, Command, CompletionArgs};
 use kw::output::writer::is_closed_pipe;
@@ -28,11 +28,23 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
         return run_complete(&args[2..]);
     }
-    let cli = match Cli::try_parse() {
+    let argv0 = std::env::args_os().next();
+    let cli = match kw::cli::command(argv0.as_deref())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
+    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
+        if let Some(spaced) = kw::cli::spaced_optional_value(args.get(1..).unwrap_or_default()) {
+            return exit_with(&Report {
+                lines: vec![format!("error: {spaced}")],
+                code: exit::USAGE,
+            });
+        }
+    }
     // Where notices go; the live view holds them while it draws, and whatever ends kw writes
     // out those held.
     let notices = kw::log::Notices::new(kw::output::terminal::dims_notices());
@@ -45,6 +57,16 @@ fn main() -> ExitCode {
             std::process::exit(exit::INTERRUPTED)
         }
     });
+    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
+        // A watch that prints nothing for a while still ends, quietly, once its reader has
+        // gone (`kw get pods -w | head -1`), as a closed pipe ends it after a write.
+        let notices = notices.clone();
+        kw::output::writer::when_reader_gone(move || {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::OK)
+        });
+    }
     let report = match cli.command {
         Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
         Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),

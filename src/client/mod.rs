@@ -9,6 +9,7 @@
 
 pub mod backoff;
 pub mod tls;
+mod tunnel;
 
 use std::io::Read;
 use std::sync::{Arc, Mutex};
@@ -21,9 +22,7 @@ use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 use ureq::unversioned::resolver::DefaultResolver;
-use ureq::unversioned::transport::{
-    ConnectProxyConnector, Connector as _, SocksConnector, TcpConnector,
-};
+use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
 
 type Response = ureq::http::Response<ureq::Body>;
 
@@ -76,6 +75,9 @@ pub enum ClientError {
     /// The run's deadline (`bound_by`) passed before the server, or the exec plugin, answered.
     #[error("{reason}")]
     DeadlinePassed { reason: String },
+    /// A path that no URL can carry (a name with a line break in it): never sent.
+    #[error("cannot ask for {path:?}: the path holds a character a URL does not allow")]
+    BadPath { path: String },
 }
 
 impl ClientError {
@@ -90,7 +92,8 @@ impl ClientError {
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
             ClientError::TooLarge { .. }
             | ClientError::Setup(_)
-            | ClientError::DeadlinePassed { .. } => false,
+            | ClientError::DeadlinePassed { .. }
+            | ClientError::BadPath { .. } => false,
         }
     }
 }
@@ -520,6 +523,12 @@ impl Client {
     ) -> Result<Response, ClientError> {
         let agent = self.agent_for(credential, watch)?;
         let url = format!("{}{}", self.base_url, path_and_query);
+        // Checked here, so that ureq's refusal below can only be a header's.
+        if url.parse::<ureq::http::Uri>().is_err() {
+            return Err(ClientError::BadPath {
+                path: path_and_query.to_string(),
+            });
+        }
         vlog!(crate::log::REQUESTS, "GET {url}");
         let mut request = agent
             .get(&url)
@@ -631,6 +640,18 @@ impl Client {
                 };
             }
         }
+        if let ureq::Error::Other(inner) = &error {
+            if let Some(answer) = inner.downcast_ref::<tunnel::ProxyAnswerError>() {
+                return ClientError::Unreachable {
+                    server,
+                    reason: format!(
+                        "the proxy {proxy} answered the tunnel request (CONNECT) in a way kw \
+                         cannot read: {}",
+                        tunnel::describe(answer)
+                    ),
+                };
+            }
+        }
         let unreachable = |reason: String| match &self.proxy_display {
             Some(proxy) => ClientError::Unreachable {
                 server: server.clone(),
@@ -652,19 +673,24 @@ impl Client {
                     .strip_prefix("proxy server responded ")
                     .and_then(|status| status.split('/').next())
                     .and_then(|code| code.parse::<u16>().ok());
-                let answer = match code {
-                    Some(code) => {
-                        let text = ureq::http::StatusCode::from_u16(code)
-                            .ok()
-                            .and_then(|status| status.canonical_reason())
-                            .unwrap_or("");
-                        format!("answered {code} {text}").trim_end().to_string()
-                    }
-                    None => reason,
+                let Some(code) = code else {
+                    // ureq's "proxy server did not respond": the proxy closed the connection or
+                    // went silent before answering.
+                    return ClientError::Unreachable {
+                        server,
+                        reason: format!(
+                            "the proxy {proxy} did not answer the tunnel request (CONNECT)"
+                        ),
+                    };
                 };
-                let hint = match answer.get(..12) {
-                    Some("answered 407") => " (check the user and password in the proxy URL)",
-                    Some("answered 403") => " (the proxy does not allow this destination)",
+                let text = ureq::http::StatusCode::from_u16(code)
+                    .ok()
+                    .and_then(|status| status.canonical_reason())
+                    .unwrap_or("");
+                let answer = format!("answered {code} {text}").trim_end().to_string();
+                let hint = match code {
+                    407 => " (check the user and password in the proxy URL)",
+                    403 => " (the proxy does not allow this destination)",
                     _ => "",
                 };
                 ClientError::Unreachable {
@@ -801,7 +827,7 @@ fn build_agent(
     // gets its TLS here too.)
     let connector =
         ().chain(SocksConnector::default())
-            .chain(ConnectProxyConnector::default())
+            .chain(tunnel::Tunnel::default())
             .chain(TcpConnector::default())
             .chain(tls);
     ureq::Agent::with_parts(config, connector, DefaultResolver::default())

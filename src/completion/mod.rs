@@ -69,7 +69,7 @@ pub fn script_file(shell: Shell) -> String {
 
 /// The man pages: `kw.1`, then one per subcommand (`kw-get.1`, ...), as (file name, roff).
 pub fn man_pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = crate::cli::command(None).disable_help_subcommand(true);
     cmd.build();
     let mut pages = Vec::new();
     render(&cmd, &mut pages)?;

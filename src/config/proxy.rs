@@ -73,7 +73,9 @@ impl ProxyUrl {
             reason: reason.to_string(),
         };
         let text = text.trim();
-        let (scheme, rest) = match text.split_once("://") {
+        // Only a scheme as RFC 3986 spells one: `user:pass://x@host` has none (and its
+        // password must not be shown as one).
+        let (scheme, rest) = match split_scheme(text) {
             Some((scheme, rest)) => (scheme.to_ascii_lowercase(), rest),
             None => ("http".to_string(), text),
         };
@@ -163,13 +165,26 @@ impl ProxyUrl {
     }
 }
 
+/// `scheme` and what follows `scheme://`, if `text` starts with a scheme: a letter, then letters,
+/// digits, `+`, `-` or `.` (RFC 3986), so never anything holding `:` or `@`.
+fn split_scheme(text: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = text.split_once("://")?;
+    let mut chars = scheme.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    valid.then_some((scheme, rest))
+}
+
+/// `text` with everything before its last `@` (after the scheme) redacted: whatever the URL's
+/// shape, a password sits there.
 fn redact_userinfo(text: &str) -> String {
-    match (text.find("://"), text.rfind('@')) {
-        (Some(start), Some(at)) if at > start => {
-            format!("{}<redacted>{}", &text[..start + 3], &text[at..])
-        }
-        (None, Some(at)) => format!("<redacted>{}", &text[at..]),
-        _ => text.to_string(),
+    let (prefix, rest) = match split_scheme(text) {
+        Some((scheme, rest)) => (&text[..scheme.len() + 3], rest),
+        None => ("", text),
+    };
+    match rest.rfind('@') {
+        Some(at) => format!("{prefix}<redacted>{}", &rest[at..]),
+        None => text.to_string(),
     }
 }
 
@@ -429,6 +444,22 @@ mod tests {
             let error = ProxyUrl::parse(bad).unwrap_err().to_string();
             assert!(!error.contains("secret"), "{error}");
         }
+        // Whatever the shape, what precedes the last `@` is never shown.
+        for bad in [
+            "audituser:s3cretpw://x@127.0.0.1:3128",
+            "audituser:s3cret://pw@127.0.0.1:3128",
+            "http://audituser:s3cret://pw@h:99999",
+            "audituser:s3cretpw@h:99999",
+            "ftp://audituser:s3cretpw@h",
+            "audituser:s3cretpw@[zz]:1",
+        ] {
+            let error = ProxyUrl::parse(bad).unwrap_err().to_string();
+            assert!(!error.contains("s3cret"), "{bad}: {error}");
+        }
+        assert_eq!(
+            ProxyUrl::parse("ftp://u:pw@h").unwrap_err().to_string(),
+            "proxy scheme \"ftp\" is not supported (use http, https or socks5)"
+        );
         let https = ProxyUrl::parse("https://u:p@p").unwrap().to_ureq().unwrap();
         assert_eq!(https.protocol(), ureq::ProxyProtocol::Https);
         assert_eq!((https.host(), https.port()), ("p", 443));

@@ -10,7 +10,10 @@
 //! the context: kind, minikube, k3d and port-forwards all live at `https://127.0.0.1:PORT`, and
 //! one of them must never answer for another. Files are the user's own (0600, directory 0700),
 //! and a directory that already exists is used only if it is too: one that another user owns or
-//! may write could hold a planted file that sends `kw get pods` to some other resource.
+//! may write could hold a planted file that sends `kw get pods` to some other resource. The
+//! directory is opened once and checked as opened, and every directory on the way to it must be
+//! safe from other users too (`private_file::PrivateDir`): a symlink swapped in between a check
+//! and a read cannot redirect either.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::connection::Connection;
 use crate::config::endpoint::TrustRoots;
 use crate::events::ResourceInfo;
+use crate::private_file::{DirError, PrivateDir};
 
 /// How long a resolution is trusted.
 pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
@@ -47,7 +51,12 @@ struct Entry {
 }
 
 pub struct DiscoveryCache {
-    path: Option<PathBuf>,
+    /// The directory as named, and the file's name in it (`None`: no cache).
+    place: Option<(PathBuf, String)>,
+    /// The directory, opened once and checked (`None`: not there yet, or not to be trusted).
+    dir: Option<PrivateDir>,
+    /// The directory was refused: never write to it, even if it is made later.
+    refused: bool,
     file: CacheFile,
     dirty: bool,
 }
@@ -111,40 +120,9 @@ impl Fnv64 {
     }
 }
 
-/// The cache directory, owner-only.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
-/// Why the existing directory `dir` must not be trusted with the cache, if it must not: it
-/// belongs to another user, or its group or others may write to it.
-#[cfg(unix)]
-fn distrust(dir: &Path) -> Option<String> {
-    use std::os::unix::fs::MetadataExt;
-    // Followed if a symlink: what counts is the directory the files would go to.
-    let meta = std::fs::metadata(dir).ok()?;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
-    if meta.uid() != me {
-        return Some(format!("it belongs to user id {}, not to you", meta.uid()));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Some(format!(
-            "its group or other users may write to it (mode {:o}; chmod 700 fixes that)",
-            meta.mode() & 0o777
-        ));
-    }
-    None
-}
-
-#[cfg(not(unix))]
-fn distrust(_dir: &Path) -> Option<String> {
-    None
-}
+/// A cache file larger than this is not read: kw writes a few hundred KiB at most, and a
+/// discovery answer over 64 MiB is refused anyway.
+const MAX_FILE: u64 = 64 << 20;
 
 /// Warn once per run, however many clusters open the cache.
 fn warn_once(dir: &Path, why: &str) {
@@ -157,9 +135,24 @@ fn warn_once(dir: &Path, why: &str) {
     });
 }
 
+/// Say why the cache directory `dir` is not used: a directory that is not the user's alone with
+/// `distrusted` (a warning, normally: it was changed after kw made it); a directory on the way
+/// that others may change, or any other failure, at `-v` only. The command goes on either way.
+fn explain(dir: &Path, error: DirError, distrusted: &dyn Fn(&Path, &str)) {
+    match error {
+        DirError::Missing => {}
+        DirError::Untrusted { why } => distrusted(dir, &why),
+        error => crate::vlog!(
+            crate::log::REQUESTS,
+            "not using the discovery cache {}: {error}",
+            dir.display()
+        ),
+    }
+}
+
 impl DiscoveryCache {
     /// The cache of the cluster `key` in `dir` (`None`: no cache at all). A directory kw
-    /// cannot trust (`distrust`) means no cache, with a one-line warning.
+    /// cannot trust (`PrivateDir::open`) means no cache, with a one-line warning.
     pub fn open(dir: Option<&Path>, key: &ClusterKey) -> DiscoveryCache {
         DiscoveryCache::open_trusted(dir, key, warn_once)
     }
@@ -175,21 +168,24 @@ impl DiscoveryCache {
         key: &ClusterKey,
         distrusted: impl Fn(&Path, &str),
     ) -> DiscoveryCache {
-        let dir = dir.filter(|dir| match distrust(dir) {
-            Some(why) => {
-                distrusted(dir, &why);
-                false
+        let name = key.file_name();
+        let (handle, refused) = match dir.map(|dir| (dir, PrivateDir::open(dir, false))) {
+            None | Some((_, Err(DirError::Missing))) => (None, false),
+            Some((_, Ok(handle))) => (Some(handle), false),
+            Some((dir, Err(error))) => {
+                explain(dir, error, &distrusted);
+                (None, true)
             }
-            None => true,
-        });
-        let path = dir.map(|dir| dir.join(key.file_name()));
-        let file = path
+        };
+        let file = handle
             .as_ref()
-            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|handle| handle.read(&name, MAX_FILE).ok())
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         DiscoveryCache {
-            path,
+            place: dir.map(|dir| (dir.to_path_buf(), name)),
+            dir: handle,
+            refused,
             file,
             dirty: false,
         }
@@ -245,27 +241,29 @@ impl DiscoveryCache {
         self.file.answer = None;
     }
 
-    /// Write the cache back if it changed; failures are ignored (it is only a cache).
+    /// Write the cache back if it changed; failures are ignored (it is only a cache). It goes into
+    /// the directory checked at `open`, or, if there was none then, one made now and checked.
     pub fn save(&mut self) {
-        let Some(path) = &self.path else {
+        let Some((path, name)) = &self.place else {
             return;
         };
-        if !self.dirty {
+        if !self.dirty || self.refused {
             return;
         }
         let Ok(bytes) = serde_json::to_vec(&self.file) else {
             return;
         };
-        if let Some(dir) = path.parent() {
-            let _ = create_private_dir(dir);
-            // Made, or changed, by someone else since `open`: leave it alone.
-            if distrust(dir).is_some() {
-                return;
-            }
+        if self.dir.is_none() {
+            self.dir = PrivateDir::open(path, true)
+                .map_err(|error| explain(path, error, &|_, _| {}))
+                .ok();
         }
+        let Some(dir) = &self.dir else {
+            return;
+        };
         // Private, and renamed into place: a concurrent kw never reads half a file, and a
-        // symlink planted at the path is replaced rather than written through.
-        let _ = crate::private_file::write(path, &bytes);
+        // symlink planted at the name is replaced rather than written through.
+        let _ = dir.write(name, &bytes);
         self.dirty = false;
     }
 }
@@ -401,7 +399,6 @@ mod tests {
             cache.get("pods", now).is_none(),
             "and was not written while open"
         );
-        assert!(distrust(dir.path()).is_none());
     }
 
     #[test]

@@ -9,11 +9,13 @@
 //!
 //! The layer's other parts, one job each: `served` reads the server's answer (`/api`, `/apis`),
 //! `cache` keeps answers on disk per cluster, `cluster` opens a context's client with its cache
-//! (`ClusterHandle`) and forgets what the cache got wrong, `error` says why a name failed.
+//! (`ClusterHandle`) and forgets what the cache got wrong, `error` says why a name failed,
+//! `names` keeps names a path cannot carry out of what the server said.
 
 pub mod cache;
 pub mod cluster;
 mod error;
+mod names;
 mod served;
 
 use crate::client::Client;

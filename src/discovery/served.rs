@@ -15,6 +15,7 @@ use crate::wire::{
 };
 
 use super::error::DiscoveryError;
+use super::names;
 
 /// One group version the server serves, with its resources (subresources included, as
 /// `plural/sub`, in the legacy shape).
@@ -57,7 +58,8 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
         // A server (or a proxy in front of one) that does not serve the list itself: the core
         // group is then asked at v1 directly, as kw always did; no list of groups is no group.
         Err(ClientError::Status { code: 404, .. }) if core => {
-            return legacy_versions(client, &[(String::new(), "v1".into(), true)]);
+            let core_v1 = legacy_versions(client, &[(String::new(), "v1".into(), true)])?;
+            return Ok(checked(core_v1, core));
         }
         Err(ClientError::Status { code: 404, .. }) => return Ok(Half::default()),
         Err(e) => return Err(e.into()),
@@ -69,7 +71,7 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
             "apidiscovery.k8s.io/v2" | "apidiscovery.k8s.io/v2beta1"
         );
     if aggregated {
-        return Ok(from_aggregated(parse(path, &body)?));
+        return Ok(checked(from_aggregated(parse(path, &body)?), core));
     }
     let wanted: Vec<(String, String, bool)> = if core {
         let versions: ApiVersions = parse(path, &body)?;
@@ -93,7 +95,61 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
             .filter(|(_, version, _)| !version.is_empty())
             .collect()
     };
-    legacy_versions(client, &wanted)
+    // A name that may not go into a path is never asked for.
+    let (wanted, skipped): (Vec<_>, Vec<_>) = wanted
+        .into_iter()
+        .partition(|(group, version, _)| names::is_group_version(group, version, core));
+    for (group, version, _) in &skipped {
+        names::skipped_version(group, version);
+    }
+    Ok(checked(legacy_versions(client, &wanted)?, core))
+}
+
+/// `half` without the group versions and resources whose names may not go into a path, each
+/// left out with a note at `-v`.
+fn checked(half: Half, core: bool) -> Half {
+    let versions = half
+        .versions
+        .into_iter()
+        .filter(|gv| {
+            let ok = names::is_group_version(&gv.group, &gv.version, core);
+            if !ok {
+                names::skipped_version(&gv.group, &gv.version);
+            }
+            ok
+        })
+        .map(|gv| GroupVersion {
+            resources: gv
+                .resources
+                .into_iter()
+                .filter(|resource| {
+                    let ok = names::is_resource(&resource.name);
+                    if !ok {
+                        names::skipped_resource(&resource.name, &gv.group, &gv.version);
+                    }
+                    ok
+                })
+                .collect(),
+            ..gv
+        })
+        .collect();
+    // Stale ones are only named in a warning, but a name that is not one is not repeated.
+    let stale = half
+        .stale
+        .into_iter()
+        .filter(|named| {
+            let (group, version) = match named.split_once('/') {
+                Some((group, version)) if !core => (group, version),
+                _ => ("", named.as_str()),
+            };
+            let ok = names::is_group_version(group, version, core);
+            if !ok {
+                names::skipped_version(group, version);
+            }
+            ok
+        })
+        .collect();
+    Half { versions, stale }
 }
 
 fn parse<T: serde::de::DeserializeOwned>(path: &str, body: &[u8]) -> Result<T, DiscoveryError> {

@@ -571,20 +571,21 @@ mod tests {
 
     #[test]
     fn errors_are_reported_not_panicked() {
-        for bad in [
-            "{",
-            "{.a",
-            "{[",
-            "{[?(@.a",
-            "{#}",
-            "{\"a}",
-            "{.a[1:2:3:4]}",
-            "{..\u{e9}",
+        // Each bad template is an error, worded as client-go's parser words it.
+        for (bad, message) in [
+            ("{", "unclosed action"),
+            ("{.a", "unclosed action"),
+            ("{[", "unterminated array"),
+            ("{[?(@.a", "unterminated filter"),
+            ("{#}", "unrecognized character in action: U+0023 '#'"),
+            ("{\"a}", "unterminated quoted string"),
+            ("{.a[1:2:3:4]}", "invalid array index 1:2:3:4"),
+            ("{..\u{e9}", "unclosed action"),
         ] {
-            let _ = parse(bad);
+            match parse(bad) {
+                Err(JsonPathError::Parse(m)) => assert_eq!(m, message, "{bad:?}"),
+                other => panic!("{bad:?}: {other:?}"),
+            }
         }
-        assert!(
-            matches!(parse("{#}"), Err(JsonPathError::Parse(m)) if m.contains("unrecognized character"))
-        );
     }
 }

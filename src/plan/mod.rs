@@ -75,6 +75,24 @@ pub enum PlanError {
     LiveWithFormat { format: String },
     #[error("--live shows the current state: drop --watch-only, or use -w")]
     LiveWithWatchOnly,
+    /// kw's event flags under `--live`, which draws state, not events.
+    #[error("--live shows the current state, not events: drop {flag}, or use -w")]
+    EventFlagWithLive { flag: &'static str },
+    /// `--diff`/`--ignore-unchanged` without a watch: there are no MODIFIED events to act on.
+    #[error("{flag} acts on the changes seen while watching: add -w")]
+    NeedsWatch { flag: &'static str },
+    /// `--timestamps`/`--diff` with `-o json|jsonl`: kw's members ride in the event envelope.
+    #[error(
+        "{flag} with -o {format}: add --output-watch-events, whose event lines carry {member:?}"
+    )]
+    NeedsWatchEvents {
+        flag: &'static str,
+        format: String,
+        member: &'static str,
+    },
+    /// `--timestamps`/`--diff` with a format that has no place for them.
+    #[error("{flag} has no place in -o {format}: use a table, or -o json|jsonl with --output-watch-events")]
+    NoPlaceInFormat { flag: &'static str, format: String },
     /// kubectl's rule: a plain watch takes one name per type.
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
@@ -260,6 +278,7 @@ impl GetPlan {
                 format: args.output.clone(),
             });
         }
+        check_kw_event_flags(args, &format, template_file.is_some(), watching)?;
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
             Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
@@ -373,7 +392,7 @@ impl GetPlan {
             table: self.output.format.is_table(),
             chunk_size: self.chunk_size,
             watch: self.watching,
-            print_list: self.print_list,
+            print_list: self.print_list || self.measures_list(),
             deadline,
             max_object_size: self.max_object_size,
             named_must_exist: !self.rules.has_conditions(),
@@ -484,7 +503,15 @@ impl GetPlan {
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),
+            measure_list: self.measures_list(),
         }
+    }
+
+    /// `--watch-only` with a table: the watcher delivers the initial list for the printer to
+    /// measure (a terminal table's column widths, `--diff`'s memory) and not print. Not with
+    /// rules: `--max-events` counts the events delivered.
+    fn measures_list(&self) -> bool {
+        self.watching && !self.print_list && self.output.format.is_table() && !self.has_rules()
     }
 
     /// What kubectl says on stderr when a one-shot get printed nothing.
@@ -511,6 +538,60 @@ impl GetPlan {
             )
         }
     }
+}
+
+/// No flag of kw's is accepted and then ignored: `--timestamps` and `--diff` show in tables and
+/// in JSON event lines only, `--diff` and `--ignore-unchanged` need events to act on, and the
+/// live view (state, not events) takes none of the event flags.
+fn check_kw_event_flags(
+    args: &GetArgs,
+    format: &OutputFormat,
+    template_file: bool,
+    watching: bool,
+) -> Result<(), PlanError> {
+    let event_flags = [
+        ("--output-watch-events", args.output_watch_events),
+        ("--timestamps", args.timestamps.is_some()),
+        ("--diff", args.diff.is_some()),
+        ("--only", !args.only.is_empty()),
+        ("--ignore-unchanged", args.ignore_unchanged),
+    ];
+    if args.live {
+        if let Some((flag, _)) = event_flags.iter().find(|(_, given)| *given) {
+            return Err(PlanError::EventFlagWithLive { flag });
+        }
+        return Ok(());
+    }
+    for (flag, given) in [
+        ("--diff", args.diff.is_some()),
+        ("--ignore-unchanged", args.ignore_unchanged),
+    ] {
+        if given && !watching {
+            return Err(PlanError::NeedsWatch { flag });
+        }
+    }
+    let extras = [
+        ("--timestamps", args.timestamps.is_some(), "ts"),
+        ("--diff", args.diff.is_some(), "diff"),
+    ];
+    for (flag, _, member) in extras.into_iter().filter(|(_, given, _)| *given) {
+        let table = !template_file && format.is_table();
+        let json = matches!(format, OutputFormat::Json | OutputFormat::Jsonl);
+        if table || (json && args.output_watch_events) {
+            continue;
+        }
+        let format = args.output.clone();
+        return Err(if json {
+            PlanError::NeedsWatchEvents {
+                flag,
+                format,
+                member,
+            }
+        } else {
+            PlanError::NoPlaceInFormat { flag, format }
+        });
+    }
+    Ok(())
 }
 
 fn several_types(targets: &[Target]) -> bool {
@@ -960,5 +1041,77 @@ mod tests {
             error.starts_with("error reading jsonpath-file file"),
             "{error}"
         );
+    }
+
+    /// No flag of kw's is accepted and then ignored: over every format, `--timestamps` and
+    /// `--diff` either show (tables, JSON event lines) or are refused naming the flag to add or
+    /// the format that has no place for them.
+    #[test]
+    fn kw_event_flags_show_or_are_refused_in_every_format() {
+        let formats = [
+            "",
+            "wide",
+            "json",
+            "jsonl",
+            "yaml",
+            "name",
+            "jsonpath={.metadata.name}",
+            "jsonpath-as-json={.metadata.name}",
+            "custom-columns=NAME:.metadata.name",
+        ];
+        for format in formats {
+            for flag in ["--timestamps", "--diff"] {
+                for events in [false, true] {
+                    let mut args = vec!["pods", "-w", flag];
+                    if !format.is_empty() {
+                        args.extend(["-o", format]);
+                    }
+                    if events {
+                        args.push("--output-watch-events");
+                    }
+                    let shows = matches!(format, "" | "wide")
+                        || (matches!(format, "json" | "jsonl") && events);
+                    let planned = plan(&args);
+                    match planned {
+                        Ok(_) => assert!(shows, "{args:?} accepted, shows nothing"),
+                        Err(e) => {
+                            assert!(!shows, "{args:?}: {e}");
+                            let text = e.to_string();
+                            assert!(text.starts_with(flag), "{args:?}: {text}");
+                            assert!(!text.contains('\n'), "{text}");
+                            if matches!(format, "json" | "jsonl") {
+                                assert!(text.contains("add --output-watch-events"), "{text}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn flags_that_act_on_events_need_a_watch_and_no_live_view() {
+        for flag in ["--diff", "--ignore-unchanged"] {
+            assert_eq!(
+                plan(&["pods", flag]).err(),
+                Some(PlanError::NeedsWatch { flag })
+            );
+            assert!(plan(&["pods", "-w", flag]).is_ok());
+        }
+        for (flag, extra) in [
+            ("--output-watch-events", None),
+            ("--timestamps", None),
+            ("--diff", None),
+            ("--only", Some("added")),
+            ("--ignore-unchanged", None),
+        ] {
+            let mut args = vec!["pods", "--live", flag];
+            args.extend(extra);
+            assert_eq!(
+                plan(&args).err(),
+                Some(PlanError::EventFlagWithLive { flag }),
+                "{args:?}"
+            );
+        }
     }
 }

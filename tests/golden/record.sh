@@ -21,7 +21,7 @@ run_case() {
   for _ in $(seq 100); do grep -q '^ready' "$tmp/sim.out" 2>/dev/null && break; sleep 0.05; done
   local args=("$@")
   HOME="$tmp" KUBECACHEDIR="$tmp/cache" "$kubectl" --kubeconfig "$tmp/kubeconfig" "${args[@]}" \
-    >"$golden/$name.out" 2>"$tmp/stderr" &
+    >"$tmp/stdout" 2>"$tmp/stderr" &
   local client=$!
   if [ "$scenario" = scenario ]; then
     sleep 2
@@ -32,14 +32,30 @@ run_case() {
   echo '{"op":"stop"}' >&3 || true
   exec 3>&-
   wait "$sim" || true
+  # A golden records what kubectl does when it works as the case says: `out` and `out+err`
+  # cases succeed (out+err: a notice on stderr, such as "No resources found"), `err` cases fail.
+  # Anything else keeps the old files and fails the recording (the harness checks the same
+  # exit status of kw).
+  local expected_success=yes
+  [ "$compare" = err ] && expected_success=no
+  if { [ "$expected_success" = yes ] && [ "$code" != 0 ]; } ||
+     { [ "$expected_success" = no ] && [ "$code" = 0 ]; }; then
+    echo "$name: kubectl exited $code, not what a '$compare' case records; kept the old golden" >&2
+    cat "$tmp/stderr" >&2
+    failed=1
+    rm -rf "$tmp"
+    return
+  fi
   case "$compare" in
-    out) [ "$code" = 0 ] || { echo "$name: kubectl exited $code" >&2; cat "$tmp/stderr" >&2; } ;;
-    *) tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
+    out) mv "$tmp/stdout" "$golden/$name.out" ;;
+    out+err) mv "$tmp/stdout" "$golden/$name.out"; tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
+    err) rm -f "$golden/$name.out"; tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
   esac
-  [ "$compare" = err ] && rm -f "$golden/$name.out"
   echo "recorded $name (exit $code)"
   rm -rf "$tmp"
 }
+
+failed=0
 
 while IFS=$'\t' read -r name compare scenario args; do
   case "$name" in ''|'#'*) continue ;; esac
@@ -47,3 +63,4 @@ while IFS=$'\t' read -r name compare scenario args; do
   # shellcheck disable=SC2086
   run_case "$name" "$compare" "$scenario" $args
 done <"$golden/cases.tsv"
+exit "$failed"

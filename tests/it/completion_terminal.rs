@@ -4,8 +4,8 @@
 //! receive it as it is. The same through `kubectl kw` with kubectl's own completion, where kw
 //! answers as `kubectl_complete-kw`.
 //!
-//! `.ci/run` installs bash-completion, zsh, fish and tmux; elsewhere a test whose shell is
-//! missing says so and passes (under CI=true it fails instead, so CI never skips one).
+//! The suite needs every shell here, tmux, bash-completion and kubectl: a missing one fails the
+//! test on every machine (`harness::require`; `.ci/run` installs them, kubectl is on PATH).
 
 use crate::harness;
 
@@ -42,25 +42,6 @@ const NEVER_OFFERED: [&str; 3] = [
     "nl\ntouch${IFS}pwned",
     "esc\u{1b}]0;owned\u{7}",
 ];
-
-/// Whether `program` runs here; if not, a test that needs it passes with a note, except in CI.
-pub(crate) fn available(program: &str, probe: &[&str]) -> bool {
-    let ok = Command::new(program)
-        .args(probe)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{program} is missing: .ci/run installs it"
-        );
-        eprintln!("{program} is not installed: skipping (.ci/run installs it)");
-    }
-    ok
-}
 
 /// A cluster holding the hostile pods (and nothing else) in `default`, and `web-1` in `shop`.
 fn hostile_cluster() -> Cluster {
@@ -331,9 +312,8 @@ fn complete_every_hostile_name(terminal: &Terminal, prompt: &str, dir: &Path) {
 
 #[test]
 fn bash_inserts_hostile_names_quoted_and_nothing_runs() {
-    if !available("tmux", &["-V"]) || !available("bash", &["-c", "exit 0"]) {
-        return;
-    }
+    harness::require("tmux", &["-V"]);
+    harness::require("bash", &["-c", "exit 0"]);
     let cluster = hostile_cluster();
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);
@@ -350,9 +330,8 @@ fn bash_inserts_hostile_names_quoted_and_nothing_runs() {
 
 #[test]
 fn zsh_inserts_hostile_names_quoted_and_nothing_runs() {
-    if !available("tmux", &["-V"]) || !available("zsh", &["-fc", "exit 0"]) {
-        return;
-    }
+    harness::require("tmux", &["-V"]);
+    harness::require("zsh", &["-fc", "exit 0"]);
     let cluster = hostile_cluster();
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);
@@ -370,9 +349,8 @@ fn zsh_inserts_hostile_names_quoted_and_nothing_runs() {
 
 #[test]
 fn fish_inserts_hostile_names_quoted_and_nothing_runs() {
-    if !available("tmux", &["-V"]) || !available("fish", &["--no-config", "-c", "exit 0"]) {
-        return;
-    }
+    harness::require("tmux", &["-V"]);
+    harness::require("fish", &["--no-config", "-c", "exit 0"]);
     let cluster = hostile_cluster();
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);
@@ -395,17 +373,9 @@ fn fish_inserts_hostile_names_quoted_and_nothing_runs() {
 #[test]
 fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
     const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
-    if !available("tmux", &["-V"]) || !available("kubectl", &["version", "--client"]) {
-        return;
-    }
-    if !Path::new(BASH_COMPLETION).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{BASH_COMPLETION} is missing: .ci/run installs bash-completion"
-        );
-        eprintln!("bash-completion is not installed: skipping (.ci/run installs it)");
-        return;
-    }
+    harness::require("tmux", &["-V"]);
+    harness::require("kubectl", &["version", "--client"]);
+    harness::require_file(BASH_COMPLETION, "bash-completion");
     let cluster = hostile_cluster();
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);

@@ -288,13 +288,17 @@ fn events_reach_a_pipe_as_they_happen() {
         assert!(live.next_line(LIMIT).is_some(), "initial list");
     }
     cluster.sim.create("pods", pod("live-1")).unwrap();
-    let started = Instant::now();
+    // The line comes while kw still runs: not held for a buffer to fill or the watch to end
+    // (nothing else is printed, and the watch never ends by itself).
     let line = live
-        .next_line(Duration::from_secs(10))
+        .next_line(LIMIT)
         .expect("the event arrives without kw exiting");
     assert!(line.contains("\"name\":\"live-1\""), "{line}");
-    // Generous: it must not wait for a buffer to fill or the watch to end.
-    assert!(started.elapsed() < Duration::from_secs(10));
+    let mut live = live;
+    assert!(
+        live.child.try_wait().expect("kw's status").is_none(),
+        "kw ended: the line may have waited for the end"
+    );
     drop(live);
 }
 
@@ -703,12 +707,13 @@ fn escape_sequences_in_a_server_message_are_shown_not_obeyed() {
 /// kubectl passing the arguments through. Run through the installed kubectl itself.
 #[test]
 fn kw_runs_as_a_kubectl_plugin() {
+    harness::require("kubectl", &["version", "--client"]);
     let kubectl = std::env::var_os("PATH")
         .into_iter()
         .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
         .map(|dir| dir.join("kubectl"))
         .find(|candidate| candidate.is_file())
-        .expect("kubectl on PATH (kw's reference; installed on every development and CI machine)");
+        .expect("kubectl on PATH");
     let cluster = Cluster::seeded();
     let plugins = cluster.dir.path().join("plugins");
     std::fs::create_dir(&plugins).unwrap();

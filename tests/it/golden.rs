@@ -150,6 +150,8 @@ fn check_with(name: &str, case: &Case, args: &[String], variant: &str) {
             assert_golden(&format!("{name}.err"), &last_line(&stderr));
         }
         "out+err" => {
+            // A success that says something on stderr (record.sh records only those).
+            assert_eq!(code, Some(0), "kw {args:?} ({variant}) failed: {stderr}");
             assert_golden(&format!("{name}.out"), &stdout);
             assert_golden(&format!("{name}.err"), &last_line(&stderr));
         }

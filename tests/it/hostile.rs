@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 use crate::harness::run;
 use crate::harness::watchdog::{self, Output, Stream};
 
+// Further attacks, each in its own file, using the hostile server below.
+mod cache_race;
+mod discovery_names;
+
 const LIMIT: Duration = Duration::from_secs(60);
 
 /// What the hostile server does with one request.

@@ -3,9 +3,9 @@
 //! The screen must end up holding one header and one row per current object, deleted ones gone;
 //! a resize must redraw; Ctrl-C and `--timeout` must leave the last frame and a usable terminal.
 //!
-//! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
+//! The suite needs tmux (`.ci/run` installs it): without it these tests fail.
 
-use crate::completion_terminal::{available, Terminal};
+use crate::completion_terminal::Terminal;
 use crate::harness;
 
 use std::ffi::OsString;
@@ -109,9 +109,7 @@ fn names(list: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_screen_holds_the_current_objects_after_a_burst_and_a_resize_redraws() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let cluster = shop();
     let dir = tempfile::tempdir().expect("temp dir");
     let terminal = terminal(&cluster, dir.path());
@@ -176,9 +174,7 @@ fn the_screen_holds_the_current_objects_after_a_burst_and_a_resize_redraws() {
 
 #[test]
 fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let cluster = shop();
     let dir = tempfile::tempdir().expect("temp dir");
     let terminal = terminal(&cluster, dir.path());
@@ -253,9 +249,7 @@ fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
 /// Pods outnumber the lines (issue 32 item 4).
 #[test]
 fn clocks_tick_between_events_and_a_narrow_screen_keeps_whole_cells_and_the_failing_row() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     // The seeded world, still: no event after the first list.
     let cluster = Cluster::seeded();
     let dir = tempfile::tempdir().expect("temp dir");

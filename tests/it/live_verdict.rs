@@ -2,13 +2,12 @@
 //! from the run's one judge, so the last frame says what ended the run (issue 29 item 3), and
 //! the causes and the summary follow it on stderr, as with `-w`.
 //!
-//! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
+//! The suite needs tmux (`.ci/run` installs it): without it these tests fail.
 
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
 
-use crate::completion_terminal::available;
 use crate::harness::Cluster;
 use crate::live_terminal::{terminal, PROMPT};
 
@@ -21,9 +20,7 @@ fn position(screen: &[String], what: &str, found: impl Fn(&str) -> bool) -> usiz
 
 #[test]
 fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let cluster = Cluster::seeded();
     let dir = tempfile::tempdir().expect("temp dir");
     let terminal = terminal(&cluster, dir.path());

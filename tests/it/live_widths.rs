@@ -4,15 +4,13 @@
 //! (auto-wrap is off while it draws, each line clipped), the columns and the footer's status
 //! words must hold, and a huge name must cost what the screen shows.
 //!
-//! `.ci/run` installs tmux; elsewhere the terminal test says so and passes (under CI=true it
-//! fails).
+//! The suite needs tmux (`.ci/run` installs it): without it the terminal test fails.
 
 use std::time::Duration;
 
 use kw_sim::SimConfig;
 use serde_json::json;
 
-use crate::completion_terminal::available;
 use crate::harness::{self, Cluster};
 use crate::live_terminal::{terminal, PROMPT};
 
@@ -41,9 +39,7 @@ fn shop_with(names: &[String]) -> Cluster {
 
 #[test]
 fn names_wider_than_measured_or_holding_a_tab_move_nothing() {
-    if !available("tmux", &["-V"]) {
-        return;
-    }
+    crate::harness::require("tmux", &["-V"]);
     let names = [
         "web-1".to_string(),
         format!("hangul-{}", "\u{3164}".repeat(40)),

@@ -24,6 +24,7 @@ mod live_terminal;
 mod live_verdict;
 mod live_widths;
 mod namespaces;
+mod newcomer;
 mod output;
 mod proxy;
 mod readiness;

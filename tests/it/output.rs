@@ -227,6 +227,15 @@ fn watch_while(
     lines
 }
 
+fn pods_in_default(cluster: &Cluster) -> usize {
+    cluster
+        .sim
+        .objects("pods")
+        .iter()
+        .filter(|p| p["metadata"]["namespace"] == "default")
+        .count()
+}
+
 #[test]
 fn timestamps_add_a_time_column_and_a_ts_field() {
     let cluster = Cluster::seeded();
@@ -236,6 +245,9 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         &mut cluster.get(&["pods", "-w", "--timestamps"]),
         &ops[..1],
     );
+    // The loops below decide only over lines that arrived: the header, the seven pods of
+    // `default` and the scenario's first change.
+    assert!(lines.len() > 8, "{lines:#?}");
     assert!(lines[0].starts_with("TIME "), "{lines:#?}");
     for line in &lines[1..] {
         let stamp = line.split_whitespace().next().unwrap_or_default();
@@ -253,6 +265,7 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         ]),
         &[],
     );
+    assert_eq!(lines.len(), pods_in_default(&cluster), "{lines:#?}");
     for line in lines {
         let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
         let ts = event["ts"].as_str().expect("ts");
@@ -265,6 +278,7 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         &mut cluster.get(&["pods", "-w", "--timestamps=local"]),
         &[],
     );
+    assert_eq!(lines.len(), 1 + pods_in_default(&cluster), "{lines:#?}");
     assert!(lines[0].starts_with("TIME "), "{lines:#?}");
     for line in &lines[1..] {
         let stamp = line.split_whitespace().next().unwrap_or_default();
@@ -286,6 +300,7 @@ fn timestamps_add_a_time_column_and_a_ts_field() {
         ]),
         &[],
     );
+    assert_eq!(lines.len(), pods_in_default(&cluster), "{lines:#?}");
     for line in lines {
         let event: serde_json::Value = serde_json::from_str(&line).expect("json line");
         let ts = event["ts"].as_str().expect("ts");

@@ -532,3 +532,93 @@ fn a_refused_or_untrusted_https_proxy_gets_one_line_naming_it() {
     assert!(line.contains("unknown authority"), "{line}");
     assert!(!outcome.stderr.contains("s@cret"), "{}", outcome.stderr);
 }
+
+/// A proxy on loopback that reads each CONNECT request, then answers with `answer` (`None`:
+/// closes the connection without a word). Returns its port; the accept thread ends with the
+/// test process.
+fn misbehaving_proxy(answer: Option<Vec<u8>>) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut client in listener.incoming().flatten() {
+            let _ = client.set_read_timeout(Some(IO_TIMEOUT));
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
+                if client.read_exact(&mut byte).is_err() {
+                    break;
+                }
+                head.push(byte[0]);
+            }
+            if let Some(answer) = &answer {
+                let _ = client.write_all(answer);
+            }
+        }
+    });
+    port
+}
+
+/// kw's stdout and stderr at `-v 9` must hold no part of the password `s3cretpw`.
+fn assert_no_password(outcome: &harness::Outcome) {
+    let basic = base64::engine::general_purpose::STANDARD.encode("audituser:s3cretpw");
+    for secret in ["s3cretpw", basic.as_str()] {
+        assert!(!outcome.stdout.contains(secret), "{outcome:#?}");
+        assert!(!outcome.stderr.contains(secret), "{outcome:#?}");
+    }
+}
+
+fn error_line(outcome: &harness::Outcome) -> &str {
+    outcome
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("error:"))
+        .unwrap_or_else(|| panic!("an error line: {outcome:#?}"))
+}
+
+#[test]
+fn a_proxy_url_without_a_scheme_never_shows_its_password() {
+    let cluster = Cluster::seeded();
+    // No scheme, and `://` in the password: this once read as the scheme "audituser:s3cretpw".
+    let config = write_kubeconfig(&cluster, "audituser:s3cretpw://x@127.0.0.1:3128");
+    let mut cmd = cluster.kw();
+    cmd.args(["get", "namespaces", "-v", "9", "--kubeconfig"])
+        .arg(&config);
+    let outcome = run(&mut cmd, LIMIT);
+    assert_ne!(outcome.code, Some(0), "{outcome:#?}");
+    assert_no_password(&outcome);
+    let line = error_line(&outcome);
+    assert!(line.contains("\"<redacted>@127.0.0.1:3128\""), "{line}");
+    assert!(cluster.sim.requests().is_empty());
+}
+
+#[test]
+fn a_proxy_that_breaks_the_tunnel_is_named_as_its_cause() {
+    let cluster = Cluster::seeded();
+    let headers: String = (0..40).map(|i| format!("X-Padding-{i}: x\r\n")).collect();
+    let cases = [
+        (None, "did not answer the tunnel request (CONNECT)"),
+        (
+            Some(format!("HTTP/1.1 200 Connection established\r\n{headers}\r\n").into_bytes()),
+            "answered the tunnel request (CONNECT) in a way kw cannot read: too many headers",
+        ),
+    ];
+    for (answer, said) in cases {
+        let port = misbehaving_proxy(answer);
+        let url = format!("http://audituser:s3cretpw@127.0.0.1:{port}");
+        let config = write_kubeconfig(&cluster, &url);
+        let mut cmd = cluster.kw();
+        cmd.args(["get", "namespaces", "-v", "9", "--kubeconfig"])
+            .arg(&config);
+        let outcome = run(&mut cmd, LIMIT);
+        assert_eq!(outcome.code, Some(5), "{outcome:#?}");
+        assert_no_password(&outcome);
+        let line = error_line(&outcome);
+        let expected = format!(
+            "error: unable to connect to the server {}: the proxy \
+             http://<redacted>@127.0.0.1:{port} {said}",
+            cluster.sim.url()
+        );
+        assert_eq!(line, expected);
+    }
+    assert!(cluster.sim.requests().is_empty());
+}

@@ -45,14 +45,61 @@ fn mid_rollout(name: &str) -> Value {
     deployment(name, 1, "ReplicaSetUpdated")
 }
 
-/// Assert kw is still running `for_at_least` after this call.
-fn still_waiting(live: &mut Live, for_at_least: Duration) {
-    let until = Instant::now() + for_at_least;
-    while Instant::now() < until {
-        if let Some(status) = live.child.try_wait().expect("wait") {
-            panic!("kw ended early with {status}");
+/// Assert kw still waits after it has seen later changes: touch `name` (a label only, nothing
+/// its readiness depends on) twice, each time reading until kw prints `printed` for it. kw prints
+/// an event before it judges it, so the second line shows kw went on past the first event: a
+/// verdict it would give on an event after the list has been given by then (a sleep would only
+/// hope so), and an early end is caught as it happens.
+fn still_waiting(live: &mut Live, cluster: &Cluster, object: (&str, &str), printed: &str) {
+    for _ in 0..2 {
+        touch(cluster, object);
+        let deadline = Instant::now() + LIMIT;
+        loop {
+            match live.next_line(Duration::from_millis(100)) {
+                Some(line) if line == printed => break,
+                Some(_) => {}
+                None => still_running(live),
+            }
+            assert!(Instant::now() < deadline, "kw never printed {printed}");
         }
-        std::thread::sleep(Duration::from_millis(50));
+    }
+    still_running(live);
+}
+
+/// Change a label of `name` in `default`: an event for kw, and nothing its readiness reads.
+fn touch(cluster: &Cluster, (resource, name): (&str, &str)) {
+    let mut current = cluster
+        .sim
+        .objects(resource)
+        .into_iter()
+        .find(|o| o["metadata"]["namespace"] == "default" && o["metadata"]["name"] == name)
+        .unwrap_or_else(|| panic!("no {resource} {name} to touch"));
+    let touches = current["metadata"]["labels"]["touched"]
+        .as_str()
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    current["metadata"]["labels"]["touched"] = json!((touches + 1).to_string());
+    cluster.sim.update(resource, current).unwrap();
+}
+
+/// Assert kw has opened `watches` watches of deployments in all (so it judged what it listed,
+/// and waits for news) and still runs.
+fn still_waiting_on_watches(live: &mut Live, cluster: &Cluster, watches: usize) {
+    let opened = || {
+        cluster
+            .sim
+            .requests()
+            .iter()
+            .filter(|r| r.path.contains("/deployments?") && r.path.contains("watch="))
+            .count()
+    };
+    harness::wait_for("kw to watch", LIMIT, || opened() >= watches);
+    still_running(live);
+}
+
+fn still_running(live: &mut Live) {
+    if let Some(status) = live.child.try_wait().expect("wait") {
+        panic!("kw ended early with {status}");
     }
 }
 
@@ -118,13 +165,23 @@ fn a_deployment_mid_rollout_waits_until_every_replica_is_updated() {
         "name",
     ]));
     assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(&mut live, Duration::from_millis(700));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("deployments", "ship"),
+        "deployment.apps/ship",
+    );
     cluster
         .sim
         .update("deployments", deployment("ship", 2, "ReplicaSetUpdated"))
         .unwrap();
     assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(&mut live, Duration::from_millis(300));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("deployments", "ship"),
+        "deployment.apps/ship",
+    );
     cluster
         .sim
         .update("deployments", rolled_out("ship"))
@@ -193,7 +250,12 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
         "name",
     ]));
     assert_eq!(live.lines_until(LIMIT, |_| true), ["deployment.apps/ship"]);
-    still_waiting(&mut live, Duration::from_millis(500));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("deployments", "ship"),
+        "deployment.apps/ship",
+    );
     cluster
         .sim
         .update(
@@ -243,7 +305,12 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
     first.extend(live.lines_until(LIMIT, |l| l.ends_with("/ship") || l.ends_with("/ship-api")));
     first.sort();
     assert_eq!(first, ["deployment.apps/ship", "deployment.apps/ship-api"]);
-    still_waiting(&mut live, Duration::from_millis(500));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("deployments", "ship"),
+        "deployment.apps/ship",
+    );
     cluster
         .sim
         .update("deployments", rolled_out("ship"))
@@ -264,7 +331,8 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         "-o",
         "name",
     ]));
-    still_waiting(&mut live, Duration::from_millis(500));
+    // Nothing to touch yet: the watch shows kw judged the (empty) list.
+    still_waiting_on_watches(&mut live, &cluster, 1);
     cluster
         .sim
         .create("deployments", mid_rollout("ship-later"))
@@ -273,7 +341,12 @@ fn ready_works_over_selectors_and_objects_not_created_yet() {
         live.lines_until(LIMIT, |_| true),
         ["deployment.apps/ship-later"]
     );
-    still_waiting(&mut live, Duration::from_millis(300));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("deployments", "ship-later"),
+        "deployment.apps/ship-later",
+    );
     cluster
         .sim
         .update("deployments", rolled_out("ship-later"))
@@ -599,7 +672,12 @@ metadata: {name: migrate}
         "-o",
         "name",
     ]));
-    still_waiting(&mut live, Duration::from_millis(300));
+    still_waiting(
+        &mut live,
+        &cluster,
+        ("configmaps", "ship-config"),
+        "configmap/ship-config",
+    );
     play(&cluster, Plot::JobCompletes, "migrate");
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");
@@ -650,7 +728,12 @@ fn ready_survives_dropped_connections_and_relists() {
         .update("deployments", rolled_out("ship"))
         .unwrap();
     cluster.sim.compact();
-    still_waiting(&mut live, Duration::from_millis(300));
+    // kw has come back and been refused twice since the cut (the counts outlive set_faults):
+    // it knows nothing new, and must not judge.
+    harness::wait_for("two refused watches", LIMIT, || {
+        cluster.sim.faults_fired().watches_refused >= 2
+    });
+    still_running(&mut live);
     cluster.sim.set_faults(kw_sim::Faults::default());
     let (code, _, stderr) = live.finish(LIMIT);
     assert_eq!(code, Some(0), "{stderr}");

@@ -212,7 +212,11 @@ fn insecure_mode_works_and_warns_once() {
 #[test]
 fn ipv6_loopback_works_where_the_machine_has_it() {
     if std::net::TcpListener::bind("[::1]:0").is_err() {
-        eprintln!("no IPv6 loopback here; nothing to test");
+        // Containers often have no IPv6 at all: optional, but never silently green.
+        crate::harness::skip(
+            "tls::ipv6_loopback_works_where_the_machine_has_it",
+            "no IPv6 loopback (::1) on this machine",
+        );
         return;
     }
     let cluster = Cluster::start(SimConfig {

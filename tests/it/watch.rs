@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use harness::{Cluster, Live};
-use kw_sim::{Faults, SimConfig};
+use kw_sim::{Faults, FaultsFired, SimConfig};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -103,6 +103,11 @@ impl Watch {
             );
             self.read_one();
         }
+    }
+
+    /// Stop kw and return its stderr (what was printed stays readable).
+    fn stop(&mut self) -> String {
+        self.live.kill()
     }
 
     fn after_list(&self) -> &[Printed] {
@@ -228,7 +233,84 @@ fn faulty(faults: Faults) -> Cluster {
     })
 }
 
-fn exact_under(faults: Faults, env: &[(&str, &str)]) {
+/// The LISTs of pods in `default` kw made (the initial list, then one per re-list).
+fn pod_lists(cluster: &Cluster) -> usize {
+    cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| {
+            r.method == "GET"
+                && r.path.starts_with("/api/v1/namespaces/default/pods?")
+                && !r.path.contains("watch=")
+        })
+        .count()
+}
+
+/// The watches of pods in `default` kw asked for, in order: the resourceVersion each started
+/// from (`None`: none given) and the status it was answered with.
+fn pod_watches(cluster: &Cluster) -> Vec<(Option<u64>, u16)> {
+    cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| {
+            r.path.starts_with("/api/v1/namespaces/default/pods?") && r.path.contains("watch=")
+        })
+        .map(|r| {
+            let from = r
+                .path
+                .split(['?', '&'])
+                .find_map(|kv| kv.strip_prefix("resourceVersion="))
+                .and_then(|v| v.parse().ok());
+            (from, r.status)
+        })
+        .collect()
+}
+
+/// The reaction to a broken connection: kw watched again from where it was, and did not list
+/// again. Each new watch starts from a resourceVersion kw had already printed (or the list's, for
+/// the first), never going back; at least one more watch than breaks.
+fn assert_resumed_without_relisting(cluster: &Cluster, watch: &Watch, breaks: u64) {
+    assert_eq!(
+        pod_lists(cluster),
+        1,
+        "kw re-listed after a break it could resume from"
+    );
+    let watches = pod_watches(cluster);
+    assert!(
+        watches.len() as u64 > breaks,
+        "{breaks} broken watches, yet only {} watch requests: {watches:?}",
+        watches.len()
+    );
+    let printed: HashSet<u64> = watch
+        .after_list()
+        .iter()
+        .filter_map(|p| p.resource_version.parse().ok())
+        .collect();
+    let first = watches[0]
+        .0
+        .expect("the first watch starts from the list's resourceVersion");
+    let mut last = first;
+    for (from, _) in &watches[1..] {
+        let from = from.expect("a resumed watch says where from");
+        assert!(
+            from == first || printed.contains(&from),
+            "resumed from {from}, which kw never printed: {watches:?}"
+        );
+        assert!(from >= last, "resumed from {from} after {last}: went back");
+        last = from;
+    }
+}
+
+/// The faults fired, only those asked for (a fault never reached proves nothing).
+fn assert_fired(cluster: &Cluster, expected: FaultsFired) {
+    assert_eq!(cluster.sim.faults_fired(), expected);
+}
+
+/// Churn under `faults`, then check kw printed every change exactly once. Returns the cluster,
+/// the watch and kw's stderr, for the fault's own checks.
+fn exact_under(faults: Faults, env: &[(&str, &str)]) -> (Cluster, Watch, String) {
     let cluster = faulty(faults);
     let from = cluster.sim.current_resource_version();
     let mut watch = Watch::start(&cluster, &[], env);
@@ -236,28 +318,50 @@ fn exact_under(faults: Faults, env: &[(&str, &str)]) {
     watch.read_until(cluster.sim.current_resource_version());
     assert_exact(&cluster, &watch, from);
     assert_converged(&cluster, &watch);
+    let stderr = watch.stop();
+    (cluster, watch, stderr)
 }
 
 #[test]
 fn abrupt_closes_are_resumed_without_loss_or_repeats() {
-    exact_under(
+    let (cluster, watch, _) = exact_under(
         Faults {
             close_after: Some(3),
             ..Faults::default()
         },
         &[],
     );
+    let fired = cluster.sim.faults_fired();
+    assert!(fired.closed >= 1, "no connection was closed: {fired:?}");
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            closed: fired.closed,
+            ..FaultsFired::default()
+        },
+    );
+    assert_resumed_without_relisting(&cluster, &watch, fired.closed);
 }
 
 #[test]
 fn events_cut_mid_chunk_are_resumed() {
-    exact_under(
+    let (cluster, watch, _) = exact_under(
         Faults {
             cut_after: Some(2),
             ..Faults::default()
         },
         &[],
     );
+    let fired = cluster.sim.faults_fired();
+    assert!(fired.cut >= 1, "no event was cut: {fired:?}");
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            cut: fired.cut,
+            ..FaultsFired::default()
+        },
+    );
+    assert_resumed_without_relisting(&cluster, &watch, fired.cut);
 }
 
 #[test]
@@ -281,6 +385,7 @@ fn clean_ends_are_resumed() {
         watches >= 2,
         "the server ended watches, kw watched again ({watches})"
     );
+    assert_resumed_without_relisting(&cluster, &watch, 1);
 }
 
 /// The initial state comes from a LIST, gzipped as kubectl gets it; a streaming list
@@ -311,6 +416,7 @@ fn streaming_lists_are_opt_in() {
             r.path.starts_with("/api/v1/namespaces/default/pods?") && !r.path.contains("watch=")
         });
         assert_eq!(streamed, streaming, "{requests:#?}");
+        assert!(cluster.sim.faults_fired().cut >= 1, "no event was cut");
         // A streaming list that keeps breaking falls back to a LIST, so only its absence says
         // something.
         assert!(streaming || listed, "{requests:#?}");
@@ -329,6 +435,27 @@ fn invalid_json_is_reported_and_resumed() {
     churn(&cluster, "p", 4, Duration::from_millis(30));
     watch.read_until(cluster.sim.current_resource_version());
     assert_exact(&cluster, &watch, from);
+    let stderr = watch.stop();
+    let fired = cluster.sim.faults_fired();
+    assert!(
+        fired.invalid_json >= 1,
+        "no line of bad JSON was sent: {fired:?}"
+    );
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            invalid_json: fired.invalid_json,
+            ..FaultsFired::default()
+        },
+    );
+    // Reported: one line each time, naming the fault and saying what kw does about it.
+    let reports = stderr
+        .lines()
+        .filter(|l| l.contains("the server sent invalid JSON at byte") && l.ends_with("; resuming"))
+        .count() as u64;
+    assert_eq!(reports, fired.invalid_json, "{stderr}");
+    // Resumed: from the last event before the bad line, not re-listed.
+    assert_resumed_without_relisting(&cluster, &watch, fired.invalid_json);
 }
 
 #[test]
@@ -344,6 +471,16 @@ fn a_stalled_connection_is_noticed_and_resumed() {
     churn(&cluster, "p", 3, Duration::from_millis(30));
     watch.read_until(cluster.sim.current_resource_version());
     assert_exact(&cluster, &watch, from);
+    watch.stop();
+    // Both faulty connections stalled after their first event (the churn left enough behind).
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            stalled: 2,
+            ..FaultsFired::default()
+        },
+    );
+    assert_resumed_without_relisting(&cluster, &watch, 2);
 }
 
 #[test]
@@ -359,13 +496,23 @@ fn list_errors_are_retried() {
         assert_eq!(out.code, Some(0), "{status}: {}", out.stderr);
         assert_eq!(out.stdout.lines().count(), 8, "{status}: {}", out.stdout);
         assert!(out.stderr.contains("retrying"), "{status}: {}", out.stderr);
+        assert_eq!(
+            cluster.sim.faults_fired(),
+            FaultsFired {
+                lists_failed: count,
+                ..FaultsFired::default()
+            },
+            "{status}"
+        );
+        // Each failed LIST was asked again, and the last one answered.
+        assert_eq!(pod_lists(&cluster) as u64, count + 1, "{status}");
     }
 }
 
 #[test]
 fn watch_request_errors_are_retried() {
     for status in [429u16, 500, 503] {
-        exact_under(
+        let (cluster, watch, stderr) = exact_under(
             Faults {
                 watch_status: Some(status),
                 times: Some(2),
@@ -373,6 +520,17 @@ fn watch_request_errors_are_retried() {
             },
             &[],
         );
+        assert_fired(
+            &cluster,
+            FaultsFired {
+                watches_refused: 2,
+                ..FaultsFired::default()
+            },
+        );
+        let answered: Vec<u16> = pod_watches(&cluster).iter().map(|w| w.1).collect();
+        assert_eq!(answered, [status, status, 200], "{status}");
+        assert!(stderr.contains("retrying"), "{status}: {stderr}");
+        assert_resumed_without_relisting(&cluster, &watch, 2);
     }
 }
 
@@ -391,6 +549,30 @@ fn a_410_error_event_relists_and_prints_only_what_changed() {
     // And nothing more: no repeat before a change made now.
     watch.read_past_marker(&cluster);
     assert_converged(&cluster, &watch);
+    // A re-list's notice follows what it printed: wait for one per 410 sent so far.
+    let notices = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.contains("the watch of pods expired (410): re-listed after"))
+            .count() as u64
+    };
+    harness::wait_for("a notice for each 410", LIMIT, || {
+        notices(&watch.live.stderr_so_far()) == cluster.sim.faults_fired().expired
+    });
+    let stderr = watch.stop();
+    let fired = cluster.sim.faults_fired();
+    assert!(fired.expired >= 1, "no 410 was sent: {fired:?}");
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            expired: fired.expired,
+            ..FaultsFired::default()
+        },
+    );
+    // Each 410 was answered with a LIST (never a watch from an expired resourceVersion), and
+    // said so.
+    assert_eq!(pod_lists(&cluster) as u64, 1 + fired.expired);
+    assert_eq!(notices(&stderr), fired.expired, "{stderr}");
 }
 
 #[test]
@@ -400,10 +582,33 @@ fn a_410_status_relists() {
         times: Some(1),
         ..Faults::default()
     });
-    let mut watch = Watch::start(&cluster, &["--v", "4"], &[]);
+    let mut watch = Watch::start(&cluster, &[], &[]);
     cluster.sim.create("pods", pod("after", "Pending")).unwrap();
     watch.read_until(cluster.sim.current_resource_version());
     assert_converged(&cluster, &watch);
+    // The new pod may come with the re-list: wait for the watch after it.
+    harness::wait_for("kw to watch after the re-list", LIMIT, || {
+        pod_watches(&cluster).len() >= 2
+    });
+    let stderr = watch.stop();
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            watches_refused: 1,
+            ..FaultsFired::default()
+        },
+    );
+    // The reaction to a 410 reply: a new LIST (a retry of the same watch would ask again for
+    // history the server said is gone), then a watch from the new list's resourceVersion.
+    assert_eq!(pod_lists(&cluster), 2, "{:#?}", cluster.sim.requests());
+    let watches = pod_watches(&cluster);
+    assert_eq!(watches.len(), 2, "{watches:?}");
+    assert_eq!(watches[0].1, 410);
+    assert!(watches[1].0 >= watches[0].0, "{watches:?}");
+    assert!(
+        stderr.contains("the watch of pods expired (410): re-listed after"),
+        "{stderr}"
+    );
 }
 
 /// The history kw needs is gone while it is away: the re-list prints exactly the difference,
@@ -478,6 +683,8 @@ fn compaction_while_away_prints_exactly_the_missed_changes() {
     assert_converged(&cluster, &watch);
     let stderr = watch.live.stop();
     assert!(stderr.contains("re-listed"), "{stderr}");
+    // The history was gone when kw came back (refused or not while away): one more LIST.
+    assert_eq!(pod_lists(&cluster), 2);
 }
 
 #[test]
@@ -493,6 +700,14 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         .create("pods", pod("big-neighbour", "Pending"))
         .unwrap();
     watch.read_until(cluster.sim.current_resource_version());
+    // The event kw printed was the padded one (3 MiB, under the default limit).
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            padded: 1,
+            ..FaultsFired::default()
+        },
+    );
 
     let cluster = faulty(Faults {
         huge_object_bytes: Some(3 << 20),
@@ -511,6 +726,7 @@ fn a_huge_object_within_the_limit_passes_and_beyond_it_fails_clearly() {
         .create("pods", pod("over-the-limit", "Pending"))
         .unwrap();
     let out = run.join().expect("kw ran");
+    assert_eq!(cluster.sim.faults_fired().padded, 1);
     assert_eq!(out.code, Some(6), "{}", out.stderr);
     assert!(out.stderr.contains("--max-object-size"), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
@@ -568,6 +784,13 @@ fn a_soak_of_random_faults_keeps_the_promise() {
     watch.read_until(cluster.sim.current_resource_version());
     assert_exact(&cluster, &watch, from);
     assert_converged(&cluster, &watch);
+    // The soak broke watches (which of its faults fired depends on the timing), and kw resumed
+    // each without a re-list.
+    watch.stop();
+    let fired = cluster.sim.faults_fired();
+    let breaks = fired.closed + fired.cut + fired.invalid_json + fired.watches_refused;
+    assert!(breaks >= 1, "no fault fired: {fired:?}");
+    assert_resumed_without_relisting(&cluster, &watch, breaks);
 }
 
 #[test]
@@ -739,6 +962,7 @@ fn a_relist_in_table_mode_prints_the_missed_rows() {
     );
     let stderr = live.stop();
     assert!(stderr.contains("re-listed"), "{stderr}");
+    assert_eq!(pod_lists(&cluster), 2);
 }
 
 /// The soak: `kw sim` churning at a high rate while faults change every half second. Runs a
@@ -864,6 +1088,11 @@ fn soak_with_churn_and_faults() {
         "the soak produced too few events: {}",
         expected.len()
     );
+    let fired = cluster.sim.faults_fired();
+    assert!(
+        fired.closed + fired.cut + fired.invalid_json + fired.watches_refused + fired.stalled >= 1,
+        "the soak's faults never fired: {fired:?}"
+    );
     assert_eq!(watched.len(), expected.len(), "stderr: {stderr}");
     assert_eq!(watched, expected);
     eprintln!(
@@ -936,6 +1165,15 @@ fn a_stalled_connection_under_a_distant_deadline_is_resumed_after_the_idle_timeo
         churn(&cluster, "p", 3, Duration::from_millis(30));
         watch.read_until(cluster.sim.current_resource_version());
         assert_exact(&cluster, &watch, from);
+        watch.stop();
+        assert_fired(
+            &cluster,
+            FaultsFired {
+                stalled: 2,
+                ..FaultsFired::default()
+            },
+        );
+        assert_resumed_without_relisting(&cluster, &watch, 2);
     }
 }
 
@@ -953,8 +1191,8 @@ fn a_slow_trickle_of_events_reaches_a_pipe_at_once() {
         for i in 0..5 {
             let name = format!("trickle-{}-{i}", label.replace([' ', '-'], ""));
             cluster.sim.create("pods", pod(&name, "Pending")).unwrap();
-            let seen = live.lines_until(LIMIT, |line| line.contains(&name));
-            assert!(!seen.is_empty(), "{label}: {name}");
+            // Fails the test if the line never comes: a held-back event stalls here.
+            live.lines_until(LIMIT, |line| line.contains(&name));
         }
         live.stop();
     }

@@ -71,6 +71,41 @@ pub enum WatchStart {
     Stream(WatchFaults),
 }
 
+/// How many times each fault has actually fired since the server started: what a test asserts
+/// to show that the fault it asked for happened (a fault configured but never reached proves
+/// nothing). Unlike the counters that decide which request gets a fault, these survive
+/// [`FaultState::set`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FaultsFired {
+    /// LIST requests answered with `list_status`.
+    pub lists_failed: u64,
+    /// Watch requests answered with `watch_status` instead of a stream.
+    pub watches_refused: u64,
+    /// Watch connections dropped by `close_after`.
+    pub closed: u64,
+    /// Events cut in half by `cut_after`.
+    pub cut: u64,
+    /// 410 Expired ERROR events sent by `expire_after`.
+    pub expired: u64,
+    /// Watch connections stalled by `stall_after`.
+    pub stalled: u64,
+    /// Lines that are not JSON sent by `invalid_json_after`.
+    pub invalid_json: u64,
+    /// Events padded by `huge_object_bytes`.
+    pub padded: u64,
+}
+
+/// One fault that fired, for [`FaultState::fired`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fired {
+    Closed,
+    Cut,
+    Expired,
+    Stalled,
+    InvalidJson,
+    Padded,
+}
+
 struct Counters {
     faults: Faults,
     lists_failed: u64,
@@ -81,6 +116,7 @@ struct Counters {
 /// The configured faults and how many times each has fired; shared by all connections.
 pub struct FaultState {
     counters: Mutex<Counters>,
+    fired: Mutex<FaultsFired>,
 }
 
 impl FaultState {
@@ -92,7 +128,31 @@ impl FaultState {
                 watches_seen: 0,
                 gets_seen: 0,
             }),
+            fired: Mutex::new(FaultsFired::default()),
         }
+    }
+
+    fn lock_fired(&self) -> std::sync::MutexGuard<'_, FaultsFired> {
+        self.fired.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Count a watch fault that has just fired.
+    pub fn fired(&self, fault: Fired) {
+        let mut fired = self.lock_fired();
+        let count = match fault {
+            Fired::Closed => &mut fired.closed,
+            Fired::Cut => &mut fired.cut,
+            Fired::Expired => &mut fired.expired,
+            Fired::Stalled => &mut fired.stalled,
+            Fired::InvalidJson => &mut fired.invalid_json,
+            Fired::Padded => &mut fired.padded,
+        };
+        *count += 1;
+    }
+
+    /// Every fault fired so far.
+    pub fn fired_so_far(&self) -> FaultsFired {
+        *self.lock_fired()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Counters> {
@@ -118,6 +178,7 @@ impl FaultState {
             return None;
         }
         counters.lists_failed += 1;
+        self.lock_fired().lists_failed += 1;
         Some(ListFault {
             code,
             message: counters.faults.list_message.clone(),
@@ -154,6 +215,7 @@ impl FaultState {
             return WatchStart::Stream(WatchFaults::default());
         }
         if let Some(status) = faults.watch_status {
+            self.lock_fired().watches_refused += 1;
             return WatchStart::Refuse(status);
         }
         WatchStart::Stream(WatchFaults {
@@ -214,5 +276,31 @@ mod tests {
         let second = state.start_watch();
         assert!(matches!(first, WatchStart::Stream(f) if f.close_after == Some(3)));
         assert_eq!(second, WatchStart::Stream(WatchFaults::default()));
+    }
+
+    #[test]
+    fn fired_faults_are_counted_across_new_plans() {
+        let state = FaultState::new(Faults {
+            list_status: Some(500),
+            list_count: 1,
+            watch_status: Some(410),
+            times: Some(1),
+            ..Faults::default()
+        });
+        state.take_list_fault();
+        state.take_list_fault();
+        state.start_watch();
+        state.start_watch();
+        state.fired(Fired::Expired);
+        state.set(Faults::default());
+        assert_eq!(
+            state.fired_so_far(),
+            FaultsFired {
+                lists_failed: 1,
+                watches_refused: 1,
+                expired: 1,
+                ..FaultsFired::default()
+            }
+        );
     }
 }

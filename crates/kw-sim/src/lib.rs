@@ -24,7 +24,7 @@ pub use api::shared::RequestRecord;
 pub use cli::{run, SimArgs, SimCli};
 pub use config::{Flood, FloodFraming, SimConfig};
 pub use error::{SimArgsError, SimError};
-pub use faults::Faults;
+pub use faults::{Faults, FaultsFired};
 pub use server::handle::{start, SimHandle};
 pub use world::store::Change;
 pub use world::{churn, objects, printers, rollout};

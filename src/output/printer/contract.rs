@@ -27,4 +27,10 @@ pub trait Printer: Send {
     /// No more events will come: close anything still open (the `List` of `-o json` without
     /// `--watch`).
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Take in an event that is not to be printed (the initial list under `--watch-only`):
+    /// a terminal table sizes its columns by it, `--diff` remembers its object.
+    fn measure(&mut self, _event: &Event<'_>) -> io::Result<()> {
+        Ok(())
+    }
 }

@@ -104,4 +104,8 @@ impl Printer for FilterPrinter {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         self.inner.finish(out)
     }
+
+    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
+        self.inner.measure(event)
+    }
 }

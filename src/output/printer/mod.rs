@@ -46,6 +46,8 @@ pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
 
+use crate::events::{Event, Origin};
+
 /// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
     let mut printer = format_printer(options);
@@ -54,14 +56,40 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
     if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
         printer = Box::new(sorted_list::SortingPrinter::new(printer, &sort_by.path));
     }
-    if options.only.is_empty() && !options.ignore_unchanged {
-        return printer;
+    if !options.only.is_empty() || options.ignore_unchanged {
+        printer = Box::new(filter::FilterPrinter::new(
+            printer,
+            &options.only,
+            options.ignore_unchanged,
+        ));
     }
-    Box::new(filter::FilterPrinter::new(
-        printer,
-        &options.only,
-        options.ignore_unchanged,
-    ))
+    if options.measure_list {
+        printer = Box::new(MeasuredList { inner: printer });
+    }
+    printer
+}
+
+/// `PrintOptions::measure_list`: the initial list is measured, not printed (nor filtered: the
+/// filters judge printed events only).
+struct MeasuredList {
+    inner: Box<dyn Printer>,
+}
+
+impl Printer for MeasuredList {
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if event.origin == Origin::List {
+            return self.inner.measure(event);
+        }
+        self.inner.print(event, out)
+    }
+
+    fn checkpoint(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.inner.checkpoint(out)
+    }
+
+    fn finish(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.inner.finish(out)
+    }
 }
 
 fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {

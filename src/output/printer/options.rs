@@ -80,6 +80,10 @@ pub struct PrintOptions {
     pub ignore_unchanged: bool,
     /// `--only`: the event types to print (empty: all).
     pub only: Vec<crate::wire::EventType>,
+    /// `--watch-only` with a table: the initial list arrives (`Origin::List`) to be measured,
+    /// not printed, so that a terminal table's columns start as wide as the objects that exist
+    /// rather than grow (and re-print the header) with every longer row the watch brings.
+    pub measure_list: bool,
 }
 
 /// `--sort-by`, parsed.

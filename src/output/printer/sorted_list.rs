@@ -112,4 +112,8 @@ impl Printer for SortingPrinter {
         }
         self.inner.finish(out)
     }
+
+    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
+        self.inner.measure(event)
+    }
 }

@@ -465,6 +465,42 @@ impl Printer for TablePrinter {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         self.checkpoint(out)
     }
+
+    /// A row not printed (the list under `--watch-only`): on a terminal its cells widen the
+    /// columns as a printed row would, so that the first header is laid out for the objects
+    /// that exist; `--diff` remembers the object, so that its first change shows.
+    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
+        let Some(row) = event.row else {
+            return with_fallback_row(event, |event| self.measure(event));
+        };
+        if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
+            self.last_columns.clear();
+            self.last_columns.extend_from_slice(row.columns);
+            self.printed_headers = false;
+        }
+        if self.stable {
+            let columns = std::mem::take(&mut self.last_columns);
+            self.line.clear();
+            self.write_row(event, &columns, row.cells);
+            self.tabwriter.reserve_line(&self.line);
+            if !self.no_headers {
+                self.write_header(&columns);
+                self.tabwriter.reserve_line(&self.header);
+            }
+            self.last_columns = columns;
+        }
+        if let Some((changes, _)) = self.changes.as_mut() {
+            let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
+            changes.remember(
+                event.kind,
+                event.context,
+                event.namespace,
+                event.name,
+                &object,
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The server could not print this type (kw received plain objects): `then` gets the event with

@@ -122,6 +122,18 @@ impl TabWriter {
         }
     }
 
+    /// Make every column of `line` (tab-separated, one line) at least as wide as its cell there,
+    /// as if the line had been written, without writing it.
+    pub fn reserve_line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let cells: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+        // The last cell is not part of a column.
+        for (column, cell) in cells[..cells.len().saturating_sub(1)].iter().enumerate() {
+            let width = self.measure(cell);
+            self.reserve(column, width);
+        }
+    }
+
     /// The width of `text` as this writer counts it.
     fn measure(&self, text: &[u8]) -> usize {
         if !self.skip_ansi && !self.display_width {

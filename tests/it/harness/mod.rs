@@ -7,6 +7,7 @@ mod cluster;
 mod golden;
 mod net;
 mod process;
+pub mod tools;
 mod wait;
 pub mod watchdog;
 
@@ -14,4 +15,5 @@ pub use cluster::{apply_scenario_op, frozen_now, scenario_ops, start_sim, Cluste
 pub use golden::{assert_golden, golden_path};
 pub use net::RefusedPort;
 pub use process::{run, wait_with_limit, Live, Outcome};
+pub use tools::{require, require_file, skip};
 pub use wait::wait_for;

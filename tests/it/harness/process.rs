@@ -152,6 +152,11 @@ impl Live {
         text
     }
 
+    /// What kw has written to stderr so far.
+    pub fn stderr_so_far(&self) -> String {
+        self.stderr_so_far.text()
+    }
+
     /// The next line, or `None` if none comes within `limit` (or kw has ended).
     pub fn next_line(&self, limit: Duration) -> Option<String> {
         let line = self.lines.recv_timeout(limit).ok();
@@ -197,6 +202,11 @@ impl Live {
 
     /// Kill kw (a watch never ends by itself) and return what it wrote to stderr.
     pub fn stop(mut self) -> String {
+        self.kill()
+    }
+
+    /// As `stop`, keeping the `Live` (its owner still holds what was read from it).
+    pub fn kill(&mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.take_stderr()

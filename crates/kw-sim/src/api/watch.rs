@@ -16,7 +16,7 @@ use super::selector::Filter;
 use super::shared::Shared;
 use super::status::{self, expired_status, refused_status};
 use super::table;
-use crate::faults::{self, WatchFaults};
+use crate::faults::{self, Fired, WatchFaults};
 use crate::http;
 use crate::world::catalog::ResourceInfo;
 use crate::world::store::{Backlog, StoredEvent, TooOld, WatchStart};
@@ -297,6 +297,7 @@ impl Emitter<'_> {
         let faults = self.faults;
         let at = Some(self.sent);
         if faults.close_after == at {
+            self.shared.faults.fired(Fired::Closed);
             return Flow::Drop;
         }
         if faults.expire_after == at {
@@ -311,12 +312,14 @@ impl Emitter<'_> {
                     self.shared.store.current_resource_version()
                 ),
             );
+            self.shared.faults.fired(Fired::Expired);
             return match self.write_event(EventType::Error, status_value(&status)) {
                 Ok(()) => Flow::End,
                 Err(_) => Flow::Drop,
             };
         }
         if faults.stall_after == at {
+            self.shared.faults.fired(Fired::Stalled);
             let until = Instant::now() + Duration::from_secs(faults.stall_secs);
             while Instant::now() < until && !self.shared.shutdown.load(Ordering::SeqCst) {
                 std::thread::sleep(TICK.min(until.saturating_duration_since(Instant::now())));
@@ -325,6 +328,7 @@ impl Emitter<'_> {
         }
         if faults.invalid_json_after == at {
             self.faults.invalid_json_after = None;
+            self.shared.faults.fired(Fired::InvalidJson);
             if http::write_chunk(
                 self.out,
                 b"{\"type\":\"MODIFIED\",\"object\":{this is not json\n",
@@ -336,11 +340,13 @@ impl Emitter<'_> {
         }
         let mut object = (**object).clone();
         if let (Some(bytes), 0) = (faults.huge_object_bytes, self.sent) {
+            self.shared.faults.fired(Fired::Padded);
             object["metadata"]["annotations"]["kw.sim/padding"] = json!("x".repeat(bytes));
         }
         let rendered = self.render(object);
         let line = event_line(event_type, &rendered);
         if faults.cut_after == at {
+            self.shared.faults.fired(Fired::Cut);
             let half = &line[..line.len() / 2];
             let mut framed = format!("{:x}\r\n", line.len()).into_bytes();
             framed.extend_from_slice(half);

@@ -246,6 +246,11 @@ impl SimHandle {
         self.shared.faults.set(faults)
     }
 
+    /// How many times each injected fault has fired so far (across [`SimHandle::set_faults`]).
+    pub fn faults_fired(&self) -> crate::FaultsFired {
+        self.shared.faults.fired_so_far()
+    }
+
     /// The server name (SNI) of each TLS handshake so far, in order (the last 10 000).
     pub fn tls_server_names(&self) -> Vec<Option<String>> {
         let names = self

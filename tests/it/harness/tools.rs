@@ -1,0 +1,66 @@
+//! The programs the suite runs beside kw, and the one way a test may be skipped.
+//!
+//! The suite needs kubectl (v1.32, kw's reference: on PATH on every development and CI machine),
+//! bash, bash-completion, zsh, fish and tmux (`.ci/run` installs the last four). A test that
+//! needs one of them and does not find it FAILS, here as in CI: the completion tests type
+//! hostile names into real shells, and a security test that passes because its shell is missing
+//! would say nothing while looking green.
+//!
+//! What the machine may truly lack (an IPv6 loopback) is skipped through [`skip`], which says
+//! so in the test output whatever the capture, counts it, and lists it in
+//! `$CARGO_TARGET_TMPDIR/skipped-tests.txt` for `.ci/run` to print at the end.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Fail the test unless `program probe...` runs and succeeds here.
+pub fn require(program: &str, probe: &[&str]) {
+    let ran = Command::new(program)
+        .args(probe)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match ran {
+        Ok(status) if status.success() => {}
+        Ok(status) => panic!(
+            "`{program} {}` failed ({status}): the test suite needs {program} (see CONTRIBUTING.md, Testing)",
+            probe.join(" ")
+        ),
+        Err(e) => panic!(
+            "{program} is missing ({e}): the test suite needs it (see CONTRIBUTING.md, Testing; .ci/run installs bash-completion, zsh, fish and tmux, kubectl is on PATH)"
+        ),
+    }
+}
+
+/// Fail the test unless `path` (a file a package installs) exists.
+pub fn require_file(path: &str, package: &str) {
+    assert!(
+        Path::new(path).exists(),
+        "{path} is missing: the test suite needs {package} (.ci/run installs it)"
+    );
+}
+
+static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+
+/// Skip the rest of `test` because of something the machine may lack (never a tool the suite
+/// needs): said on the real stderr (libtest captures only `print!`/`eprint!`, so a passing test
+/// would otherwise hide it), counted, and listed in the skip file.
+pub fn skip(test: &str, why: &str) {
+    let count = SKIPPED.fetch_add(1, Ordering::SeqCst) + 1;
+    let line = format!("SKIPPED {test}: {why}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "{line} ({count} skipped in this run so far)"
+    );
+    let list = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped-tests.txt");
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(list)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
