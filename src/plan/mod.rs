@@ -318,9 +318,9 @@ impl GetPlan {
             chunk_size: args.chunk_size,
             max_object_size: args.max_object_size,
             several_contexts: false,
-            // The live view shows each object's judgement in its row instead.
+            // The live view too: its rows show each object's judgement, and the causes (held
+            // while it draws) and the summary follow its last frame, as in `-w`.
             explain_waits: !args.quiet
-                && !args.live
                 && rules
                     .until
                     .iter()

@@ -100,6 +100,9 @@ impl Run {
         Run {
             outputs: match plan.live {
                 true => outputs.live(
+                    judge
+                        .clone()
+                        .map(|j| Arc::new(j) as Arc<dyn crate::output::live::Judging>),
                     plan.rules.needs_judgement(),
                     reconnects.clone(),
                     notices.clone(),

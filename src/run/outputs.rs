@@ -60,14 +60,15 @@ impl Outputs {
     }
 
     /// Send every event to the live view (which starts drawing now, counting `reconnects` and
-    /// holding `notices`).
+    /// holding `notices`); its rows show `judge`'s judgements when `judging`.
     pub(super) fn live(
         mut self,
+        judge: Option<Arc<dyn live::Judging>>,
         judging: bool,
         reconnects: Reconnects,
         notices: Notices,
     ) -> Outputs {
-        self.live = Some(live::View::start(judging, reconnects, notices));
+        self.live = Some(live::View::start(judge, judging, reconnects, notices));
         self
     }
 

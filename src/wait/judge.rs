@@ -792,6 +792,14 @@ impl Judge {
         objects
     }
 
+    /// Every watched object's judgement now, its stuck children weighed in (the verdict's own
+    /// judgement): what the live view shows, so that a row and the verdict agree.
+    pub fn judgements(&self) -> impl Iterator<Item = (&Key, &Judgement)> {
+        self.objects
+            .iter()
+            .filter_map(|(key, seen)| Some((key, seen.judgement.as_ref()?)))
+    }
+
     /// Every watched object the readiness rules do not call ready, with their judgement
     /// (`deployment.apps/web: in progress: Updated: 1/3`), sorted: what a wait for `ready`
     /// still waits for.

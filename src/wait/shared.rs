@@ -94,3 +94,28 @@ impl SharedJudge {
         self.lock().unready()
     }
 }
+
+/// The live view reads each object's judgement and the verdict from the run's one judge.
+impl crate::output::live::Judging for SharedJudge {
+    fn judged(&self) -> crate::output::live::Judged {
+        let judge = self.lock();
+        let mut judged = crate::output::live::Judged::default();
+        for (key, judgement) in judge.judgements() {
+            // `Key::resource` is `plural.group` (a plural has no dot; a group may).
+            let (plural, group) = key
+                .resource
+                .split_once('.')
+                .unwrap_or((key.resource.as_str(), ""));
+            judged.insert(
+                (group, plural),
+                (&key.context, &key.namespace, &key.name),
+                judgement.clone(),
+            );
+        }
+        judged
+    }
+
+    fn verdict(&self) -> Option<String> {
+        self.ended().map(|ended| ended.to_string())
+    }
+}

@@ -3,7 +3,7 @@
 //! The screen must end up holding one header and one row per current object, deleted ones gone;
 //! a resize must redraw; Ctrl-C and `--timeout` must leave the last frame and a usable terminal.
 //!
-//! `.ci/run` installs tmux; elsewhere these tests say so and pass (under CI=true they fail).
+//! The suite needs tmux (`.ci/run` installs it): without it these tests fail.
 
 use crate::completion_terminal::Terminal;
 use crate::harness;
@@ -16,7 +16,7 @@ use harness::Cluster;
 use kw_sim::SimConfig;
 use serde_json::json;
 
-const PROMPT: &str = "live$ ";
+pub(crate) const PROMPT: &str = "live$ ";
 
 /// The seeded world churning (elsewhere), and `shop` holding `web-00` .. `web-07`.
 fn shop() -> Cluster {
@@ -44,8 +44,9 @@ fn create_pod(cluster: &Cluster, name: &str) {
         .expect("pod created");
 }
 
-/// A bash in tmux with kw on PATH and the cluster's kubeconfig, `width` x `height`.
-fn terminal(cluster: &Cluster, dir: &Path) -> Terminal {
+/// A bash in tmux with kw on PATH and the cluster's kubeconfig (160 x 50; `resize-window` for
+/// another size). The other `--live` tests use it too.
+pub(crate) fn terminal(cluster: &Cluster, dir: &Path) -> Terminal {
     let rc = dir.join("bashrc");
     std::fs::write(&rc, format!("PS1='{PROMPT}'\n")).expect("rc");
     let kw = Path::new(env!("CARGO_BIN_EXE_kw"));
@@ -241,4 +242,93 @@ fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
     assert_eq!(outcome.stdout, "");
     assert_eq!(outcome.stderr.lines().count(), 1, "{outcome:?}");
     assert!(outcome.stderr.contains("-w"), "{outcome:?}");
+}
+
+/// Between events AGE and `RESTARTS (Xs ago)` move on; on a narrow screen whole columns go
+/// from the right (no value cut short) and the crash-looping Pod stays on screen, though the
+/// Pods outnumber the lines (issue 32 item 4).
+#[test]
+fn clocks_tick_between_events_and_a_narrow_screen_keeps_whole_cells_and_the_failing_row() {
+    crate::harness::require("tmux", &["-V"]);
+    // The seeded world, still: no event after the first list.
+    let cluster = Cluster::seeded();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.tmux(&["resize-window", "-x", "80", "-y", "10"]);
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -A --live");
+    terminal.press("Enter");
+    let footer = |screen: &[String]| screen.iter().find(|l| l.contains(" pods: ")).cloned();
+    // More pods than lines, the crash-looping one (last in list order) on screen. Waited
+    // for, as a frame may be drawn while the list is still arriving; without it, a timeout.
+    let shown = |screen: &[String]| {
+        footer(screen).is_some()
+            && screen.iter().any(|l| l.starts_with("… and "))
+            && screen
+                .iter()
+                .any(|l| l.contains("flaky-worker") && l.contains("CrashLoopBackOff"))
+    };
+    let screen = terminal.wait_for("the failing row above `… and N more`", shown);
+    let all = screen.join("\n");
+    let header = screen
+        .iter()
+        .find(|l| l.starts_with("NAMESPACE "))
+        .unwrap_or_else(|| panic!("a header:\n{all}"));
+    for word in header.split_whitespace() {
+        assert!(
+            ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"].contains(&word),
+            "whole column names only: {header:?}\n{all}"
+        );
+    }
+    assert!(screen.iter().all(|l| l.chars().count() <= 80), "{all}");
+    let flaky = screen
+        .iter()
+        .find(|l| l.contains("flaky-worker"))
+        .expect("the row");
+    assert!(
+        !flaky.contains('(') || flaky.ends_with(" ago)"),
+        "a restart's time whole or not at all: {flaky:?}\n{all}"
+    );
+
+    // Wide enough for every column: the crash loop's clocks, twice, with no event between.
+    terminal.tmux(&["resize-window", "-x", "160", "-y", "40"]);
+    let flaky = |screen: &[String]| {
+        screen
+            .iter()
+            .find(|l| l.contains("flaky-worker") && l.contains(" ago)"))
+            .cloned()
+    };
+    let ago = |row: &str| {
+        row.split_once('(')
+            .and_then(|(_, rest)| rest.split_once(" ago)"))
+            .map(|(duration, _)| duration.to_string())
+            .expect("(X ago)")
+    };
+    let first = terminal.wait_for("every column", |screen| {
+        flaky(screen).is_some()
+            && screen
+                .iter()
+                .any(|l| l.starts_with("NAMESPACE ") && l.ends_with(" AGE"))
+    });
+    let before = flaky(&first).expect("the row");
+    let later = terminal.wait_for("the clocks to move", |screen| {
+        flaky(screen).is_some_and(|row| ago(&row) != ago(&before))
+    });
+    let after = flaky(&later).expect("the row");
+    assert_ne!(ago(&before), ago(&after), "{before}\n{after}");
+    let age = |row: &str| row.split_whitespace().last().map(str::to_string);
+    assert_eq!(age(&before), age(&after), "AGE in minutes moves in minutes");
+    assert_eq!(
+        footer(&first),
+        footer(&later),
+        "nothing changed but the clocks:\n{}",
+        later.join("\n")
+    );
+    assert!(
+        later
+            .iter()
+            .any(|l| l.contains("last event ") && !l.contains("last event 0s")),
+        "no event since the list:\n{}",
+        later.join("\n")
+    );
 }

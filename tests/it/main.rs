@@ -21,6 +21,8 @@ mod join;
 mod jsonpath;
 mod kubeconfig;
 mod live_terminal;
+mod live_verdict;
+mod live_widths;
 mod namespaces;
 mod newcomer;
 mod output;

@@ -11,6 +11,10 @@ use crate::output::printer::tabwriter::TabWriter;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
+use super::cells::strip_styles;
+use super::clock::{self, Ticking};
+use super::judged::Judged;
+
 /// A changed row stays highlighted this long.
 pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 /// A deleted row stays, dimmed, this long.
@@ -39,13 +43,19 @@ pub(super) struct Update {
     /// The header and the row, tab-separated, as the table printer renders them.
     pub header: Vec<u8>,
     pub line: Vec<u8>,
-    /// With `--until ready`/`--fail-on failed`: the readiness rules' verdict on the object.
-    pub judgement: Option<Judgement>,
+    /// The object's age by kw's clock, in seconds, from its `creationTimestamp`.
+    pub age: Option<u64>,
 }
 
 struct Row {
     line: Vec<u8>,
     status: String,
+    /// Its READY cell says fewer are ready than wanted (`0/1`).
+    short_of_ready: bool,
+    /// Its AGE and `RESTARTS (Xs ago)`, written again at each frame.
+    ticking: Option<Ticking>,
+    /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
+    /// failed`.
     judgement: Option<Judgement>,
     changed: Option<Instant>,
     deleted: Option<Instant>,
@@ -109,19 +119,43 @@ impl Board {
             }
             return;
         }
-        let status = status_of(&update.header, &update.line);
+        let status = cell_named(&update.header, &update.line, b"STATUS");
+        let short_of_ready = short_of_ready(&cell_named(&update.header, &update.line, b"READY"));
+        let ticking = clock::ticking(&update.header, &update.line, update.age, now);
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
+        // The judge's judgement stays until the judge is read again (`judge`).
+        let judgement = block.rows.remove(&key).and_then(|row| row.judgement);
         block.rows.insert(
             key,
             Row {
                 line: update.line,
                 status,
-                judgement: update.judgement,
+                short_of_ready,
+                ticking,
+                judgement,
                 changed,
                 deleted: None,
             },
         );
+    }
+
+    /// Take each row's judgement from the run's judge; whether any changed. A row the judge
+    /// does not know (yet, or any more: deleted) has none.
+    pub(super) fn judge(&mut self, judged: &Judged) -> bool {
+        let mut changed = false;
+        for block in &mut self.blocks {
+            let of_type = judged.of_type(&block.key.group, &block.key.plural);
+            for (key, row) in &mut block.rows {
+                let judgement = of_type.and_then(|judgements| judgements.get(key));
+                if row.judgement.as_ref() != judgement {
+                    row.judgement = judgement.cloned();
+                    changed = true;
+                }
+            }
+        }
+        self.dirty |= changed;
+        changed
     }
 
     /// Drop the rows deleted long enough ago; whether a row is still highlighted or dimmed,
@@ -152,6 +186,7 @@ impl Board {
         height: usize,
         reconnects: u64,
         notice: Option<String>,
+        ending: &str,
     ) -> Vec<Vec<u8>> {
         let room = height.saturating_sub(1).max(1);
         let blocks: Vec<&Block> = self
@@ -185,7 +220,8 @@ impl Board {
             } else {
                 allowed.saturating_sub(1)
             };
-            lines.extend(self.table(block, &rows[..shown], now));
+            let rows = troubled_first(rows, shown);
+            lines.extend(self.table(block, &rows, now, width));
             if shown < total {
                 lines.push(
                     format!("… and {} more", total - shown)
@@ -200,32 +236,44 @@ impl Board {
         if let Some(notice) = notice {
             lines.push(format!("kw: {notice}").dim().to_string().into_bytes());
         }
-        lines.push(status_line(
-            now,
-            self.last_event,
-            reconnects,
-            self.blocks.is_empty(),
-        ));
+        lines.push(self.status_line(now, reconnects, ending));
         lines.truncate(room);
         lines.iter().map(|line| cut(line, width)).collect()
     }
 
-    /// The header and `rows` of a block, aligned together.
-    fn table(&self, block: &Block, rows: &[&Row], now: Instant) -> Vec<Vec<u8>> {
+    /// The header and `rows` of a block, aligned together, in `width` columns: the columns
+    /// that do not fit are left out whole, from the right (a value cut short reads as another
+    /// value: `4d20h` as `4d20`); the judgement, last, is kept and cut instead.
+    fn table(&self, block: &Block, rows: &[&Row], now: Instant, width: usize) -> Vec<Vec<u8>> {
         let mut tabwriter = TabWriter::kubectl();
         tabwriter.set_measure(true, true);
         let mut text = Vec::new();
-        let mut input = block.header.clone();
+        let mut table: Vec<Vec<Vec<u8>>> = Vec::with_capacity(rows.len() + 1);
+        let mut header: Vec<Vec<u8>> = block
+            .header
+            .split(|b| *b == b'\t')
+            .map(<[u8]>::to_vec)
+            .collect();
         if self.judging {
-            input.extend_from_slice(b"\tJUDGEMENT");
+            header.push(b"JUDGEMENT".to_vec());
         }
-        input.push(b'\n');
+        table.push(header);
         for row in rows {
-            input.extend_from_slice(&row.line);
+            let line = clock::tick(&row.line, row.ticking.as_ref(), now);
+            let mut cells: Vec<Vec<u8>> = line.split(|b| *b == b'\t').map(<[u8]>::to_vec).collect();
             if let Some(judgement) = &row.judgement {
-                input.push(b'\t');
-                input.extend_from_slice(judgement_cell(judgement).as_bytes());
+                cells.push(judgement_cell(judgement).into_bytes());
             }
+            table.push(cells);
+        }
+        let kept = columns_that_fit(&table, width, self.judging);
+        let mut input = Vec::new();
+        for cells in &table {
+            let cells: Vec<&[u8]> = kept
+                .iter()
+                .filter_map(|&column| cells.get(column).map(Vec::as_slice))
+                .collect();
+            input.extend_from_slice(&cells.join(&b'\t'));
             input.push(b'\n');
         }
         // Writing into a Vec cannot fail.
@@ -291,12 +339,95 @@ impl Board {
     }
 }
 
-/// The STATUS cell of a row, without colour: what the footer counts.
-fn status_of(header: &[u8], line: &[u8]) -> String {
+/// The columns of `table` (its header first) to show in `width` display columns: all when they
+/// fit, else the first and as many after it as fit, whole, with the last (the judgement, when
+/// `judging`) kept at the end to be cut if need be. Columns are laid out as kubectl's tabwriter
+/// does: each as wide as its widest cell, three spaces between.
+fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<usize> {
+    const GAP: usize = 3;
+    let count = table.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0; count];
+    for cells in table {
+        for (column, cell) in cells.iter().enumerate() {
+            let text = String::from_utf8_lossy(&strip_styles(cell)).into_owned();
+            widths[column] =
+                widths[column].max(unicode_width::UnicodeWidthStr::width(text.as_str()));
+        }
+    }
+    let all: Vec<usize> = (0..count).collect();
+    let total = widths.iter().sum::<usize>() + GAP * count.saturating_sub(1);
+    if total <= width || count <= 1 {
+        return all;
+    }
+    // The judgement says why a row is in trouble: it stays, cut if need be, with room for its
+    // state word at least (`in progress`).
+    let (last, reserve) = match judging {
+        true => (Some(count - 1), GAP + "in progress".len()),
+        false => (None, 0),
+    };
+    let mut kept = vec![0];
+    let mut used = widths[0];
+    for (column, &wide) in widths.iter().enumerate().skip(1) {
+        if Some(column) == last || used + GAP + wide + reserve > width {
+            break;
+        }
+        used += GAP + wide;
+        kept.push(column);
+    }
+    kept.extend(last);
+    kept
+}
+
+/// The rows to show when only `shown` of `rows` (in list order) fit: those in trouble first
+/// (failed, then in progress, then a status that is not a settled one), so that none hides
+/// behind `… and N more`; shown in list order.
+fn troubled_first(rows: Vec<&Row>, shown: usize) -> Vec<&Row> {
+    if shown >= rows.len() {
+        return rows;
+    }
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    // A stable sort: list order within each rank.
+    order.sort_by_key(|&index| trouble_rank(rows[index]));
+    let mut chosen: Vec<usize> = order.into_iter().take(shown).collect();
+    chosen.sort_unstable();
+    chosen.into_iter().map(|index| rows[index]).collect()
+}
+
+/// 0 failed, 1 in progress (or, without judgements, a status other than a settled one, or
+/// fewer containers ready than wanted), 2 fine.
+fn trouble_rank(row: &Row) -> u8 {
+    if let Some(judgement) = &row.judgement {
+        return match judgement.state {
+            State::Failed => 0,
+            State::InProgress => 1,
+            State::Ready => 2,
+        };
+    }
+    const SETTLED: [&str; 6] = ["", "Running", "Completed", "Succeeded", "Active", "Bound"];
+    if !SETTLED.contains(&row.status.as_str()) || row.short_of_ready {
+        return 1;
+    }
+    2
+}
+
+/// Whether a READY cell (`1/3`) says fewer are ready than wanted.
+fn short_of_ready(cell: &str) -> bool {
+    let Some((ready, wanted)) = cell.split_once('/') else {
+        return false;
+    };
+    match (ready.trim().parse::<u64>(), wanted.trim().parse::<u64>()) {
+        (Ok(ready), Ok(wanted)) => ready < wanted,
+        _ => false,
+    }
+}
+
+/// The cell of a row under the column `name` (`STATUS`: what the footer counts), without
+/// colour.
+fn cell_named(header: &[u8], line: &[u8], name: &[u8]) -> String {
     let header = strip_styles(header);
     let Some(index) = header
         .split(|b| *b == b'\t')
-        .position(|name| name == b"STATUS")
+        .position(|column| column == name)
     else {
         return String::new();
     };
@@ -317,43 +448,31 @@ fn judgement_cell(judgement: &Judgement) -> String {
     }
 }
 
-/// `reconnects: 2 · last event 3s ago`.
-fn status_line(now: Instant, last: Option<Instant>, reconnects: u64, empty: bool) -> Vec<u8> {
-    let last = match last {
-        Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
-        None if empty => "waiting for the first list".to_string(),
-        None => "no events yet".to_string(),
-    };
-    format!("reconnects: {reconnects} · {last} · Ctrl-C to end")
-        .dim()
-        .to_string()
-        .into_bytes()
-}
-
-/// The text without SGR sequences. Every ESC in a row is kw's own: cells escape the server's.
-pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(line.len());
-    let mut index = 0;
-    while index < line.len() {
-        if line[index] == 0x1b && line.get(index + 1) == Some(&b'[') {
-            index += 2;
-            while index < line.len() && !(0x40..=0x7e).contains(&line[index]) {
-                index += 1;
-            }
-            index += 1;
-        } else {
-            out.push(line[index]);
-            index += 1;
-        }
+impl Board {
+    /// The frame's last line: `reconnects: 2 · last event 3s ago · ` and `ending`, what ends the
+    /// view (`Ctrl-C to end` while it runs; the verdict on its last frame).
+    pub(super) fn status_line(&self, now: Instant, reconnects: u64, ending: &str) -> Vec<u8> {
+        let last = match self.last_event {
+            Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
+            None if self.blocks.is_empty() => "waiting for the first list".to_string(),
+            None => "no events yet".to_string(),
+        };
+        format!("reconnects: {reconnects} · {last} · {ending}")
+            .dim()
+            .to_string()
+            .into_bytes()
     }
-    out
 }
 
 /// The line cut to `width` display columns, its SGR sequences kept (and reset after a cut).
+/// Characters `unicode-width` calls zero-width are bounded too (`width` of them at most): a
+/// terminal may draw them (U+3164 takes two columns in glibc and tmux), and with auto-wrap off
+/// it clips what overflows, but a name of a million of them must not be sent each frame.
 pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
     let text = String::from_utf8_lossy(line);
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(text.len().min(width * 8 + 64));
     let mut used = 0;
+    let mut unmeasured = 0;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\x1b' && chars.peek() == Some(&'[') {
@@ -367,7 +486,8 @@ pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
             continue;
         }
         let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w > width {
+        unmeasured += usize::from(w == 0);
+        if used + w > width || unmeasured > width {
             out.push_str("\x1b[0m");
             break;
         }
@@ -398,7 +518,7 @@ mod tests {
             name: name.into(),
             header: b"NAME\tREADY\tSTATUS".to_vec(),
             line: format!("{name}\t1/1\t{status}").into_bytes(),
-            judgement: None,
+            age: None,
         }
     }
 
@@ -421,7 +541,7 @@ mod tests {
         ] {
             board.update(&block, update(EventType::Added, name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 24, 2, None));
+        let frame = plain(&board.frame(now, 80, 24, 2, None, "Ctrl-C to end"));
         assert!(frame[0].starts_with("NAME "), "{frame:?}");
         assert!(frame[1].starts_with("web-a "), "{frame:?}");
         assert!(frame[3].starts_with("web-c "), "{frame:?}");
@@ -447,7 +567,7 @@ mod tests {
             update(EventType::Deleted, "web-a", "Running", false),
             now,
         );
-        let frame = board.frame(now, 80, 24, 0, None);
+        let frame = board.frame(now, 80, 24, 0, None, "Ctrl-C to end");
         assert!(
             String::from_utf8_lossy(&frame[1]).contains("\x1b[2m"),
             "{frame:?}"
@@ -455,7 +575,10 @@ mod tests {
         assert_eq!(plain(&frame)[2], "0 pods");
         assert!(board.expire(now));
         assert!(!board.expire(now + LINGER));
-        assert_eq!(plain(&board.frame(now + LINGER, 80, 24, 0, None)).len(), 3);
+        assert_eq!(
+            plain(&board.frame(now + LINGER, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            3
+        );
     }
 
     #[test]
@@ -471,7 +594,7 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
         assert_eq!(frame.len(), 9, "{frame:?}");
         assert_eq!(frame[6], "… and 25 more");
         assert_eq!(frame[7], "30 pods: 30 Running");
@@ -498,12 +621,15 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 8, 0, None));
+        let frame = plain(&board.frame(now, 80, 8, 0, None, "Ctrl-C to end"));
         let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
         assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
         assert_eq!(frame[4], "3 pods: 3 Running");
         // With room, they linger.
-        assert_eq!(plain(&board.frame(now, 80, 24, 0, None)).len(), 13);
+        assert_eq!(
+            plain(&board.frame(now, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            13
+        );
     }
 
     #[test]
@@ -511,19 +637,123 @@ mod tests {
         let mut board = Board::new(true);
         let now = Instant::now();
         let block = board.block(key(), 0);
-        let mut pending = update(EventType::Added, "web-a", "Pending", true);
-        pending.judgement = Some(Judgement {
+        board.update(
+            &block,
+            update(EventType::Added, "web-a", "Pending", true),
+            now,
+        );
+        let mut judged = Judged::default();
+        let judgement = Judgement {
             state: State::InProgress,
             message: "Pod is not Ready".into(),
-        });
-        board.update(&block, pending, now);
-        let frame = plain(&board.frame(now, 120, 24, 0, None));
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), judgement.clone());
+        assert!(board.judge(&judged));
+        assert!(!board.judge(&judged), "nothing new");
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
         assert!(frame[0].ends_with("JUDGEMENT"), "{frame:?}");
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
             "{frame:?}"
         );
         assert_eq!(frame[2], "1 pod: 0 ready, 1 in progress, 0 failed");
+
+        // A new event keeps the judge's judgement until the judge is read again; then the
+        // judge's word (a child's crash, with no event for the row) is the row's.
+        board.update(
+            &block,
+            update(EventType::Modified, "web-a", "Pending", false),
+            now,
+        );
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert!(
+            frame[1].ends_with("in progress: Pod is not Ready"),
+            "{frame:?}"
+        );
+        let mut judged = Judged::default();
+        let failed = Judgement {
+            state: State::Failed,
+            message: "CrashLoopBackOff (web)".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), failed);
+        assert!(board.judge(&judged));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "--fail-on failed met"));
+        assert!(
+            frame[1].ends_with("failed: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 1 failed");
+        assert!(frame[3].ends_with("· --fail-on failed met"), "{frame:?}");
+        // Another type's judgements are not this one's.
+        let mut elsewhere = Judged::default();
+        elsewhere.insert(("apps", "pods"), ("", "shop", "web-a"), judgement);
+        assert!(board.judge(&elsewhere));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 0 failed");
+    }
+
+    #[test]
+    fn rows_in_trouble_are_never_hidden_behind_and_n_more() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        for index in 0..30 {
+            let name = format!("web-{index:02}");
+            let status = match index {
+                21 => "CrashLoopBackOff",
+                27 => "Pending",
+                _ => "Running",
+            };
+            board.update(&block, update(EventType::Added, &name, status, true), now);
+        }
+        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
+        let names: Vec<&str> = frame[1..6].iter().map(|l| &l[..6]).collect();
+        // The two in trouble, then the first others; in list order.
+        assert_eq!(
+            names,
+            ["web-00", "web-01", "web-02", "web-21", "web-27"],
+            "{frame:?}"
+        );
+        assert_eq!(frame[6], "… and 25 more");
+    }
+
+    #[test]
+    fn a_narrow_screen_drops_whole_columns_from_the_right() {
+        let mut board = Board::new(true);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let mut row = update(EventType::Added, "web-a", "Running", true);
+        row.header = b"NAME\tREADY\tSTATUS\tRESTARTS\tAGE".to_vec();
+        row.line = b"web-a\t1/1\tRunning\t7 (2m10s ago)\t4d20h".to_vec();
+        board.update(&block, row, now);
+        let mut judged = Judged::default();
+        let ready = Judgement {
+            state: State::Ready,
+            message: "Pod is Ready".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), ready);
+        board.judge(&judged);
+        let wide = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
+        // 55 columns: AGE would be cut; it goes whole, the judgement stays (cut).
+        let narrow = plain(&board.frame(now, 55, 24, 0, None, "Ctrl-C to end"));
+        assert_eq!(
+            narrow[0].split_whitespace().last(),
+            Some("JUDGEMENT"),
+            "{narrow:?}"
+        );
+        assert!(!narrow[0].contains("AGE"), "{narrow:?}");
+        assert!(!narrow[1].contains("4d20"), "{narrow:?}");
+        assert!(narrow[1].contains("7 (2m10s ago)   ready"), "{narrow:?}");
+        let tiny = plain(&board.frame(now, 30, 24, 0, None, "Ctrl-C to end"));
+        assert!(tiny[1].starts_with("web-a   1/1     ready"), "{tiny:?}");
+    }
+
+    #[test]
+    fn zero_width_characters_are_bounded_too() {
+        let line = format!("a{}", "\u{3164}".repeat(1000));
+        let cut = String::from_utf8(cut(line.as_bytes(), 10)).unwrap();
+        assert_eq!(cut.chars().filter(|c| *c == '\u{3164}').count(), 10);
     }
 
     #[test]

@@ -7,20 +7,33 @@
 //! something changed, so a flood of events costs at most ten frames a second. `finish` draws
 //! the last frame and gives the terminal back.
 //!
+//! With `--until`/`--fail-on`, rows show the run's judge's judgement of each object (children
+//! included) and the last frame the verdict that ended the run: the view reads the one judge
+//! (`Judging`), it never judges on its own.
+//!
 //! - `board`: the objects and the frame's layout (pure, tested without a terminal);
-//! - `screen`: drawing frames in place, and the cursor.
+//! - `cells`: a row's cells as the view may show them (TABs shown, each cell bounded);
+//! - `clock`: AGE and `RESTARTS (Xs ago)` kept moving between events;
+//! - `judged`: what the view reads from the run's judge;
+//! - `screen`: drawing frames in place, the cursor and auto-wrap.
 
 mod board;
+mod cells;
+mod clock;
+mod judged;
 mod screen;
 
+pub use judged::{Judged, Judging};
+
+use std::borrow::Cow;
 use std::io;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::events::{Event, Flow, Origin, Sink};
+use crate::events::{Event, Flow, Origin, Sink, TableRow};
 use crate::log::Notices;
-use crate::output::printer::{PrintOptions, TablePrinter};
+use crate::output::printer::{fallback_row, PrintOptions, TablePrinter};
 use crate::watcher::Reconnects;
 
 use board::{BlockKey, Board, Update};
@@ -36,9 +49,15 @@ pub fn restore(notices: &Notices) {
 /// How often the screen may be redrawn: at most ten frames a second.
 const TICK: Duration = Duration::from_millis(100);
 
+/// The status line's ending while the view runs, and as Ctrl-C leaves it.
+const RUNNING: &str = "Ctrl-C to end";
+const INTERRUPTED: &str = "interrupted (Ctrl-C)";
+
 /// The live view of a run: its board, and the thread drawing it.
 pub struct View {
     board: Mutex<Board>,
+    /// The run's judge: rows show its judgements when `judging`, the last frame its verdict.
+    judge: Option<Arc<dyn Judging>>,
     judging: bool,
     /// The run's reconnects, for the footer.
     reconnects: Reconnects,
@@ -48,12 +67,20 @@ pub struct View {
 }
 
 impl View {
-    /// Start drawing. `judging`: rows show the readiness rules' verdict (`--until ready`);
-    /// the footer counts `reconnects` and shows the latest of `notices`, held from now on.
-    pub fn start(judging: bool, reconnects: Reconnects, notices: Notices) -> Arc<View> {
+    /// Start drawing. `judge`: the run's judge, if it has one; `judging`: rows show its
+    /// judgement of each object (`--until ready`, `--fail-on failed`). The footer counts
+    /// `reconnects` and shows the latest of `notices`, held from now on.
+    pub fn start(
+        judge: Option<Arc<dyn Judging>>,
+        judging: bool,
+        reconnects: Reconnects,
+        notices: Notices,
+    ) -> Arc<View> {
         notices.hold();
+        let judging = judging && judge.is_some();
         let view = Arc::new(View {
             board: Mutex::new(Board::new(judging)),
+            judge,
             judging,
             reconnects,
             notices,
@@ -114,23 +141,47 @@ impl View {
             let stopping = stop.load(std::sync::atomic::Ordering::SeqCst);
             let now = Instant::now();
             let ((width, height), resized) = screen.measure();
+            // The footer counts seconds since the last event: a frame a second at least.
+            let stale = last_draw.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+            // Read the judge before taking the board (a sink holds the judge, then the board),
+            // for a frame that is due for more than a fading highlight: at most ten times a
+            // second in a flood, once a second when quiet. A judgement may change with no event
+            // for its row (a child's crash, a grace run out): it shows within the second.
+            let judge_due = stopping || resized || stale || self.board().dirty;
+            let judged = self
+                .judge
+                .as_ref()
+                .filter(|_| self.judging && judge_due)
+                .map(|j| j.judged());
+            let ending = match (stopping, &self.judge) {
+                (false, _) => RUNNING.to_string(),
+                (true, Some(judge)) => judge
+                    .verdict()
+                    .map_or_else(|| "ended".to_string(), |verdict| cells::shown(&verdict)),
+                (true, None) => "ended".to_string(),
+            };
             let frame = {
                 let mut board = self.board();
+                if let Some(judged) = &judged {
+                    board.judge(judged);
+                }
                 let fading = board.expire(now);
-                // The footer counts seconds since the last event: a frame a second at least.
-                let stale =
-                    last_draw.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
                 let due = board.dirty || fading || resized || stopping || stale;
                 due.then(|| {
                     board.dirty = false;
                     last_draw = Some(now);
-                    let notice = self.notices.latest();
-                    board.frame(now, width, height, self.reconnects.count(), notice)
+                    let notice = self.notices.latest().map(|notice| cells::shown(&notice));
+                    let reconnects = self.reconnects.count();
+                    let interrupted = (!stopping).then(|| {
+                        board::cut(&board.status_line(now, reconnects, INTERRUPTED), width)
+                    });
+                    let lines = board.frame(now, width, height, reconnects, notice, &ending);
+                    (lines, interrupted)
                 })
             };
-            if let Some(frame) = frame {
+            if let Some((lines, interrupted)) = frame {
                 // A terminal that went away ends the drawing, not the run.
-                if screen.draw(&frame, resized).is_err() {
+                if screen.draw(&lines, resized, interrupted).is_err() {
                     return;
                 }
             }
@@ -163,25 +214,20 @@ pub struct LiveSink {
 
 impl Sink for LiveSink {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        let (header, line) = self.printer.render_row(event)?;
-        let judgement = self.view.judging.then(|| {
-            let object = crate::decode::value(event.object.get()).unwrap_or_default();
-            crate::readiness::judge(
-                &event.resource.group,
-                &event.resource.kind,
-                &object,
-                SystemTime::now(),
-            )
-        });
+        let (header, line) = render(&mut self.printer, event)?;
         let update = Update {
             kind: event.kind,
             listed: event.origin == Origin::List,
             context: event.context.unwrap_or_default().to_string(),
             namespace: event.namespace.to_string(),
             name: event.name.to_string(),
+            age: header
+                .windows(3)
+                .any(|w| w == b"AGE")
+                .then(|| age_by_our_clock(event))
+                .flatten(),
             header,
             line,
-            judgement,
         };
         self.view
             .board()
@@ -192,4 +238,53 @@ impl Sink for LiveSink {
     fn checkpoint(&mut self, _more_ready: bool) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
+}
+
+/// The header and row of `event` as the view shows them: its cells fitted (`cells`), laid out
+/// from the whole object when the server sent no row, as the table printer would.
+fn render(printer: &mut TablePrinter, event: &Event<'_>) -> io::Result<(Vec<u8>, Vec<u8>)> {
+    let fallback;
+    let row = match event.row {
+        Some(row) => row,
+        None => {
+            let object = crate::decode::value(event.object.get())
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            fallback = fallback_row(event.resource, &object, SystemTime::now());
+            TableRow {
+                columns: &fallback.0,
+                cells: &fallback.1,
+                generation: 0,
+            }
+        }
+    };
+    let columns = cells::fit_columns(row.columns);
+    let values = cells::fit_values(row.cells);
+    let namespace = cells::fit_text(event.namespace);
+    let context = event.context.map(cells::fit_text);
+    let generation = match columns {
+        Cow::Borrowed(_) => row.generation,
+        // Made here for this event: compare the definitions.
+        Cow::Owned(_) => 0,
+    };
+    let fitted = Event {
+        row: Some(TableRow {
+            columns: &columns,
+            cells: &values,
+            generation,
+        }),
+        namespace: &namespace,
+        context: context.as_deref(),
+        ..*event
+    };
+    let (header, line) = printer.render_row(&fitted)?;
+    Ok((header, cells::cut_cells(line)))
+}
+
+/// The object's age by kw's clock, in seconds, from its `creationTimestamp` (in table mode the
+/// row's object is the object's metadata).
+fn age_by_our_clock(event: &Event<'_>) -> Option<u64> {
+    let object = crate::decode::value(event.object.get()).ok()?;
+    let created = object.pointer("/metadata/creationTimestamp")?.as_str()?;
+    let created = humantime::parse_rfc3339_weak(created).ok()?;
+    Some(SystemTime::now().duration_since(created).ok()?.as_secs())
 }

@@ -8,14 +8,34 @@
 //! flickers. The frame is always shorter than the screen, so it never scrolls and the relative
 //! move lands on its first line. After a resize the old frame may have been reflowed by the
 //! terminal: the screen is cleared and the frame drawn from the top.
+//!
+//! Auto-wrap is off while the view draws (`ESC[?7l`): a line the terminal finds wider than kw
+//! measured it (U+3164 is zero columns for `unicode-width`, two for glibc and tmux) is clipped
+//! at the right edge instead of wrapping onto a second line, which would move every later
+//! redraw a line down. `restore` turns it back on, at the end of the view and on Ctrl-C.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use crossterm::{cursor, queue, terminal};
 
-/// The cursor is hidden while the view draws; `restore` shows it again.
-static HIDDEN: AtomicBool = AtomicBool::new(false);
+/// What the view has done to the terminal, which `restore` undoes. One process has one
+/// terminal: the Ctrl-C handler, which knows nothing of the view, must find it.
+struct Taken {
+    /// The cursor is hidden and auto-wrap off.
+    changed: bool,
+    /// `restore` has run: nothing is drawn any more.
+    given_back: bool,
+    /// The frame's last line as Ctrl-C leaves it (its `Ctrl-C to end` replaced), when the
+    /// frame on screen is not the last one.
+    on_interrupt: Option<Vec<u8>>,
+}
+
+static TAKEN: Mutex<Taken> = Mutex::new(Taken {
+    changed: false,
+    given_back: false,
+    on_interrupt: None,
+});
 
 pub(super) struct Screen {
     /// Lines of the frame on screen (the cursor is on the line under them).
@@ -46,11 +66,21 @@ impl Screen {
         ((usize::from(size.0), usize::from(size.1)), resized)
     }
 
-    /// Replace the frame on screen with `lines`.
-    pub(super) fn draw(&mut self, lines: &[Vec<u8>], resized: bool) -> io::Result<()> {
+    /// Replace the frame on screen with `lines`. `on_interrupt`: its last line as Ctrl-C should
+    /// leave it (`None` for the last frame, which already says how the view ended).
+    pub(super) fn draw(
+        &mut self,
+        lines: &[Vec<u8>],
+        resized: bool,
+        on_interrupt: Option<Vec<u8>>,
+    ) -> io::Result<()> {
+        let mut taken = crate::log::lock(&TAKEN);
+        if taken.given_back {
+            return Ok(());
+        }
         let mut out: Vec<u8> = Vec::with_capacity(lines.iter().map(Vec::len).sum::<usize>() + 64);
-        if !HIDDEN.swap(true, Ordering::SeqCst) {
-            queue!(out, cursor::Hide)?;
+        if !taken.changed {
+            queue!(out, cursor::Hide, terminal::DisableLineWrap)?;
         }
         if resized {
             queue!(
@@ -63,12 +93,21 @@ impl Screen {
             let up = u16::try_from(self.drawn).unwrap_or(u16::MAX);
             queue!(out, cursor::MoveToColumn(0), cursor::MoveUp(up))?;
         }
+        let width = self
+            .size
+            .map_or(usize::MAX, |(columns, _)| usize::from(columns));
         for line in lines {
             out.extend_from_slice(line);
-            queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine))?;
+            // With auto-wrap off, a line as wide as the screen leaves the cursor on its last
+            // character, which clearing the rest of the line would erase.
+            if super::cells::display_width(line) < width {
+                queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine))?;
+            }
             out.push(b'\n');
         }
         queue!(out, terminal::Clear(terminal::ClearType::FromCursorDown))?;
+        taken.changed = true;
+        taken.on_interrupt = on_interrupt;
         let mut stdout = io::stdout().lock();
         stdout.write_all(&out)?;
         stdout.flush()?;
@@ -77,11 +116,26 @@ impl Screen {
     }
 }
 
-/// Show the cursor again if the view hid it. Called at the end of the view and from the
-/// Ctrl-C handler, which takes the stdout lock, so a frame being written is finished first.
+/// Give the terminal back: the frame's last line as Ctrl-C leaves it (when the frame on screen
+/// still says `Ctrl-C to end`), the cursor shown and auto-wrap on again; nothing is drawn after.
+/// Called at the end of the view and from the Ctrl-C handler, which waits for a frame being
+/// written to be finished.
 pub fn restore() {
-    if HIDDEN.swap(false, Ordering::SeqCst) {
-        let mut stdout = io::stdout().lock();
-        let _ = crossterm::execute!(stdout, cursor::Show);
+    let mut taken = crate::log::lock(&TAKEN);
+    taken.given_back = true;
+    if !std::mem::take(&mut taken.changed) {
+        return;
     }
+    let mut out: Vec<u8> = Vec::new();
+    if let Some(line) = taken.on_interrupt.take() {
+        // The cursor waits on the line under the frame.
+        let _ = queue!(out, cursor::MoveToColumn(0), cursor::MoveUp(1));
+        out.extend_from_slice(&line);
+        let _ = queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine));
+        out.push(b'\n');
+    }
+    let _ = queue!(out, terminal::EnableLineWrap, cursor::Show);
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(&out);
+    let _ = stdout.flush();
 }
