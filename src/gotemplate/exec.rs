@@ -579,9 +579,157 @@ impl State<'_> {
                 }
                 Ok(Value::Bool(true))
             }
+            "slice" => {
+                want(self, 1, true)?;
+                slice(&values[0], &values[1..]).or_else(|message| fail(self, message))
+            }
+            "html" | "js" | "urlquery" => {
+                let text = escaped_args(&values);
+                Ok(Value::Str(match name {
+                    "html" => html_escape(&text),
+                    "js" => js_escape(&text),
+                    _ => query_escape(&text),
+                }))
+            }
+            // Objects decoded from JSON hold no functions: Go's `call` refuses every value.
+            "call" => {
+                want(self, 1, true)?;
+                match &values[0] {
+                    Value::Missing | Value::Nil => fail(self, "call of nil".into()),
+                    other => {
+                        let callee = args.first().map(Operand::context).unwrap_or_default();
+                        fail(
+                            self,
+                            format!("non-function {callee} of type {}", other.type_name()),
+                        )
+                    }
+                }
+            }
             _ => Err(at(self, &format!("can't call {name}"))),
         }
     }
+}
+
+/// Go's `slice x 1 2`: strings and lists, `int` indexes.
+fn slice(item: &Value, indexes: &[Value]) -> std::result::Result<Value, String> {
+    let len = match item {
+        Value::Str(s) => s.len(),
+        Value::List(items) => items.len(),
+        Value::Missing | Value::Nil => return Err("slice of untyped nil".into()),
+        other => return Err(format!("can't slice item of type {}", other.type_name())),
+    };
+    if indexes.len() > 3 {
+        return Err(format!("too many slice indexes: {}", indexes.len()));
+    }
+    if indexes.len() == 3 && matches!(item, Value::Str(_)) {
+        return Err("cannot 3-index slice a string".into());
+    }
+    let mut bounds = [0, len, len];
+    for (slot, index) in indexes.iter().enumerate() {
+        let value = match index {
+            Value::Int(i) | Value::GoInt(i) => *i,
+            Value::Missing | Value::Nil => return Err("cannot index slice/array with nil".into()),
+            other => {
+                return Err(format!(
+                    "cannot index slice/array with type {}",
+                    other.type_name()
+                ))
+            }
+        };
+        if value < 0 || value as usize > len {
+            return Err(format!("index out of range: {value}"));
+        }
+        bounds[slot] = value as usize;
+    }
+    if bounds[0] > bounds[1] {
+        return Err(format!(
+            "invalid slice index: {} > {}",
+            bounds[0], bounds[1]
+        ));
+    }
+    if indexes.len() == 3 && bounds[1] > bounds[2] {
+        return Err(format!(
+            "invalid slice index: {} > {}",
+            bounds[1], bounds[2]
+        ));
+    }
+    Ok(match item {
+        Value::Str(s) => match s.get(bounds[0]..bounds[1]) {
+            Some(part) => Value::Str(part.to_string()),
+            None => Value::Str(
+                String::from_utf8_lossy(&s.as_bytes()[bounds[0]..bounds[1]]).into_owned(),
+            ),
+        },
+        Value::List(items) => Value::List(items[bounds[0]..bounds[1]].to_vec()),
+        _ => Value::Missing,
+    })
+}
+
+/// Go's `evalArgs` for `html`, `js`, `urlquery`: one string as is, else `fmt.Sprint` of the
+/// arguments with a missing value as `<no value>`.
+fn escaped_args(values: &[Value]) -> String {
+    if let [Value::Str(s)] = values {
+        return s.clone();
+    }
+    let printable: Vec<Value> = values
+        .iter()
+        .map(|v| match v {
+            Value::Missing | Value::Nil => Value::Str("<no value>".into()),
+            other => other.clone(),
+        })
+        .collect();
+    sprint(&printable)
+}
+
+/// Go's `template.HTMLEscapeString`.
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("&#34;"),
+            '\'' => out.push_str("&#39;"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\0' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Go's `template.JSEscapeString`.
+fn js_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '"' => out.push_str("\\\""),
+            '<' => out.push_str("\\u003C"),
+            '>' => out.push_str("\\u003E"),
+            '&' => out.push_str("\\u0026"),
+            '=' => out.push_str("\\u003D"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Go's `url.QueryEscape`.
+fn query_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(byte as char)
+            }
+            b' ' => out.push('+'),
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
 }
 
 /// Go's `illegal base64 data at input byte N`.

@@ -134,6 +134,31 @@ mod tests {
     }
 
     #[test]
+    fn slice_and_escapers() {
+        let data = json!({"s": "abcdef", "l": [1, 2, 3]});
+        assert_eq!(
+            run("{{slice .s 1 3}} {{slice .l 1}} {{slice .s}}", data.clone()).unwrap(),
+            "bc [2 3] abcdef"
+        );
+        assert_eq!(
+            run(
+                r#"{{html "<a&'\">"}} {{js "a'b\n<"}} {{urlquery "a b/é"}}"#,
+                data.clone()
+            )
+            .unwrap(),
+            r#"&lt;a&amp;&#39;&#34;&gt; a\'b\u000A\u003C a+b%2F%C3%A9"#
+        );
+        assert_eq!(
+            run("{{slice .l 2 1}}", data.clone()).unwrap_err(),
+            "|template: output:1:2: executing \"output\" at <slice .l 2 1>: error calling slice: invalid slice index: 2 > 1"
+        );
+        assert_eq!(
+            run("{{call .s}}", data).unwrap_err(),
+            "|template: output:1:2: executing \"output\" at <call .s>: error calling call: non-function .s of type string"
+        );
+    }
+
+    #[test]
     fn execution_errors_as_go_words_them() {
         let data = json!({"a": {"s": "x", "z": null}, "l": [1]});
         assert_eq!(run("{{.a.s.x}}", data.clone()).unwrap_err(), "|template: output:1:4: executing \"output\" at <.a.s.x>: can't evaluate field x in type interface {}");

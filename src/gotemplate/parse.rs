@@ -4,7 +4,7 @@
 //! (`template: output:LINE: ...`), so kubectl's "error parsing template" line is reproduced.
 
 /// The functions a template may call (Go's builtins kw runs, and kubectl's additions).
-pub const FUNCTIONS: [&str; 16] = [
+pub const FUNCTIONS: [&str; 21] = [
     "and",
     "or",
     "not",
@@ -21,6 +21,11 @@ pub const FUNCTIONS: [&str; 16] = [
     "ge",
     "base64decode",
     "exists",
+    "slice",
+    "html",
+    "js",
+    "urlquery",
+    "call",
 ];
 
 /// One parsed template: its nodes.

@@ -298,6 +298,9 @@ golden!(
     gotmpl_exec_base64_missing,
     gotmpl_exec_compare,
     gotmpl_exec_len,
+    gotmpl_builtins,
+    gotmpl_exec_call,
+    gotmpl_exec_slice,
 );
 
 /// A case added to cases.tsv must get a test here too.
