@@ -241,6 +241,7 @@ impl State<'_> {
             Operand::Variable { .. } | Operand::Chain { .. } if has_args => {}
             Operand::Variable { .. } | Operand::Chain { .. } => return self.operand(dot, first),
             Operand::Pipe(pipe) if !has_args => return self.eval_pipeline(dot, pipe),
+            Operand::Nil(pos) => return Err(self.error(*pos, "nil", "nil is not a command")),
             _ if !has_args => return self.operand(dot, first),
             _ => {}
         }
@@ -300,7 +301,8 @@ impl State<'_> {
                 self.call(dot, &cmd, name, None)?
             }
             Operand::Dot(_) => dot.value.clone(),
-            Operand::Nil(_) => Value::Nil,
+            // An untyped nil: Go's invalid value.
+            Operand::Nil(_) => Value::Missing,
             Operand::Bool(b) => Value::Bool(*b),
             Operand::Number(Number::Int(i), _) => Value::GoInt(*i),
             Operand::Number(Number::Float(f), _) => Value::Float(*f),
@@ -360,8 +362,10 @@ impl State<'_> {
             if ok {
                 Ok(())
             } else {
-                Err(at(
-                    state,
+                // Go places this error at the function's name.
+                Err(state.error(
+                    cmd.pos,
+                    name,
                     &format!("wrong number of args for {name}: want {word}{want} got {count}"),
                 ))
             }
@@ -382,11 +386,6 @@ impl State<'_> {
         }
         let mut values = Vec::with_capacity(count);
         for arg in args {
-            if let Operand::Nil(pos) = arg {
-                if !matches!(name, "print" | "printf" | "println") {
-                    return Err(self.error(*pos, "nil", "cannot assign nil to reflect.Value"));
-                }
-            }
             values.push(self.operand(dot, arg)?);
         }
         values.extend(last);
@@ -750,7 +749,7 @@ fn compare(a: &Value, b: &Value) -> std::result::Result<Option<std::cmp::Orderin
         (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y)),
         (Value::Str(x), Value::Str(y)) => Ok(Some(x.as_bytes().cmp(y.as_bytes()))),
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
-        (Value::List(_) | Value::Map(_), _) | (_, Value::List(_) | Value::Map(_)) => {
+        (Value::List(_) | Value::Map(_), Value::List(_) | Value::Map(_)) => {
             Err("non-comparable type")
         }
         _ => Err("incompatible types for comparison"),

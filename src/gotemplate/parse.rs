@@ -169,6 +169,8 @@ enum Tok {
     Str(String),
     Number(String),
     Char(char),
+    /// Printable ASCII with no meaning in an action (`@`).
+    Other(char),
     Pipe,
     LeftParen,
     RightParen,
@@ -433,6 +435,11 @@ fn lex(text: &str) -> Vec<Token> {
                     };
                     push(&mut tokens, tok);
                     inner += len;
+                }
+                // Go passes other printable ASCII on for the parser to refuse in context.
+                other if other.is_ascii_graphic() => {
+                    push(&mut tokens, Tok::Other(other));
+                    inner += 1;
                 }
                 other => {
                     push(
@@ -793,6 +800,9 @@ impl Parser<'_> {
                     if context == "range" && pipe.decl.len() < 2 {
                         if let Tok::Variable(second) = self.next_non_space()?.tok {
                             let assign = self.next_non_space()?;
+                            if assign.tok == Tok::Comma {
+                                return Err(self.error("too many declarations in range"));
+                            }
                             if assign.tok != Tok::Declare && assign.tok != Tok::Assign {
                                 return Err(self.error("range can only initialize variables"));
                             }
@@ -1006,6 +1016,7 @@ fn describe(tok: &Tok) -> String {
         Tok::Dot => "\".\"".into(),
         Tok::Space => "space".into(),
         Tok::Char(c) => format!("{c:?}"),
+        Tok::Other(c) => format!("\"{c}\""),
         Tok::Error(e) => e.clone(),
     }
 }
@@ -1062,6 +1073,14 @@ mod tests {
         assert_eq!(
             error("\n{{$x}}"),
             "template: output:2: undefined variable \"$x\""
+        );
+        assert_eq!(
+            error("{{@}}"),
+            "template: output:1: unexpected \"@\" in command"
+        );
+        assert_eq!(
+            error("{{range $i, $v, $w := .x}}{{end}}"),
+            "template: output:1: too many declarations in range"
         );
         assert_eq!(
             error("{{break}}"),

@@ -175,11 +175,35 @@ pub fn go_quote(text: &str) -> String {
 pub fn sprintf(format: &str, args: &[Value]) -> String {
     let mut out = String::new();
     let mut next = 0;
-    let mut chars = format.chars();
+    let mut chars = format.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '%' {
             out.push(c);
             continue;
+        }
+        // Flags, width and precision: `%-5s`, `%05d`, `%.2f`.
+        let mut flags = String::new();
+        while let Some(&flag) = chars.peek() {
+            if !matches!(flag, '-' | '+' | '#' | ' ' | '0') {
+                break;
+            }
+            flags.push(flag);
+            chars.next();
+        }
+        let mut width = String::new();
+        while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
+            width.push(digit);
+            chars.next();
+        }
+        let mut precision: Option<usize> = None;
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            let mut digits = String::new();
+            while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
+                digits.push(digit);
+                chars.next();
+            }
+            precision = Some(digits.parse().unwrap_or(0));
         }
         let Some(verb) = chars.next() else {
             out.push_str("%!(NOVERB)");
@@ -194,26 +218,25 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             continue;
         };
         next += 1;
-        match (verb, arg) {
-            ('v', _) => write_v(&mut out, arg),
-            ('s', Value::Str(s)) => out.push_str(s),
-            ('s', Value::List(_) | Value::Map(_)) => write_v(&mut out, arg),
-            ('q', Value::Str(s)) => out.push_str(&go_quote(s)),
-            ('d', Value::Int(i) | Value::GoInt(i)) => out.push_str(&i.to_string()),
-            ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
-            ('f', Value::Float(f)) => out.push_str(&format!("{f:.6}")),
-            ('x', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:x}")),
-            ('x', Value::Str(s)) => {
-                for byte in s.bytes() {
-                    out.push_str(&format!("{byte:02x}"));
-                }
-            }
-            (_, Value::Missing | Value::Nil) => out.push_str(&format!("%!{verb}(<nil>)")),
-            _ => {
-                out.push_str(&format!("%!{verb}({}=", arg.type_name()));
-                write_v(&mut out, arg);
-                out.push(')');
-            }
+        let text = format_verb(verb, arg, precision);
+        let width: usize = width.parse().unwrap_or(0);
+        let len = text.chars().count();
+        if len >= width || text.starts_with("%!") {
+            out.push_str(&text);
+        } else if flags.contains('-') {
+            out.push_str(&text);
+            out.push_str(&" ".repeat(width - len));
+        } else if flags.contains('0') && matches!(verb, 'd' | 'f' | 'x') {
+            let (sign, digits) = match text.strip_prefix('-') {
+                Some(rest) => ("-", rest),
+                None => ("", text.as_str()),
+            };
+            out.push_str(sign);
+            out.push_str(&"0".repeat(width - len));
+            out.push_str(digits);
+        } else {
+            out.push_str(&" ".repeat(width - len));
+            out.push_str(&text);
         }
     }
     if next < args.len() {
@@ -228,6 +251,41 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             .collect();
         out.push_str(&extra.join(", "));
         out.push(')');
+    }
+    out
+}
+
+/// One verb applied to one operand, before padding.
+fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
+    let mut out = String::new();
+    match (verb, arg) {
+        ('T', _) => out.push_str(match arg {
+            Value::Missing | Value::Nil => "<nil>",
+            other => other.type_name(),
+        }),
+        ('v', _) => write_v(&mut out, arg),
+        ('s', Value::Str(s)) => match precision {
+            Some(p) => out.extend(s.chars().take(p)),
+            None => out.push_str(s),
+        },
+        ('s', Value::List(_) | Value::Map(_)) => write_v(&mut out, arg),
+        ('q', Value::Str(s)) => out.push_str(&go_quote(s)),
+        ('d', Value::Int(i) | Value::GoInt(i)) => out.push_str(&i.to_string()),
+        ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
+        ('f' | 'F', Value::Float(f)) => out.push_str(&format!("{f:.*}", precision.unwrap_or(6))),
+        ('x', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:x}")),
+        ('X', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:X}")),
+        ('x', Value::Str(s)) => {
+            for byte in s.bytes() {
+                out.push_str(&format!("{byte:02x}"));
+            }
+        }
+        (_, Value::Missing | Value::Nil) => out.push_str(&format!("%!{verb}(<nil>)")),
+        _ => {
+            out.push_str(&format!("%!{verb}({}=", arg.type_name()));
+            write_v(&mut out, arg);
+            out.push(')');
+        }
     }
     out
 }
@@ -282,6 +340,19 @@ mod tests {
             "x=4 \"a\\\"b\" %!v(MISSING)"
         );
         assert_eq!(sprintf("%d", &[Value::Float(1.0)]), "%!d(float64=1)");
+        assert_eq!(
+            sprintf(
+                "%5s|%-3d|%.2f|%03d|%T",
+                &[
+                    Value::Str("a".into()),
+                    Value::GoInt(1),
+                    Value::Float(2.5),
+                    Value::GoInt(7),
+                    Value::Int(1)
+                ]
+            ),
+            "    a|1  |2.50|007|int64"
+        );
         assert_eq!(
             sprintf("%s", &[Value::Nil, Value::GoInt(2)]),
             "%!s(<nil>)%!(EXTRA int=2)"

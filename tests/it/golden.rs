@@ -301,6 +301,11 @@ golden!(
     gotmpl_builtins,
     gotmpl_exec_call,
     gotmpl_exec_slice,
+    gotmpl_printf,
+    gotmpl_parse_character,
+    gotmpl_parse_range_decls,
+    gotmpl_exec_wrong_args,
+    gotmpl_exec_nil_command,
 );
 
 /// A case added to cases.tsv must get a test here too.
