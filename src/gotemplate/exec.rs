@@ -236,7 +236,7 @@ impl State<'_> {
                         ),
                     ));
                 }
-                return self.field_chain(dot.clone(), names, *pos, first);
+                return self.field_chain(&dot.value, dot.boxed, names, *pos, first);
             }
             Operand::Variable { .. } | Operand::Chain { .. } if has_args => {}
             Operand::Variable { .. } | Operand::Chain { .. } => return self.operand(dot, first),
@@ -255,42 +255,18 @@ impl State<'_> {
     /// The value of an operand given as an argument.
     fn operand(&mut self, dot: &Dot, operand: &Operand) -> Result<Value> {
         Ok(match operand {
-            Operand::Field { pos, names } => self.field_chain(dot.clone(), names, *pos, operand)?,
+            Operand::Field { pos, names } => {
+                self.field_chain(&dot.value, dot.boxed, names, *pos, operand)?
+            }
             Operand::Variable { pos, name, names } => {
-                let value = self
-                    .vars
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
-                    .ok_or_else(|| {
-                        self.error(*pos, name, &format!("undefined variable: {name}"))
-                    })?;
-                if names.is_empty() {
-                    value
-                } else {
-                    self.field_chain(
-                        Dot {
-                            value,
-                            boxed: false,
-                        },
-                        names,
-                        *pos,
-                        operand,
-                    )?
-                }
+                let Some((_, value)) = self.vars.iter().rev().find(|(n, _)| n == name) else {
+                    return Err(self.error(*pos, name, &format!("undefined variable: {name}")));
+                };
+                self.field_chain(value, false, names, *pos, operand)?
             }
             Operand::Chain { pos, pipe, names } => {
                 let value = self.eval_pipeline(dot, pipe)?;
-                self.field_chain(
-                    Dot {
-                        value,
-                        boxed: false,
-                    },
-                    names,
-                    *pos,
-                    operand,
-                )?
+                self.field_chain(&value, false, names, *pos, operand)?
             }
             Operand::Pipe(pipe) => self.eval_pipeline(dot, pipe)?,
             Operand::Function { pos, name } => {
@@ -310,43 +286,61 @@ impl State<'_> {
         })
     }
 
+    /// `.a.b.c` off a receiver, walked by reference so that only the result is copied (a
+    /// template that reads `$.kind` per item must not copy the whole list each time).
     fn field_chain(
         &self,
-        mut receiver: Dot,
+        receiver: &Value,
+        boxed: bool,
         names: &[String],
         pos: usize,
         node: &Operand,
     ) -> Result<Value> {
-        for name in names {
-            let value = match &receiver.value {
-                Value::Missing => Value::Missing,
-                Value::Nil => {
-                    return Err(self.error(
-                        pos,
-                        &node.context(),
-                        &format!("nil pointer evaluating interface {{}}.{name}"),
-                    ))
-                }
-                Value::Map(map) => match map.get(name) {
-                    Some(json) => Value::from_json(json),
-                    None => Value::Missing,
+        let Some((first, rest)) = names.split_first() else {
+            return Ok(receiver.clone());
+        };
+        let nil = |name: &str| {
+            self.error(
+                pos,
+                &node.context(),
+                &format!("nil pointer evaluating interface {{}}.{name}"),
+            )
+        };
+        let not_a_map = |name: &str, type_name: &str| {
+            self.error(
+                pos,
+                &node.context(),
+                &format!("can't evaluate field {name} in type {type_name}"),
+            )
+        };
+        let mut current = match receiver {
+            Value::Missing => return Ok(Value::Missing),
+            Value::Nil => return Err(nil(first)),
+            Value::Map(map) => match map.get(first) {
+                Some(json) => json,
+                None => return Ok(Value::Missing),
+            },
+            other => {
+                let type_name = if boxed {
+                    "interface {}"
+                } else {
+                    other.type_name()
+                };
+                return Err(not_a_map(first, type_name));
+            }
+        };
+        for name in rest {
+            current = match current {
+                Json::Object(map) => match map.get(name) {
+                    Some(json) => json,
+                    None => return Ok(Value::Missing),
                 },
-                other => {
-                    let type_name = if receiver.boxed {
-                        "interface {}"
-                    } else {
-                        other.type_name()
-                    };
-                    return Err(self.error(
-                        pos,
-                        &node.context(),
-                        &format!("can't evaluate field {name} in type {type_name}"),
-                    ));
-                }
+                Json::Null => return Err(nil(name)),
+                // Out of a map, every value is an `interface {}` to Go.
+                _ => return Err(not_a_map(name, "interface {}")),
             };
-            receiver = Dot { value, boxed: true };
         }
-        Ok(receiver.value)
+        Ok(Value::from_json(current))
     }
 
     fn call(&mut self, dot: &Dot, cmd: &Command, name: &str, last: Option<Value>) -> Result<Value> {
