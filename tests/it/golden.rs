@@ -306,6 +306,8 @@ golden!(
     gotmpl_parse_range_decls,
     gotmpl_exec_wrong_args,
     gotmpl_exec_nil_command,
+    gotmpl_flag_with_jsonpath,
+    gotmpl_flag_with_jsonpath_file,
 );
 
 /// A case added to cases.tsv must get a test here too.

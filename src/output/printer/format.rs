@@ -255,17 +255,33 @@ pub fn go_template(template: &str) -> Result<OutputFormat, FormatError> {
     })
 }
 
-/// The output format `--template=TEMPLATE` means: kubectl's go-template when `-o` names none
-/// (or names a Go template format without its own template).
-pub fn with_template_flag(output: &str, template: Option<&str>) -> String {
-    match template {
-        Some(template) if !template.is_empty() => match output {
-            "" | "go-template" | "template" => format!("go-template={template}"),
-            "go-template-file" | "templatefile" => format!("go-template-file={template}"),
-            _ => output.to_string(),
-        },
-        _ => output.to_string(),
+/// The output format `--template=TEMPLATE` means, as kubectl reads it: `-o go-template=T`
+/// when `-o` names no format, the template of a template format `-o` names without one
+/// (`-o jsonpath --template=T`), and an unknown format when `-o` already has a template.
+pub fn with_template_flag(output: &str, template: Option<&str>) -> Result<String, FormatError> {
+    const TEMPLATE_FORMATS: [&str; 7] = [
+        "go-template",
+        "template",
+        "go-template-file",
+        "templatefile",
+        "jsonpath",
+        "jsonpath-file",
+        "jsonpath-as-json",
+    ];
+    let Some(template) = template.filter(|t| !t.is_empty()) else {
+        return Ok(output.to_string());
+    };
+    if output.is_empty() {
+        return Ok(format!("go-template={template}"));
     }
+    if TEMPLATE_FORMATS.contains(&output) {
+        return Ok(format!("{output}={template}"));
+    }
+    let name = output.split_once('=').map_or(output, |(name, _)| name);
+    if output.contains('=') && TEMPLATE_FORMATS.contains(&name) {
+        return Err(FormatError::Unknown(output.to_string()));
+    }
+    Ok(output.to_string())
 }
 
 /// Go's `os.Open` error text for an `io::Error`.
@@ -379,8 +395,14 @@ mod tests {
             parse_output("go-template-file=/nonexistent/kw").unwrap_err().to_string(),
             "error reading --template /nonexistent/kw, open /nonexistent/kw: no such file or directory"
         );
-        assert_eq!(with_template_flag("", Some("{{.a}}")), "go-template={{.a}}");
-        assert_eq!(with_template_flag("json", Some("{{.a}}")), "json");
+        let flag = |output: &str| with_template_flag(output, Some("{.a}"));
+        assert_eq!(flag(""), Ok("go-template={.a}".into()));
+        assert_eq!(flag("jsonpath"), Ok("jsonpath={.a}".into()));
+        assert_eq!(flag("json"), Ok("json".into()));
+        assert_eq!(
+            flag("go-template={{.b}}"),
+            Err(FormatError::Unknown("go-template={{.b}}".into()))
+        );
         assert!(matches!(parse_output("xml"), Err(FormatError::Unknown(_))));
         assert!(matches!(
             parse_output("jsonpath={.a["),
