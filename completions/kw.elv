@@ -67,6 +67,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --max-events 'Stop after N printed events, with exit 0'
             cand -o 'Format: wide, json, jsonl, yaml, name, ...'
             cand --output 'Format: wide, json, jsonl, yaml, name, ...'
+            cand --template 'The Go template of -o go-template; alone, it means -o go-template=TEMPLATE'
             cand -L 'Show these labels as columns (`-L app,tier`)'
             cand --label-columns 'Show these labels as columns (`-L app,tier`)'
             cand --sort-by 'Sort the initial list by this JSONPath'

@@ -266,8 +266,7 @@ pub struct GetArgs {
     ///
     /// Output format (default: the table printed by the server): wide, json, jsonl, yaml, name,
     /// jsonpath=TEMPLATE, jsonpath-file=FILE, jsonpath-as-json=TEMPLATE, custom-columns=SPEC,
-    /// custom-columns-file=FILE.
-    /// Go templates (go-template, template) are not supported.
+    /// custom-columns-file=FILE, go-template=TEMPLATE, go-template-file=FILE.
     #[arg(
         short = 'o',
         long,
@@ -277,6 +276,15 @@ pub struct GetArgs {
         help_heading = "Output"
     )]
     pub output: String,
+
+    /// The Go template of -o go-template; alone, it means -o go-template=TEMPLATE.
+    #[arg(
+        long,
+        value_name = "TEMPLATE",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
+    pub template: Option<String>,
 
     /// Say each event's type (ADDED/MODIFIED/DELETED).
     ///

@@ -14,6 +14,7 @@ pub mod demo;
 pub mod discovery;
 pub mod events;
 pub mod goformat;
+pub mod gotemplate;
 pub mod jsonpath;
 pub mod log;
 pub mod output;

@@ -12,7 +12,7 @@ use crate::cli::Cli;
 
 /// The `-o` formats, as `printer::format::parse_output_spec` accepts them. The ones ending in `=` need an
 /// argument after them.
-pub const OUTPUT_FORMATS: [(&str, &str); 10] = [
+pub const OUTPUT_FORMATS: [(&str, &str); 13] = [
     ("wide", "the table with extra columns"),
     ("json", "kubectl's -o json"),
     ("jsonl", "one compact JSON object per line"),
@@ -23,6 +23,9 @@ pub const OUTPUT_FORMATS: [(&str, &str); 10] = [
     ("jsonpath-file=", "a JSONPath template in a file"),
     ("custom-columns=", "HEADER:JSONPATH,..."),
     ("custom-columns-file=", "custom columns from a file"),
+    ("go-template=", "a Go template"),
+    ("go-template-file=", "a Go template in a file"),
+    ("template=", "a Go template (as go-template=)"),
 ];
 
 /// What `--until` and `--fail-on` take (`conditions::Expr`).

@@ -241,9 +241,10 @@ impl GetPlan {
         if args.output_watch_events && !watching {
             return Err(PlanError::WatchEventsWithoutWatch);
         }
+        let output = printer::format::with_template_flag(&args.output, args.template.as_deref())?;
         let (format, template_file) =
             match printer::check_show_labels(&args.output, args.show_labels)
-                .and_then(|()| parse_output_spec(&args.output))?
+                .and_then(|()| parse_output_spec(&output))?
             {
                 OutputSpec::Format(format) => (format, None),
                 // A stand-in until `read_files` reads the template.

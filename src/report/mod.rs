@@ -157,12 +157,20 @@ fn watch(error: &WatchError) -> Report {
             exit::SERVER_ERROR,
         ),
         WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),
+        // A Go template that fails on an object is the template's fault, as kubectl's exit 1 says.
+        WatchError::Output(e) if go_template_failed(e) => Report::error(e, exit::USAGE),
         // A printer that cannot print an object (a template that fails on it) says why itself.
         WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
             Report::error(e, exit::SERVER_ERROR)
         }
         _ => Report::error(error, exit::SERVER_ERROR),
     }
+}
+
+fn go_template_failed(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateError>())
 }
 
 /// kubectl's wording for server answers.

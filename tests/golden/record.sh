@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet
-kw=target/debug/kw
+kw=${CARGO_TARGET_DIR:-target}/debug/kw
 kubectl=${KUBECTL:-kubectl}
 golden=tests/golden
 clock=2026-01-01T12:00:00Z

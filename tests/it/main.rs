@@ -15,6 +15,7 @@ mod completions;
 mod discovery;
 mod fleet;
 mod get;
+mod go_template;
 mod golden;
 mod hostile;
 mod join;

@@ -11,28 +11,6 @@ use serde_json::json;
 const LIMIT: Duration = Duration::from_secs(20);
 
 #[test]
-fn go_templates_are_refused_with_one_clear_line() {
-    let cluster = Cluster::seeded();
-    for format in [
-        "go-template={{.metadata.name}}",
-        "go-template-file=x.tpl",
-        "template={{.kind}}",
-    ] {
-        let outcome = run(&mut cluster.get(&["pods", "-o", format]), LIMIT);
-        assert_eq!(outcome.code, Some(1), "{format}: {outcome:?}");
-        assert_eq!(outcome.stdout, "");
-        let lines: Vec<&str> = outcome.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{format}: {:?}", outcome.stderr);
-        assert!(
-            lines[0].contains("does not print Go templates"),
-            "{}",
-            lines[0]
-        );
-        assert!(lines[0].contains("jsonpath"), "{}", lines[0]);
-    }
-}
-
-#[test]
 fn bad_templates_are_usage_errors_before_any_request() {
     let cluster = Cluster::seeded();
     let cases = [

@@ -48,6 +48,7 @@ const KW_RANKS: Ranks = &[
     ("goformat", 0),
     ("events", 0),
     ("jsonpath", 1),
+    ("gotemplate", 1),
     ("config", 2),
     ("client", 3),
     ("decode", 4),

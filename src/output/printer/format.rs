@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
+use crate::gotemplate::GoTemplate;
 use crate::jsonpath::{JsonPath, JsonPathError};
 
 /// What `-o` asked for.
@@ -30,6 +31,12 @@ pub enum OutputFormat {
         /// `jsonpath-as-json`: each action's results as an indented JSON array.
         as_json: bool,
     },
+    /// `-o go-template=TEMPLATE` / `-o template=TEMPLATE` / `-o go-template-file=FILE` /
+    /// `--template=TEMPLATE`.
+    GoTemplate {
+        template: String,
+        parsed: GoTemplate,
+    },
     /// `-o custom-columns=SPEC` / `-o custom-columns-file=FILE`.
     CustomColumns {
         columns: Vec<Column>,
@@ -54,6 +61,7 @@ impl OutputFormat {
             OutputFormat::Json
                 | OutputFormat::Yaml
                 | OutputFormat::JsonPath { .. }
+                | OutputFormat::GoTemplate { .. }
                 | OutputFormat::CustomColumns { .. }
         )
     }
@@ -71,10 +79,14 @@ impl FromStr for OutputFormat {
 /// `-o` could not be turned into a printer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
-    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml")]
+    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")]
     Unknown(String),
-    #[error("kw does not print Go templates (-o {0}); use -o jsonpath=..., -o custom-columns=..., or -o jsonl with jq")]
-    GoTemplate(String),
+    #[error("template format specified but no template given")]
+    MissingGoTemplate,
+    #[error("error parsing template {template}, {message}")]
+    GoTemplateParse { template: String, message: String },
+    #[error("error reading --template {path}, {message}")]
+    GoTemplateFile { path: String, message: String },
     #[error("{0} format specified but no template given")]
     MissingTemplate(String),
     #[error("error parsing jsonpath {template}, {message}")]
@@ -134,6 +146,16 @@ pub struct TemplateFile {
 impl TemplateFile {
     /// Read the file and parse the template it holds.
     pub fn read(&self) -> Result<OutputFormat, FormatError> {
+        if self.flag == "go-template-file" {
+            // kubectl words Go's error: `open PATH: no such file or directory`.
+            let text = std::fs::read_to_string(Path::new(&self.path)).map_err(|e| {
+                FormatError::GoTemplateFile {
+                    path: self.path.clone(),
+                    message: go_open_error(&self.path, &e),
+                }
+            })?;
+            return go_template(&text);
+        }
         let text =
             std::fs::read_to_string(Path::new(&self.path)).map_err(|e| FormatError::File {
                 flag: self.flag.to_string(),
@@ -142,6 +164,7 @@ impl TemplateFile {
             })?;
         match self.flag {
             "custom-columns-file" => columns_from_file(&text),
+            "go-template-file" => go_template(&text),
             _ => jsonpath(&text, false),
         }
     }
@@ -185,8 +208,14 @@ fn parse_template_output(
         }))
     };
     match (name, argument) {
+        ("go-template" | "template", Some(template)) if !template.is_empty() => {
+            go_template(template).map(OutputSpec::Format)
+        }
+        ("go-template-file" | "templatefile", Some(path)) if !path.is_empty() => {
+            file("go-template-file", path)
+        }
         ("go-template" | "go-template-file" | "template" | "templatefile", _) => {
-            Err(FormatError::GoTemplate(name.to_string()))
+            Err(FormatError::MissingGoTemplate)
         }
         ("jsonpath", Some(template)) if !template.is_empty() => {
             jsonpath(template, false).map(OutputSpec::Format)
@@ -214,6 +243,59 @@ fn jsonpath(template: &str, as_json: bool) -> Result<OutputFormat, FormatError> 
         path,
         as_json,
     })
+}
+
+/// `-o go-template=TEMPLATE` (and `--template`): parsed now, so a bad one fails before any
+/// request.
+pub fn go_template(template: &str) -> Result<OutputFormat, FormatError> {
+    let parsed = GoTemplate::parse(template).map_err(|e| FormatError::GoTemplateParse {
+        template: template.to_string(),
+        message: e.0,
+    })?;
+    Ok(OutputFormat::GoTemplate {
+        template: template.to_string(),
+        parsed,
+    })
+}
+
+/// The output format `--template=TEMPLATE` means, as kubectl reads it: `-o go-template=T`
+/// when `-o` names no format, the template of a template format `-o` names without one
+/// (`-o jsonpath --template=T`), and an unknown format when `-o` already has a template.
+pub fn with_template_flag(output: &str, template: Option<&str>) -> Result<String, FormatError> {
+    const TEMPLATE_FORMATS: [&str; 7] = [
+        "go-template",
+        "template",
+        "go-template-file",
+        "templatefile",
+        "jsonpath",
+        "jsonpath-file",
+        "jsonpath-as-json",
+    ];
+    let Some(template) = template.filter(|t| !t.is_empty()) else {
+        return Ok(output.to_string());
+    };
+    if output.is_empty() {
+        return Ok(format!("go-template={template}"));
+    }
+    if TEMPLATE_FORMATS.contains(&output) {
+        return Ok(format!("{output}={template}"));
+    }
+    let name = output.split_once('=').map_or(output, |(name, _)| name);
+    if output.contains('=') && TEMPLATE_FORMATS.contains(&name) {
+        return Err(FormatError::Unknown(output.to_string()));
+    }
+    Ok(output.to_string())
+}
+
+/// Go's `os.Open` error text for an `io::Error`.
+fn go_open_error(path: &str, error: &std::io::Error) -> String {
+    let reason = match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => return format!("read {path}: is a directory"),
+        _ => error.to_string(),
+    };
+    format!("open {path}: {reason}")
 }
 
 fn parse_template(template: &str) -> Result<JsonPath, FormatError> {
@@ -298,9 +380,32 @@ mod tests {
             OutputFormat::JsonPath { template, .. } if template == "{.a}"
         ));
         assert!(matches!(
-            parse_output("go-template={{.a}}"),
-            Err(FormatError::GoTemplate(_))
+            parse_output("go-template={{.a}}").unwrap(),
+            OutputFormat::GoTemplate { template, .. } if template == "{{.a}}"
         ));
+        assert_eq!(
+            parse_output("go-template={{.a"),
+            Err(FormatError::GoTemplateParse {
+                template: "{{.a".into(),
+                message: "template: output:1: unclosed action".into()
+            })
+        );
+        assert_eq!(
+            parse_output("template="),
+            Err(FormatError::MissingGoTemplate)
+        );
+        assert_eq!(
+            parse_output("go-template-file=/nonexistent/kw").unwrap_err().to_string(),
+            "error reading --template /nonexistent/kw, open /nonexistent/kw: no such file or directory"
+        );
+        let flag = |output: &str| with_template_flag(output, Some("{.a}"));
+        assert_eq!(flag(""), Ok("go-template={.a}".into()));
+        assert_eq!(flag("jsonpath"), Ok("jsonpath={.a}".into()));
+        assert_eq!(flag("json"), Ok("json".into()));
+        assert_eq!(
+            flag("go-template={{.b}}"),
+            Err(FormatError::Unknown("go-template={{.b}}".into()))
+        );
         assert!(matches!(parse_output("xml"), Err(FormatError::Unknown(_))));
         assert!(matches!(
             parse_output("jsonpath={.a["),

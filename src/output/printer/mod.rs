@@ -16,6 +16,7 @@ mod filter;
 pub mod format;
 
 mod go_sort;
+mod go_template;
 mod json;
 mod jsonl;
 mod name;
@@ -37,6 +38,7 @@ pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
 pub use format::{check_show_labels, parse_output, Column, FormatError, OutputFormat};
+pub use go_template::{GoTemplateError, GoTemplatePrinter};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
@@ -106,6 +108,9 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
             path,
             as_json,
         } => Box::new(JsonPathPrinter::new(template, path, *as_json, options)),
+        OutputFormat::GoTemplate { template, parsed } => {
+            Box::new(GoTemplatePrinter::new(template, parsed, options))
+        }
         OutputFormat::CustomColumns { columns, from_file } => {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }

@@ -1,0 +1,361 @@
+//! Values as a Go template sees kubectl's unstructured object: integers are `int64`, other
+//! numbers `float64` (kubectl's output shows `%d` works on `.spec.replicas`); constants in the
+//! template are `int`s or `float64`s. Printed
+//! as Go's `fmt` prints them (`%v`, `%d`, `%s`, `%q`).
+
+use serde_json::{Map, Value as Json};
+
+use crate::goformat::fmt::write_go_float_v;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Go's invalid `reflect.Value`: a missing key, printed `<no value>`.
+    Missing,
+    /// A nil `interface{}` (JSON `null`).
+    Nil,
+    Bool(bool),
+    /// An `int64` from the object.
+    Int(i64),
+    /// A Go `int`: a constant in the template, a length, a range index.
+    GoInt(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Json>),
+    Map(Map<String, Json>),
+}
+
+impl Value {
+    pub fn from_json(json: &Json) -> Value {
+        match json {
+            Json::Null => Value::Nil,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => match n.as_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            Json::String(s) => Value::Str(s.clone()),
+            Json::Array(items) => Value::List(items.clone()),
+            Json::Object(map) => Value::Map(map.clone()),
+        }
+    }
+
+    /// The Go type's name, as errors print it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Missing | Value::Nil => "<nil>",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int64",
+            Value::GoInt(_) => "int",
+            Value::Float(_) => "float64",
+            Value::Str(_) => "string",
+            Value::List(_) => "[]interface {}",
+            Value::Map(_) => "map[string]interface {}",
+        }
+    }
+
+    /// Go's `template.IsTrue`.
+    pub fn truth(&self) -> bool {
+        match self {
+            Value::Missing | Value::Nil => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) | Value::GoInt(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(items) => !items.is_empty(),
+            Value::Map(map) => !map.is_empty(),
+        }
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, Value::Str(_))
+    }
+}
+
+/// `fmt.Sprint` of one value (`%v`).
+pub fn write_v(out: &mut String, value: &Value) {
+    match value {
+        Value::Missing | Value::Nil => out.push_str("<nil>"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) | Value::GoInt(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => write_float(out, *f),
+        Value::Str(s) => out.push_str(s),
+        Value::List(items) => write_json_v(out, &Json::Array(items.clone())),
+        Value::Map(map) => write_json_v(out, &Json::Object(map.clone())),
+    }
+}
+
+fn write_float(out: &mut String, float: f64) {
+    let mut bytes = Vec::new();
+    write_go_float_v(&mut bytes, float);
+    out.push_str(&String::from_utf8_lossy(&bytes));
+}
+
+/// `%v` of JSON-decoded data: numbers are float64, maps sorted, `null` is `<nil>`.
+pub fn write_json_v(out: &mut String, json: &Json) {
+    match json {
+        Json::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(' ');
+                }
+                write_json_v(out, item);
+            }
+            out.push(']');
+        }
+        Json::Object(map) => {
+            let mut members: Vec<(&String, &Json)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push_str("map[");
+            for (index, (key, item)) in members.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(' ');
+                }
+                out.push_str(key);
+                out.push(':');
+                write_json_v(out, item);
+            }
+            out.push(']');
+        }
+        other => write_v(out, &Value::from_json(other)),
+    }
+}
+
+/// `fmt.Sprint(args...)`: a space between operands when neither is a string.
+pub fn sprint(args: &[Value]) -> String {
+    let mut out = String::new();
+    for (index, arg) in args.iter().enumerate() {
+        if index > 0 && !arg.is_string() && !args[index - 1].is_string() {
+            out.push(' ');
+        }
+        write_v(&mut out, arg);
+    }
+    out
+}
+
+/// `fmt.Sprintln(args...)`: always a space between operands, and a newline.
+pub fn sprintln(args: &[Value]) -> String {
+    let mut out = String::new();
+    for (index, arg) in args.iter().enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        write_v(&mut out, arg);
+    }
+    out.push('\n');
+    out
+}
+
+/// Go's `strconv.Quote`.
+pub fn go_quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\x0b' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `fmt.Sprintf` for the verbs templates use: `%v %s %d %q %t %f %x %%`, with Go's
+/// `%!d(float64=1)` for a verb that does not fit its operand.
+pub fn sprintf(format: &str, args: &[Value]) -> String {
+    let mut out = String::new();
+    let mut next = 0;
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        // Flags, width and precision: `%-5s`, `%05d`, `%.2f`.
+        let mut flags = String::new();
+        while let Some(&flag) = chars.peek() {
+            if !matches!(flag, '-' | '+' | '#' | ' ' | '0') {
+                break;
+            }
+            flags.push(flag);
+            chars.next();
+        }
+        let mut width = String::new();
+        while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
+            width.push(digit);
+            chars.next();
+        }
+        let mut precision: Option<usize> = None;
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            let mut digits = String::new();
+            while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
+                digits.push(digit);
+                chars.next();
+            }
+            precision = Some(digits.parse().unwrap_or(0));
+        }
+        let Some(verb) = chars.next() else {
+            out.push_str("%!(NOVERB)");
+            break;
+        };
+        if verb == '%' {
+            out.push('%');
+            continue;
+        }
+        let Some(arg) = args.get(next) else {
+            out.push_str(&format!("%!{verb}(MISSING)"));
+            continue;
+        };
+        next += 1;
+        let text = format_verb(verb, arg, precision);
+        let width: usize = width.parse().unwrap_or(0);
+        let len = text.chars().count();
+        if len >= width || text.starts_with("%!") {
+            out.push_str(&text);
+        } else if flags.contains('-') {
+            out.push_str(&text);
+            out.push_str(&" ".repeat(width - len));
+        } else if flags.contains('0') && matches!(verb, 'd' | 'f' | 'x') {
+            let (sign, digits) = match text.strip_prefix('-') {
+                Some(rest) => ("-", rest),
+                None => ("", text.as_str()),
+            };
+            out.push_str(sign);
+            out.push_str(&"0".repeat(width - len));
+            out.push_str(digits);
+        } else {
+            out.push_str(&" ".repeat(width - len));
+            out.push_str(&text);
+        }
+    }
+    if next < args.len() {
+        out.push_str("%!(EXTRA ");
+        let extra: Vec<String> = args[next..]
+            .iter()
+            .map(|arg| {
+                let mut text = format!("{}=", arg.type_name());
+                write_v(&mut text, arg);
+                text
+            })
+            .collect();
+        out.push_str(&extra.join(", "));
+        out.push(')');
+    }
+    out
+}
+
+/// One verb applied to one operand, before padding.
+fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
+    let mut out = String::new();
+    match (verb, arg) {
+        ('T', _) => out.push_str(match arg {
+            Value::Missing | Value::Nil => "<nil>",
+            other => other.type_name(),
+        }),
+        ('v', _) => write_v(&mut out, arg),
+        ('s', Value::Str(s)) => match precision {
+            Some(p) => out.extend(s.chars().take(p)),
+            None => out.push_str(s),
+        },
+        ('s', Value::List(_) | Value::Map(_)) => write_v(&mut out, arg),
+        ('q', Value::Str(s)) => out.push_str(&go_quote(s)),
+        ('d', Value::Int(i) | Value::GoInt(i)) => out.push_str(&i.to_string()),
+        ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
+        ('f' | 'F', Value::Float(f)) => out.push_str(&format!("{f:.*}", precision.unwrap_or(6))),
+        ('x', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:x}")),
+        ('X', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:X}")),
+        ('x', Value::Str(s)) => {
+            for byte in s.bytes() {
+                out.push_str(&format!("{byte:02x}"));
+            }
+        }
+        (_, Value::Missing | Value::Nil) => out.push_str(&format!("%!{verb}(<nil>)")),
+        _ => {
+            out.push_str(&format!("%!{verb}({}=", arg.type_name()));
+            write_v(&mut out, arg);
+            out.push(')');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v(json: Json) -> String {
+        let mut out = String::new();
+        write_v(&mut out, &Value::from_json(&json));
+        out
+    }
+
+    #[test]
+    fn prints_as_go_fmt_prints_decoded_json() {
+        assert_eq!(v(json!(1)), "1");
+        assert_eq!(v(json!(1000000)), "1000000");
+        assert_eq!(v(json!(1e20)), "1e+20");
+        assert_eq!(v(json!(1.5)), "1.5");
+        assert_eq!(v(json!(true)), "true");
+        assert_eq!(v(json!("x y")), "x y");
+        assert_eq!(v(json!([1, "a", null, [true]])), "[1 a <nil> [true]]");
+        assert_eq!(
+            v(json!({"b": {"d": 2, "c": []}, "a": "x"})),
+            "map[a:x b:map[c:[] d:2]]"
+        );
+        assert_eq!(v(json!({})), "map[]");
+    }
+
+    #[test]
+    fn print_and_printf() {
+        let args = [
+            Value::GoInt(1),
+            Value::GoInt(2),
+            Value::Str("a".into()),
+            Value::Str("b".into()),
+            Value::Float(3.0),
+        ];
+        assert_eq!(sprint(&args), "1 2ab3");
+        assert_eq!(sprintln(&args), "1 2 a b 3\n");
+        assert_eq!(
+            sprintf(
+                "%s=%d %q %v",
+                &[
+                    Value::Str("x".into()),
+                    Value::GoInt(4),
+                    Value::Str("a\"b".into())
+                ]
+            ),
+            "x=4 \"a\\\"b\" %!v(MISSING)"
+        );
+        assert_eq!(sprintf("%d", &[Value::Float(1.0)]), "%!d(float64=1)");
+        assert_eq!(
+            sprintf(
+                "%5s|%-3d|%.2f|%03d|%T",
+                &[
+                    Value::Str("a".into()),
+                    Value::GoInt(1),
+                    Value::Float(2.5),
+                    Value::GoInt(7),
+                    Value::Int(1)
+                ]
+            ),
+            "    a|1  |2.50|007|int64"
+        );
+        assert_eq!(
+            sprintf("%s", &[Value::Nil, Value::GoInt(2)]),
+            "%!s(<nil>)%!(EXTRA int=2)"
+        );
+    }
+}
