@@ -33,11 +33,12 @@ run_case() {
   exec 3>&-
   wait "$sim" || true
   # A golden records what kubectl does when it works as the case says: `out` and `out+err`
-  # cases succeed (out+err: a notice on stderr, such as "No resources found"), `err` cases fail.
+  # cases succeed (out+err: a notice on stderr, such as "No resources found"), `err` and
+  # `out+fail` cases fail (out+fail: what was printed before the error, as a template's).
   # Anything else keeps the old files and fails the recording (the harness checks the same
   # exit status of kw).
   local expected_success=yes
-  [ "$compare" = err ] && expected_success=no
+  case "$compare" in err | out+fail) expected_success=no ;; esac
   if { [ "$expected_success" = yes ] && [ "$code" != 0 ]; } ||
      { [ "$expected_success" = no ] && [ "$code" = 0 ]; }; then
     echo "$name: kubectl exited $code, not what a '$compare' case records; kept the old golden" >&2
@@ -48,7 +49,7 @@ run_case() {
   fi
   case "$compare" in
     out) mv "$tmp/stdout" "$golden/$name.out" ;;
-    out+err) mv "$tmp/stdout" "$golden/$name.out"; tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
+    out+err | out+fail) mv "$tmp/stdout" "$golden/$name.out"; tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
     err) rm -f "$golden/$name.out"; tail -n 1 "$tmp/stderr" >"$golden/$name.err" ;;
   esac
   echo "recorded $name (exit $code)"

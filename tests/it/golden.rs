@@ -155,6 +155,16 @@ fn check_with(name: &str, case: &Case, args: &[String], variant: &str) {
             assert_golden(&format!("{name}.out"), &stdout);
             assert_golden(&format!("{name}.err"), &last_line(&stderr));
         }
+        "out+fail" => {
+            // What was printed before a failure (a template's execution error), then the error.
+            assert_ne!(
+                code,
+                Some(0),
+                "kw {args:?} ({variant}) succeeded; stdout: {stdout}"
+            );
+            assert_golden(&format!("{name}.out"), &stdout);
+            assert_golden(&format!("{name}.err"), &last_line(&stderr));
+        }
         other => panic!("unknown comparison {other}"),
     }
 }
