@@ -409,3 +409,31 @@ pub fn escape(data: &[u8]) {
         );
     }
 }
+
+/// Target `config_text`: text users and their files give kw (the first byte picks the reader):
+/// kubeconfigs, manifests (YAML or JSON, several documents), and durations. No panic, and a
+/// duration read back from its nanoseconds is the same duration.
+pub fn config_text(data: &[u8]) {
+    let Some((&choice, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let path = std::path::Path::new("/fuzz/input.yaml");
+    match choice % 4 {
+        0 => {
+            let _ = kw::config::kubeconfig::parse(&text, path);
+        }
+        1 => {
+            let _ = kw::plan::manifest::parse(path, &text);
+        }
+        2 => {
+            if let Ok(duration) = kw::goformat::duration::parse(&text) {
+                let nanos = format!("{}ns", duration.as_nanos());
+                assert_eq!(kw::goformat::duration::parse(&nanos), Ok(duration));
+            }
+        }
+        _ => {
+            let _ = kw::config::flags::parse_request_timeout(&text);
+        }
+    }
+}

@@ -52,3 +52,8 @@ fn jsonpath_corpus() {
 fn escape_corpus() {
     replay("escape", checks::escape);
 }
+
+#[test]
+fn config_text_corpus() {
+    replay("config_text", checks::config_text);
+}
