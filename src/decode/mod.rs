@@ -638,8 +638,10 @@ fn scanned_meta<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(MetaHead<'a>, 
     Some((meta, fields.end()))
 }
 
-/// `object_head` by serde_json, for whatever the scanner leaves to it.
-fn object_head_by_serde(raw: &str) -> Result<ObjectHead<'_>, serde_json::Error> {
+/// `object_head` by serde_json, for whatever the scanner leaves to it (public as the fuzz
+/// targets' oracle).
+#[doc(hidden)]
+pub fn object_head_by_serde(raw: &str) -> Result<ObjectHead<'_>, serde_json::Error> {
     let bytes = raw.as_bytes();
     let mut head = ObjectHead::default();
     let mut pos = skip_ws(bytes, 0);

@@ -14,6 +14,7 @@ mod completion_terminal;
 mod completions;
 mod discovery;
 mod fleet;
+mod fuzz_corpus;
 mod get;
 mod go_template;
 mod golden;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Smoke run of every fuzz target: each for SECONDS (default 60), one at a time, with a memory
+# limit and a per-input time limit so that a blow-up or a quadratic path counts as a finding.
+# cargo-fuzz needs nightly flags; RUSTC_BOOTSTRAP=1 lets the stable toolchain accept them.
+#
+#   fuzz/run.sh [SECONDS] [TARGET...]
+#
+# New inputs that reach new code land in fuzz/corpus/<target>/; a crash is written to
+# fuzz/artifacts/<target>/ and stops the run with a non-zero exit. Keep a fixed crash as
+# fuzz/regressions/<target>/<name>: `cargo test --test it fuzz_corpus` replays both directories.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(RUSTC_BOOTSTRAP=1 cargo fuzz list)
+fi
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+export RUSTC_BOOTSTRAP=1
+mkdir -p logs
+for target in "${targets[@]}"; do
+    echo "== $target: ${seconds}s"
+    mkdir -p "corpus/$target" "regressions/$target"
+    status=0
+    cargo fuzz run -O --debug-assertions "$target" "corpus/$target" "regressions/$target" -- \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -max_len=65536 \
+        -print_final_stats=1 >"logs/$target.log" 2>&1 || status=$?
+    # The last progress line (executions, coverage, features, corpus) and the final stats.
+    grep -E '^#[0-9]+' "logs/$target.log" | tail -n 1
+    grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "logs/$target.log" || true
+    if [ "$status" -ne 0 ]; then
+        grep -E '^(==[0-9]+==|SUMMARY|thread .* panicked)' "logs/$target.log" >&2 || true
+        echo "$target: finding, see fuzz/logs/$target.log and fuzz/artifacts/$target/" >&2
+        exit 1
+    fi
+done
