@@ -364,6 +364,44 @@ pub fn jsonpath(data: &[u8]) {
     }
 }
 
+/// `-o go-template` (issue 34): a fuzzed template (before the first NUL) on a fuzzed object.
+/// Beyond no panic: text without an action is printed as it is; a parse error is worded as
+/// Go's (`template: output:LINE: ...`); a run gives the same bytes and the same result twice,
+/// a failed one included (kubectl prints what was written before the error).
+pub fn gotemplate(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (template, object) = text.split_once('\0').unwrap_or((&text, "{}"));
+    let parsed = kw::gotemplate::GoTemplate::parse(template);
+    if !template.contains("{{") {
+        let plain = parsed.as_ref().expect("text without an action parses");
+        let mut out = String::new();
+        plain
+            .execute(&Value::Null, &mut out)
+            .expect("text without an action runs");
+        assert_eq!(out, template, "text without an action is printed as it is");
+    }
+    let template = match parsed {
+        Ok(template) => template,
+        Err(error) => {
+            assert!(
+                error.0.starts_with("template: output:"),
+                "a parse error worded as Go's: {}",
+                error.0
+            );
+            return;
+        }
+    };
+    let object = decode::value(object).unwrap_or(Value::Null);
+    let (mut first, mut second) = (String::new(), String::new());
+    let first_result = template.execute(&object, &mut first).map_err(|e| e.0);
+    let second_result = template.execute(&object, &mut second).map_err(|e| e.0);
+    assert_eq!(
+        first, second,
+        "the same template on the same object, the same bytes"
+    );
+    assert_eq!(first_result, second_result);
+}
+
 fn is_control(bytes: &[u8], index: usize) -> bool {
     match bytes[index] {
         b'\t' | b'\n' => false,

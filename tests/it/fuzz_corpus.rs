@@ -57,3 +57,8 @@ fn escape_corpus() {
 fn config_text_corpus() {
     replay("config_text", checks::config_text);
 }
+
+#[test]
+fn gotemplate_corpus() {
+    replay("gotemplate", checks::gotemplate);
+}
