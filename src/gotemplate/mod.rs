@@ -31,14 +31,59 @@ impl GoTemplate {
     /// Run the template over `data`, appending to `out`; on an error `out` keeps what was
     /// written before it, as Go's writer does.
     pub fn execute(&self, data: &serde_json::Value, out: &mut String) -> Result<(), ExecError> {
-        exec::execute("output", &self.text, &self.nodes, data, out)
+        let depth = depth_of(data);
+        if depth <= SHALLOW {
+            return exec::execute("output", &self.text, &self.nodes, data, out);
+        }
+        if depth > MAX_DATA_DEPTH {
+            return Err(ExecError(format!(
+                "the object nests {depth} levels deep, more than the API server's {MAX_DATA_DEPTH}"
+            )));
+        }
+        // Values are cloned, printed and dropped level by level (serde_json's own `Clone` and
+        // `Drop` recurse too): a stack of its own, sized to the object, holds all of it.
+        stacker::grow(STACK_PER_LEVEL * depth + 1024 * 1024, || {
+            exec::execute("output", &self.text, &self.nodes, data, out)
+        })
     }
+}
+
+/// Objects this shallow run on the caller's stack.
+const SHALLOW: usize = 64;
+/// The API server's own decoder refuses deeper objects; only a hostile server sends one.
+const MAX_DATA_DEPTH: usize = 10_000;
+/// Generous for a debug build (a 3,000-level object overflowed a 2 MiB test thread).
+const STACK_PER_LEVEL: usize = 8 * 1024;
+
+/// How deeply `data` nests, counted without recursion.
+fn depth_of(data: &serde_json::Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(data, 1)];
+    while let Some((value, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        match value {
+            serde_json::Value::Array(items) => pending.extend(items.iter().map(|v| (v, depth + 1))),
+            serde_json::Value::Object(map) => pending.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// `%+v` of the decoded object, as kubectl's debugging dump prints it.
 pub fn go_value_text(data: &serde_json::Value) -> String {
     let mut out = String::new();
-    value::write_json_v(&mut out, data);
+    let depth = depth_of(data);
+    if depth <= SHALLOW {
+        value::write_json_v(&mut out, data);
+    } else if depth > MAX_DATA_DEPTH {
+        out = format!("<an object nested {depth} levels deep>");
+    } else {
+        // Printed level by level: a stack of its own, as for `execute`.
+        stacker::grow(STACK_PER_LEVEL * depth + 1024 * 1024, || {
+            value::write_json_v(&mut out, data)
+        });
+    }
     out
 }
 
@@ -165,5 +210,32 @@ mod tests {
         assert_eq!(run("{{.a.z.x}}", data.clone()).unwrap_err(), "|template: output:1:4: executing \"output\" at <.a.z.x>: nil pointer evaluating interface {}.x");
         assert_eq!(run("{{index .l 3}}", data.clone()).unwrap_err(), "|template: output:1:2: executing \"output\" at <index .l 3>: error calling index: index out of range: 3");
         assert_eq!(run("{{len 3}}", data).unwrap_err(), "|template: output:1:2: executing \"output\" at <len 3>: error calling len: len of type int");
+    }
+}
+
+#[cfg(test)]
+mod deep_object_tests {
+    /// A deep custom resource prints rather than overflowing the stack (1,500 levels overflowed
+    /// a test thread's 2 MiB before the stack of its own; deeper objects cannot even be dropped
+    /// on such a thread, serde_json's `Drop` being recursive).
+    #[test]
+    fn a_deeply_nested_object_runs_on_a_stack_of_its_own() {
+        let text = format!("{}1{}", "{\"a\":".repeat(1500), "}".repeat(1500));
+        let object = crate::decode::value(&text).unwrap();
+        let template = super::GoTemplate::parse("{{.}} {{printf \"%v\" .}} {{len .a}}").unwrap();
+        let mut out = String::new();
+        template.execute(&object, &mut out).unwrap();
+        assert!(out.starts_with("map[a:map[a:"), "{}", &out[..40]);
+        assert!(out.ends_with("]]] 1"), "{}", &out[out.len() - 40..]);
+    }
+
+    #[test]
+    fn an_object_deeper_than_the_api_server_allows_is_refused() {
+        let text = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        let object = crate::decode::value(&text).unwrap();
+        let template = super::GoTemplate::parse("{{.}}").unwrap();
+        let error = template.execute(&object, &mut String::new()).unwrap_err();
+        assert!(error.0.contains("10001 levels deep"), "{}", error.0);
+        std::mem::forget(object); // a 10,001-level value cannot be dropped on a test thread
     }
 }
