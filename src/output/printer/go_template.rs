@@ -16,8 +16,7 @@ use crate::events::Event;
 use crate::goformat::json::write_compact;
 use crate::gotemplate::{go_value_text, GoTemplate};
 
-use super::tabwriter::TabWriter;
-use super::template::{event_object, watch_event};
+use super::template::TemplateRuns;
 use super::{PrintOptions, Printer};
 
 /// The template failed on an object.
@@ -32,11 +31,7 @@ pub struct GoTemplateError {
 pub struct GoTemplatePrinter {
     template: String,
     parsed: GoTemplate,
-    per_object: bool,
-    watch_events: bool,
-    items: Vec<Value>,
-    finished: bool,
-    tabwriter: Option<TabWriter>,
+    runs: TemplateRuns,
 }
 
 impl GoTemplatePrinter {
@@ -44,11 +39,8 @@ impl GoTemplatePrinter {
         GoTemplatePrinter {
             template: template.to_string(),
             parsed: parsed.clone(),
-            per_object: options.watching || options.single_object,
-            watch_events: options.watch_events,
-            items: Vec::new(),
-            finished: false,
-            tabwriter: options.watching.then(TabWriter::kubectl),
+            // kubectl gives the template the object as the server sent it, managedFields too.
+            runs: TemplateRuns::new(options, false),
         }
     }
 
@@ -66,10 +58,7 @@ impl GoTemplatePrinter {
                 go_value_text(input),
             ));
         }
-        match &mut self.tabwriter {
-            Some(tabwriter) => tabwriter.write(text.as_bytes(), out)?,
-            None => out.write_all(text.as_bytes())?,
-        }
+        self.runs.write(text.as_bytes(), out)?;
         result.map_err(|error| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -84,38 +73,20 @@ impl GoTemplatePrinter {
 
 impl Printer for GoTemplatePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        // kubectl gives the template the object as the server sent it, managedFields too.
-        let object = event_object(event, false)?;
-        if !self.per_object {
-            self.items.push(object);
-            return Ok(());
-        }
-        let input = if self.watch_events {
-            watch_event(event, object)
-        } else {
-            object
-        };
-        self.run(&input, out)
-    }
-
-    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match &mut self.tabwriter {
-            Some(tabwriter) => tabwriter.flush(out),
+        match self.runs.input(event)? {
+            Some(input) => self.run(&input, out),
             None => Ok(()),
         }
     }
 
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.runs.checkpoint(out)
+    }
+
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.per_object || self.finished {
-            return self.checkpoint(out);
+        match self.runs.list() {
+            Some(list) => self.run(&list, out),
+            None => self.runs.checkpoint(out),
         }
-        self.finished = true;
-        let list = serde_json::json!({
-            "apiVersion": "v1",
-            "items": std::mem::take(&mut self.items),
-            "kind": "List",
-            "metadata": {"resourceVersion": ""},
-        });
-        self.run(&list, out)
     }
 }

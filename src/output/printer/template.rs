@@ -33,15 +33,78 @@ pub struct JsonPathPrinter {
     template: String,
     path: JsonPath,
     as_json: bool,
+    runs: TemplateRuns,
+    buffer: Vec<u8>,
+}
+
+/// When kubectl runs a template printer (JSONPath or Go): once over the whole `List` at the
+/// end, or once per object (or per event with `--output-watch-events`) while watching or for a
+/// single named object; and where its text goes (through the tabwriter while watching).
+pub struct TemplateRuns {
     per_object: bool,
     watch_events: bool,
     strip_managed_fields: bool,
     /// Items of the `List`, until `finish`.
     items: Vec<Value>,
     finished: bool,
-    buffer: Vec<u8>,
     /// Watching: output is aligned as kubectl's watch output is.
     tabwriter: Option<TabWriter>,
+}
+
+impl TemplateRuns {
+    pub fn new(options: &PrintOptions, strip_managed_fields: bool) -> TemplateRuns {
+        TemplateRuns {
+            per_object: options.watching || options.single_object,
+            watch_events: options.watch_events,
+            strip_managed_fields,
+            items: Vec::new(),
+            finished: false,
+            tabwriter: options.watching.then(TabWriter::kubectl),
+        }
+    }
+
+    /// What the template runs on for `event` now, or `None` while items are held for the List.
+    pub fn input(&mut self, event: &Event<'_>) -> io::Result<Option<Value>> {
+        let object = event_object(event, self.strip_managed_fields)?;
+        if !self.per_object {
+            self.items.push(object);
+            return Ok(None);
+        }
+        Ok(Some(if self.watch_events {
+            watch_event(event, object)
+        } else {
+            object
+        }))
+    }
+
+    /// The `List` of the held items, the first time only; `None` when running per object.
+    pub fn list(&mut self) -> Option<Value> {
+        if self.per_object || self.finished {
+            return None;
+        }
+        self.finished = true;
+        Some(serde_json::json!({
+            "apiVersion": "v1",
+            "items": std::mem::take(&mut self.items),
+            "kind": "List",
+            "metadata": {"resourceVersion": ""},
+        }))
+    }
+
+    /// One run's text, aligned while watching.
+    pub fn write(&mut self, text: &[u8], out: &mut dyn Write) -> io::Result<()> {
+        match &mut self.tabwriter {
+            Some(tabwriter) => tabwriter.write(text, out),
+            None => out.write_all(text),
+        }
+    }
+
+    pub fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match &mut self.tabwriter {
+            Some(tabwriter) => tabwriter.flush(out),
+            None => Ok(()),
+        }
+    }
 }
 
 impl JsonPathPrinter {
@@ -55,13 +118,11 @@ impl JsonPathPrinter {
             template: template.to_string(),
             path: path.clone(),
             as_json,
-            per_object: options.watching || options.single_object,
-            watch_events: options.watch_events,
-            strip_managed_fields: !options.show_managed_fields && !options.watch_events,
-            items: Vec::new(),
-            finished: false,
+            runs: TemplateRuns::new(
+                options,
+                !options.show_managed_fields && !options.watch_events,
+            ),
             buffer: Vec::new(),
-            tabwriter: options.watching.then(TabWriter::kubectl),
         }
     }
 
@@ -81,10 +142,7 @@ impl JsonPathPrinter {
                 },
             )
         })?;
-        match &mut self.tabwriter {
-            Some(tabwriter) => tabwriter.write(&self.buffer, out),
-            None => out.write_all(&self.buffer),
-        }
+        self.runs.write(&self.buffer, out)
     }
 }
 
@@ -110,37 +168,20 @@ pub fn watch_event(event: &Event<'_>, object: Value) -> Value {
 
 impl Printer for JsonPathPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let object = event_object(event, self.strip_managed_fields)?;
-        if !self.per_object {
-            self.items.push(object);
-            return Ok(());
-        }
-        let input = if self.watch_events {
-            watch_event(event, object)
-        } else {
-            object
-        };
-        self.run(&input, out)
-    }
-
-    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match &mut self.tabwriter {
-            Some(tabwriter) => tabwriter.flush(out),
+        match self.runs.input(event)? {
+            Some(input) => self.run(&input, out),
             None => Ok(()),
         }
     }
 
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.runs.checkpoint(out)
+    }
+
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.per_object || self.finished {
-            return self.checkpoint(out);
+        match self.runs.list() {
+            Some(list) => self.run(&list, out),
+            None => self.runs.checkpoint(out),
         }
-        self.finished = true;
-        let list = serde_json::json!({
-            "apiVersion": "v1",
-            "items": std::mem::take(&mut self.items),
-            "kind": "List",
-            "metadata": {"resourceVersion": ""},
-        });
-        self.run(&list, out)
     }
 }
