@@ -73,7 +73,7 @@ pub const KUBECTL_VERBS: &[KubectlVerb] = &[
 const FLAG_TEXT_NARROWER: usize = 10;
 
 /// `command` with kubectl's page as the help of each verb of [`KUBECTL_VERBS`] it has, wrapped
-/// for where stdout goes now.
+/// for where stdout goes now (the terminal's width, or `COLUMNS` as everywhere in kw).
 pub fn kubectl_style(command: Command) -> Command {
     let limit = if terminal::stdout_is_terminal() {
         wrap_limit(terminal::stdout_width())
