@@ -6,6 +6,7 @@
 //! is a separate room that shares only `wire` with the rest.
 
 pub mod cli;
+pub mod cli_help;
 pub mod client;
 pub mod completion;
 pub mod config;

@@ -29,7 +29,9 @@ fn main() -> ExitCode {
         return run_complete(&args[2..]);
     }
     let argv0 = std::env::args_os().next();
-    let cli = match kw::cli::command(argv0.as_deref())
+    // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
+    let command = kw::cli_help::kubectl_style(kw::cli::command(argv0.as_deref()));
+    let cli = match command
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches))
     {

@@ -18,6 +18,7 @@ mod fuzz_corpus;
 mod get;
 mod go_template;
 mod golden;
+mod help_style;
 mod hostile;
 mod join;
 mod jsonpath;

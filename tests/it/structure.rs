@@ -58,6 +58,7 @@ const KW_RANKS: Ranks = &[
     ("output", 8),
     ("wait", 9),
     ("cli", 10),
+    ("cli_help", 10),
     ("plan", 11),
     ("report", 12),
     ("run", 13),
