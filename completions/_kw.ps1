@@ -267,6 +267,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
         'kw;rollout;status' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)')

@@ -257,6 +257,8 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;rollout;status'= {
             cand -f 'The object a manifest names (YAML or JSON; `-` reads stdin)'
             cand --filename 'The object a manifest names (YAML or JSON; `-` reads stdin)'
+            cand -l 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another'
+            cand --selector 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another'
             cand -w 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'

@@ -1,8 +1,9 @@
 //! `kw rollout status` against kubectl 1.32's recorded output: for each case of
 //! tests/golden/rollout_cases.tsv, kw runs with kubectl's arguments against the same sim
-//! rollout story (played from its start, as `record_rollout.sh` plays it for kubectl), and its
-//! stdout must be byte for byte kubectl's, its last stderr line kubectl's, and its exit code
-//! kubectl's where kubectl succeeds and kw's documented one where kubectl fails.
+//! rollout stories (played from their start, as `record_rollout.sh` plays them for kubectl), and
+//! its stdout must be byte for byte kubectl's, its first stderr lines kubectl's (kw's cause may
+//! follow), and its exit code kubectl's where kubectl succeeds and kw's documented one where
+//! kubectl fails.
 
 use std::time::Duration;
 
@@ -13,11 +14,11 @@ use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(40);
 
-/// One line of rollout_cases.tsv: the rollout (`PLOT:NAME`, `-` for none), its beat, and
-/// kubectl's arguments.
+/// One line of rollout_cases.tsv: the rollouts (`PLOT:NAME`, several joined by commas, `-` for
+/// none), their beat, and kubectl's arguments.
 #[derive(Clone)]
 struct Case {
-    rollout: Option<(Plot, String)>,
+    rollouts: Vec<(Plot, String)>,
     beat: Duration,
     args: Vec<String>,
 }
@@ -29,12 +30,16 @@ fn case(name: &str) -> Case {
         .find(|l| l.split('\t').next() == Some(name))
         .unwrap_or_else(|| panic!("no case {name} in rollout_cases.tsv"));
     let fields: Vec<&str> = line.split('\t').collect();
-    let rollout = (fields[1] != "-").then(|| {
-        let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
-        (plot.parse::<Plot>().expect("a plot"), object.to_string())
-    });
+    let rollouts = fields[1]
+        .split(',')
+        .filter(|r| *r != "-")
+        .map(|r| {
+            let (plot, object) = r.split_once(':').expect("PLOT:NAME");
+            (plot.parse::<Plot>().expect("a plot"), object.to_string())
+        })
+        .collect();
     Case {
-        rollout,
+        rollouts,
         beat: Duration::from_secs_f64(fields[2].parse().expect("a beat")),
         args: fields[3].split(' ').map(str::to_string).collect(),
     }
@@ -45,7 +50,7 @@ fn case(name: &str) -> Case {
 fn check(name: &str, code: i32) -> Outcome {
     let case = case(name);
     let cluster = Cluster::start(SimConfig::default());
-    if let Some((plot, object)) = &case.rollout {
+    for (plot, object) in &case.rollouts {
         let mut rollout = Rollout::new(*plot, "default", object);
         rollout.beat = case.beat;
         cluster.sim.play_rollout(&rollout).expect("rollout plays");
@@ -64,13 +69,13 @@ fn check(name: &str, code: i32) -> Outcome {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
-    // kubectl's error line first; kw's cause (a summary block) may follow it.
+    // kubectl's error lines first; kw's cause (a summary block) may follow them.
     match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
-        Ok(kubectl_err) => assert_eq!(
-            outcome.stderr.lines().next().unwrap_or_default(),
-            kubectl_err.trim_end(),
-            "{name}"
-        ),
+        Ok(kubectl_err) => {
+            let kubectl_lines: Vec<&str> = kubectl_err.lines().collect();
+            let kw_lines: Vec<&str> = outcome.stderr.lines().take(kubectl_lines.len()).collect();
+            assert_eq!(kw_lines, kubectl_lines, "{name}: {}", outcome.stderr)
+        }
         Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
     }
     outcome
@@ -175,7 +180,7 @@ fn global_flags_before_the_verb_and_after_it() {
 fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     let case = case("rollout_timeout");
     let cluster = Cluster::start(SimConfig::default());
-    let (plot, object) = case.rollout.clone().expect("a story");
+    let (plot, object) = case.rollouts[0].clone();
     let mut rollout = Rollout::new(plot, "default", &object);
     rollout.beat = case.beat;
     cluster.sim.play_rollout(&rollout).expect("rollout plays");
@@ -242,4 +247,53 @@ fn a_job_is_judged_by_kws_rules_one_line_per_change() {
 #[test]
 fn the_object_a_manifest_names() {
     check("rollout_manifest", 0);
+}
+
+#[test]
+fn a_selector_that_matches_one_object_watches_it() {
+    check("rollout_selector_one", 0);
+}
+
+/// kubectl watches what a selector matches one after another, in the server's order.
+#[test]
+fn a_selector_that_matches_several_watches_each_in_turn() {
+    check("rollout_selector_several", 0);
+}
+
+/// A failed rollout does not stop the next one; kubectl's error comes once all are watched.
+#[test]
+fn a_failure_among_several_is_said_at_the_end_and_the_others_go_on() {
+    let outcome = check("rollout_selector_one_fails", 2);
+    assert!(
+        outcome.stderr.contains("kw: summary of the wait:"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn a_selector_that_matches_nothing_says_so_and_succeeds() {
+    check("rollout_selector_none", 0);
+}
+
+#[test]
+fn a_selector_alone_names_no_resource() {
+    check("rollout_selector_alone", 1);
+}
+
+#[test]
+fn a_selector_with_a_name_is_refused_in_kubectls_words() {
+    check("rollout_selector_with_name", 1);
+}
+
+/// kubectl takes a type alone as every object of it.
+#[test]
+fn a_type_alone_watches_every_object_of_it() {
+    check("rollout_type_alone", 0);
+}
+
+/// Several failures: each on a line of its own, without `error: `, in the order watched.
+#[test]
+fn several_named_objects_in_order_each_error_on_its_line() {
+    check("rollout_several_named", 2);
 }
