@@ -127,11 +127,7 @@ fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<Rollout
             .unready()
             .into_iter()
             .find(|(_, judgement)| judgement.state == State::Failed)
-            // kubectl's viewers name the object in their words; kw's rules do not.
-            .map(|(label, judgement)| match has_viewer_for_label(&label) {
-                true => judgement.message,
-                false => format!("{label}: {}", judgement.message),
-            })
+            .map(|(label, judgement)| failure_line(&label, judgement.message))
     });
     let failed_by = match &finished.end {
         End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),
@@ -141,4 +137,54 @@ fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<Rollout
         finished.summary = Some(evidence.summary(failed_by)).filter(|s| !s.is_empty());
     }
     Ok(RolloutFinished { finished, failure })
+}
+
+/// kubectl's words for an object that failed: its viewer's message, which names the object
+/// (`deployment "web" exceeded its progress deadline`), after its context over several
+/// (`prod-eu: deployment ...`, as the stdout lines are labelled); kw's rules' message after
+/// the object's label (`job.batch/migrate: ...`, `prod-eu/job.batch/migrate: ...`).
+fn failure_line(label: &str, message: String) -> String {
+    // A label is `[CONTEXT/]kind/name`: kind and name have no slash, a context may.
+    let mut parts = label.rsplitn(3, '/');
+    let (name, kind, context) = (parts.next(), parts.next(), parts.next());
+    let object = match (kind, name) {
+        (Some(kind), Some(name)) => format!("{kind}/{name}"),
+        _ => return format!("{label}: {message}"),
+    };
+    match (has_viewer_for_label(&object), context) {
+        (true, None) => message,
+        (true, Some(context)) => format!("{context}: {message}"),
+        (false, _) => format!("{label}: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failure_line;
+
+    #[test]
+    fn a_failure_is_worded_as_kubectl_words_it_with_its_context_in_front() {
+        let deadline = || "deployment \"web\" exceeded its progress deadline".to_string();
+        assert_eq!(failure_line("deployment.apps/web", deadline()), deadline());
+        assert_eq!(
+            failure_line("prod-eu/deployment.apps/web", deadline()),
+            format!("prod-eu: {}", deadline())
+        );
+        // An EKS context name has slashes of its own.
+        assert_eq!(
+            failure_line(
+                "arn:aws:eks:eu:1:cluster/prod/deployment.apps/web",
+                deadline()
+            ),
+            format!("arn:aws:eks:eu:1:cluster/prod: {}", deadline())
+        );
+        assert_eq!(
+            failure_line("job.batch/migrate", "failed: backoff limit".into()),
+            "job.batch/migrate: failed: backoff limit"
+        );
+        assert_eq!(
+            failure_line("eu/job.batch/migrate", "failed".into()),
+            "eu/job.batch/migrate: failed"
+        );
+    }
 }

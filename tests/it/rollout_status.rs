@@ -297,3 +297,92 @@ fn a_type_alone_watches_every_object_of_it() {
 fn several_named_objects_in_order_each_error_on_its_line() {
     check("rollout_several_named", 2);
 }
+
+/// Two sims as contexts `eu` and `us` of one kubeconfig (each its own cluster and admin).
+fn two_contexts(dir: &std::path::Path, eu: &Cluster, us: &Cluster) -> std::path::PathBuf {
+    use base64::Engine;
+    let b64 = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    let (mut clusters, mut contexts, mut users) = (String::new(), String::new(), String::new());
+    for (name, cluster) in [("eu", eu), ("us", us)] {
+        let sim = &cluster.sim;
+        clusters.push_str(&format!(
+            "- name: {name}\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n",
+            sim.url(),
+            b64(&sim.ca_pem())
+        ));
+        contexts.push_str(&format!(
+            "- name: {name}\n  context:\n    cluster: {name}\n    user: {name}\n    namespace: default\n"
+        ));
+        users.push_str(&format!(
+            "- name: {name}\n  user:\n    token: {}\n",
+            sim.admin_token()
+        ));
+    }
+    let path = dir.join("two-contexts");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n{clusters}contexts:\n{contexts}current-context: eu\nusers:\n{users}"
+        ),
+    )
+    .expect("kubeconfig written");
+    path
+}
+
+/// Over several contexts every line says its context, each context's lines are kubectl's for
+/// its story (as recorded, the names aside), nothing more is said of a rollout once done, and
+/// the run ends with the failure, named with its context, and its exit code.
+#[test]
+fn several_contexts_label_every_line_and_end_with_the_failure() {
+    let story = |plot| {
+        let cluster = Cluster::start(SimConfig::default());
+        let mut rollout = Rollout::new(plot, "default", "front");
+        rollout.beat = Duration::from_secs(1);
+        (cluster, rollout)
+    };
+    let (eu, eu_story) = story(Plot::Completes);
+    let (us, us_story) = story(Plot::ImagePull);
+    let kubeconfig = two_contexts(eu.dir.path(), &eu, &us);
+    eu.sim.play_rollout(&eu_story).expect("rollout plays");
+    us.sim.play_rollout(&us_story).expect("rollout plays");
+    let mut kw = eu.kw();
+    kw.args(["rollout", "status", "deploy/front", "--context", "*"])
+        .arg("--kubeconfig")
+        .arg(&kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_eq!(outcome.code, Some(2), "{outcome:#?}");
+    let said_in = |context: &str| -> String {
+        let prefix = format!("{context}: ");
+        outcome
+            .stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .map(|line| format!("{line}\n"))
+            .collect()
+    };
+    let (eu_said, us_said) = (said_in("eu"), said_in("us"));
+    assert_eq!(
+        eu_said.lines().count() + us_said.lines().count(),
+        outcome.stdout.lines().count(),
+        "every line is labelled: {}",
+        outcome.stdout
+    );
+    let recorded = |name: &str, object: &str| {
+        std::fs::read_to_string(golden_path(name))
+            .expect("golden")
+            .replace(&format!("\"{object}\""), "\"front\"")
+    };
+    assert_eq!(eu_said, recorded("rollout_completes.out", "front"));
+    assert_eq!(us_said, recorded("rollout_deadline.out", "shop"));
+    assert_eq!(
+        outcome.stderr.lines().next(),
+        Some("error: us: deployment \"front\" exceeded its progress deadline"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.stderr.contains("us/pod/front-"),
+        "the cause names the context's Pod: {}",
+        outcome.stderr
+    );
+}
