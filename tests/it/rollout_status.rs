@@ -386,3 +386,88 @@ fn several_contexts_label_every_line_and_end_with_the_failure() {
         outcome.stderr
     );
 }
+
+/// A Widget (the sim's custom resource, `example.com/v1`) with `status.conditions`.
+fn widget(
+    name: &str,
+    generation: i64,
+    observed: i64,
+    conditions: serde_json::Value,
+) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "example.com/v1",
+        "kind": "Widget",
+        "metadata": {"name": name, "namespace": "default", "generation": generation},
+        "spec": {"color": "red", "size": generation},
+        "status": {"observedGeneration": observed, "conditions": conditions}
+    })
+}
+
+/// Beyond kubectl (no status viewer for a custom resource): kw's rules judge it, one line per
+/// change of judgement (an update that changes nothing it looks at says nothing), until it is
+/// ready; `Stalled=True` fails it with an `error:` line naming it.
+#[test]
+fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
+    use crate::harness::Live;
+    use serde_json::json;
+    let cluster = Cluster::start(SimConfig::default());
+    let sim = &cluster.sim;
+    sim.create("widgets", widget("gizmo", 2, 1, json!([])))
+        .expect("created");
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        "widgets.example.com/gizmo",
+        "--timeout=30s",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let live = Live::spawn(&mut kw);
+    let line = |live: &Live| live.next_line(LIMIT).expect("a line");
+    assert_eq!(
+        line(&live),
+        "widget.example.com/gizmo: in progress: Generation 2 not observed yet (latest observed: 1)"
+    );
+    let provisioning = json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+        "message": "waiting for the gadget"}]);
+    sim.update("widgets", widget("gizmo", 2, 2, provisioning.clone()))
+        .expect("updated");
+    let waiting = line(&live);
+    assert!(
+        waiting.starts_with("widget.example.com/gizmo: in progress: ")
+            && waiting.contains("waiting for the gadget"),
+        "{waiting}"
+    );
+    // The same judgement again (the spec's colour changed, nothing the rules read): no line.
+    let mut recoloured = widget("gizmo", 2, 2, provisioning);
+    recoloured["spec"]["color"] = json!("blue");
+    sim.update("widgets", recoloured).expect("updated");
+    let ready = json!([{"type": "Ready", "status": "True", "reason": "Provisioned"}]);
+    sim.update("widgets", widget("gizmo", 2, 2, ready))
+        .expect("updated");
+    let (code, rest, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        rest,
+        ["widget.example.com/gizmo: ready: Resource is Ready"],
+        "one line for the change, none for the recolouring"
+    );
+
+    let stalled = json!([{"type": "Stalled", "status": "True", "reason": "QuotaExceeded",
+        "message": "no gadgets left"}]);
+    sim.create("widgets", widget("stuck", 1, 1, stalled))
+        .expect("created");
+    let mut kw = cluster.kw();
+    kw.args(["rollout", "status", "widget", "stuck"])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let failed = run(kw, LIMIT);
+    assert_eq!(failed.code, Some(2), "{failed:#?}");
+    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    assert!(
+        verdict.starts_with("error: widget.example.com/stuck: ")
+            && verdict.contains("no gadgets left"),
+        "{verdict}"
+    );
+}
