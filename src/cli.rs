@@ -86,9 +86,14 @@ pub struct RolloutStatusArgs {
     #[arg(value_name = "TYPE[/NAME]", num_args = 0..)]
     pub targets: Vec<String>,
 
-    /// The object a manifest names (YAML or JSON; `-` reads stdin).
+    /// The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json,
+    /// .yaml and .yml files).
     #[arg(short = 'f', long, value_name = "FILE")]
     pub filename: Option<PathBuf>,
+
+    /// Process the directory used in -f, --filename recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
 
     /// Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin' (e.g.
     /// -l key1=value1,key2=value2): the objects of TYPE it matches, one after another.

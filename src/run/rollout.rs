@@ -53,7 +53,7 @@ pub fn status(
             }
         }
         Objects::Manifest(path) => {
-            for object in crate::plan::manifest::load(&path)? {
+            for object in crate::plan::manifest::load_from(&path, args.recursive)? {
                 let request = Request::Types(vec![(object.type_query(), vec![object.name])]);
                 watch(request, object.namespace)?;
             }

@@ -471,3 +471,15 @@ fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
         "{verdict}"
     );
 }
+
+/// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
+/// not .json, .yaml or .yml and, without `-R`, its subdirectories.
+#[test]
+fn a_directory_of_manifests_one_object_after_another() {
+    check("rollout_manifest_dir", 0);
+}
+
+#[test]
+fn a_directory_of_manifests_with_its_subdirectories() {
+    check("rollout_manifest_dir_recursive", 0);
+}
