@@ -32,7 +32,12 @@ pub fn status(
         });
     }
     let mut run = RolloutRun::default();
+    // Whether stdout's reader has gone: nobody reads the next object's lines.
+    let mut closed = false;
     let mut watch = |request: Request, namespace: Option<String>| -> Result<(), KwError> {
+        if closed {
+            return Ok(());
+        }
         let plan = crate::plan::rollout::for_object(args, request)?;
         let config = ConfigFlags {
             namespace: namespace.or_else(|| config.namespace.clone()),
@@ -41,6 +46,8 @@ pub fn status(
         match one(plan, &config, notices) {
             Err(error) if !is_the_objects_own(&error) => Err(error),
             result => {
+                closed =
+                    matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe));
                 run.objects.push(result);
                 Ok(())
             }
