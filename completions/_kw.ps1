@@ -265,8 +265,10 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;rollout;status' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The object a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)')
@@ -292,6 +294,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

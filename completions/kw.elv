@@ -255,8 +255,10 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;rollout;status'= {
-            cand -f 'The object a manifest names (YAML or JSON; `-` reads stdin)'
-            cand --filename 'The object a manifest names (YAML or JSON; `-` reads stdin)'
+            cand -f 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)'
+            cand --filename 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)'
+            cand -l 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another'
+            cand --selector 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another'
             cand -w 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'
@@ -282,6 +284,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --request-timeout 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl'
             cand -v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
             cand --v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand -R 'Process the directory used in -f, --filename recursively'
+            cand --recursive 'Process the directory used in -f, --filename recursively'
             cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
             cand -h 'Print help'
             cand --help 'Print help'

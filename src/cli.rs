@@ -81,13 +81,24 @@ pub enum RolloutCommand {
 /// `kw rollout status`: kubectl 1.32's flags and defaults.
 #[derive(Debug, Args)]
 pub struct RolloutStatusArgs {
-    /// TYPE NAME or TYPE/NAME (`deployment/web`, `daemonset agent`, `sts/db`).
-    #[arg(value_name = "TYPE[/NAME]", num_args = 1..=2, required_unless_present = "filename")]
+    /// TYPE NAME... or TYPE/NAME... (`deployment/web`, `daemonset agent`, `sts/db`), or TYPE
+    /// alone (every object of the type, or those `-l` selects), watched one after another.
+    #[arg(value_name = "TYPE[/NAME]", num_args = 0..)]
     pub targets: Vec<String>,
 
-    /// The object a manifest names (YAML or JSON; `-` reads stdin).
+    /// The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json,
+    /// .yaml and .yml files).
     #[arg(short = 'f', long, value_name = "FILE")]
     pub filename: Option<PathBuf>,
+
+    /// Process the directory used in -f, --filename recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+
+    /// Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin' (e.g.
+    /// -l key1=value1,key2=value2): the objects of TYPE it matches, one after another.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
 
     /// Watch the status of the rollout until it's done (`--watch=false`: print the status once).
     #[arg(
@@ -128,6 +139,9 @@ const ROLLOUT_STATUS_EXAMPLES: &str = "\
 Examples:
   # Watch the rollout status of a deployment
   kw rollout status deployment/nginx
+
+  # Every deployment labelled app=shop, one after another
+  kw rollout status deployment -l app=shop
 
 Exit codes: 0 rolled out (or --watch=false), 1 usage, 2 the rollout failed (progress deadline
 exceeded, OnDelete), 3 --timeout, 6 not found (kubectl exits 1 for every failure).";

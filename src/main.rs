@@ -78,7 +78,7 @@ fn main() -> ExitCode {
         Command::Rollout(rollout) => match rollout.command {
             kw::cli::RolloutCommand::Status(args) => {
                 match kw::run::rollout::status(&args, &cli.config, &notices) {
-                    Ok(finished) => report::rollout::finished(&finished),
+                    Ok(run) => report::rollout::run(&run),
                     Err(error) => report::error(&error),
                 }
             }

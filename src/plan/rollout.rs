@@ -1,7 +1,14 @@
-//! `kw rollout status`'s plan: the same `GetPlan` that `kw get TYPE/NAME --until ready
+//! `kw rollout status`'s plans: the same `GetPlan` that `kw get TYPE/NAME --until ready
 //! --fail-on failed` builds, with kubectl's status viewers as the readiness rules and their
 //! lines as the printer. Nothing here runs anything; the runner is `get`'s.
+//!
+//! kubectl watches the objects it is given one after another, in its order (the order given,
+//! or the server's list order for a type or a selector), each until it is done, failed or out
+//! of its own `--timeout`, then the next: `objects` says which, `for_object` is the plan of one,
+//! `selection` the one-shot list that finds what a type or a selector names. Over several
+//! contexts kw watches every object at once instead (`everywhere`), each line labelled.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::RolloutStatusArgs;
@@ -9,37 +16,83 @@ use crate::output::printer::OutputFormat;
 use crate::output::terminal::ColorChoice;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{Expr, For, Rules};
+use crate::wire::EventType;
 
 use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, Request};
 
 /// What kubectl's `--max-object-size`-less client accepts, kw's `get` default.
 const MAX_OBJECT_SIZE: usize = 64 << 20;
 
-/// The plan of `kw rollout status ARGS`. Pure.
-pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
-    if args.revision < 0 {
+/// What `kw rollout status` was asked to watch, in kubectl's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Objects {
+    /// `TYPE/NAME...` or `TYPE NAME...`: (type as typed, name), in the order given.
+    Named(Vec<(String, String)>),
+    /// `TYPE[,TYPE...]` with or without `-l`: every object of each type the selector matches
+    /// (every one without a selector, as kubectl takes it), as the server lists them.
+    Selected {
+        types: Vec<String>,
+        selector: Option<String>,
+    },
+    /// `-f FILE`: the objects a manifest names, in its order.
+    Manifest(PathBuf),
+}
+
+/// kubectl's words when neither objects nor a manifest are given.
+const NOTHING_NAMED: &str = "required resource not specified";
+/// kubectl's words for names and a selector together.
+const NAMES_WITH_SELECTOR: &str =
+    "selectors and the all flag cannot be used when passing resource/name arguments";
+
+/// The objects `args` name, checked as kubectl checks them. Pure.
+pub fn objects(args: &RolloutStatusArgs) -> Result<Objects, PlanError> {
+    check_flags(args)?;
+    if let Some(path) = &args.filename {
+        if !args.targets.is_empty() {
+            return Err(PlanError::ManifestWithTargets);
+        }
+        return Ok(Objects::Manifest(path.clone()));
+    }
+    if args.targets.is_empty() {
         return Err(PlanError::Value {
-            flag: "--revision",
-            reason: format!("revision must be a positive integer: {}", args.revision),
+            flag: "TYPE/NAME",
+            reason: NOTHING_NAMED.into(),
         });
     }
-    let timeout = timeout_of(&args.timeout)?;
-    let request = match &args.filename {
-        Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
-        // The manifest is read with the rest of the run's requests (`run::requested`).
-        Some(path) => Request::Manifest(path.clone()),
-        None => {
-            let targets = parse_targets(&args.targets)?;
-            let one_object = matches!(targets.as_slice(), [(_, names)] if names.len() == 1);
-            if !one_object {
-                return Err(PlanError::Value {
-                    flag: "TYPE/NAME",
-                    reason: "rollout status is only supported on individual resources: give TYPE NAME or TYPE/NAME".into(),
-                });
-            }
-            Request::Types(targets)
-        }
+    let targets = parse_targets(&args.targets)?;
+    let named = targets.iter().any(|(_, names)| !names.is_empty());
+    if !named {
+        return Ok(Objects::Selected {
+            types: targets.into_iter().map(|(t, _)| t).collect(),
+            selector: args.selector.clone(),
+        });
+    }
+    if args.selector.is_some() {
+        return Err(PlanError::Value {
+            flag: "--selector",
+            reason: NAMES_WITH_SELECTOR.into(),
+        });
+    }
+    // `parse_targets` groups `TYPE/NAME`s by type; kubectl keeps the order they were given in.
+    let in_order = match args.targets[0].contains('/') {
+        true => args
+            .targets
+            .iter()
+            .filter_map(|t| t.split_once('/'))
+            .map(|(t, n)| (t.to_string(), n.to_string()))
+            .collect(),
+        false => targets
+            .into_iter()
+            .flat_map(|(t, names)| names.into_iter().map(move |n| (t.clone(), n)))
+            .collect(),
     };
+    Ok(Objects::Named(in_order))
+}
+
+/// The plan of watching one object (`request` names it) until its rollout is done.
+pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan, PlanError> {
+    check_flags(args)?;
+    let timeout = timeout_of(&args.timeout)?;
     let revision = args.revision;
     Ok(GetPlan {
         request,
@@ -61,21 +114,7 @@ pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
         },
         timeout,
         request_timeout: None,
-        output: OutputPlan {
-            format: OutputFormat::RolloutStatus { revision },
-            watch_events: false,
-            no_headers: false,
-            show_kind: false,
-            show_managed_fields: false,
-            show_labels: false,
-            label_columns: Vec::new(),
-            sort_by: None,
-            timestamps: None,
-            color: ColorChoice::Never,
-            diff: None,
-            ignore_unchanged: false,
-            only: Vec::new(),
-        },
+        output: output(revision, Vec::new()),
         all_namespaces: false,
         namespace_set: None,
         label_selector: None,
@@ -86,6 +125,69 @@ pub fn plan(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
         explain_waits: false,
         streaming_list: false,
     })
+}
+
+/// The one-shot list of `typed` (with `-l`'s selector) that finds the objects to watch, as
+/// kubectl's builder lists them first: nothing of it is printed (only deletions would be, and
+/// a list has none); the judge keeps what it saw.
+pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanError> {
+    let mut plan = for_object(args, Request::Types(vec![(typed.to_string(), Vec::new())]))?;
+    plan.watching = false;
+    plan.timeout = None;
+    plan.rules.fail_on = Vec::new();
+    plan.label_selector = args.selector.clone();
+    plan.output = output(args.revision, vec![EventType::Deleted]);
+    Ok(plan)
+}
+
+/// Over several contexts: every object `args` name, in every context at once, until each is
+/// rolled out (or one fails), each line labelled with its context.
+pub fn everywhere(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
+    let request = match objects(args)? {
+        Objects::Manifest(path) => Request::Manifest(path),
+        Objects::Named(named) => Request::Types(
+            named
+                .into_iter()
+                .map(|(typed, name)| (typed, vec![name]))
+                .collect(),
+        ),
+        Objects::Selected { types, .. } => {
+            Request::Types(types.into_iter().map(|t| (t, Vec::new())).collect())
+        }
+    };
+    let mut plan = for_object(args, request)?;
+    plan.label_selector = args.selector.clone();
+    Ok(plan)
+}
+
+/// The flags' values, checked as kubectl checks them.
+fn check_flags(args: &RolloutStatusArgs) -> Result<(), PlanError> {
+    if args.revision < 0 {
+        return Err(PlanError::Value {
+            flag: "--revision",
+            reason: format!("revision must be a positive integer: {}", args.revision),
+        });
+    }
+    timeout_of(&args.timeout)?;
+    Ok(())
+}
+
+fn output(revision: i64, only: Vec<EventType>) -> OutputPlan {
+    OutputPlan {
+        format: OutputFormat::RolloutStatus { revision },
+        watch_events: false,
+        no_headers: false,
+        show_kind: false,
+        show_managed_fields: false,
+        show_labels: false,
+        label_columns: Vec::new(),
+        sort_by: None,
+        timestamps: None,
+        color: ColorChoice::Never,
+        diff: None,
+        ignore_unchanged: false,
+        only,
+    }
 }
 
 /// kubectl's `--timeout`: a Go duration, `0` (the default) for never.
@@ -102,14 +204,29 @@ mod tests {
     use crate::cli::{Cli, Command, RolloutCommand};
     use clap::Parser;
 
-    fn plan_of(args: &[&str]) -> Result<GetPlan, PlanError> {
+    fn args_of(args: &[&str]) -> RolloutStatusArgs {
         let argv = ["kw", "rollout", "status"].iter().chain(args);
         let cli = Cli::try_parse_from(argv).expect("flags parse");
-        let Command::Rollout(rollout) = &cli.command else {
+        let Command::Rollout(rollout) = cli.command else {
             panic!("not kw rollout");
         };
-        let RolloutCommand::Status(status) = &rollout.command;
-        plan(status)
+        let RolloutCommand::Status(status) = rollout.command;
+        status
+    }
+
+    fn plan_of(args: &[&str]) -> Result<GetPlan, PlanError> {
+        let args = args_of(args);
+        let request = match objects(&args)? {
+            Objects::Named(named) => Request::Types(
+                named
+                    .into_iter()
+                    .map(|(typed, name)| (typed, vec![name]))
+                    .collect(),
+            ),
+            Objects::Manifest(path) => Request::Manifest(path),
+            Objects::Selected { .. } => panic!("not one object"),
+        };
+        for_object(&args, request)
     }
 
     #[test]
@@ -149,9 +266,62 @@ mod tests {
             "revision must be a positive integer: -1"
         );
         assert!(message(&["deploy/web", "--timeout", "soon"]).contains("--timeout \"soon\""));
-        assert!(message(&["deploy"]).contains("individual resources"));
         assert!(message(&["deploy/web", "-f", "x.yaml"]).contains("-f names the objects"));
         let manifest = plan_of(&["-f", "app.yaml"]).unwrap();
         assert_eq!(manifest.request, Request::Manifest("app.yaml".into()));
+    }
+
+    /// kubectl's order and kubectl's refusals, word for word.
+    #[test]
+    fn objects_in_kubectls_order_and_its_refusals() {
+        let objects_of = |args: &[&str]| objects(&args_of(args));
+        let named = |pairs: &[(&str, &str)]| {
+            Objects::Named(
+                pairs
+                    .iter()
+                    .map(|(t, n)| (t.to_string(), n.to_string()))
+                    .collect(),
+            )
+        };
+        assert_eq!(
+            objects_of(&["deploy/web", "sts/db", "deploy/api"]).unwrap(),
+            named(&[("deploy", "web"), ("sts", "db"), ("deploy", "api")])
+        );
+        assert_eq!(
+            objects_of(&["deploy", "web", "api"]).unwrap(),
+            named(&[("deploy", "web"), ("deploy", "api")])
+        );
+        assert_eq!(
+            objects_of(&["deploy,sts", "-l", "app=web"]).unwrap(),
+            Objects::Selected {
+                types: vec!["deploy".into(), "sts".into()],
+                selector: Some("app=web".into())
+            }
+        );
+        assert_eq!(
+            objects_of(&["deploy"]).unwrap(),
+            Objects::Selected {
+                types: vec!["deploy".into()],
+                selector: None
+            }
+        );
+        let message = |args: &[&str]| objects_of(args).unwrap_err().to_string();
+        assert_eq!(message(&["-l", "app=web"]), NOTHING_NAMED);
+        assert_eq!(
+            message(&["deploy/web", "--selector", "app=web"]),
+            NAMES_WITH_SELECTOR
+        );
+        assert_eq!(message(&["deploy", "web", "-l", "a"]), NAMES_WITH_SELECTOR);
+    }
+
+    #[test]
+    fn the_selection_lists_once_and_prints_nothing() {
+        let args = args_of(&["deploy", "-l", "app=web", "--timeout=5s"]);
+        let p = selection(&args, "deploy").unwrap();
+        assert!(!p.watching);
+        assert_eq!(p.timeout, None);
+        assert_eq!(p.label_selector.as_deref(), Some("app=web"));
+        assert_eq!(p.output.only, [EventType::Deleted]);
+        assert!(p.rules.fail_on.is_empty());
     }
 }

@@ -4,6 +4,7 @@
 //! The exit codes are kw's (the one difference a script can see: kubectl exits 1 for every
 //! failure): 2 the rollout cannot finish as asked, 3 `--timeout`, 6 not found.
 
+use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
@@ -15,6 +16,47 @@ pub struct RolloutFinished {
     pub finished: Finished,
     /// What kubectl's viewer (or kw's rules) said of the object that failed: kubectl's error.
     pub failure: Option<String>,
+}
+
+/// A `rollout status` run over its objects, one after another, as kubectl watches them.
+#[derive(Debug, Default)]
+pub struct RolloutRun {
+    /// Each object's end, in the order watched: an error is the object's own (not found).
+    pub objects: Vec<Result<RolloutFinished, KwError>>,
+    /// What kubectl says on stderr when a type or a selector matched nothing.
+    pub when_empty: Option<String>,
+}
+
+/// The lines and exit code of a whole run. kubectl says each object's error once every object
+/// has been watched: one failure as its `error:` line, several each on a line of its own
+/// without the prefix. kw's causes follow, and the exit code is the first failure's.
+pub fn run(run: &RolloutRun) -> Report {
+    if run.objects.is_empty() {
+        let lines = run.when_empty.iter().cloned().collect();
+        return Report::new(lines, exit::OK);
+    }
+    let reports: Vec<Report> = run
+        .objects
+        .iter()
+        .map(|object| match object {
+            Ok(ended) => finished(ended),
+            Err(error) => super::error(error),
+        })
+        .collect();
+    let failed: Vec<&Report> = reports.iter().filter(|r| r.code != exit::OK).collect();
+    match failed.as_slice() {
+        [] => Report::new(Vec::new(), exit::OK),
+        [one] => (*one).clone(),
+        several => {
+            let mut lines: Vec<String> = several
+                .iter()
+                .filter_map(|r| r.lines.first())
+                .map(|line| line.strip_prefix("error: ").unwrap_or(line).to_string())
+                .collect();
+            lines.extend(several.iter().flat_map(|r| r.lines.iter().skip(1).cloned()));
+            Report::new(lines, several[0].code)
+        }
+    }
 }
 
 /// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
@@ -65,6 +107,61 @@ mod tests {
             },
             failure: failure.map(str::to_string),
         })
+    }
+
+    #[test]
+    fn several_objects_say_their_errors_at_the_end_as_kubectl_does() {
+        let ended = |by: &str, failure: Option<&str>| RolloutFinished {
+            finished: Finished {
+                end: End::Ended(match failure {
+                    Some(_) => Ended::FailOn {
+                        expr: "failed".into(),
+                        by: by.into(),
+                    },
+                    None => Ended::Until {
+                        expr: "ready".into(),
+                        by: by.into(),
+                    },
+                }),
+                timed_out: None,
+                failed: None,
+                unreachable: Vec::new(),
+                when_empty: None,
+                summary: None,
+            },
+            failure: failure.map(str::to_string),
+        };
+        let empty = RolloutRun {
+            objects: Vec::new(),
+            when_empty: Some("No resources found in default namespace.".into()),
+        };
+        assert_eq!(
+            super::run(&empty),
+            Report::new(vec!["No resources found in default namespace.".into()], 0)
+        );
+        let one = RolloutRun {
+            objects: vec![Ok(ended("a", None)), Ok(ended("b", Some("b broke")))],
+            when_empty: None,
+        };
+        assert_eq!(
+            super::run(&one),
+            Report::new(vec!["error: b broke".into()], exit::CONDITION_FAILED)
+        );
+        let two = RolloutRun {
+            objects: vec![
+                Ok(ended("a", Some("a broke"))),
+                Ok(ended("b", None)),
+                Ok(ended("c", Some("c broke"))),
+            ],
+            when_empty: None,
+        };
+        assert_eq!(
+            super::run(&two),
+            Report::new(
+                vec!["a broke".into(), "c broke".into()],
+                exit::CONDITION_FAILED
+            )
+        );
     }
 
     #[test]

@@ -1,40 +1,140 @@
-//! `kw rollout status`, run: its plan (`crate::plan::rollout`) through `get`'s runner; then the
-//! judgement of the object that failed (kubectl's error line) and, on a failure or a timeout,
-//! kw's cause: the summary `get --until ready` writes.
+//! `kw rollout status`, run: each object's plan (`crate::plan::rollout`) through `get`'s runner,
+//! one object after another as kubectl watches them; then the judgement of the object that
+//! failed (kubectl's error line) and, on a failure or a timeout, kw's cause: the summary
+//! `get --until ready` writes. Over several contexts, one run watches every object everywhere.
 
 use crate::cli::RolloutStatusArgs;
 use crate::config::flags::ConfigFlags;
 use crate::log::Notices;
+use crate::plan::rollout::Objects;
+use crate::plan::{GetPlan, Request};
 use crate::readiness::status_viewer::has_viewer_for_label;
 use crate::readiness::State;
 use crate::report::error::KwError;
+use crate::report::exit;
 use crate::report::outcome::End;
-use crate::report::rollout::RolloutFinished;
+use crate::report::rollout::{RolloutFinished, RolloutRun};
 use crate::wait::Ended;
 
-/// `kw rollout status TYPE/NAME`: kubectl's lines on stdout until the rollout is done.
+/// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
+/// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
+/// that is not the object's own (a bad type, no cluster) ends the run at once.
 pub fn status(
     args: &RolloutStatusArgs,
     config: &ConfigFlags,
     notices: &Notices,
-) -> Result<RolloutFinished, KwError> {
-    let mut plan = crate::plan::rollout::plan(args)?;
+) -> Result<RolloutRun, KwError> {
+    if several_contexts(config)? {
+        let plan = crate::plan::rollout::everywhere(args)?;
+        return Ok(RolloutRun {
+            objects: vec![Ok(one(plan, config, notices)?)],
+            when_empty: None,
+        });
+    }
+    let mut run = RolloutRun::default();
+    // Whether stdout's reader has gone: nobody reads the next object's lines.
+    let mut closed = false;
+    let mut watch = |request: Request, namespace: Option<String>| -> Result<(), KwError> {
+        if closed {
+            return Ok(());
+        }
+        let plan = crate::plan::rollout::for_object(args, request)?;
+        let config = ConfigFlags {
+            namespace: namespace.or_else(|| config.namespace.clone()),
+            ..config.clone()
+        };
+        match one(plan, &config, notices) {
+            Err(error) if !is_the_objects_own(&error) => Err(error),
+            result => {
+                closed =
+                    matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe));
+                run.objects.push(result);
+                Ok(())
+            }
+        }
+    };
+    match crate::plan::rollout::objects(args)? {
+        Objects::Named(named) => {
+            for (typed, name) in named {
+                watch(Request::Types(vec![(typed, vec![name])]), None)?;
+            }
+        }
+        Objects::Manifest(path) => {
+            for object in crate::plan::manifest::load_from(&path, args.recursive)? {
+                let request = Request::Types(vec![(object.type_query(), vec![object.name])]);
+                watch(request, object.namespace)?;
+            }
+        }
+        Objects::Selected { types, .. } => {
+            let mut found = false;
+            for typed in types {
+                let (finished, evidence) = super::run_plan(
+                    with_request_timeout(crate::plan::rollout::selection(args, &typed)?, config)?,
+                    config,
+                    notices,
+                )?;
+                if let Some(failed) = finished.failed {
+                    return Err(failed);
+                }
+                let seen = evidence.judge.map(|j| j.seen()).unwrap_or_default();
+                if seen.is_empty() && run.when_empty.is_none() {
+                    run.when_empty = finished.when_empty;
+                }
+                for (resource, namespace, name) in seen {
+                    found = true;
+                    // `plural.group`, which discovery takes as it is (`pods.` for the core group).
+                    let typed = resource.trim_end_matches('.').to_string();
+                    watch(Request::Types(vec![(typed, vec![name])]), Some(namespace))?;
+                }
+            }
+            if found {
+                run.when_empty = None;
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// Whether `--context`/`--all-contexts` chose several contexts (a glob or a list, even of one).
+fn several_contexts(config: &ConfigFlags) -> Result<bool, KwError> {
+    if config.context.is_none() && !config.all_contexts {
+        return Ok(false);
+    }
+    let kubeconfig = crate::config::settings::load_from_env(config)?;
+    let chosen = crate::config::contexts::choose(
+        config.context.as_deref(),
+        config.all_contexts,
+        &kubeconfig,
+    )?;
+    Ok(chosen.is_some())
+}
+
+/// An error that belongs to one object (the server's 404 for it), after which kubectl goes on
+/// to the next object.
+fn is_the_objects_own(error: &KwError) -> bool {
+    crate::report::error(error).code == exit::SERVER_ERROR
+}
+
+fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPlan, KwError> {
     plan.request_timeout = match config.request_timeout.as_deref() {
         Some(value) => crate::config::flags::parse_request_timeout(value)
             .map_err(crate::plan::PlanError::from)?,
         None => None,
     };
+    Ok(plan)
+}
+
+/// Watch what `plan` names until its rollout is done: how it ended, and kubectl's words for the
+/// object that failed.
+fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutFinished, KwError> {
+    let plan = with_request_timeout(plan, config)?;
     let (mut finished, evidence) = super::run_plan(plan, config, notices)?;
     let failure = evidence.judge.as_ref().and_then(|judge| {
         judge
             .unready()
             .into_iter()
             .find(|(_, judgement)| judgement.state == State::Failed)
-            // kubectl's viewers name the object in their words; kw's rules do not.
-            .map(|(label, judgement)| match has_viewer_for_label(&label) {
-                true => judgement.message,
-                false => format!("{label}: {}", judgement.message),
-            })
+            .map(|(label, judgement)| failure_line(&label, judgement.message))
     });
     let failed_by = match &finished.end {
         End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),
@@ -44,4 +144,54 @@ pub fn status(
         finished.summary = Some(evidence.summary(failed_by)).filter(|s| !s.is_empty());
     }
     Ok(RolloutFinished { finished, failure })
+}
+
+/// kubectl's words for an object that failed: its viewer's message, which names the object
+/// (`deployment "web" exceeded its progress deadline`), after its context over several
+/// (`prod-eu: deployment ...`, as the stdout lines are labelled); kw's rules' message after
+/// the object's label (`job.batch/migrate: ...`, `prod-eu/job.batch/migrate: ...`).
+fn failure_line(label: &str, message: String) -> String {
+    // A label is `[CONTEXT/]kind/name`: kind and name have no slash, a context may.
+    let mut parts = label.rsplitn(3, '/');
+    let (name, kind, context) = (parts.next(), parts.next(), parts.next());
+    let object = match (kind, name) {
+        (Some(kind), Some(name)) => format!("{kind}/{name}"),
+        _ => return format!("{label}: {message}"),
+    };
+    match (has_viewer_for_label(&object), context) {
+        (true, None) => message,
+        (true, Some(context)) => format!("{context}: {message}"),
+        (false, _) => format!("{label}: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failure_line;
+
+    #[test]
+    fn a_failure_is_worded_as_kubectl_words_it_with_its_context_in_front() {
+        let deadline = || "deployment \"web\" exceeded its progress deadline".to_string();
+        assert_eq!(failure_line("deployment.apps/web", deadline()), deadline());
+        assert_eq!(
+            failure_line("prod-eu/deployment.apps/web", deadline()),
+            format!("prod-eu: {}", deadline())
+        );
+        // An EKS context name has slashes of its own.
+        assert_eq!(
+            failure_line(
+                "arn:aws:eks:eu:1:cluster/prod/deployment.apps/web",
+                deadline()
+            ),
+            format!("arn:aws:eks:eu:1:cluster/prod: {}", deadline())
+        );
+        assert_eq!(
+            failure_line("job.batch/migrate", "failed: backoff limit".into()),
+            "job.batch/migrate: failed: backoff limit"
+        );
+        assert_eq!(
+            failure_line("eu/job.batch/migrate", "failed".into()),
+            "eu/job.batch/migrate: failed"
+        );
+    }
 }

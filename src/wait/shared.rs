@@ -93,6 +93,24 @@ impl SharedJudge {
     pub fn unready(&self) -> Vec<(String, Judgement)> {
         self.lock().unready()
     }
+
+    /// Every object judged, as (`plural.group`, namespace, name), in a server's list order
+    /// (by namespace, then name): what a type or a selector matched (`kw rollout status -l`).
+    pub fn seen(&self) -> Vec<(String, String, String)> {
+        let mut seen: Vec<(String, String, String)> = self
+            .lock()
+            .judgements()
+            .map(|(key, _)| {
+                (
+                    key.resource.clone(),
+                    key.namespace.clone(),
+                    key.name.clone(),
+                )
+            })
+            .collect();
+        seen.sort_by(|a, b| (&a.1, &a.2, &a.0).cmp(&(&b.1, &b.2, &b.0)));
+        seen
+    }
 }
 
 /// The live view reads each object's judgement and the verdict from the run's one judge.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Record kubectl's `rollout status` against `kw sim --rollout PLOT:NAME` as golden files:
-# NAME.out (stdout), NAME.err (the last line of stderr, if any) and NAME.code (exit status and
+# Record kubectl's `rollout status` against `kw sim --rollout PLOT:NAME[,PLOT:NAME...]` as golden files:
+# NAME.out (stdout), NAME.err (stderr, if any: kubectl's error lines) and NAME.code (exit status and
 # seconds to the verdict). Usage: tests/golden/record_rollout.sh [CASE...]
 # (default: every case in rollout_cases.tsv). KUBECTL=/path/to/kubectl chooses kubectl (v1.32).
 # kubectl starts as soon as the sim is ready, within the first beat of the story, so it sees
@@ -22,7 +22,12 @@ run_case() {
   local tmp; tmp=$(mktemp -d)
   mkfifo "$tmp/ctl"
   local story=()
-  [ "$rollout" = - ] || story=(--rollout "$rollout" --rollout-beat "$beat")
+  if [ "$rollout" != - ]; then
+    local each
+    IFS=, read -ra each <<<"$rollout"
+    for r in "${each[@]}"; do story+=(--rollout "$r"); done
+    story+=(--rollout-beat "$beat")
+  fi
   "$kw" sim "${story[@]}" --kubeconfig-out "$tmp/kubeconfig" <"$tmp/ctl" >"$tmp/sim.out" 2>"$tmp/sim.err" &
   local sim=$!
   exec 3>"$tmp/ctl"
@@ -35,7 +40,7 @@ run_case() {
   echo '{"op":"stop"}' >&3 || true
   exec 3>&-
   wait "$sim" || true
-  if [ -s "$tmp/stderr" ]; then tail -n 1 "$tmp/stderr" >"$out/$name.err"; else rm -f "$out/$name.err"; fi
+  if [ -s "$tmp/stderr" ]; then cp "$tmp/stderr" "$out/$name.err"; else rm -f "$out/$name.err"; fi
   printf '%s %.1f\n' "$code" "$(echo "$end - $start" | bc)" >"$out/$name.code"
   echo "recorded $name (exit $code)"
   rm -rf "$tmp"

@@ -29,6 +29,7 @@ mod live_widths;
 mod namespaces;
 mod newcomer;
 mod output;
+mod plugin_verbs;
 mod proxy;
 mod readiness;
 mod rollout_status;

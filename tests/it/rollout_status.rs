@@ -1,8 +1,9 @@
 //! `kw rollout status` against kubectl 1.32's recorded output: for each case of
 //! tests/golden/rollout_cases.tsv, kw runs with kubectl's arguments against the same sim
-//! rollout story (played from its start, as `record_rollout.sh` plays it for kubectl), and its
-//! stdout must be byte for byte kubectl's, its last stderr line kubectl's, and its exit code
-//! kubectl's where kubectl succeeds and kw's documented one where kubectl fails.
+//! rollout stories (played from their start, as `record_rollout.sh` plays them for kubectl), and
+//! its stdout must be byte for byte kubectl's, its first stderr lines kubectl's (kw's cause may
+//! follow), and its exit code kubectl's where kubectl succeeds and kw's documented one where
+//! kubectl fails.
 
 use std::time::Duration;
 
@@ -13,11 +14,11 @@ use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(40);
 
-/// One line of rollout_cases.tsv: the rollout (`PLOT:NAME`, `-` for none), its beat, and
-/// kubectl's arguments.
+/// One line of rollout_cases.tsv: the rollouts (`PLOT:NAME`, several joined by commas, `-` for
+/// none), their beat, and kubectl's arguments.
 #[derive(Clone)]
 struct Case {
-    rollout: Option<(Plot, String)>,
+    rollouts: Vec<(Plot, String)>,
     beat: Duration,
     args: Vec<String>,
 }
@@ -29,12 +30,16 @@ fn case(name: &str) -> Case {
         .find(|l| l.split('\t').next() == Some(name))
         .unwrap_or_else(|| panic!("no case {name} in rollout_cases.tsv"));
     let fields: Vec<&str> = line.split('\t').collect();
-    let rollout = (fields[1] != "-").then(|| {
-        let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
-        (plot.parse::<Plot>().expect("a plot"), object.to_string())
-    });
+    let rollouts = fields[1]
+        .split(',')
+        .filter(|r| *r != "-")
+        .map(|r| {
+            let (plot, object) = r.split_once(':').expect("PLOT:NAME");
+            (plot.parse::<Plot>().expect("a plot"), object.to_string())
+        })
+        .collect();
     Case {
-        rollout,
+        rollouts,
         beat: Duration::from_secs_f64(fields[2].parse().expect("a beat")),
         args: fields[3].split(' ').map(str::to_string).collect(),
     }
@@ -45,7 +50,7 @@ fn case(name: &str) -> Case {
 fn check(name: &str, code: i32) -> Outcome {
     let case = case(name);
     let cluster = Cluster::start(SimConfig::default());
-    if let Some((plot, object)) = &case.rollout {
+    for (plot, object) in &case.rollouts {
         let mut rollout = Rollout::new(*plot, "default", object);
         rollout.beat = case.beat;
         cluster.sim.play_rollout(&rollout).expect("rollout plays");
@@ -64,13 +69,13 @@ fn check(name: &str, code: i32) -> Outcome {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
-    // kubectl's error line first; kw's cause (a summary block) may follow it.
+    // kubectl's error lines first; kw's cause (a summary block) may follow them.
     match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
-        Ok(kubectl_err) => assert_eq!(
-            outcome.stderr.lines().next().unwrap_or_default(),
-            kubectl_err.trim_end(),
-            "{name}"
-        ),
+        Ok(kubectl_err) => {
+            let kubectl_lines: Vec<&str> = kubectl_err.lines().collect();
+            let kw_lines: Vec<&str> = outcome.stderr.lines().take(kubectl_lines.len()).collect();
+            assert_eq!(kw_lines, kubectl_lines, "{name}: {}", outcome.stderr)
+        }
         Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
     }
     outcome
@@ -175,7 +180,7 @@ fn global_flags_before_the_verb_and_after_it() {
 fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     let case = case("rollout_timeout");
     let cluster = Cluster::start(SimConfig::default());
-    let (plot, object) = case.rollout.clone().expect("a story");
+    let (plot, object) = case.rollouts[0].clone();
     let mut rollout = Rollout::new(plot, "default", &object);
     rollout.beat = case.beat;
     cluster.sim.play_rollout(&rollout).expect("rollout plays");
@@ -242,4 +247,239 @@ fn a_job_is_judged_by_kws_rules_one_line_per_change() {
 #[test]
 fn the_object_a_manifest_names() {
     check("rollout_manifest", 0);
+}
+
+#[test]
+fn a_selector_that_matches_one_object_watches_it() {
+    check("rollout_selector_one", 0);
+}
+
+/// kubectl watches what a selector matches one after another, in the server's order.
+#[test]
+fn a_selector_that_matches_several_watches_each_in_turn() {
+    check("rollout_selector_several", 0);
+}
+
+/// A failed rollout does not stop the next one; kubectl's error comes once all are watched.
+#[test]
+fn a_failure_among_several_is_said_at_the_end_and_the_others_go_on() {
+    let outcome = check("rollout_selector_one_fails", 2);
+    assert!(
+        outcome.stderr.contains("kw: summary of the wait:"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[test]
+fn a_selector_that_matches_nothing_says_so_and_succeeds() {
+    check("rollout_selector_none", 0);
+}
+
+#[test]
+fn a_selector_alone_names_no_resource() {
+    check("rollout_selector_alone", 1);
+}
+
+#[test]
+fn a_selector_with_a_name_is_refused_in_kubectls_words() {
+    check("rollout_selector_with_name", 1);
+}
+
+/// kubectl takes a type alone as every object of it.
+#[test]
+fn a_type_alone_watches_every_object_of_it() {
+    check("rollout_type_alone", 0);
+}
+
+/// Several failures: each on a line of its own, without `error: `, in the order watched.
+#[test]
+fn several_named_objects_in_order_each_error_on_its_line() {
+    check("rollout_several_named", 2);
+}
+
+/// Two sims as contexts `eu` and `us` of one kubeconfig (each its own cluster and admin).
+fn two_contexts(dir: &std::path::Path, eu: &Cluster, us: &Cluster) -> std::path::PathBuf {
+    use base64::Engine;
+    let b64 = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    let (mut clusters, mut contexts, mut users) = (String::new(), String::new(), String::new());
+    for (name, cluster) in [("eu", eu), ("us", us)] {
+        let sim = &cluster.sim;
+        clusters.push_str(&format!(
+            "- name: {name}\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n",
+            sim.url(),
+            b64(&sim.ca_pem())
+        ));
+        contexts.push_str(&format!(
+            "- name: {name}\n  context:\n    cluster: {name}\n    user: {name}\n    namespace: default\n"
+        ));
+        users.push_str(&format!(
+            "- name: {name}\n  user:\n    token: {}\n",
+            sim.admin_token()
+        ));
+    }
+    let path = dir.join("two-contexts");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n{clusters}contexts:\n{contexts}current-context: eu\nusers:\n{users}"
+        ),
+    )
+    .expect("kubeconfig written");
+    path
+}
+
+/// Over several contexts every line says its context, each context's lines are kubectl's for
+/// its story (as recorded, the names aside), nothing more is said of a rollout once done, and
+/// the run ends with the failure, named with its context, and its exit code.
+#[test]
+fn several_contexts_label_every_line_and_end_with_the_failure() {
+    let story = |plot| {
+        let cluster = Cluster::start(SimConfig::default());
+        let mut rollout = Rollout::new(plot, "default", "front");
+        rollout.beat = Duration::from_secs(1);
+        (cluster, rollout)
+    };
+    let (eu, eu_story) = story(Plot::Completes);
+    let (us, us_story) = story(Plot::ImagePull);
+    let kubeconfig = two_contexts(eu.dir.path(), &eu, &us);
+    eu.sim.play_rollout(&eu_story).expect("rollout plays");
+    us.sim.play_rollout(&us_story).expect("rollout plays");
+    let mut kw = eu.kw();
+    kw.args(["rollout", "status", "deploy/front", "--context", "*"])
+        .arg("--kubeconfig")
+        .arg(&kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_eq!(outcome.code, Some(2), "{outcome:#?}");
+    let said_in = |context: &str| -> String {
+        let prefix = format!("{context}: ");
+        outcome
+            .stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .map(|line| format!("{line}\n"))
+            .collect()
+    };
+    let (eu_said, us_said) = (said_in("eu"), said_in("us"));
+    assert_eq!(
+        eu_said.lines().count() + us_said.lines().count(),
+        outcome.stdout.lines().count(),
+        "every line is labelled: {}",
+        outcome.stdout
+    );
+    let recorded = |name: &str, object: &str| {
+        std::fs::read_to_string(golden_path(name))
+            .expect("golden")
+            .replace(&format!("\"{object}\""), "\"front\"")
+    };
+    assert_eq!(eu_said, recorded("rollout_completes.out", "front"));
+    assert_eq!(us_said, recorded("rollout_deadline.out", "shop"));
+    assert_eq!(
+        outcome.stderr.lines().next(),
+        Some("error: us: deployment \"front\" exceeded its progress deadline"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.stderr.contains("us/pod/front-"),
+        "the cause names the context's Pod: {}",
+        outcome.stderr
+    );
+}
+
+/// A Widget (the sim's custom resource, `example.com/v1`) with `status.conditions`.
+fn widget(
+    name: &str,
+    generation: i64,
+    observed: i64,
+    conditions: serde_json::Value,
+) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "example.com/v1",
+        "kind": "Widget",
+        "metadata": {"name": name, "namespace": "default", "generation": generation},
+        "spec": {"color": "red", "size": generation},
+        "status": {"observedGeneration": observed, "conditions": conditions}
+    })
+}
+
+/// Beyond kubectl (no status viewer for a custom resource): kw's rules judge it, one line per
+/// change of judgement (an update that changes nothing it looks at says nothing), until it is
+/// ready; `Stalled=True` fails it with an `error:` line naming it.
+#[test]
+fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
+    use crate::harness::Live;
+    use serde_json::json;
+    let cluster = Cluster::start(SimConfig::default());
+    let sim = &cluster.sim;
+    sim.create("widgets", widget("gizmo", 2, 1, json!([])))
+        .expect("created");
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        "widgets.example.com/gizmo",
+        "--timeout=30s",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let live = Live::spawn(&mut kw);
+    let line = |live: &Live| live.next_line(LIMIT).expect("a line");
+    assert_eq!(
+        line(&live),
+        "widget.example.com/gizmo: in progress: Generation 2 not observed yet (latest observed: 1)"
+    );
+    let provisioning = json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+        "message": "waiting for the gadget"}]);
+    sim.update("widgets", widget("gizmo", 2, 2, provisioning.clone()))
+        .expect("updated");
+    let waiting = line(&live);
+    assert!(
+        waiting.starts_with("widget.example.com/gizmo: in progress: ")
+            && waiting.contains("waiting for the gadget"),
+        "{waiting}"
+    );
+    // The same judgement again (the spec's colour changed, nothing the rules read): no line.
+    let mut recoloured = widget("gizmo", 2, 2, provisioning);
+    recoloured["spec"]["color"] = json!("blue");
+    sim.update("widgets", recoloured).expect("updated");
+    let ready = json!([{"type": "Ready", "status": "True", "reason": "Provisioned"}]);
+    sim.update("widgets", widget("gizmo", 2, 2, ready))
+        .expect("updated");
+    let (code, rest, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        rest,
+        ["widget.example.com/gizmo: ready: Resource is Ready"],
+        "one line for the change, none for the recolouring"
+    );
+
+    let stalled = json!([{"type": "Stalled", "status": "True", "reason": "QuotaExceeded",
+        "message": "no gadgets left"}]);
+    sim.create("widgets", widget("stuck", 1, 1, stalled))
+        .expect("created");
+    let mut kw = cluster.kw();
+    kw.args(["rollout", "status", "widget", "stuck"])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let failed = run(kw, LIMIT);
+    assert_eq!(failed.code, Some(2), "{failed:#?}");
+    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    assert!(
+        verdict.starts_with("error: widget.example.com/stuck: ")
+            && verdict.contains("no gadgets left"),
+        "{verdict}"
+    );
+}
+
+/// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
+/// not .json, .yaml or .yml and, without `-R`, its subdirectories.
+#[test]
+fn a_directory_of_manifests_one_object_after_another() {
+    check("rollout_manifest_dir", 0);
+}
+
+#[test]
+fn a_directory_of_manifests_with_its_subdirectories() {
+    check("rollout_manifest_dir_recursive", 0);
 }

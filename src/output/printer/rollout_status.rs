@@ -18,6 +18,9 @@ pub struct RolloutStatusPrinter {
     revision: i64,
     /// Per object without a viewer: the judgement last printed.
     judged: Vec<(String, Judgement)>,
+    /// Objects whose rollout has been said to be done: kubectl stops watching one there, so
+    /// nothing more is printed of it while the run waits for others (other contexts').
+    done: Vec<String>,
 }
 
 impl RolloutStatusPrinter {
@@ -25,11 +28,17 @@ impl RolloutStatusPrinter {
         RolloutStatusPrinter {
             revision,
             judged: Vec::new(),
+            done: Vec::new(),
         }
     }
 
-    /// kw's line for an object kubectl has no viewer for, when its judgement changed.
-    fn judged_line(&mut self, event: &Event<'_>, object: &serde_json::Value) -> Option<String> {
+    /// kw's line for an object kubectl has no viewer for, when its judgement changed, and
+    /// whether it is ready.
+    fn judged_line(
+        &mut self,
+        event: &Event<'_>,
+        object: &serde_json::Value,
+    ) -> Option<(String, bool)> {
         let resource = event.resource;
         let judgement =
             Readiness::Kw.judge(&resource.group, &resource.kind, object, SystemTime::now());
@@ -43,7 +52,8 @@ impl RolloutStatusPrinter {
             Some((_, before)) => *before = judgement.clone(),
             None => self.judged.push((label.clone(), judgement.clone())),
         }
-        Some(format!("{label}: {judgement}\n"))
+        let ready = judgement.state == crate::readiness::State::Ready;
+        Some((format!("{label}: {judgement}\n"), ready))
     }
 }
 
@@ -57,14 +67,28 @@ impl Printer for RolloutStatusPrinter {
             return Ok(());
         };
         let resource = event.resource;
+        let key = format!(
+            "{}/{}.{}/{}/{}",
+            event.context.unwrap_or_default(),
+            resource.plural,
+            resource.group,
+            event.namespace,
+            event.name
+        );
+        if self.done.contains(&key) {
+            return Ok(());
+        }
         let line =
             match status_viewer::status(&resource.group, &resource.kind, &object, self.revision) {
-                Some(Ok(status)) => Some(status.message),
+                Some(Ok(status)) => Some((status.message, status.done)),
                 Some(Err(_)) => None,
                 None => self.judged_line(event, &object),
             };
         match line {
-            Some(line) => {
+            Some((line, done)) => {
+                if done {
+                    self.done.push(key);
+                }
                 if let Some(context) = event.context {
                     write!(out, "{context}: ")?;
                 }
@@ -135,6 +159,18 @@ mod tests {
         assert_eq!(print(&mut printer, "Deployment", "apps", waiting), line);
         let failed = json!({"metadata": {"name": "web"}, "status": {"conditions": [{"type": "Progressing", "reason": "ProgressDeadlineExceeded"}]}});
         assert_eq!(print(&mut printer, "Deployment", "apps", failed), "");
+    }
+
+    /// kubectl stops watching an object once its rollout is done: a run that goes on for
+    /// other objects (other contexts') prints nothing more of it.
+    #[test]
+    fn nothing_more_is_printed_of_an_object_once_it_is_done() {
+        let mut printer = RolloutStatusPrinter::new(0);
+        let done = json!({"metadata": {"name": "web", "generation": 1}, "spec": {"replicas": 1},
+            "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "availableReplicas": 1}});
+        let said = print(&mut printer, "Deployment", "apps", done.clone());
+        assert_eq!(said, "deployment \"web\" successfully rolled out\n");
+        assert_eq!(print(&mut printer, "Deployment", "apps", done), "");
     }
 
     #[test]
