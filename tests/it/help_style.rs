@@ -18,8 +18,6 @@ const LIMIT: Duration = Duration::from_secs(30);
 /// right; once kw takes one, its line must be kubectl's.
 const NOT_TAKEN: &[(&str, &str, &str)] = &[
     ("rollout status", "kustomize", "kw reads no kustomization"),
-    ("rollout status", "recursive", "not yet: -f names one file"),
-    ("rollout status", "selector", "not yet"),
     ("wait", "local", "kw always asks a server"),
     ("wait", "show-managed-fields", "not yet"),
     ("wait", "allow-missing-template-keys", "not yet"),
