@@ -647,6 +647,14 @@ impl Judge {
         holds: impl Fn(&Assessment) -> &Vec<bool>,
     ) -> Option<String> {
         let synced = self.all_synced();
+        if *expr == Expr::Nothing {
+            let nothing = synced
+                && self.objects.is_empty()
+                && self.named.is_empty()
+                && self.deleted.is_none()
+                && self.met_once.is_empty();
+            return nothing.then(|| "no matching resources found".to_string());
+        }
         if *expr == Expr::Delete {
             return match mode {
                 // Until the first list, an absent object may only not have been listed yet.
@@ -678,6 +686,41 @@ impl Judge {
                 every.then(|| self.everyone_label(expr))
             }
         }
+    }
+
+    /// The objects that have not met an `--until` condition (`plural/name`, as kubectl wait
+    /// names them): the named ones in the order named, then the others by namespace and name.
+    pub fn not_met(&self) -> Vec<String> {
+        let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
+        let met = |resource: &str, name: &str| {
+            self.met_once
+                .iter()
+                .any(|k| k.resource == resource && k.name == name)
+        };
+        let mut missing: Vec<String> = self
+            .named
+            .iter()
+            .filter(|n| !met(&n.resource, &n.name))
+            .map(|n| format!("{}/{}", plural(&n.resource), n.name))
+            .collect();
+        let mut others: Vec<&Key> = self
+            .objects
+            .keys()
+            .filter(|k| !self.met_once.contains(k))
+            .filter(|k| {
+                !self
+                    .named
+                    .iter()
+                    .any(|n| n.resource == k.resource && n.name == k.name)
+            })
+            .collect();
+        others.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+        missing.extend(
+            others
+                .into_iter()
+                .map(|k| format!("{}/{}", plural(&k.resource), k.name)),
+        );
+        missing
     }
 
     /// A named object that has not been seen (does not exist).

@@ -89,6 +89,11 @@ impl SharedJudge {
         self.lock().member_resolved(named, watchers)
     }
 
+    /// The objects that have not met an `--until` condition (`Judge::not_met`).
+    pub fn not_met(&self) -> Vec<String> {
+        self.lock().not_met()
+    }
+
     /// Every watched object not ready, with its judgement (`Judge::unready`).
     pub fn unready(&self) -> Vec<(String, Judgement)> {
         self.lock().unready()
