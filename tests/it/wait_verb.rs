@@ -220,3 +220,148 @@ fn usage_mistakes_in_kubectls_words() {
     check("wait_bad_for", 1);
     check("wait_no_name", 1);
 }
+
+/// A sim playing `plot` as `name`, from its start, a beat a second.
+fn story(plot: Plot, name: &str, beat: Duration) -> Cluster {
+    let cluster = Cluster::start(SimConfig::default());
+    let mut rollout = Rollout::new(plot, "default", name);
+    rollout.beat = beat;
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    cluster
+}
+
+fn wait_kw(cluster: &Cluster, args: &[&str]) -> Outcome {
+    let case = Case {
+        rollout: None,
+        beat: Duration::ZERO,
+        op: None,
+        args: Vec::new(),
+    };
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    run_kw(cluster, &case, &args)
+}
+
+/// Beyond kubectl (1.32 keeps only the last `--for`; kubectl#1629 asks for this): repeated,
+/// any one condition met will do.
+#[test]
+fn for_repeated_is_any_of_them() {
+    let case = Case {
+        op: Some((
+            Duration::from_millis(500),
+            serde_json::json!({"op": "delete", "resource": "pods", "namespace": "team-b", "name": "flaky-worker"}),
+        )),
+        ..case("wait_timeout")
+    };
+    let cluster = cluster_for(&case);
+    let args: Vec<String> = [
+        "wait",
+        "--for=condition=Ready",
+        "--for=delete",
+        "pod/flaky-worker",
+        "-n",
+        "team-b",
+        "--timeout=20s",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let outcome = run_kw(&cluster, &case, &args);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "pod/flaky-worker condition met\n");
+}
+
+/// Beyond kubectl: `--for=ready` (kw's readiness rules) fails at once with exit 2 once the
+/// rollout cannot finish, with the cause after the error line; the progress lines went to
+/// stderr on the way, and stdout is kubectl's (nothing met, nothing said).
+#[test]
+fn for_ready_fails_with_the_cause() {
+    let cluster = story(Plot::ImagePull, "shop", Duration::from_millis(300));
+    let outcome = wait_kw(
+        &cluster,
+        &["wait", "--for=ready", "deploy/shop", "--timeout=30s"],
+    );
+    assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "");
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    let verdict = lines
+        .iter()
+        .position(|l| l.starts_with("error: "))
+        .expect("an error line");
+    assert!(
+        lines[verdict].contains("deployment.apps/shop"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(verdict > 0, "progress lines first: {}", outcome.stderr);
+    assert_eq!(lines.get(verdict + 1), Some(&"kw: summary of the wait:"));
+    assert!(
+        outcome.stderr.contains("ImagePullBackOff"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+/// On a timeout, kubectl's line, then what was not ready and why; `-q` keeps kubectl's line
+/// alone.
+#[test]
+fn for_ready_times_out_with_kubectls_line_then_the_cause() {
+    let cluster = story(Plot::CrashLoop, "crashy", Duration::from_millis(300));
+    let args = [
+        "wait",
+        "--for=ready",
+        "deploy/crashy",
+        "--timeout=3s",
+        "--fail-grace=1m",
+    ];
+    let outcome = wait_kw(&cluster, &args);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    let after: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .skip_while(|l| l.starts_with("kw: "))
+        .collect();
+    assert_eq!(
+        after.first(),
+        Some(&"error: timed out waiting for the condition on deployments/crashy"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(after.get(1), Some(&"kw: summary of the wait:"));
+    assert!(
+        outcome.stderr.contains("CrashLoopBackOff"),
+        "{}",
+        outcome.stderr
+    );
+    let quiet = wait_kw(&cluster, &[&args[..], &["-q"]].concat());
+    assert_eq!(quiet.code, Some(3));
+    assert_eq!(
+        quiet.stderr,
+        "error: timed out waiting for the condition on deployments/crashy\n"
+    );
+}
+
+/// `--for=ready` met: kubectl's line on stdout, the judgements on the way on stderr (none with
+/// `-q`).
+#[test]
+fn for_ready_met_says_condition_met() {
+    let cluster = story(Plot::Completes, "front", Duration::from_millis(200));
+    let outcome = wait_kw(
+        &cluster,
+        &["wait", "--for=ready", "deploy/front", "--timeout=30s"],
+    );
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "deployment.apps/front condition met\n");
+    assert!(
+        outcome
+            .stderr
+            .lines()
+            .all(|l| l.starts_with("kw: deployment.apps/front: ")),
+        "{}",
+        outcome.stderr
+    );
+    assert!(outcome.stderr.contains("ready: "), "{}", outcome.stderr);
+    let quiet = wait_kw(&cluster, &["wait", "--for=ready", "deploy/front", "-q"]);
+    assert_eq!(quiet.code, Some(0));
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(quiet.stdout, "deployment.apps/front condition met\n");
+}
