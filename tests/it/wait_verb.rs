@@ -365,3 +365,50 @@ fn for_ready_met_says_condition_met() {
     assert_eq!(quiet.stderr, "");
     assert_eq!(quiet.stdout, "deployment.apps/front condition met\n");
 }
+
+/// Several contexts: every context's objects must meet the condition, and each line names its
+/// context (in the order each meets it).
+#[test]
+fn several_contexts_each_line_names_its_context() {
+    let cluster = Cluster::start(SimConfig::default());
+    let outcome = wait_kw(
+        &cluster,
+        &[
+            "--context",
+            "sim,sim-cert",
+            "wait",
+            "--for=condition=Available",
+            "deploy/web",
+        ],
+    );
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    let mut lines: Vec<&str> = outcome.stdout.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "sim-cert/deployment.apps/web condition met",
+            "sim/deployment.apps/web condition met"
+        ]
+    );
+    let nothing = wait_kw(
+        &cluster,
+        &[
+            "wait",
+            "--for=condition=Ready",
+            "pod",
+            "-l",
+            "app=none",
+            "--context",
+            "sim,sim-cert",
+        ],
+    );
+    assert_eq!(nothing.code, Some(6), "{}", nothing.stderr);
+    assert!(
+        nothing
+            .stderr
+            .contains("error: no matching resources found"),
+        "{}",
+        nothing.stderr
+    );
+}
