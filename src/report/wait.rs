@@ -14,8 +14,8 @@ use crate::wait::Ended;
 #[derive(Debug)]
 pub struct WaitFinished {
     pub finished: Finished,
-    /// The first object (`pods/web`) that did not meet the condition, in kubectl's order.
-    pub not_met: Option<String>,
+    /// Every object (`pods/web`) in kubectl's order, and whether it met the condition.
+    pub objects: Vec<(String, bool)>,
     /// `--timeout=0`: the objects were looked at once.
     pub checked_once: bool,
     /// `--for=create` alone: kubectl's timeout names no object then.
@@ -35,28 +35,43 @@ pub fn finished(run: &WaitFinished) -> Report {
 
 fn verdict(run: &WaitFinished) -> Report {
     let finished = &run.finished;
-    let timed_out = |what: &str| match (&run.not_met, run.only_create) {
-        (Some(object), false) => format!("{what} {object}"),
-        _ => "timed out waiting for the condition".to_string(),
-    };
     match &finished.end {
         End::ClosedPipe | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
         End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
             Report::error("no matching resources found", exit::SERVER_ERROR)
         }
         End::Ended(ended @ Ended::FailOn { .. }) => Report::error(ended, exit::CONDITION_FAILED),
-        _ if finished.timed_out.is_some() => Report::error(
-            timed_out("timed out waiting for the condition on"),
-            exit::TIMEOUT,
-        ),
-        End::Done { .. } if run.checked_once && finished.failed.is_none() => Report::error(
-            match &run.not_met {
-                Some(object) => format!("condition not met for {object}"),
-                None => "condition not met".to_string(),
-            },
-            exit::TIMEOUT,
-        ),
+        _ if finished.timed_out.is_some() => {
+            // kubectl waits on the objects in turn under one deadline: once it has passed on
+            // one, every object after it times out too.
+            let from_first = run.objects.iter().skip_while(|(_, met)| *met);
+            let messages: Vec<String> = from_first
+                .map(|(object, _)| format!("timed out waiting for the condition on {object}"))
+                .collect();
+            match messages.is_empty() || run.only_create {
+                true => Report::error("timed out waiting for the condition", exit::TIMEOUT),
+                false => errors(messages, exit::TIMEOUT),
+            }
+        }
+        End::Done { .. } if run.checked_once && finished.failed.is_none() => {
+            let messages: Vec<String> = run
+                .objects
+                .iter()
+                .filter(|(_, met)| !met)
+                .map(|(object, _)| format!("condition not met for {object}"))
+                .collect();
+            errors(messages, exit::TIMEOUT)
+        }
         _ => super::finished(finished),
+    }
+}
+
+/// kubectl's words for its errors: one is an `error:` line, several are a line each.
+fn errors(messages: Vec<String>, code: i32) -> Report {
+    match messages.as_slice() {
+        [] => Report::error("condition not met", code),
+        [one] => Report::error(one, code),
+        _ => Report::new(messages, code),
     }
 }
 
@@ -64,7 +79,7 @@ fn verdict(run: &WaitFinished) -> Report {
 mod tests {
     use super::*;
 
-    fn run(end: End, timed_out: bool, not_met: Option<&str>, checked_once: bool) -> Report {
+    fn run(end: End, timed_out: bool, objects: &[(&str, bool)], checked_once: bool) -> Report {
         finished(&WaitFinished {
             finished: Finished {
                 end,
@@ -74,7 +89,10 @@ mod tests {
                 when_empty: None,
                 summary: None,
             },
-            not_met: not_met.map(str::to_string),
+            objects: objects
+                .iter()
+                .map(|(o, met)| (o.to_string(), *met))
+                .collect(),
             checked_once,
             only_create: false,
         })
@@ -87,18 +105,28 @@ mod tests {
             by: "pod/web".into(),
         };
         assert_eq!(
-            run(End::Ended(met), false, None, false),
+            run(End::Ended(met), false, &[], false),
             Report::new(vec![], 0)
         );
         assert_eq!(
-            run(End::Done { printed: 0 }, true, Some("pods/never"), false),
+            run(
+                End::Done { printed: 0 },
+                true,
+                &[("pods/never", false)],
+                false
+            ),
             Report::new(
                 vec!["error: timed out waiting for the condition on pods/never".into()],
                 exit::TIMEOUT
             )
         );
         assert_eq!(
-            run(End::Done { printed: 0 }, false, Some("pods/web"), true),
+            run(
+                End::Done { printed: 0 },
+                false,
+                &[("pods/web", false)],
+                true
+            ),
             Report::new(
                 vec!["error: condition not met for pods/web".into()],
                 exit::TIMEOUT
@@ -109,11 +137,33 @@ mod tests {
             by: "no matching resources found".into(),
         };
         assert_eq!(
-            run(End::Ended(nothing), false, None, false),
+            run(End::Ended(nothing), false, &[], false),
             Report::new(
                 vec!["error: no matching resources found".into()],
                 exit::SERVER_ERROR
             )
+        );
+    }
+
+    /// As kubectl: the objects in turn under one deadline, so every object after the first
+    /// that timed out times out too; each error on a line of its own when there are several.
+    #[test]
+    fn several_objects_say_each_error_on_a_line() {
+        let objects = [
+            ("deployments/api", true),
+            ("deployments/crashy", false),
+            ("deployments/front", true),
+        ];
+        assert_eq!(
+            run(End::Done { printed: 2 }, true, &objects, false).lines,
+            [
+                "timed out waiting for the condition on deployments/crashy",
+                "timed out waiting for the condition on deployments/front"
+            ]
+        );
+        assert_eq!(
+            run(End::Done { printed: 2 }, false, &objects, true).lines,
+            ["error: condition not met for deployments/crashy"]
         );
     }
 }

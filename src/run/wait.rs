@@ -27,13 +27,11 @@ pub fn wait(
     let explains = plan.explain_waits;
     let only_create = plan.rules.until.iter().all(|e| *e == Expr::Create);
     let (mut finished, evidence) = super::run_plan(plan, config, notices)?;
-    let not_met = evidence
+    let objects = evidence
         .judge
         .as_ref()
-        .map(|judge| judge.not_met())
-        .unwrap_or_default()
-        .into_iter()
-        .next();
+        .map(|judge| judge.in_order())
+        .unwrap_or_default();
     let failed_by = match &finished.end {
         End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),
         _ => None,
@@ -43,7 +41,7 @@ pub fn wait(
     }
     Ok(WaitFinished {
         finished,
-        not_met,
+        objects,
         checked_once,
         only_create,
     })

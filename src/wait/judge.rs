@@ -688,25 +688,28 @@ impl Judge {
         }
     }
 
-    /// The objects that have not met an `--until` condition (`plural/name`, as kubectl wait
-    /// names them): the named ones in the order named, then the others by namespace and name.
-    pub fn not_met(&self) -> Vec<String> {
+    /// Every object in kubectl wait's order (`plural/name`, as it names them), each with
+    /// whether it has met an `--until` condition: the named ones in the order named (those that
+    /// do not exist too), then the others by context, namespace and name.
+    pub fn in_order(&self) -> Vec<(String, bool)> {
         let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
         let met = |resource: &str, name: &str| {
             self.met_once
                 .iter()
                 .any(|k| k.resource == resource && k.name == name)
         };
-        let mut missing: Vec<String> = self
+        let mut objects: Vec<(String, bool)> = self
             .named
             .iter()
-            .filter(|n| !met(&n.resource, &n.name))
-            .map(|n| format!("{}/{}", plural(&n.resource), n.name))
+            .map(|n| {
+                let label = format!("{}/{}", plural(&n.resource), n.name);
+                (label, met(&n.resource, &n.name))
+            })
             .collect();
         let mut others: Vec<&Key> = self
             .objects
             .keys()
-            .filter(|k| !self.met_once.contains(k))
+            .chain(&self.met_once)
             .filter(|k| {
                 !self
                     .named
@@ -714,13 +717,15 @@ impl Judge {
                     .any(|n| n.resource == k.resource && n.name == k.name)
             })
             .collect();
-        others.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
-        missing.extend(
-            others
-                .into_iter()
-                .map(|k| format!("{}/{}", plural(&k.resource), k.name)),
-        );
-        missing
+        others.sort_by(|a, b| {
+            (&a.context, &a.namespace, &a.name).cmp(&(&b.context, &b.namespace, &b.name))
+        });
+        others.dedup();
+        objects.extend(others.into_iter().map(|k| {
+            let label = format!("{}/{}", plural(&k.resource), k.name);
+            (label, self.met_once.contains(k))
+        }));
+        objects
     }
 
     /// A named object that has not been seen (does not exist).

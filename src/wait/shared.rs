@@ -89,9 +89,10 @@ impl SharedJudge {
         self.lock().member_resolved(named, watchers)
     }
 
-    /// The objects that have not met an `--until` condition (`Judge::not_met`).
-    pub fn not_met(&self) -> Vec<String> {
-        self.lock().not_met()
+    /// Every object in kubectl wait's order, and whether it met the condition
+    /// (`Judge::in_order`).
+    pub fn in_order(&self) -> Vec<(String, bool)> {
+        self.lock().in_order()
     }
 
     /// Every watched object not ready, with its judgement (`Judge::unready`).

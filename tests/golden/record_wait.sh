@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Record kubectl's `wait` against `kw sim` as golden files: NAME.out (stdout), NAME.err (the last
-# line of stderr, if any) and NAME.code (exit status and seconds to the verdict).
+# Record kubectl's `wait` against `kw sim` as golden files: NAME.out (stdout), NAME.err (its
+# stderr, if any, without client-go's log lines) and NAME.code (exit status and seconds to the
+# verdict).
 # Usage: tests/golden/record_wait.sh [CASE...] (default: every case in wait_cases.tsv).
 # KUBECTL=/path/to/kubectl chooses kubectl (v1.32). A case may play a rollout story
 # (`kw sim --rollout PLOT:NAME`) and send the sim one control line (create, update, delete)
@@ -43,7 +44,9 @@ run_case() {
   echo '{"op":"stop"}' >&3 || true
   exec 3>&-
   wait "$sim" || true
-  if [ -s "$tmp/stderr" ]; then tail -n 1 "$tmp/stderr" >"$out/$name.err"; else rm -f "$out/$name.err"; fi
+  # kubectl's lines, without client-go's log lines (`E1126 03:00:01.163207 ...`).
+  grep -Ev '^[EIW][0-9]{4} ' "$tmp/stderr" >"$tmp/said" || true
+  if [ -s "$tmp/said" ]; then cp "$tmp/said" "$out/$name.err"; else rm -f "$out/$name.err"; fi
   printf '%s %.1f\n' "$code" "$(echo "$end - $start" | bc)" >"$out/$name.code"
   echo "recorded $name (exit $code)"
   rm -rf "$tmp"

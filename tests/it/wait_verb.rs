@@ -99,17 +99,23 @@ fn check(name: &str, code: i32) -> Outcome {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
-    // kw's progress lines (`kw: ...`) may come first; kubectl's line is the first of the rest,
-    // and kw's cause may follow it.
-    let mut theirs = outcome.stderr.lines().filter(|l| !l.starts_with("kw: "));
-    match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
-        Ok(kubectl_err) => assert_eq!(
-            theirs.next().unwrap_or_default(),
-            kubectl_err.trim_end(),
-            "{name}: {}",
-            outcome.stderr
-        ),
-        Err(_) => assert_eq!(theirs.next(), None, "{name}: {}", outcome.stderr),
+    // kw's progress lines (`kw: ...`) may come first; kubectl's lines are the first of the
+    // rest, and kw's cause may follow them.
+    let ours: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .filter(|l| !l.starts_with("kw: "))
+        .collect();
+    let kubectls = std::fs::read_to_string(golden_path(&format!("{name}.err"))).unwrap_or_default();
+    let theirs: Vec<&str> = kubectls.lines().collect();
+    assert_eq!(
+        ours.get(..theirs.len()),
+        Some(&theirs[..]),
+        "{name}: {}",
+        outcome.stderr
+    );
+    if theirs.is_empty() {
+        assert_eq!(ours, Vec::<&str>::new(), "{name}: {}", outcome.stderr);
     }
     outcome
 }
@@ -411,4 +417,19 @@ fn several_contexts_each_line_names_its_context() {
         "{}",
         nothing.stderr
     );
+}
+
+/// kubectl waits on the objects in turn under one deadline: after the first that times out,
+/// every later one times out too, each said on a line of its own; the objects before it were
+/// said met.
+#[test]
+fn several_objects_time_out_in_kubectls_order() {
+    check("wait_all_timeout", 3);
+    check("wait_names_timeout", 3);
+}
+
+/// `--timeout=0` looks at each object once: the met ones said, the others each an error line.
+#[test]
+fn timeout_zero_over_every_namespace() {
+    check("wait_all_check_once", 3);
 }

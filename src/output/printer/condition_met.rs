@@ -1,15 +1,21 @@
 //! `kw wait`: kubectl wait's line for each object that met the condition (`pod/web condition
 //! met`), or the object in the `-o` format asked for. The run lets through only the event each
 //! object first meets the condition with (`run::gate`); this printer puts those in kubectl's
-//! order: kubectl waits on the named objects one after the other, so it names an object only
-//! once every object named before it has met the condition. Objects found by a selector come
-//! in the server's list order already and are printed as they come.
+//! order: kubectl waits on the objects one after the other, so it names an object only once
+//! every object before it has met the condition. Named objects come in the order named, each
+//! said as soon as those before it are; the objects of a selector (or `--all`, or a manifest)
+//! in the server's list order, by namespace and name, which is known only once the wait is
+//! over: they are said then.
 
 use std::io::{self, Write};
 
 use crate::events::{kind_prefix, Event};
 
 use super::Printer;
+
+/// Where an object comes in kubectl's order: its type (in the order first seen), context,
+/// namespace and name.
+type ListOrder = (usize, String, String, String);
 
 pub struct ConditionMetPrinter {
     /// The `-o` printer; `None`: kubectl's `TYPE/NAME condition met`.
@@ -18,6 +24,10 @@ pub struct ConditionMetPrinter {
     named: Vec<(String, Option<Vec<u8>>)>,
     /// How many of `named` are out.
     written: usize,
+    /// The other objects' output, by (type, context, namespace, name), said at the end.
+    listed: Vec<(ListOrder, Vec<u8>)>,
+    /// The types seen, in the order first seen.
+    types: Vec<(String, String)>,
 }
 
 impl ConditionMetPrinter {
@@ -26,6 +36,8 @@ impl ConditionMetPrinter {
             inner,
             named: order.iter().map(|name| (name.clone(), None)).collect(),
             written: 0,
+            listed: Vec::new(),
+            types: Vec::new(),
         }
     }
 
@@ -64,10 +76,25 @@ impl Printer for ConditionMetPrinter {
             .named
             .iter_mut()
             .find(|(name, printed)| name == event.name && printed.is_none());
-        match slot {
-            Some((_, printed)) => *printed = Some(bytes),
-            None => return out.write_all(&bytes),
-        }
+        let Some((_, printed)) = slot else {
+            let resource = (event.resource.group.clone(), event.resource.plural.clone());
+            let type_order = match self.types.iter().position(|t| *t == resource) {
+                Some(at) => at,
+                None => {
+                    self.types.push(resource);
+                    self.types.len() - 1
+                }
+            };
+            let key = (
+                type_order,
+                event.context.unwrap_or_default().to_string(),
+                event.namespace.to_string(),
+                event.name.to_string(),
+            );
+            self.listed.push((key, bytes));
+            return Ok(());
+        };
+        *printed = Some(bytes);
         while let Some((_, Some(bytes))) = self.named.get(self.written) {
             out.write_all(bytes)?;
             self.written += 1;
@@ -79,9 +106,13 @@ impl Printer for ConditionMetPrinter {
         Ok(())
     }
 
-    /// An object met after one named before it that never did is not said: kubectl gave up on
-    /// the earlier one first.
-    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+    /// The listed objects, in kubectl's order. A named object met after one named before it
+    /// that never did is not said: kubectl gave up on the earlier one first.
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.listed.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, bytes) in self.listed.drain(..) {
+            out.write_all(&bytes)?;
+        }
         Ok(())
     }
 }
@@ -132,15 +163,15 @@ mod tests {
     }
 
     #[test]
-    fn objects_of_a_selector_are_said_as_they_come() {
+    fn objects_of_a_selector_are_said_at_the_end_by_name() {
         let mut printer = ConditionMetPrinter::new(None, &[]);
+        assert_eq!(print(&mut printer, "b"), "");
+        assert_eq!(print(&mut printer, "a"), "");
+        let mut out = Vec::new();
+        printer.finish(&mut out).unwrap();
         assert_eq!(
-            print(&mut printer, "b"),
-            "deployment.apps/b condition met\n"
-        );
-        assert_eq!(
-            print(&mut printer, "a"),
-            "deployment.apps/a condition met\n"
+            String::from_utf8(out).unwrap(),
+            "deployment.apps/a condition met\ndeployment.apps/b condition met\n"
         );
     }
 }
