@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
+            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -314,6 +315,50 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
         'kw;rollout;help;help' {
             break
         }
+        'kw;wait' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, any one met will do (kubectl takes the last one given)')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed')
+            [CompletionResult]::new('--fail-grace', '--fail-grace', [CompletionResultType]::ParameterName, 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`)')
+            [CompletionResult]::new('--field-selector', '--field-selector', [CompletionResultType]::ParameterName, 'Field selector (`status.phase=Running`)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'The length of time to wait before giving up (e.g. 30s, 5m). Zero means check once and don''t wait, negative means wait for a week')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print each object that met the condition as FORMAT: name, json, yaml, jsonpath=TEMPLATE, go-template=TEMPLATE, ... (default: `TYPE/NAME condition met`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print each object that met the condition as FORMAT: name, json, yaml, jsonpath=TEMPLATE, go-template=TEMPLATE, ... (default: `TYPE/NAME condition met`)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Username to impersonate for the operation (a user or a service account)')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate for the operation; repeat for several groups')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate for the operation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every object of the types given, in the namespace')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Across all namespaces')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Across all namespaces')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'kw: say nothing on stderr about why a wait for ready goes on')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'kw: say nothing on stderr about why a wait for ready goes on')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kw;help' {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List resources, and with -w watch them for changes')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
@@ -321,6 +366,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
+            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -344,6 +390,9 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;help;rollout;status' {
+            break
+        }
+        'kw;help;wait' {
             break
         }
         'kw;help;help' {

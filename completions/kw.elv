@@ -49,6 +49,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
             cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
+            cand wait 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;get'= {
@@ -300,6 +301,49 @@ set edit:completion:arg-completer[kw] = {|@words|
         }
         &'kw;rollout;help;help'= {
         }
+        &'kw;wait'= {
+            cand --for 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, any one met will do (kubectl takes the last one given)'
+            cand --fail-on 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed'
+            cand --fail-grace 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s'
+            cand -f 'The objects a manifest names (YAML or JSON; `-` reads stdin)'
+            cand --filename 'The objects a manifest names (YAML or JSON; `-` reads stdin)'
+            cand -l 'Label selector (`app=web,tier!=db`)'
+            cand --selector 'Label selector (`app=web,tier!=db`)'
+            cand --field-selector 'Field selector (`status.phase=Running`)'
+            cand --timeout 'The length of time to wait before giving up (e.g. 30s, 5m). Zero means check once and don''t wait, negative means wait for a week'
+            cand -o 'Print each object that met the condition as FORMAT: name, json, yaml, jsonpath=TEMPLATE, go-template=TEMPLATE, ... (default: `TYPE/NAME condition met`)'
+            cand --output 'Print each object that met the condition as FORMAT: name, json, yaml, jsonpath=TEMPLATE, go-template=TEMPLATE, ... (default: `TYPE/NAME condition met`)'
+            cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
+            cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'
+            cand --context 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column'
+            cand --cluster 'The kubeconfig cluster to use'
+            cand --user 'The kubeconfig user to use'
+            cand -s 'The address of the API server (`https://host:port`)'
+            cand --server 'The address of the API server (`https://host:port`)'
+            cand --token 'Bearer token for authentication'
+            cand --certificate-authority 'Path to a PEM file of CA certificates to verify the server with'
+            cand --client-certificate 'Path to a PEM client certificate'
+            cand --client-key 'Path to the PEM key of the client certificate'
+            cand --tls-server-name 'Server name to verify the server''s certificate against, instead of the host'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate. Insecure: kw warns every time'
+            cand --as 'Username to impersonate for the operation (a user or a service account)'
+            cand --as-group 'Group to impersonate for the operation; repeat for several groups'
+            cand --as-uid 'UID to impersonate for the operation'
+            cand --request-timeout 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl'
+            cand -v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --v 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted'
+            cand --all 'Every object of the types given, in the namespace'
+            cand -A 'Across all namespaces'
+            cand --all-namespaces 'Across all namespaces'
+            cand -q 'kw: say nothing on stderr about why a wait for ready goes on'
+            cand --quiet 'kw: say nothing on stderr about why a wait for ready goes on'
+            cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kw;help'= {
             cand get 'List resources, and with -w watch them for changes'
             cand demo 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it'
@@ -307,6 +351,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
             cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
+            cand wait 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;help;get'= {
@@ -323,6 +368,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand status 'Show the status of the rollout, as `kubectl rollout status` (its lines on stdout, byte for byte), until it is done'
         }
         &'kw;help;rollout;status'= {
+        }
+        &'kw;help;wait'= {
         }
         &'kw;help;help'= {
         }

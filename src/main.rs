@@ -83,6 +83,10 @@ fn main() -> ExitCode {
                 }
             }
         },
+        Command::Wait(args) => match kw::run::wait::wait(&args, &cli.config, &notices) {
+            Ok(finished) => report::wait::finished(&finished),
+            Err(error) => report::error(&error),
+        },
     };
     exit_with(&report)
 }

@@ -90,7 +90,8 @@ pub fn ask(line: &Line, vocabulary: &Vocabulary) -> Question {
             flag_value(vocabulary, subcommand, flag, lead, typed)
         }
         Cursor::Argument { index, typed } => match subcommand {
-            Some("get") => get_argument(line, *index, typed),
+            // `kw wait` takes `get`'s targets (`TYPE/NAME`, `TYPE NAME...`).
+            Some("get" | "wait") => get_argument(line, *index, typed),
             Some("rollout") => rollout_argument(vocabulary, line, *index, typed),
             Some(other) if *index == 0 => Question::new(
                 Need::Fixed(vocabulary.argument_values(other)),
@@ -128,6 +129,8 @@ fn flag_value(
         "user" => Need::Users,
         "output" if !typed.contains('=') => Need::Fixed(vocabulary::output_formats()),
         "until" | "fail-on" => return condition(flag, lead, typed),
+        // `kw wait --for` takes `--until`'s words (`get --for` is all|any).
+        "for" if subcommand == Some("wait") => return condition("until", lead, typed),
         "only" => {
             // A comma list: complete the last item.
             let (done, last) = match typed.rfind(',') {
@@ -294,6 +297,24 @@ mod tests {
         assert_eq!(need("get pods -l "), Need::Nothing);
         assert_eq!(need("get --kubeconfig "), Need::Files);
         assert_eq!(need("get -f "), Need::Files);
+    }
+
+    #[test]
+    fn wait_offers_the_conditions_then_get_s_targets() {
+        assert_eq!(need("wait --for condition="), Need::ConditionTypes);
+        assert_eq!(need("wait --for=condition="), Need::ConditionTypes);
+        let words: Vec<String> = match need("wait --for ") {
+            Need::Fixed(candidates) => candidates.into_iter().map(|c| c.word).collect(),
+            other => panic!("{other:?}"),
+        };
+        for word in ["condition=", "jsonpath=", "delete", "create", "ready"] {
+            assert!(words.contains(&word.to_string()), "{words:?}");
+        }
+        assert_eq!(
+            need("wait --for=delete deployment w"),
+            need("get deployment w")
+        );
+        assert_eq!(need("wait --for=delete po"), need("get po"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod manifest;
 pub mod rollout;
+pub mod wait;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -383,7 +384,10 @@ impl GetPlan {
         !self.live
             && !self.watch_asked
             && !self.rules.until.is_empty()
-            && matches!(self.output.format, OutputFormat::Name)
+            && matches!(
+                self.output.format,
+                OutputFormat::Name | OutputFormat::ConditionMet { .. }
+            )
     }
 
     /// Conditions or `--max-events` end this run on their own.
@@ -413,10 +417,22 @@ impl GetPlan {
             max_object_size: self.max_object_size,
             // kubectl's rollout status GETs the object first: under its rules it must exist.
             named_must_exist: !self.rules.has_conditions()
-                || self.rules.readiness != crate::readiness::status_viewer::Readiness::Kw,
+                || self.rules.readiness != crate::readiness::status_viewer::Readiness::Kw
+                || self.kubectl_wait_gets_first(),
             give_up_at_start: !(self.several_contexts && self.watching),
             streaming_list: self.streaming_list,
         }
+    }
+
+    /// kubectl wait GETs each named object before waiting on it (but for `--for=create` and
+    /// `--for=delete`): under its printer, an object that does not exist fails at once.
+    fn kubectl_wait_gets_first(&self) -> bool {
+        matches!(self.output.format, OutputFormat::ConditionMet { .. })
+            && !self
+                .rules
+                .until
+                .iter()
+                .any(|e| matches!(e, Expr::Create | Expr::Delete))
     }
 
     /// The watcher targets for what discovery found, in order. Objects named one by one

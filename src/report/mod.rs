@@ -6,6 +6,7 @@ pub mod error;
 pub mod exit;
 pub mod outcome;
 pub mod rollout;
+pub mod wait;
 
 use std::io;
 

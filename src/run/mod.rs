@@ -19,6 +19,7 @@ mod gate;
 mod member;
 mod outputs;
 pub mod rollout;
+pub mod wait;
 pub mod watches;
 
 use std::time::Instant;

@@ -75,6 +75,9 @@ pub enum Expr {
         path: JsonPath,
         value: Option<String>,
     },
+    /// Under `--fail-on` only, never typed: the first lists found no object at all (`kw wait -l`
+    /// on a selector that matches nothing, which kubectl refuses at once).
+    Nothing,
 }
 
 impl fmt::Display for Expr {
@@ -91,6 +94,7 @@ impl fmt::Display for Expr {
                 ..
             } => write!(f, "jsonpath={text}={v}"),
             Expr::JsonPath { text, .. } => write!(f, "jsonpath={text}"),
+            Expr::Nothing => f.write_str("nothing"),
         }
     }
 }
@@ -172,7 +176,7 @@ impl Expr {
         match self {
             Expr::Ready => judgement.is_some_and(|j| j.state == State::Ready),
             Expr::Failed => judgement.is_some_and(|j| j.state == State::Failed),
-            Expr::Delete => false,
+            Expr::Delete | Expr::Nothing => false,
             Expr::Create => true,
             Expr::Condition { name, value } => object.is_some_and(|o| condition_is(o, name, value)),
             Expr::JsonPath { path, value, .. } => {

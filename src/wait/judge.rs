@@ -647,6 +647,14 @@ impl Judge {
         holds: impl Fn(&Assessment) -> &Vec<bool>,
     ) -> Option<String> {
         let synced = self.all_synced();
+        if *expr == Expr::Nothing {
+            let nothing = synced
+                && self.objects.is_empty()
+                && self.named.is_empty()
+                && self.deleted.is_none()
+                && self.met_once.is_empty();
+            return nothing.then(|| "no matching resources found".to_string());
+        }
         if *expr == Expr::Delete {
             return match mode {
                 // Until the first list, an absent object may only not have been listed yet.
@@ -678,6 +686,46 @@ impl Judge {
                 every.then(|| self.everyone_label(expr))
             }
         }
+    }
+
+    /// Every object in kubectl wait's order (`plural/name`, as it names them), each with
+    /// whether it has met an `--until` condition: the named ones in the order named (those that
+    /// do not exist too), then the others by context, namespace and name.
+    pub fn in_order(&self) -> Vec<(String, bool)> {
+        let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
+        let met = |resource: &str, name: &str| {
+            self.met_once
+                .iter()
+                .any(|k| k.resource == resource && k.name == name)
+        };
+        let mut objects: Vec<(String, bool)> = self
+            .named
+            .iter()
+            .map(|n| {
+                let label = format!("{}/{}", plural(&n.resource), n.name);
+                (label, met(&n.resource, &n.name))
+            })
+            .collect();
+        let mut others: Vec<&Key> = self
+            .objects
+            .keys()
+            .chain(&self.met_once)
+            .filter(|k| {
+                !self
+                    .named
+                    .iter()
+                    .any(|n| n.resource == k.resource && n.name == k.name)
+            })
+            .collect();
+        others.sort_by(|a, b| {
+            (&a.context, &a.namespace, &a.name).cmp(&(&b.context, &b.namespace, &b.name))
+        });
+        others.dedup();
+        objects.extend(others.into_iter().map(|k| {
+            let label = format!("{}/{}", plural(&k.resource), k.name);
+            (label, self.met_once.contains(k))
+        }));
+        objects
     }
 
     /// A named object that has not been seen (does not exist).

@@ -89,6 +89,12 @@ impl SharedJudge {
         self.lock().member_resolved(named, watchers)
     }
 
+    /// Every object in kubectl wait's order, and whether it met the condition
+    /// (`Judge::in_order`).
+    pub fn in_order(&self) -> Vec<(String, bool)> {
+        self.lock().in_order()
+    }
+
     /// Every watched object not ready, with its judgement (`Judge::unready`).
     pub fn unready(&self) -> Vec<(String, Judgement)> {
         self.lock().unready()

@@ -37,4 +37,5 @@ mod structure;
 mod summary_logs;
 mod tls;
 mod verdict;
+mod wait_verb;
 mod watch;

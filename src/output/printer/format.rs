@@ -45,6 +45,13 @@ pub enum OutputFormat {
     /// `kw rollout status`: kubectl's status-viewer line per event (not a `-o` value), pinned
     /// to `revision` when it is not 0.
     RolloutStatus { revision: i64 },
+    /// `kw wait`: each object once, when it meets the condition, as kubectl wait says it
+    /// (`inner` `None`: `pod/web condition met`; else the `-o` format), named objects in
+    /// `order`.
+    ConditionMet {
+        inner: Option<Box<OutputFormat>>,
+        order: Vec<String>,
+    },
 }
 
 impl OutputFormat {

@@ -8,6 +8,7 @@
 pub mod cell;
 pub mod changes;
 mod columns;
+mod condition_met;
 mod contract;
 pub mod diff_lines;
 mod extras;
@@ -33,6 +34,7 @@ pub mod timestamp;
 mod yaml;
 
 pub use columns::ColumnsPrinter;
+pub use condition_met::ConditionMetPrinter;
 pub use contract::{ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
@@ -115,6 +117,15 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }
         OutputFormat::RolloutStatus { revision } => Box::new(RolloutStatusPrinter::new(*revision)),
+        OutputFormat::ConditionMet { inner, order } => {
+            let inner = inner.as_ref().map(|format| {
+                format_printer(&PrintOptions {
+                    format: (**format).clone(),
+                    ..options.clone()
+                })
+            });
+            Box::new(ConditionMetPrinter::new(inner, order))
+        }
     }
 }
 

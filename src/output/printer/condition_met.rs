@@ -1,0 +1,177 @@
+//! `kw wait`: kubectl wait's line for each object that met the condition (`pod/web condition
+//! met`), or the object in the `-o` format asked for. The run lets through only the event each
+//! object first meets the condition with (`run::gate`); this printer puts those in kubectl's
+//! order: kubectl waits on the objects one after the other, so it names an object only once
+//! every object before it has met the condition. Named objects come in the order named, each
+//! said as soon as those before it are; the objects of a selector (or `--all`, or a manifest)
+//! in the server's list order, by namespace and name, which is known only once the wait is
+//! over: they are said then.
+
+use std::io::{self, Write};
+
+use crate::events::{kind_prefix, Event};
+
+use super::Printer;
+
+/// Where an object comes in kubectl's order: its type (in the order first seen), context,
+/// namespace and name.
+type ListOrder = (usize, String, String, String);
+
+pub struct ConditionMetPrinter {
+    /// The `-o` printer; `None`: kubectl's `TYPE/NAME condition met`.
+    inner: Option<Box<dyn Printer>>,
+    /// The names given, in kubectl's order, each with what it printed once met.
+    named: Vec<(String, Option<Vec<u8>>)>,
+    /// How many of `named` are out.
+    written: usize,
+    /// The other objects' output, by (type, context, namespace, name), said at the end.
+    listed: Vec<(ListOrder, Vec<u8>)>,
+    /// The types seen, in the order first seen.
+    types: Vec<(String, String)>,
+}
+
+impl ConditionMetPrinter {
+    pub fn new(inner: Option<Box<dyn Printer>>, order: &[String]) -> ConditionMetPrinter {
+        ConditionMetPrinter {
+            inner,
+            named: order.iter().map(|name| (name.clone(), None)).collect(),
+            written: 0,
+            listed: Vec::new(),
+            types: Vec::new(),
+        }
+    }
+
+    fn render(&mut self, event: &Event<'_>) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        match &mut self.inner {
+            Some(inner) => {
+                inner.print(event, &mut bytes)?;
+                inner.checkpoint(&mut bytes)?;
+            }
+            None => {
+                if let Some(context) = event.context {
+                    write!(bytes, "{context}/")?;
+                }
+                let resource = event.resource;
+                let name = if event.name.is_empty() {
+                    "<unknown>"
+                } else {
+                    event.name
+                };
+                writeln!(
+                    bytes,
+                    "{}/{name} condition met",
+                    kind_prefix(&resource.kind, &resource.group)
+                )?;
+            }
+        }
+        Ok(bytes)
+    }
+}
+
+impl Printer for ConditionMetPrinter {
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let bytes = self.render(event)?;
+        let slot = self
+            .named
+            .iter_mut()
+            .find(|(name, printed)| name == event.name && printed.is_none());
+        let Some((_, printed)) = slot else {
+            let resource = (event.resource.group.clone(), event.resource.plural.clone());
+            let type_order = match self.types.iter().position(|t| *t == resource) {
+                Some(at) => at,
+                None => {
+                    self.types.push(resource);
+                    self.types.len() - 1
+                }
+            };
+            let key = (
+                type_order,
+                event.context.unwrap_or_default().to_string(),
+                event.namespace.to_string(),
+                event.name.to_string(),
+            );
+            self.listed.push((key, bytes));
+            return Ok(());
+        };
+        *printed = Some(bytes);
+        while let Some((_, Some(bytes))) = self.named.get(self.written) {
+            out.write_all(bytes)?;
+            self.written += 1;
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// The listed objects, in kubectl's order. A named object met after one named before it
+    /// that never did is not said: kubectl gave up on the earlier one first.
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.listed.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, bytes) in self.listed.drain(..) {
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::value::RawValue;
+
+    use super::*;
+    use crate::events::{Origin, ResourceInfo};
+    use crate::wire::EventType;
+
+    fn print(printer: &mut ConditionMetPrinter, name: &str) -> String {
+        let resource = ResourceInfo {
+            plural: "deployments".into(),
+            singular: "deployment".into(),
+            kind: "Deployment".into(),
+            group: "apps".into(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let raw = RawValue::from_string("{}".into()).unwrap();
+        let event = Event {
+            kind: EventType::Modified,
+            origin: Origin::Watch,
+            resource: &resource,
+            object: &raw,
+            object_lacks_type: false,
+            name,
+            namespace: "default",
+            row: None,
+            context: None,
+        };
+        let mut out = Vec::new();
+        printer.print(&event, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn named_objects_are_said_in_the_order_given() {
+        let order = ["web".to_string(), "api".to_string()];
+        let mut printer = ConditionMetPrinter::new(None, &order);
+        assert_eq!(print(&mut printer, "api"), "");
+        assert_eq!(
+            print(&mut printer, "web"),
+            "deployment.apps/web condition met\ndeployment.apps/api condition met\n"
+        );
+    }
+
+    #[test]
+    fn objects_of_a_selector_are_said_at_the_end_by_name() {
+        let mut printer = ConditionMetPrinter::new(None, &[]);
+        assert_eq!(print(&mut printer, "b"), "");
+        assert_eq!(print(&mut printer, "a"), "");
+        let mut out = Vec::new();
+        printer.finish(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "deployment.apps/a condition met\ndeployment.apps/b condition met\n"
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! `kw wait`'s plan: the same `GetPlan` that `kw get TARGETS --until EXPR` builds, with kubectl
+//! wait's printer (`pod/web condition met`, or the object in the `-o` format, each object once,
+//! in kubectl's order) and kubectl wait's defaults (30 s). Nothing here runs anything; the
+//! runner is `get`'s.
+
+use std::time::Duration;
+
+use crate::cli::WaitArgs;
+use crate::output::printer::format::{parse_output_spec, OutputSpec};
+use crate::output::printer::OutputFormat;
+use crate::output::terminal::ColorChoice;
+use crate::readiness::status_viewer::Readiness;
+use crate::wait::{ConditionError, Expr, For, Rules};
+
+use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, Request};
+
+/// kw's `get` default.
+const MAX_OBJECT_SIZE: usize = 64 << 20;
+
+/// What kubectl makes of a negative `--timeout`: a week.
+const A_WEEK: Duration = Duration::from_secs(168 * 3600);
+
+/// The plan of `kw wait ARGS`. Pure.
+pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
+    let until = conditions_of(&args.for_conditions)?;
+    let mut fail_on = args
+        .fail_on
+        .iter()
+        .map(|text| Ok(Expr::parse("--fail-on", text)?))
+        .collect::<Result<Vec<Expr>, PlanError>>()?;
+    if fail_on.is_empty() && until.contains(&Expr::Ready) {
+        fail_on.push(Expr::Failed);
+    }
+    let timeout = timeout_of(&args.timeout)?;
+    let (request, order) = request_of(args)?;
+    let collection = order.is_empty() && matches!(request, Request::Types(_));
+    if collection && !until.contains(&Expr::Delete) {
+        // kubectl refuses a selector that matches nothing at once.
+        fail_on.push(Expr::Nothing);
+    }
+    let inner = match args.output.as_deref() {
+        None | Some("") => None,
+        Some(format) => Some(Box::new(output_of(format)?)),
+    };
+    let explain_waits = !args.quiet
+        && until
+            .iter()
+            .chain(&fail_on)
+            .any(|e| matches!(e, Expr::Ready | Expr::Failed));
+    Ok(GetPlan {
+        request,
+        // `--timeout=0` checks once, as kubectl's does.
+        watching: timeout != Some(Duration::ZERO),
+        live: false,
+        watch_asked: false,
+        print_list: true,
+        rules: Rules {
+            until,
+            fail_on,
+            mode: For::All,
+            max_events: None,
+            progress: !args.quiet,
+            fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+            readiness: Readiness::Kw,
+        },
+        timeout: timeout.filter(|t| !t.is_zero()),
+        request_timeout: None,
+        output: OutputPlan {
+            format: OutputFormat::ConditionMet { inner, order },
+            watch_events: false,
+            no_headers: false,
+            show_kind: false,
+            show_managed_fields: false,
+            show_labels: false,
+            label_columns: Vec::new(),
+            sort_by: None,
+            timestamps: None,
+            color: ColorChoice::Never,
+            diff: None,
+            ignore_unchanged: false,
+            only: Vec::new(),
+        },
+        all_namespaces: args.all_namespaces,
+        namespace_set: None,
+        label_selector: args.selector.clone(),
+        field_selector: args.field_selector.clone(),
+        chunk_size: 500,
+        max_object_size: MAX_OBJECT_SIZE,
+        several_contexts: false,
+        explain_waits,
+        streaming_list: false,
+    })
+}
+
+/// `--for`, kubectl's vocabulary and kw's `ready`; repeated, any one will do.
+fn conditions_of(texts: &[String]) -> Result<Vec<Expr>, PlanError> {
+    let unrecognized = |text: &str| PlanError::Value {
+        flag: "--for",
+        reason: format!("unrecognized condition: {text:?}"),
+    };
+    if texts.is_empty() {
+        return Err(unrecognized(""));
+    }
+    texts
+        .iter()
+        .map(|text| match Expr::parse("--for", text) {
+            Ok(expr) => Ok(expr),
+            Err(ConditionError::Unknown { .. }) => Err(unrecognized(text)),
+            Err(other) => Err(other.into()),
+        })
+        .collect()
+}
+
+/// kubectl's `--timeout`: a Go duration; `0` checks once, a negative one waits for a week.
+fn timeout_of(text: &str) -> Result<Option<Duration>, PlanError> {
+    let bad = || PlanError::Timeout {
+        text: text.to_string(),
+    };
+    if let Some(positive) = text.strip_prefix('-') {
+        crate::goformat::duration::parse(positive).map_err(|_| bad())?;
+        return Ok(Some(A_WEEK));
+    }
+    crate::goformat::duration::parse(text)
+        .map(Some)
+        .map_err(|_| bad())
+}
+
+/// What to wait on, and the names in kubectl's order (empty for a selector, `--all` or a
+/// manifest, whose objects come in the server's order).
+fn request_of(args: &WaitArgs) -> Result<(Request, Vec<String>), PlanError> {
+    if let Some(path) = &args.filename {
+        if !args.targets.is_empty() {
+            return Err(PlanError::ManifestWithTargets);
+        }
+        return Ok((Request::Manifest(path.clone()), Vec::new()));
+    }
+    if args.targets.is_empty() {
+        return Err(PlanError::Value {
+            flag: "TYPE/NAME",
+            reason: "You must provide one or more resources by argument or filename.".into(),
+        });
+    }
+    let targets = parse_targets(&args.targets)?;
+    let order: Vec<String> = targets
+        .iter()
+        .flat_map(|(_, names)| names.iter().cloned())
+        .collect();
+    let collection = args.all || args.selector.is_some() || args.field_selector.is_some();
+    if order.is_empty() && !collection {
+        return Err(PlanError::Value {
+            flag: "TYPE/NAME",
+            reason: "resource(s) were provided, but no name was specified".into(),
+        });
+    }
+    if !order.is_empty() && (args.selector.is_some() || args.all) {
+        return Err(PlanError::Value {
+            flag: "-l",
+            reason: "name cannot be provided when a selector is specified".into(),
+        });
+    }
+    Ok((Request::Types(targets), order))
+}
+
+/// The `-o` formats kubectl wait prints with.
+fn output_of(text: &str) -> Result<OutputFormat, PlanError> {
+    let format = match parse_output_spec(text)? {
+        OutputSpec::Format(format) => format,
+        OutputSpec::File(file) => file.read()?,
+    };
+    match format {
+        OutputFormat::Name
+        | OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::JsonPath { .. }
+        | OutputFormat::GoTemplate { .. } => Ok(format),
+        _ => Err(PlanError::Value {
+            flag: "-o",
+            reason: format!(
+                "unable to match a printer suitable for the output format {:?}, allowed formats are: \
+                 go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml",
+                text
+            ),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn plan_of(args: &[&str]) -> Result<GetPlan, PlanError> {
+        let argv = ["kw", "wait"].iter().chain(args);
+        let cli = Cli::try_parse_from(argv).expect("flags parse");
+        let Command::Wait(wait) = &cli.command else {
+            panic!("not kw wait");
+        };
+        plan(wait)
+    }
+
+    fn message(args: &[&str]) -> String {
+        plan_of(args).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn kubectls_defaults_thirty_seconds_one_line_per_object() {
+        let p = plan_of(&["--for=condition=Ready", "pod/a", "pod/b"]).unwrap();
+        assert!(p.watching);
+        assert_eq!(p.timeout, Some(Duration::from_secs(30)));
+        assert_eq!(
+            p.output.format,
+            OutputFormat::ConditionMet {
+                inner: None,
+                order: vec!["a".into(), "b".into()]
+            }
+        );
+        assert!(p.prints_once());
+        assert_eq!(
+            p.rules.until,
+            [Expr::Condition {
+                name: "Ready".into(),
+                value: "True".into()
+            }]
+        );
+        assert!(p.rules.fail_on.is_empty());
+        let once = plan_of(&["--for", "delete", "pod", "a", "--timeout=0"]).unwrap();
+        assert!(!once.watching);
+        assert_eq!(once.timeout, None);
+        let week = plan_of(&["--for=create", "pod/a", "--timeout=-1s"]).unwrap();
+        assert_eq!(week.timeout, Some(A_WEEK));
+    }
+
+    #[test]
+    fn a_selector_that_matches_nothing_fails_but_for_delete() {
+        let p = plan_of(&["--for=condition=Ready", "pods", "-l", "app=web"]).unwrap();
+        assert_eq!(p.rules.fail_on, [Expr::Nothing]);
+        let p = plan_of(&["--for=delete", "pods", "--all"]).unwrap();
+        assert!(p.rules.fail_on.is_empty());
+    }
+
+    #[test]
+    fn ready_fails_on_failed_unless_told_otherwise_and_for_repeats_as_or() {
+        let p = plan_of(&["--for=ready", "deploy/web"]).unwrap();
+        assert_eq!(p.rules.fail_on, [Expr::Failed]);
+        assert!(p.explain_waits);
+        let p = plan_of(&["--for=ready", "deploy/web", "--fail-on=delete", "-q"]).unwrap();
+        assert_eq!(p.rules.fail_on, [Expr::Delete]);
+        assert!(!p.explain_waits && !p.rules.progress);
+        let p = plan_of(&["--for=delete", "--for=condition=Ready", "pod/a"]).unwrap();
+        assert_eq!(p.rules.until.len(), 2);
+    }
+
+    #[test]
+    fn kubectls_words_for_mistakes() {
+        assert_eq!(message(&["pod/a"]), "unrecognized condition: \"\"");
+        assert_eq!(
+            message(&["--for=foo", "pod/a"]),
+            "unrecognized condition: \"foo\""
+        );
+        assert_eq!(
+            message(&["--for=delete", "pods"]),
+            "resource(s) were provided, but no name was specified"
+        );
+        assert_eq!(
+            message(&["--for=delete"]),
+            "You must provide one or more resources by argument or filename."
+        );
+        assert!(message(&["--for=delete", "pod/a", "--timeout=soon"]).contains("--timeout"));
+        assert!(message(&["--for=delete", "pod/a", "-o", "wide"]).contains("allowed formats"));
+        assert!(message(&["--for=ready", "pod/a", "--fail-on=ready"]).contains("--fail-on"));
+    }
+}

@@ -1,0 +1,169 @@
+//! How `kw wait` ends, in kubectl's words: nothing on stderr once every object met the
+//! condition, kubectl's `error: ...` line when one did not in time (`timed out waiting for the
+//! condition on pods/web`, `condition not met for pods/web` under `--timeout=0`, `no matching
+//! resources found`), then kw's cause (the summary of a wait for `ready`). The exit codes are
+//! kw's (the one difference a script can see: kubectl exits 1 for every failure): 2 a
+//! `--fail-on` condition, 3 the timeout, 6 nothing found.
+
+use crate::report::exit;
+use crate::report::outcome::{End, Finished};
+use crate::report::Report;
+use crate::wait::Ended;
+
+/// How a `wait` run finished.
+#[derive(Debug)]
+pub struct WaitFinished {
+    pub finished: Finished,
+    /// Every object (`pods/web`) in kubectl's order, and whether it met the condition.
+    pub objects: Vec<(String, bool)>,
+    /// `--timeout=0`: the objects were looked at once.
+    pub checked_once: bool,
+    /// `--for=create` alone: kubectl's timeout names no object then.
+    pub only_create: bool,
+}
+
+/// The lines and exit code of a finished `wait`: kubectl's line first, then kw's cause.
+pub fn finished(run: &WaitFinished) -> Report {
+    let mut report = verdict(run);
+    if report.code != exit::OK {
+        if let Some(summary) = &run.finished.summary {
+            report.lines.extend(summary.lines());
+        }
+    }
+    report
+}
+
+fn verdict(run: &WaitFinished) -> Report {
+    let finished = &run.finished;
+    match &finished.end {
+        End::ClosedPipe | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
+            Report::error("no matching resources found", exit::SERVER_ERROR)
+        }
+        End::Ended(ended @ Ended::FailOn { .. }) => Report::error(ended, exit::CONDITION_FAILED),
+        _ if finished.timed_out.is_some() => {
+            // kubectl waits on the objects in turn under one deadline: once it has passed on
+            // one, every object after it times out too.
+            let from_first = run.objects.iter().skip_while(|(_, met)| *met);
+            let messages: Vec<String> = from_first
+                .map(|(object, _)| format!("timed out waiting for the condition on {object}"))
+                .collect();
+            match messages.is_empty() || run.only_create {
+                true => Report::error("timed out waiting for the condition", exit::TIMEOUT),
+                false => errors(messages, exit::TIMEOUT),
+            }
+        }
+        End::Done { .. } if run.checked_once && finished.failed.is_none() => {
+            let messages: Vec<String> = run
+                .objects
+                .iter()
+                .filter(|(_, met)| !met)
+                .map(|(object, _)| format!("condition not met for {object}"))
+                .collect();
+            errors(messages, exit::TIMEOUT)
+        }
+        _ => super::finished(finished),
+    }
+}
+
+/// kubectl's words for its errors: one is an `error:` line, several are a line each.
+fn errors(messages: Vec<String>, code: i32) -> Report {
+    match messages.as_slice() {
+        [] => Report::error("condition not met", code),
+        [one] => Report::error(one, code),
+        _ => Report::new(messages, code),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(end: End, timed_out: bool, objects: &[(&str, bool)], checked_once: bool) -> Report {
+        finished(&WaitFinished {
+            finished: Finished {
+                end,
+                timed_out: timed_out.then(|| "timed out".to_string()),
+                failed: None,
+                unreachable: Vec::new(),
+                when_empty: None,
+                summary: None,
+            },
+            objects: objects
+                .iter()
+                .map(|(o, met)| (o.to_string(), *met))
+                .collect(),
+            checked_once,
+            only_create: false,
+        })
+    }
+
+    #[test]
+    fn kubectls_error_lines_with_kws_exit_codes() {
+        let met = Ended::Until {
+            expr: "condition=Ready=True".into(),
+            by: "pod/web".into(),
+        };
+        assert_eq!(
+            run(End::Ended(met), false, &[], false),
+            Report::new(vec![], 0)
+        );
+        assert_eq!(
+            run(
+                End::Done { printed: 0 },
+                true,
+                &[("pods/never", false)],
+                false
+            ),
+            Report::new(
+                vec!["error: timed out waiting for the condition on pods/never".into()],
+                exit::TIMEOUT
+            )
+        );
+        assert_eq!(
+            run(
+                End::Done { printed: 0 },
+                false,
+                &[("pods/web", false)],
+                true
+            ),
+            Report::new(
+                vec!["error: condition not met for pods/web".into()],
+                exit::TIMEOUT
+            )
+        );
+        let nothing = Ended::FailOn {
+            expr: "nothing".into(),
+            by: "no matching resources found".into(),
+        };
+        assert_eq!(
+            run(End::Ended(nothing), false, &[], false),
+            Report::new(
+                vec!["error: no matching resources found".into()],
+                exit::SERVER_ERROR
+            )
+        );
+    }
+
+    /// As kubectl: the objects in turn under one deadline, so every object after the first
+    /// that timed out times out too; each error on a line of its own when there are several.
+    #[test]
+    fn several_objects_say_each_error_on_a_line() {
+        let objects = [
+            ("deployments/api", true),
+            ("deployments/crashy", false),
+            ("deployments/front", true),
+        ];
+        assert_eq!(
+            run(End::Done { printed: 2 }, true, &objects, false).lines,
+            [
+                "timed out waiting for the condition on deployments/crashy",
+                "timed out waiting for the condition on deployments/front"
+            ]
+        );
+        assert_eq!(
+            run(End::Done { printed: 2 }, false, &objects, true).lines,
+            ["error: condition not met for deployments/crashy"]
+        );
+    }
+}

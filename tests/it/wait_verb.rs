@@ -1,0 +1,435 @@
+//! `kw wait` against kubectl 1.32's recorded output: for each case of
+//! tests/golden/wait_cases.tsv, kw runs with kubectl's arguments against the same sim (the same
+//! rollout story, or the same frozen clock, and the same control line sent as late as
+//! `record_wait.sh` sends it), and its stdout must be byte for byte kubectl's, its `error:` line
+//! kubectl's, and its exit code kubectl's where kubectl succeeds and kw's documented one where
+//! kubectl fails. Then what kw adds: `--for` repeated as OR, `--for=ready` and its cause.
+
+use std::time::Duration;
+
+use kw_sim::rollout::{Plot, Rollout};
+use kw_sim::SimConfig;
+
+use crate::harness::{
+    apply_scenario_op, assert_golden, frozen_now, golden_path, run, Cluster, Outcome,
+};
+
+const LIMIT: Duration = Duration::from_secs(40);
+
+/// One line of wait_cases.tsv.
+struct Case {
+    rollout: Option<(Plot, String)>,
+    beat: Duration,
+    /// A control line, and how long after the start to send it.
+    op: Option<(Duration, serde_json::Value)>,
+    args: Vec<String>,
+}
+
+fn case(name: &str) -> Case {
+    let table = std::fs::read_to_string(golden_path("wait_cases.tsv")).expect("cases");
+    let line = table
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap_or_else(|| panic!("no case {name} in wait_cases.tsv"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    let rollout = (fields[1] != "-").then(|| {
+        let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
+        (plot.parse::<Plot>().expect("a plot"), object.to_string())
+    });
+    let op = (fields[4] != "-").then(|| {
+        let after = Duration::from_secs_f64(fields[3].parse().expect("seconds"));
+        (
+            after,
+            serde_json::from_str(fields[4]).expect("a control line"),
+        )
+    });
+    Case {
+        rollout,
+        beat: Duration::from_secs_f64(fields[2].parse().expect("a beat")),
+        op,
+        args: fields[5].split(' ').map(str::to_string).collect(),
+    }
+}
+
+/// The sim a case runs against: its story playing, or its clock frozen as record_wait.sh
+/// freezes it.
+fn cluster_for(case: &Case) -> Cluster {
+    match &case.rollout {
+        Some((plot, object)) => {
+            let cluster = Cluster::start(SimConfig::default());
+            let mut rollout = Rollout::new(*plot, "default", object);
+            rollout.beat = case.beat;
+            cluster.sim.play_rollout(&rollout).expect("rollout plays");
+            cluster
+        }
+        None => Cluster::start(SimConfig {
+            clock: Some(frozen_now()),
+            ..SimConfig::default()
+        }),
+    }
+}
+
+/// Run `args` with kw against `cluster`, sending the case's control line on time.
+fn run_kw(cluster: &Cluster, case: &Case, args: &[String]) -> Outcome {
+    std::thread::scope(|scope| {
+        if let Some((after, op)) = &case.op {
+            scope.spawn(move || {
+                std::thread::sleep(*after);
+                apply_scenario_op(cluster, op);
+            });
+        }
+        let mut kw = cluster.kw();
+        kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
+        run(kw, LIMIT)
+    })
+}
+
+/// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
+/// where kubectl's differs (kubectl exits 1 for every failure).
+fn check(name: &str, code: i32) -> Outcome {
+    let case = case(name);
+    let cluster = cluster_for(&case);
+    let outcome = run_kw(&cluster, &case, &case.args);
+    assert_golden(&format!("{name}.out"), &outcome.stdout);
+    let recorded = std::fs::read_to_string(golden_path(&format!("{name}.code"))).expect("code");
+    let kubectl_code: i32 = recorded.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(outcome.code, Some(code), "{name}: {}", outcome.stderr);
+    assert_eq!(
+        kubectl_code == 0,
+        code == 0,
+        "{name}: kubectl exited {kubectl_code}"
+    );
+    // kw's progress lines (`kw: ...`) may come first; kubectl's lines are the first of the
+    // rest, and kw's cause may follow them.
+    let ours: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .filter(|l| !l.starts_with("kw: "))
+        .collect();
+    let kubectls = std::fs::read_to_string(golden_path(&format!("{name}.err"))).unwrap_or_default();
+    let theirs: Vec<&str> = kubectls.lines().collect();
+    assert_eq!(
+        ours.get(..theirs.len()),
+        Some(&theirs[..]),
+        "{name}: {}",
+        outcome.stderr
+    );
+    if theirs.is_empty() {
+        assert_eq!(ours, Vec::<&str>::new(), "{name}: {}", outcome.stderr);
+    }
+    outcome
+}
+
+#[test]
+fn a_condition_already_met() {
+    check("wait_condition_met", 0);
+}
+
+#[test]
+fn a_condition_met_later_in_a_rollout() {
+    check("wait_condition_later", 0);
+}
+
+#[test]
+fn a_condition_met_by_an_update() {
+    check("wait_condition_update", 0);
+}
+
+#[test]
+fn a_condition_with_a_value() {
+    check("wait_condition_false", 0);
+}
+
+#[test]
+fn delete_of_an_object_deleted_meanwhile() {
+    check("wait_delete_later", 0);
+}
+
+#[test]
+fn delete_of_an_absent_object_says_nothing() {
+    check("wait_delete_absent", 0);
+}
+
+#[test]
+fn create_of_an_object_created_meanwhile() {
+    check("wait_create_later", 0);
+}
+
+#[test]
+fn create_that_never_comes_times_out_naming_nothing() {
+    check("wait_create_timeout", 3);
+}
+
+#[test]
+fn jsonpath_with_a_value_and_without() {
+    check("wait_jsonpath_value", 0);
+    check("wait_jsonpath_exists", 0);
+}
+
+#[test]
+fn a_timeout_names_the_object_with_kws_exit_code() {
+    check("wait_timeout", 3);
+}
+
+#[test]
+fn timeout_zero_checks_once() {
+    check("wait_check_once", 3);
+}
+
+#[test]
+fn an_object_that_does_not_exist_fails_at_once() {
+    check("wait_not_found", 6);
+}
+
+#[test]
+fn a_selector_says_each_object_in_the_lists_order() {
+    check("wait_selector", 0);
+    check("wait_name", 0);
+}
+
+#[test]
+fn a_selector_that_matches_nothing_fails_at_once() {
+    check("wait_selector_none", 6);
+}
+
+#[test]
+fn all_in_a_namespace_and_in_every_namespace() {
+    check("wait_all", 0);
+    check("wait_all_namespaces", 0);
+}
+
+#[test]
+fn a_field_selector() {
+    check("wait_field_selector", 0);
+}
+
+#[test]
+fn named_objects_in_the_order_named() {
+    check("wait_names_in_order", 0);
+    check("wait_for_spaced", 0);
+}
+
+#[test]
+fn json_and_yaml_print_the_objects() {
+    check("wait_json", 0);
+    check("wait_yaml", 0);
+}
+
+#[test]
+fn the_objects_a_manifest_names() {
+    check("wait_manifest", 0);
+}
+
+#[test]
+fn usage_mistakes_in_kubectls_words() {
+    check("wait_no_for", 1);
+    check("wait_bad_for", 1);
+    check("wait_no_name", 1);
+}
+
+/// A sim playing `plot` as `name`, from its start, a beat a second.
+fn story(plot: Plot, name: &str, beat: Duration) -> Cluster {
+    let cluster = Cluster::start(SimConfig::default());
+    let mut rollout = Rollout::new(plot, "default", name);
+    rollout.beat = beat;
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    cluster
+}
+
+fn wait_kw(cluster: &Cluster, args: &[&str]) -> Outcome {
+    let case = Case {
+        rollout: None,
+        beat: Duration::ZERO,
+        op: None,
+        args: Vec::new(),
+    };
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    run_kw(cluster, &case, &args)
+}
+
+/// Beyond kubectl (1.32 keeps only the last `--for`; kubectl#1629 asks for this): repeated,
+/// any one condition met will do.
+#[test]
+fn for_repeated_is_any_of_them() {
+    let case = Case {
+        op: Some((
+            Duration::from_millis(500),
+            serde_json::json!({"op": "delete", "resource": "pods", "namespace": "team-b", "name": "flaky-worker"}),
+        )),
+        ..case("wait_timeout")
+    };
+    let cluster = cluster_for(&case);
+    let args: Vec<String> = [
+        "wait",
+        "--for=condition=Ready",
+        "--for=delete",
+        "pod/flaky-worker",
+        "-n",
+        "team-b",
+        "--timeout=20s",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let outcome = run_kw(&cluster, &case, &args);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "pod/flaky-worker condition met\n");
+}
+
+/// Beyond kubectl: `--for=ready` (kw's readiness rules) fails at once with exit 2 once the
+/// rollout cannot finish, with the cause after the error line; the progress lines went to
+/// stderr on the way, and stdout is kubectl's (nothing met, nothing said).
+#[test]
+fn for_ready_fails_with_the_cause() {
+    let cluster = story(Plot::ImagePull, "shop", Duration::from_millis(300));
+    let outcome = wait_kw(
+        &cluster,
+        &["wait", "--for=ready", "deploy/shop", "--timeout=30s"],
+    );
+    assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "");
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    let verdict = lines
+        .iter()
+        .position(|l| l.starts_with("error: "))
+        .expect("an error line");
+    assert!(
+        lines[verdict].contains("deployment.apps/shop"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(verdict > 0, "progress lines first: {}", outcome.stderr);
+    assert_eq!(lines.get(verdict + 1), Some(&"kw: summary of the wait:"));
+    assert!(
+        outcome.stderr.contains("ImagePullBackOff"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+/// On a timeout, kubectl's line, then what was not ready and why; `-q` keeps kubectl's line
+/// alone.
+#[test]
+fn for_ready_times_out_with_kubectls_line_then_the_cause() {
+    let cluster = story(Plot::CrashLoop, "crashy", Duration::from_millis(300));
+    let args = [
+        "wait",
+        "--for=ready",
+        "deploy/crashy",
+        "--timeout=3s",
+        "--fail-grace=1m",
+    ];
+    let outcome = wait_kw(&cluster, &args);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    let after: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .skip_while(|l| l.starts_with("kw: "))
+        .collect();
+    assert_eq!(
+        after.first(),
+        Some(&"error: timed out waiting for the condition on deployments/crashy"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(after.get(1), Some(&"kw: summary of the wait:"));
+    assert!(
+        outcome.stderr.contains("CrashLoopBackOff"),
+        "{}",
+        outcome.stderr
+    );
+    let quiet = wait_kw(&cluster, &[&args[..], &["-q"]].concat());
+    assert_eq!(quiet.code, Some(3));
+    assert_eq!(
+        quiet.stderr,
+        "error: timed out waiting for the condition on deployments/crashy\n"
+    );
+}
+
+/// `--for=ready` met: kubectl's line on stdout, the judgements on the way on stderr (none with
+/// `-q`).
+#[test]
+fn for_ready_met_says_condition_met() {
+    let cluster = story(Plot::Completes, "front", Duration::from_millis(200));
+    let outcome = wait_kw(
+        &cluster,
+        &["wait", "--for=ready", "deploy/front", "--timeout=30s"],
+    );
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "deployment.apps/front condition met\n");
+    assert!(
+        outcome
+            .stderr
+            .lines()
+            .all(|l| l.starts_with("kw: deployment.apps/front: ")),
+        "{}",
+        outcome.stderr
+    );
+    assert!(outcome.stderr.contains("ready: "), "{}", outcome.stderr);
+    let quiet = wait_kw(&cluster, &["wait", "--for=ready", "deploy/front", "-q"]);
+    assert_eq!(quiet.code, Some(0));
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(quiet.stdout, "deployment.apps/front condition met\n");
+}
+
+/// Several contexts: every context's objects must meet the condition, and each line names its
+/// context (in the order each meets it).
+#[test]
+fn several_contexts_each_line_names_its_context() {
+    let cluster = Cluster::start(SimConfig::default());
+    let outcome = wait_kw(
+        &cluster,
+        &[
+            "--context",
+            "sim,sim-cert",
+            "wait",
+            "--for=condition=Available",
+            "deploy/web",
+        ],
+    );
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    let mut lines: Vec<&str> = outcome.stdout.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "sim-cert/deployment.apps/web condition met",
+            "sim/deployment.apps/web condition met"
+        ]
+    );
+    let nothing = wait_kw(
+        &cluster,
+        &[
+            "wait",
+            "--for=condition=Ready",
+            "pod",
+            "-l",
+            "app=none",
+            "--context",
+            "sim,sim-cert",
+        ],
+    );
+    assert_eq!(nothing.code, Some(6), "{}", nothing.stderr);
+    assert!(
+        nothing
+            .stderr
+            .contains("error: no matching resources found"),
+        "{}",
+        nothing.stderr
+    );
+}
+
+/// kubectl waits on the objects in turn under one deadline: after the first that times out,
+/// every later one times out too, each said on a line of its own; the objects before it were
+/// said met.
+#[test]
+fn several_objects_time_out_in_kubectls_order() {
+    check("wait_all_timeout", 3);
+    check("wait_names_timeout", 3);
+}
+
+/// `--timeout=0` looks at each object once: the met ones said, the others each an error line.
+#[test]
+fn timeout_zero_over_every_namespace() {
+    check("wait_all_check_once", 3);
+}
