@@ -172,9 +172,24 @@ pub struct WaitArgs {
     #[arg(long, value_name = "DURATION")]
     pub fail_grace: Option<String>,
 
-    /// The objects a manifest names (YAML or JSON; `-` reads stdin).
+    /// The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json,
+    /// .yaml and .yml files).
     #[arg(short = 'f', long, value_name = "FILE")]
     pub filename: Option<PathBuf>,
+
+    /// Process the directory used in -f, --filename recursively (kubectl's default for wait:
+    /// `-R=false` reads only the directory's own files).
+    #[arg(
+        short = 'R',
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value_t = true,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
+    pub recursive: bool,
 
     /// Label selector (`app=web,tier!=db`).
     #[arg(short = 'l', long, value_name = "SELECTOR")]
@@ -288,7 +303,8 @@ pub struct GetArgs {
     // ---- waiting, limits and manifests (kw in scripts; see conditions.rs, manifest.rs) ----
     /// Watch the objects of a manifest (`-`: stdin).
     ///
-    /// Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin).
+    /// Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin; a
+    /// directory: its .json, .yaml and .yml files).
     #[arg(
         short = 'f',
         long,

@@ -105,8 +105,9 @@ pub enum PlanError {
 pub enum Request {
     /// `TYPE [NAME...]`, `TYPE1,TYPE2`, `TYPE/NAME...`: type queries and their names, in order.
     Types(Vec<(String, Vec<String>)>),
-    /// `-f FILE`: the objects a manifest names.
-    Manifest(PathBuf),
+    /// `-f FILE`: the objects a manifest names; a directory's manifests, and with `recursive`
+    /// (`-R`) its subdirectories' too.
+    Manifest { path: PathBuf, recursive: bool },
 }
 
 /// How to print, as far as the flags decide it (the terminal and colour are decided by
@@ -287,7 +288,10 @@ impl GetPlan {
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match &args.filename {
             Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
-            Some(path) => Request::Manifest(path.clone()),
+            Some(path) => Request::Manifest {
+                path: path.clone(),
+                recursive: false,
+            },
             None => Request::Types(parse_targets(&args.targets)?),
         };
         let plan = GetPlan {
@@ -348,7 +352,7 @@ impl GetPlan {
         };
         let named = match &self.request {
             Request::Types(types) => types.iter().any(|(_, names)| !names.is_empty()),
-            Request::Manifest(_) => true,
+            Request::Manifest { .. } => true,
         };
         if named {
             return Err(PlanError::NamesAcrossNamespaces {
@@ -424,6 +428,17 @@ impl GetPlan {
         }
     }
 
+    /// `kw wait -f`: kubectl waits on a manifest's objects in the file's order, which is known
+    /// once the run has read it (`names`, in that order); its printer says them in that order.
+    pub fn with_manifest_order(mut self, names: impl Iterator<Item = String>) -> GetPlan {
+        if let (Request::Manifest { .. }, OutputFormat::ConditionMet { order, .. }) =
+            (&self.request, &mut self.output.format)
+        {
+            *order = names.collect();
+        }
+        self
+    }
+
     /// kubectl wait GETs each named object before waiting on it (but for `--for=create` and
     /// `--for=delete`): under its printer, an object that does not exist fails at once.
     fn kubectl_wait_gets_first(&self) -> bool {
@@ -444,7 +459,7 @@ impl GetPlan {
         default_namespace: &str,
     ) -> Result<Vec<Target>, PlanError> {
         let split_names =
-            self.rules.has_conditions() || matches!(self.request, Request::Manifest(_));
+            self.rules.has_conditions() || matches!(self.request, Request::Manifest { .. });
         let mut wanted = wanted;
         if self.watching {
             if let Some(w) = wanted.iter().find(|w| w.names.len() > 1) {

@@ -144,7 +144,10 @@ pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanE
 /// rolled out (or one fails), each line labelled with its context.
 pub fn everywhere(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
     let request = match objects(args)? {
-        Objects::Manifest(path) => Request::Manifest(path),
+        Objects::Manifest(path) => Request::Manifest {
+            path,
+            recursive: args.recursive,
+        },
         Objects::Named(named) => Request::Types(
             named
                 .into_iter()
@@ -223,7 +226,10 @@ mod tests {
                     .map(|(typed, name)| (typed, vec![name]))
                     .collect(),
             ),
-            Objects::Manifest(path) => Request::Manifest(path),
+            Objects::Manifest(path) => Request::Manifest {
+                path,
+                recursive: false,
+            },
             Objects::Selected { .. } => panic!("not one object"),
         };
         for_object(&args, request)
@@ -268,7 +274,13 @@ mod tests {
         assert!(message(&["deploy/web", "--timeout", "soon"]).contains("--timeout \"soon\""));
         assert!(message(&["deploy/web", "-f", "x.yaml"]).contains("-f names the objects"));
         let manifest = plan_of(&["-f", "app.yaml"]).unwrap();
-        assert_eq!(manifest.request, Request::Manifest("app.yaml".into()));
+        assert_eq!(
+            manifest.request,
+            Request::Manifest {
+                path: "app.yaml".into(),
+                recursive: false
+            }
+        );
     }
 
     /// kubectl's order and kubectl's refusals, word for word.

@@ -125,14 +125,19 @@ fn timeout_of(text: &str) -> Result<Option<Duration>, PlanError> {
         .map_err(|_| bad())
 }
 
-/// What to wait on, and the names in kubectl's order (empty for a selector, `--all` or a
-/// manifest, whose objects come in the server's order).
+/// What to wait on, and the names in kubectl's order (empty for a selector or `--all`, whose
+/// objects come in the server's order, and for a manifest, whose order the run fills in once it
+/// has read the file: `GetPlan::with_manifest_order`).
 fn request_of(args: &WaitArgs) -> Result<(Request, Vec<String>), PlanError> {
     if let Some(path) = &args.filename {
         if !args.targets.is_empty() {
             return Err(PlanError::ManifestWithTargets);
         }
-        return Ok((Request::Manifest(path.clone()), Vec::new()));
+        let request = Request::Manifest {
+            path: path.clone(),
+            recursive: args.recursive,
+        };
+        return Ok((request, Vec::new()));
     }
     if args.targets.is_empty() {
         return Err(PlanError::Value {

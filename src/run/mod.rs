@@ -106,6 +106,7 @@ fn run_plan(
     let deadlines = plan.deadlines(started);
     let judged_readiness = plan.explain_waits;
     let requested = requested(&plan.request)?;
+    let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
     let ran = drive::run(
         drive::Run::new(
             plan.clone(),
@@ -197,14 +198,16 @@ fn warn_insecure(members: &[member::Member]) {
 /// objects (read once, here).
 fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
     Ok(match request {
-        Request::Manifest(path) => crate::plan::manifest::load(path)?
-            .into_iter()
-            .map(|o| Requested {
-                type_name: o.type_query(),
-                names: vec![o.name],
-                namespace: o.namespace,
-            })
-            .collect(),
+        Request::Manifest { path, recursive } => {
+            crate::plan::manifest::load_from(path, *recursive)?
+                .into_iter()
+                .map(|o| Requested {
+                    type_name: o.type_query(),
+                    names: vec![o.name],
+                    namespace: o.namespace,
+                })
+                .collect()
+        }
         Request::Types(types) => types
             .iter()
             .map(|(t, names)| Requested {

@@ -220,6 +220,14 @@ fn the_objects_a_manifest_names() {
     check("wait_manifest", 0);
 }
 
+/// A directory as kubectl walks it: its manifests in name order, and its subdirectories' too
+/// unless `-R=false` (kubectl's `wait` defaults to recursive, unlike `get` and `rollout status`).
+#[test]
+fn a_directory_of_manifests_recursively_unless_told_not_to() {
+    check("wait_manifest_dir", 0);
+    check("wait_manifest_dir_flat", 0);
+}
+
 #[test]
 fn usage_mistakes_in_kubectls_words() {
     check("wait_no_for", 1);

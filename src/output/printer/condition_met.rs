@@ -2,8 +2,8 @@
 //! met`), or the object in the `-o` format asked for. The run lets through only the event each
 //! object first meets the condition with (`run::gate`); this printer puts those in kubectl's
 //! order: kubectl waits on the objects one after the other, so it names an object only once
-//! every object before it has met the condition. Named objects come in the order named, each
-//! said as soon as those before it are; the objects of a selector (or `--all`, or a manifest)
+//! every object before it has met the condition. Named objects (or a manifest's) come in the
+//! order named, each said as soon as those before it are; the objects of a selector (or `--all`)
 //! in the server's list order, by namespace and name, which is known only once the wait is
 //! over: they are said then.
 
