@@ -119,3 +119,39 @@ fn failures_through_kubectl_keep_kws_exit_code_and_kubectls_error_line() {
         assert_eq!(plugin.stderr, kw.stderr, "{args:?}");
     }
 }
+
+/// `kubectl kw wait`: kubectl's recorded `condition met` lines through the plugin path, and a
+/// timeout keeps kw's exit code (3) and kubectl's error line.
+#[test]
+fn wait_through_kubectl_prints_kubectls_lines_and_keeps_kws_exit_code() {
+    let cluster = cluster_playing(None);
+    let met = [
+        "wait",
+        "--for=condition=Available",
+        "deployment/web",
+        "--timeout=60s",
+    ];
+    let plugin = through_kubectl(&cluster, &met);
+    let kw = directly(&cluster, &met);
+    assert_eq!(plugin.code, Some(0), "{plugin:#?}");
+    assert_eq!(plugin.stdout, kw.stdout);
+    assert_golden("wait_condition_met.out", &plugin.stdout);
+
+    let timeout = [
+        "wait",
+        "--for=condition=Ready",
+        "pod/flaky-worker",
+        "-n",
+        "team-b",
+        "--timeout=2s",
+    ];
+    let plugin = through_kubectl(&cluster, &timeout);
+    assert_eq!(plugin.code, Some(3), "{plugin:#?}");
+    assert_eq!(plugin.stdout, "");
+    assert_eq!(
+        plugin.stderr.lines().next(),
+        Some("error: timed out waiting for the condition on pods/flaky-worker"),
+        "{}",
+        plugin.stderr
+    );
+}
