@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
-use kw_sim::SimConfig;
+use kw_sim::{Faults, SimConfig};
 
 use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
 
@@ -48,8 +48,12 @@ fn case(name: &str) -> Case {
 /// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
 /// where kubectl's differs (kubectl exits 1 for every failure).
 fn check(name: &str, code: i32) -> Outcome {
+    check_in(name, code, &Cluster::start(SimConfig::default()))
+}
+
+/// `check` against `cluster` (a sim with faults, say).
+fn check_in(name: &str, code: i32, cluster: &Cluster) -> Outcome {
     let case = case(name);
-    let cluster = Cluster::start(SimConfig::default());
     for (plot, object) in &case.rollouts {
         let mut rollout = Rollout::new(*plot, "default", object);
         rollout.beat = case.beat;
@@ -59,7 +63,15 @@ fn check(name: &str, code: i32) -> Outcome {
     kw.args(&case.args)
         .arg("--kubeconfig")
         .arg(&cluster.kubeconfig);
-    let outcome = run(kw, LIMIT);
+    let mut outcome = run(kw, LIMIT);
+    // What kw tells stderr of a watch it resumed or re-listed (a sim with faults): kubectl's
+    // client says nothing there; the lines kubectl does say are compared below.
+    outcome.stderr = outcome
+        .stderr
+        .lines()
+        .filter(|line| !is_resume_notice(line))
+        .map(|line| format!("{line}\n"))
+        .collect();
     assert_golden(&format!("{name}.out"), &outcome.stdout);
     let recorded = std::fs::read_to_string(golden_path(&format!("{name}.code"))).expect("code");
     let kubectl_code: i32 = recorded.split(' ').next().unwrap().parse().unwrap();
@@ -79,6 +91,12 @@ fn check(name: &str, code: i32) -> Outcome {
         Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
     }
     outcome
+}
+
+/// kw's stderr line for a watch it resumed (`...; resuming`) or re-listed (`... expired (410):
+/// re-listed ...`).
+fn is_resume_notice(line: &str) -> bool {
+    line.starts_with("kw: ") && (line.ends_with("; resuming") || line.contains("expired (410)"))
 }
 
 #[test]
@@ -482,4 +500,39 @@ fn a_directory_of_manifests_one_object_after_another() {
 #[test]
 fn a_directory_of_manifests_with_its_subdirectories() {
     check("rollout_manifest_dir_recursive", 0);
+}
+
+/// Resume and re-list under the rollout: every watch connection dropped after two events (no
+/// terminating chunk), or told its resourceVersion expired (410), mid-rollout. kw resumes from
+/// the last resourceVersion, or lists again, and its stdout is still kubectl's recorded lines,
+/// byte for byte: no line twice, none lost.
+#[test]
+fn a_rollout_through_dropped_and_expired_watches_prints_kubectls_lines_exactly() {
+    for faults in [
+        Faults {
+            close_after: Some(2),
+            times: Some(3),
+            ..Faults::default()
+        },
+        Faults {
+            expire_after: Some(2),
+            times: Some(2),
+            ..Faults::default()
+        },
+    ] {
+        let cluster = Cluster::start(SimConfig {
+            faults: faults.clone(),
+            ..SimConfig::default()
+        });
+        let outcome = check_in("rollout_completes", 0, &cluster);
+        assert_eq!(
+            outcome.stderr, "",
+            "{faults:?}: only resume notices on stderr"
+        );
+        let fired = cluster.sim.faults_fired();
+        assert!(
+            fired.closed + fired.expired >= 1,
+            "{faults:?}: no fault fired: {fired:?}"
+        );
+    }
 }

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
-use kw_sim::SimConfig;
+use kw_sim::{Faults, SimConfig};
 
 use crate::harness::{
     apply_scenario_op, assert_golden, frozen_now, golden_path, run, Cluster, Outcome,
@@ -440,4 +440,41 @@ fn several_objects_time_out_in_kubectls_order() {
 #[test]
 fn timeout_zero_over_every_namespace() {
     check("wait_all_check_once", 3);
+}
+
+/// Resume and re-list under the wait: every watch connection dropped after two events, or told
+/// its resourceVersion expired (410), while the rollout goes on. The condition is still met
+/// when it is, and said once.
+#[test]
+fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
+    let case = case("wait_condition_later");
+    let (plot, object) = case.rollout.clone().expect("a rollout");
+    for faults in [
+        Faults {
+            close_after: Some(2),
+            times: Some(3),
+            ..Faults::default()
+        },
+        Faults {
+            expire_after: Some(2),
+            times: Some(2),
+            ..Faults::default()
+        },
+    ] {
+        let cluster = Cluster::start(SimConfig {
+            faults: faults.clone(),
+            ..SimConfig::default()
+        });
+        let mut rollout = Rollout::new(plot, "default", &object);
+        rollout.beat = case.beat;
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+        let outcome = run_kw(&cluster, &case, &case.args);
+        assert_eq!(outcome.code, Some(0), "{faults:?}: {}", outcome.stderr);
+        assert_golden("wait_condition_later.out", &outcome.stdout);
+        let fired = cluster.sim.faults_fired();
+        assert!(
+            fired.closed + fired.expired >= 1,
+            "{faults:?}: no fault fired: {fired:?}"
+        );
+    }
 }
