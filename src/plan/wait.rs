@@ -42,11 +42,14 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         None | Some("") => None,
         Some(format) => Some(Box::new(output_of(format)?)),
     };
+    // Why a wait on an object's state failed or ran out (its Pods, their Warning events, a
+    // crashed container's log): for kubectl's conditions too, which say nothing of the cause.
+    // Not for `create`/`delete`, whose objects have no state to explain.
     let explain_waits = !args.quiet
         && until
             .iter()
             .chain(&fail_on)
-            .any(|e| matches!(e, Expr::Ready | Expr::Failed));
+            .any(|e| !matches!(e, Expr::Create | Expr::Delete | Expr::Nothing));
     Ok(GetPlan {
         request,
         // `--timeout=0` checks once, as kubectl's does.
@@ -62,6 +65,7 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
             progress: !args.quiet,
             fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
             readiness: Readiness::Kw,
+            explain: explain_waits,
         },
         timeout: timeout.filter(|t| !t.is_zero()),
         request_timeout: None,

@@ -20,6 +20,10 @@ pub struct Rules {
     /// Whose rules `ready` and `failed` judge by: kw's, or kubectl's status viewers (`kw rollout
     /// status`).
     pub readiness: Readiness,
+    /// Judge readiness even when no expression asks it, so that a wait that fails or runs out
+    /// can say why (`kw wait`'s kubectl conditions: what the Deployment waits for, its stuck
+    /// Pods).
+    pub explain: bool,
 }
 
 impl Rules {
@@ -34,11 +38,13 @@ impl Rules {
         !self.until.is_empty() || !self.fail_on.is_empty()
     }
 
-    /// Whether any expression asks the readiness rules.
+    /// Whether any expression asks the readiness rules, or the run explains itself.
     pub fn needs_judgement(&self) -> bool {
-        self.until
-            .iter()
-            .chain(&self.fail_on)
-            .any(Expr::needs_judgement)
+        self.explain
+            || self
+                .until
+                .iter()
+                .chain(&self.fail_on)
+                .any(Expr::needs_judgement)
     }
 }

@@ -148,8 +148,9 @@ fn wait_through_kubectl_prints_kubectls_lines_and_keeps_kws_exit_code() {
     let plugin = through_kubectl(&cluster, &timeout);
     assert_eq!(plugin.code, Some(3), "{plugin:#?}");
     assert_eq!(plugin.stdout, "");
+    // kw's progress lines (`kw: ...`) may come first; kubectl's line is the first of the rest.
     assert_eq!(
-        plugin.stderr.lines().next(),
+        plugin.stderr.lines().find(|line| !line.starts_with("kw: ")),
         Some("error: timed out waiting for the condition on pods/flaky-worker"),
         "{}",
         plugin.stderr

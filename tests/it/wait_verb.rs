@@ -354,6 +354,48 @@ fn for_ready_times_out_with_kubectls_line_then_the_cause() {
     );
 }
 
+/// The line CI scripts have, `--for=condition=Available` (kubectl's own condition), timing out
+/// on a Deployment whose image cannot be pulled: kubectl's line, then what the Deployment was
+/// waiting for and its Pods' Warning events, where kubectl says only "timed out". `-q` keeps
+/// kubectl's line alone.
+#[test]
+fn a_kubectl_condition_that_times_out_says_why_after_kubectls_line() {
+    let cluster = story(Plot::ImagePull, "shop", Duration::from_millis(300));
+    let args = [
+        "wait",
+        "--for=condition=Available",
+        "deploy/shop",
+        "--timeout=4s",
+    ];
+    let outcome = wait_kw(&cluster, &args);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "");
+    let after: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .skip_while(|l| l.starts_with("kw: "))
+        .collect();
+    assert_eq!(
+        after.first(),
+        Some(&"error: timed out waiting for the condition on deployments/shop"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(after.get(1), Some(&"kw: summary of the wait:"));
+    assert!(
+        after.iter().any(|l| l.contains("deployment.apps/shop: "))
+            && after.iter().any(|l| l.contains("ImagePullBackOff")),
+        "{}",
+        outcome.stderr
+    );
+    let quiet = wait_kw(&cluster, &[&args[..], &["-q"]].concat());
+    assert_eq!(quiet.code, Some(3));
+    assert_eq!(
+        quiet.stderr,
+        "error: timed out waiting for the condition on deployments/shop\n"
+    );
+}
+
 /// `--for=ready` met: kubectl's line on stdout, the judgements on the way on stderr (none with
 /// `-q`).
 #[test]
