@@ -359,7 +359,10 @@ mod tests {
             ("condition=Ready", "condition=Ready=True"),
             ("condition=a=''x''", "condition=a=\"'x'\""),
             ("condition=a=' x '", "condition=a=' x '"),
-            ("jsonpath={.status.phase}=Running", "jsonpath={.status.phase}=Running"),
+            (
+                "jsonpath={.status.phase}=Running",
+                "jsonpath={.status.phase}=Running",
+            ),
             ("jsonpath='.a=b'", "jsonpath='.a=b'"),
             ("jsonpath=\"a=b\"='Tru'", "jsonpath='a=b'=Tru"),
             ("jsonpath=\"{.a['k']}\"", "jsonpath={.a['k']}"),
