@@ -477,3 +477,514 @@ pub fn config_text(data: &[u8]) {
         }
     }
 }
+
+/// The types the table target prints as: the kinds `fallback_row` knows, and one it does not.
+fn fuzzed_resource(choice: u8) -> kw::events::ResourceInfo {
+    let (plural, kind, group, namespaced) = match choice % 8 {
+        0 => ("pods", "Pod", "", true),
+        1 => ("services", "Service", "", true),
+        2 => ("nodes", "Node", "", false),
+        3 => ("namespaces", "Namespace", "", false),
+        4 => ("secrets", "Secret", "", true),
+        5 => ("deployments", "Deployment", "apps", true),
+        6 => ("replicasets", "ReplicaSet", "apps", true),
+        _ => ("widgets", "Widget", "example.com", true),
+    };
+    kw::events::ResourceInfo {
+        plural: plural.into(),
+        singular: kind.to_ascii_lowercase(),
+        kind: kind.into(),
+        group: group.into(),
+        version: "v1".into(),
+        namespaced,
+    }
+}
+
+/// Paths `--sort-by` is given in the table target: names, numbers, quantities (`parse_quantity`
+/// and the comparator, which must be a total order or `sort_by` may panic), and cells.
+const SORT_PATHS: &[&str] = &[
+    "{.metadata.name}",
+    "{.spec.replicas}",
+    "{.status.capacity.cpu}",
+    "{.metadata.labels.app}",
+    "{.spec.containers[0].resources.limits.memory}",
+    "{.x}",
+];
+
+/// What a printer wrote: no terminal control but tab and newline, valid UTF-8.
+fn assert_no_control(out: &[u8], what: &str) {
+    assert!(
+        !(0..out.len()).any(|index| is_control(out, index) || out[index] == b'\t'),
+        "{what}: a control byte in the output: {:?}",
+        String::from_utf8_lossy(out)
+    );
+}
+
+/// Target `table`: a `meta.k8s.io/v1` Table (after the first NUL; before it, a `-o
+/// custom-columns=` spec) printed as a table, `-o wide`, through the object fallback row, and
+/// with custom columns. The first byte chooses the options. No control byte in the output, one
+/// line per row (a cell cannot break a row nor add one), each line bounded by the input.
+pub fn table(data: &[u8]) {
+    use kw::events::{Event, Origin, TableRow};
+    use kw::output::printer::{new_printer, parse_output, OutputFormat, PrintOptions, SortBy};
+    use kw::wire::EventType;
+
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let (spec, body) = text.split_once('\0').unwrap_or(("", &text));
+    let Ok(table) = serde_json::from_str::<decode::TableBody>(body) else {
+        return;
+    };
+    let columns = table.column_definitions.clone().unwrap_or_default();
+    let resource = fuzzed_resource(flags >> 5);
+    let mut rows = Vec::new();
+    for row in &table.rows {
+        let Ok(cells) = row.printed_cells(columns.len()) else {
+            return;
+        };
+        let head = row.head().unwrap_or_default();
+        rows.push((row.object.unwrap_or(RawValue::NULL), head, cells));
+    }
+    // A line may be as wide as the widest row of cells, escaped (a control byte becomes at most
+    // six), laid out with padding, and the columns kw adds itself (namespace, labels, age).
+    let line_bound = 8 * body.len() + 3 * (columns.len() + 8) + 512;
+    let formats = [(OutputFormat::Table, "table"), (OutputFormat::Wide, "wide")];
+    for (format, name) in formats {
+        for fallback in [false, true] {
+            let options = PrintOptions {
+                format: format.clone(),
+                all_namespaces: flags & 1 != 0,
+                no_headers: flags & 2 != 0,
+                show_labels: flags & 4 != 0,
+                watch_events: flags & 8 != 0,
+                sort_by: (flags & 16 != 0)
+                    .then(|| SortBy::parse(SORT_PATHS[usize::from(flags) % SORT_PATHS.len()]))
+                    .and_then(Result::ok),
+                ..PrintOptions::default()
+            };
+            let mut printer = new_printer(&options);
+            let mut out = Vec::new();
+            let mut printed = 0;
+            for (object, head, cells) in &rows {
+                let event = Event {
+                    kind: EventType::Added,
+                    origin: Origin::List,
+                    resource: &resource,
+                    object,
+                    object_lacks_type: true,
+                    name: &head.metadata.name,
+                    namespace: &head.metadata.namespace,
+                    row: (!fallback).then_some(TableRow {
+                        columns: &columns,
+                        cells,
+                        generation: 0,
+                    }),
+                    context: None,
+                };
+                if printer.print(&event, &mut out).is_ok() {
+                    printed += 1;
+                }
+            }
+            let _ = printer.checkpoint(&mut out);
+            let _ = printer.finish(&mut out);
+            let what = format!("{name}, fallback {fallback}");
+            assert_no_control(&out, &what);
+            let lines = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+            assert!(
+                lines <= printed + 1,
+                "{what}: {lines} lines for {printed} rows: {:?}",
+                String::from_utf8_lossy(&out)
+            );
+            for line in out.split(|&b| b == b'\n') {
+                assert!(
+                    line.len() <= line_bound,
+                    "{what}: a line of {} bytes",
+                    line.len()
+                );
+            }
+        }
+    }
+
+    // `-o custom-columns=SPEC` on each row's object.
+    if spec.is_empty() {
+        return;
+    }
+    let Ok(format @ OutputFormat::CustomColumns { .. }) =
+        parse_output(&format!("custom-columns={spec}"))
+    else {
+        return;
+    };
+    let options = PrintOptions {
+        format,
+        no_headers: flags & 2 != 0,
+        ..PrintOptions::default()
+    };
+    let mut printer = new_printer(&options);
+    let mut out = Vec::new();
+    let mut printed = 0;
+    for (object, head, _) in &rows {
+        let event = Event {
+            kind: EventType::Added,
+            origin: Origin::Watch,
+            resource: &resource,
+            object,
+            object_lacks_type: true,
+            name: &head.metadata.name,
+            namespace: &head.metadata.namespace,
+            row: None,
+            context: None,
+        };
+        if printer.print(&event, &mut out).is_ok() {
+            printed += 1;
+        }
+    }
+    let _ = printer.checkpoint(&mut out);
+    let _ = printer.finish(&mut out);
+    // The header is the user's own text (a tab or a line break there is theirs: the oracle's
+    // finding, `regressions/table/oracle-newline-in-custom-columns-header`); the rows are the
+    // server's.
+    let header_lines = 1 + spec.matches('\n').count();
+    let body_lines: Vec<&[u8]> = out.split(|&b| b == b'\n').collect();
+    assert_no_control(
+        &body_lines
+            .iter()
+            .skip(header_lines)
+            .flat_map(|l| l.iter().copied())
+            .collect::<Vec<_>>(),
+        "custom-columns",
+    );
+    let lines = body_lines.iter().filter(|l| !l.is_empty()).count();
+    assert!(
+        lines <= printed + header_lines,
+        "custom-columns: {lines} lines for {printed} rows: {:?}",
+        String::from_utf8_lossy(&out)
+    );
+}
+
+/// Target `diff`: two JSON objects (split at the first NUL) through `--diff` lines, brief and
+/// all. An object against itself shows no change; a line carries no control byte, stays within
+/// the terminal width it was given, and there are no more changes than leaves in the two.
+pub fn diff(data: &[u8]) {
+    use kw::output::printer::diff_lines::{describe_field, field_changes};
+    use kw::output::printer::DiffDetail;
+
+    let text = String::from_utf8_lossy(data);
+    let (old, new) = text.split_once('\0').unwrap_or((&text, "{}"));
+    let (Ok(old), Ok(new)) = (decode::value(old), decode::value(new)) else {
+        return;
+    };
+    fn leaves(value: &Value) -> usize {
+        match value {
+            Value::Object(map) => map.values().map(leaves).sum::<usize>().max(1),
+            Value::Array(items) => items.iter().map(leaves).sum::<usize>().max(1),
+            _ => 1,
+        }
+    }
+    for detail in [DiffDetail::Brief, DiffDetail::All] {
+        for same in [&old, &new] {
+            let changes = field_changes(same, same, detail);
+            assert!(
+                changes.is_empty(),
+                "an object differs from itself: {changes:?}"
+            );
+        }
+        let changes = field_changes(&old, &new, detail);
+        assert!(changes.len() <= leaves(&old) + leaves(&new));
+        for change in &changes {
+            for width in [None, Some(0), Some(20), Some(80)] {
+                let line = describe_field(change, width);
+                assert_no_control(line.as_bytes(), "--diff");
+                assert!(!line.contains('\n'), "a diff line broke: {line:?}");
+                if let Some(width) = width {
+                    let columns: usize = line
+                        .chars()
+                        .map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0))
+                        .sum();
+                    assert!(
+                        columns <= width.max(1),
+                        "{columns} columns in {width}: {line:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Target `selectors`: kw does not parse label or field selectors (the server does); it puts
+/// them, with names, namespaces and continue tokens, into request paths. Every such path decodes
+/// back to exactly the values given, and adds no parameter of its own making. And the
+/// `--until`/`--fail-on` EXPR grammar: an EXPR parsed and printed back parses to the same EXPR.
+pub fn selectors(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut parts = text.split('\0');
+    let expr = parts.next().unwrap_or_default();
+    for flag in ["--until", "--fail-on"] {
+        if let Ok(parsed) = kw::wait::Expr::parse(flag, expr) {
+            let printed = parsed.to_string();
+            let again = kw::wait::Expr::parse(flag, &printed);
+            assert_eq!(
+                again.as_ref().ok(),
+                Some(&parsed),
+                "{flag} {expr:?} printed as {printed:?} reads as {again:?}"
+            );
+        }
+    }
+    let labels = parts.next();
+    let fields = parts.next();
+    let name = parts.next().filter(|n| !n.is_empty());
+    let namespace = parts.next().filter(|n| !n.is_empty());
+    let token = parts.next().unwrap_or("");
+    let target = kw::watcher::Target {
+        resource: fuzzed_resource(data.len() as u8),
+        namespace: namespace.map(str::to_string),
+        namespace_set: None,
+        names: name.map(str::to_string).into_iter().collect(),
+        label_selector: labels.map(str::to_string),
+        field_selector: fields.map(str::to_string),
+        include_object: data.first().is_some_and(|b| b & 1 != 0),
+    };
+    let field_sent = match (name, fields) {
+        (Some(name), Some(fields)) => Some(format!("metadata.name={name},{fields}")),
+        (Some(name), None) => Some(format!("metadata.name={name}")),
+        (None, fields) => fields.map(str::to_string),
+    };
+    for path in [
+        target.list_path(500, Some(token)),
+        target.watch_path(token, 300),
+        target.streaming_list_path(token, 300),
+    ] {
+        assert!(path.is_ascii(), "a path that is not ASCII: {path:?}");
+        let (route, query) = path.split_once('?').expect("every request has a query");
+        assert!(!route.contains(['#', '%']) || namespace.is_some());
+        let mut found: Vec<(String, String)> = Vec::new();
+        for pair in query.split('&') {
+            let (key, value) = pair.split_once('=').expect("key=value");
+            found.push((key.to_string(), percent_decode(value)));
+        }
+        let get = |key: &str| {
+            let values: Vec<&str> = found
+                .iter()
+                .filter(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert!(values.len() <= 1, "{key} sent twice in {path}");
+            values.first().map(|v| v.to_string())
+        };
+        assert_eq!(get("labelSelector").as_deref(), labels, "{path}");
+        assert_eq!(get("fieldSelector"), field_sent, "{path}");
+        if let Some(namespace) = target
+            .namespace
+            .as_deref()
+            .filter(|_| target.resource.namespaced)
+        {
+            let segment = route
+                .split('/')
+                .skip_while(|s| *s != "namespaces")
+                .nth(1)
+                .expect("a namespaced path names its namespace");
+            assert_eq!(percent_decode(segment), namespace);
+        }
+    }
+}
+
+/// The inverse of `kw::watcher::request::encode` (which encodes every byte but the unreserved).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3).expect("a full escape");
+            out.push(u8::from_str_radix(hex, 16).expect("hex digits"));
+            i += 3;
+        } else {
+            assert!(
+                bytes[i].is_ascii_alphanumeric() || b"-_.~".contains(&bytes[i]),
+                "a reserved byte sent unescaped: {text:?}"
+            );
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("the text was UTF-8")
+}
+
+/// Target `exec_credential`: an exec plugin's stdout, as kw reads it for a v1 and a v1beta1
+/// plugin. No panic; a credential accepted carries a non-empty token or a certificate and key;
+/// a token accepted can go into an HTTP header; an `expirationTimestamp` kw cannot read is an
+/// error, not a credential without expiry.
+pub fn exec_credential(data: &[u8]) {
+    use kw::config::auth::{parse_exec_output, parse_timestamp, ExecPlugin};
+    use kw::config::kubeconfig::ExecConfig;
+
+    for version in [
+        "client.authentication.k8s.io/v1",
+        "client.authentication.k8s.io/v1beta1",
+    ] {
+        let config = ExecConfig {
+            api_version: Some(version.into()),
+            command: "plugin".into(),
+            interactive_mode: Some("Never".into()),
+            ..ExecConfig::default()
+        };
+        let plugin = ExecPlugin::from_config(&config, "user \"fuzz\"", None).expect("a plugin");
+        let Ok(output) = parse_exec_output(&plugin, data) else {
+            continue;
+        };
+        if let Some(token) = &output.token {
+            assert!(!token.0.is_empty(), "an empty token accepted");
+            assert!(
+                kw::config::auth::check_token(&token.0, "fuzz").is_ok(),
+                "a token that cannot be sent"
+            );
+        }
+        if let Some((cert, key)) = &output.client_certificate {
+            assert!(!cert.is_empty() && !key.0.is_empty());
+        }
+        assert!(output.token.is_some() || output.client_certificate.is_some());
+        // The timestamp as the plugin wrote it: unreadable ones must have been refused. Read
+        // through `from_utf8_lossy`: serde_json skips an ignored key without checking its UTF-8
+        // (as Go's decoder would take it), where reading into a `Value` refuses it (the oracle's
+        // finding, `regressions/exec_credential/oracle-invalid-utf8-in-ignored-key`).
+        let written = serde_json::from_str::<Value>(&String::from_utf8_lossy(data))
+            .ok()
+            .and_then(|v| {
+                v.pointer("/status/expirationTimestamp")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .filter(|t| !t.is_empty());
+        assert_eq!(output.expires.is_some(), written.is_some());
+    }
+    // The timestamp parser alone, on any text: no panic, and an instant it reads is RFC 3339
+    // written back (seconds) that it reads as the same instant.
+    let text = String::from_utf8_lossy(data);
+    if let Some(time) = parse_timestamp(&text) {
+        if let Ok(since) = time.duration_since(std::time::UNIX_EPOCH) {
+            let whole = std::time::UNIX_EPOCH + std::time::Duration::from_secs(since.as_secs());
+            let written = humantime::format_rfc3339_seconds(whole).to_string();
+            assert_eq!(parse_timestamp(&written), Some(whole), "{written}");
+        }
+    }
+}
+
+/// RFC 1123 names, written again here as the oracle for what discovery lets into a path.
+fn dns_label(name: &str) -> bool {
+    let b = name.as_bytes();
+    let edge = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !b.is_empty()
+        && b.len() <= 63
+        && edge(&b[0])
+        && edge(&b[b.len() - 1])
+        && b.iter().all(|c| edge(c) || *c == b'-')
+}
+
+fn path_safe_version(gv: &kw::discovery::GroupVersion, core: bool) {
+    let group_ok = if core {
+        gv.group.is_empty()
+    } else {
+        gv.group.len() <= 253 && gv.group.split('.').all(dns_label)
+    };
+    assert!(group_ok && dns_label(&gv.version), "{gv:?}");
+    for resource in &gv.resources {
+        let name = &resource.name;
+        let ok = match name.split_once('/') {
+            Some((plural, sub)) => dns_label(plural) && dns_label(sub),
+            None => dns_label(name),
+        };
+        assert!(ok, "resource {name:?} of {}/{}", gv.group, gv.version);
+    }
+}
+
+/// Target `discovery`: a discovery body (`/api` or `/apis`, aggregated v2/v2beta1 or legacy, or
+/// a legacy resource list) and the discovery cache file read back from disk. Every group,
+/// version and resource name that comes out may go into a request path (RFC 1123, checked
+/// here independently of `discovery::names`); the cache file written back from what was read
+/// reads the same again.
+pub fn discovery(data: &[u8]) {
+    use kw::discovery::{checked, read_document, Document, GroupVersion, Half};
+
+    for core in [true, false] {
+        match read_document("/apis", data, core) {
+            Ok(Document::Whole(half)) => {
+                for gv in &half.versions {
+                    path_safe_version(gv, core);
+                }
+            }
+            Ok(Document::Asks(wanted)) => {
+                for (group, version, _) in wanted {
+                    path_safe_version(
+                        &GroupVersion {
+                            group,
+                            version,
+                            preferred: false,
+                            resources: Vec::new(),
+                        },
+                        core,
+                    );
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    if let Ok(list) = serde_json::from_slice::<kw::wire::ApiResourceList>(data) {
+        let half = Half {
+            versions: vec![GroupVersion {
+                group: "apps".into(),
+                version: "v1".into(),
+                preferred: true,
+                resources: list.resources,
+            }],
+            stale: Vec::new(),
+        };
+        for gv in &checked(half, false).versions {
+            path_safe_version(gv, false);
+        }
+    }
+
+    // The cache file: what `get` answers goes into paths as it is.
+    let cache = kw::discovery::cache::DiscoveryCache::from_file_bytes(data);
+    let now = std::time::SystemTime::now();
+    let typed: Vec<String> = serde_json::from_slice::<Value>(data)
+        .ok()
+        .and_then(|v| {
+            v.get("entries")?
+                .as_object()
+                .map(|m| m.keys().cloned().collect())
+        })
+        .unwrap_or_default();
+    let written = cache.file_bytes().expect("a cache file serializes");
+    let again = kw::discovery::cache::DiscoveryCache::from_file_bytes(&written);
+    assert_eq!(
+        again.file_bytes().as_deref(),
+        Some(written.as_slice()),
+        "the cache file written back reads differently"
+    );
+    for name in typed.iter().take(64) {
+        let Some(types) = cache.get(name, std::time::UNIX_EPOCH) else {
+            continue;
+        };
+        assert_eq!(
+            again.get(name, std::time::UNIX_EPOCH).as_ref(),
+            Some(&types)
+        );
+        for info in types {
+            assert!(dns_label(&info.plural), "cached plural {:?}", info.plural);
+            assert!(
+                dns_label(&info.version),
+                "cached version {:?}",
+                info.version
+            );
+            assert!(
+                info.group.is_empty()
+                    || info.group.len() <= 253 && info.group.split('.').all(dns_label),
+                "cached group {:?}",
+                info.group
+            );
+        }
+    }
+    let _ = cache.get("pods", now);
+    let _ = cache.answer::<Value>(now);
+}

@@ -191,11 +191,35 @@ impl DiscoveryCache {
         }
     }
 
+    /// A cache holding what `bytes` say, read as `open` reads its file, with nowhere to save
+    /// to. Public for the `discovery` fuzz target (fuzz/, issue 33): a file on disk may hold
+    /// anything, whatever kw wrote there.
+    pub fn from_file_bytes(bytes: &[u8]) -> DiscoveryCache {
+        DiscoveryCache {
+            place: None,
+            dir: None,
+            refused: false,
+            file: serde_json::from_slice(bytes).unwrap_or_default(),
+            dirty: false,
+        }
+    }
+
+    /// What `save` writes.
+    pub fn file_bytes(&self) -> Option<Vec<u8>> {
+        serde_json::to_vec(&self.file).ok()
+    }
+
     /// The types `typed` resolved to, if resolved less than `TTL` ago.
     pub fn get(&self, typed: &str, now: SystemTime) -> Option<Vec<ResourceInfo>> {
         let entry = self.file.entries.get(&typed.to_ascii_lowercase())?;
         let age = seconds(now).saturating_sub(entry.resolved_at);
-        (age < TTL.as_secs() && !entry.types.is_empty()).then(|| entry.types.clone())
+        // The file may hold what kw did not write there: a type whose names may not go into a
+        // path (`a/../b`, found by the `discovery` fuzz target) leaves the name to the server.
+        let fit = entry.types.iter().all(|info| {
+            super::names::is_label(&info.plural)
+                && super::names::is_group_version(&info.group, &info.version, info.group.is_empty())
+        });
+        (age < TTL.as_secs() && !entry.types.is_empty() && fit).then(|| entry.types.clone())
     }
 
     pub fn put(&mut self, typed: &str, types: &[ResourceInfo], now: SystemTime) {
@@ -250,7 +274,7 @@ impl DiscoveryCache {
         if !self.dirty || self.refused {
             return;
         }
-        let Ok(bytes) = serde_json::to_vec(&self.file) else {
+        let Some(bytes) = self.file_bytes() else {
             return;
         };
         if self.dir.is_none() {
@@ -312,6 +336,20 @@ mod tests {
             server: server.into(),
             digest,
         }
+    }
+
+    #[test]
+    fn a_type_whose_names_may_not_go_into_a_path_is_not_answered() {
+        let file = r#"{"entries":{"x":{"resolved_at":0,"types":[{"plural":"a/../b",
+            "singular":"","kind":"X","group":"","version":"v1","namespaced":true}]},
+            "y":{"resolved_at":0,"types":[{"plural":"ys","singular":"y","kind":"Y",
+            "group":"Ex/..","version":"v1","namespaced":true}]}}}"#;
+        let cache = DiscoveryCache::from_file_bytes(file.as_bytes());
+        assert!(cache.get("x", UNIX_EPOCH).is_none());
+        assert!(cache.get("y", UNIX_EPOCH).is_none());
+        let mut cache = DiscoveryCache::from_file_bytes(b"{}");
+        cache.put("deploy", &[deployments()], UNIX_EPOCH);
+        assert_eq!(cache.get("deploy", UNIX_EPOCH), Some(vec![deployments()]));
     }
 
     #[test]

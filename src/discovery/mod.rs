@@ -24,7 +24,7 @@ use crate::events::ResourceInfo;
 use crate::wire::ApiResource;
 
 pub use error::DiscoveryError;
-use served::{GroupVersion, Half};
+pub use served::{checked, read_document, Document, GroupVersion, Half};
 
 /// One type query of a request, with the names wanted of it (and their namespace, when a
 /// manifest says).
@@ -132,7 +132,24 @@ impl<'a> Discovery<'a> {
     /// Discovery that answers from the whole answer `cache` keeps, if it has a fresh one.
     pub fn with_cache(client: &'a Client, cache: &DiscoveryCache) -> Discovery<'a> {
         Discovery {
-            cached: cache.answer(std::time::SystemTime::now()),
+            // Read back from disk: checked as the server's answer was before it was kept.
+            cached: cache
+                .answer::<Cached>(std::time::SystemTime::now())
+                .map(|cached| Cached {
+                    versions: cached
+                        .versions
+                        .into_iter()
+                        .flat_map(|gv| {
+                            let core = gv.group.is_empty();
+                            let half = Half {
+                                versions: vec![gv],
+                                stale: Vec::new(),
+                            };
+                            checked(half, core).versions
+                        })
+                        .collect(),
+                    ..cached
+                }),
             ..Discovery::new(client)
         }
     }

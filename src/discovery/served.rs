@@ -64,17 +64,40 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
         Err(ClientError::Status { code: 404, .. }) => return Ok(Half::default()),
         Err(e) => return Err(e.into()),
     };
-    let meta: TypeMeta = parse(path, &body)?;
+    let wanted = match read_document(path, &body, core)? {
+        Document::Whole(half) => return Ok(half),
+        Document::Asks(wanted) => wanted,
+    };
+    Ok(checked(legacy_versions(client, &wanted)?, core))
+}
+
+/// What one `/api` or `/apis` body says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    /// Aggregated discovery: the whole answer, checked.
+    Whole(Half),
+    /// The legacy list: the group versions to ask for, (group, version, preferred), each a name
+    /// that may go into a path.
+    Asks(Vec<(String, String, bool)>),
+}
+
+/// Reads an `/api` (`core`) or `/apis` body, before any legacy group version is asked for.
+/// Public for the `discovery` fuzz target (fuzz/, issue 33): the body is the server's.
+pub fn read_document(path: &str, body: &[u8], core: bool) -> Result<Document, DiscoveryError> {
+    let meta: TypeMeta = parse(path, body)?;
     let aggregated = meta.kind == "APIGroupDiscoveryList"
         && matches!(
             meta.api_version.as_str(),
             "apidiscovery.k8s.io/v2" | "apidiscovery.k8s.io/v2beta1"
         );
     if aggregated {
-        return Ok(checked(from_aggregated(parse(path, &body)?), core));
+        return Ok(Document::Whole(checked(
+            from_aggregated(parse(path, body)?),
+            core,
+        )));
     }
     let wanted: Vec<(String, String, bool)> = if core {
-        let versions: ApiVersions = parse(path, &body)?;
+        let versions: ApiVersions = parse(path, body)?;
         versions
             .versions
             .iter()
@@ -82,7 +105,7 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
             .map(|(i, v)| (String::new(), v.clone(), i == 0))
             .collect()
     } else {
-        let groups: ApiGroupList = parse(path, &body)?;
+        let groups: ApiGroupList = parse(path, body)?;
         groups
             .groups
             .iter()
@@ -102,12 +125,13 @@ pub fn half(client: &Client, core: bool) -> Result<Half, DiscoveryError> {
     for (group, version, _) in &skipped {
         names::skipped_version(group, version);
     }
-    Ok(checked(legacy_versions(client, &wanted)?, core))
+    Ok(Document::Asks(wanted))
 }
 
 /// `half` without the group versions and resources whose names may not go into a path, each
-/// left out with a note at `-v`.
-fn checked(half: Half, core: bool) -> Half {
+/// left out with a note at `-v`. Public for the `discovery` fuzz target, which checks legacy
+/// resource lists through it.
+pub fn checked(half: Half, core: bool) -> Half {
     let versions = half
         .versions
         .into_iter()

@@ -62,3 +62,28 @@ fn config_text_corpus() {
 fn gotemplate_corpus() {
     replay("gotemplate", checks::gotemplate);
 }
+
+#[test]
+fn table_corpus() {
+    replay("table", checks::table);
+}
+
+#[test]
+fn diff_corpus() {
+    replay("diff", checks::diff);
+}
+
+#[test]
+fn selectors_corpus() {
+    replay("selectors", checks::selectors);
+}
+
+#[test]
+fn exec_credential_corpus() {
+    replay("exec_credential", checks::exec_credential);
+}
+
+#[test]
+fn discovery_corpus() {
+    replay("discovery", checks::discovery);
+}

@@ -21,6 +21,9 @@ use crate::vlog;
 
 pub use error::{check_token, AuthError};
 pub use exec::ExecPlugin;
+/// The readers of a plugin's stdout, public for the `exec_credential` fuzz target (fuzz/,
+/// issue 33): what a plugin prints is untrusted bytes like any server's.
+pub use exec::{parse_output as parse_exec_output, parse_timestamp};
 
 /// How often a token file is re-read even when it looks unchanged (client-go: one minute).
 const TOKEN_FILE_MAX_AGE: Duration = Duration::from_secs(60);

@@ -17,10 +17,21 @@ pub fn write_cell(out: &mut Vec<u8>, cell: &Value) {
     match cell {
         Value::Null => {}
         Value::String(text) => write_string_cell(out, text),
+        // kubectl writes these whole, so a line break inside a map or list cell split the row
+        // in two and a server could print a row of its own making (found by the `table` fuzz
+        // target): they are cut at the first break the tabwriter takes as one, as strings are
+        // (a CR is escaped as `\r`, as kubectl escapes it).
         other => {
-            let start = out.len();
-            write_go_value(out, other);
-            escape_terminal_in_place(out, start);
+            let mut text = Vec::new();
+            write_go_value(&mut text, other);
+            let text = String::from_utf8_lossy(&text);
+            match text.find(['\x0c', '\n']) {
+                Some(cut) => {
+                    write_escaped(out, &text[..cut]);
+                    out.extend_from_slice(b"...");
+                }
+                None => write_escaped(out, &text),
+            }
         }
     }
 }
@@ -40,17 +51,6 @@ pub fn write_string_cell(out: &mut Vec<u8>, text: &str) {
 /// kubectl's `terminalEscaper` (ESC becomes `^[`, CR the two characters `\r`), and the other
 /// terminal controls kubectl lets through (`crate::output::escape`).
 pub use crate::output::escape::write_escaped;
-
-/// Escape the bytes of `out` from `start` on (rare: only non-string cells with controls).
-fn escape_terminal_in_place(out: &mut Vec<u8>, start: usize) {
-    if !crate::output::escape::needs_escaping(&out[start..]) {
-        return;
-    }
-    let raw = out.split_off(start);
-    // The bytes came from `&str`s and ASCII, so they are UTF-8; stay safe if not.
-    let text = String::from_utf8_lossy(&raw);
-    write_escaped(out, &text);
-}
 
 #[cfg(test)]
 mod tests {
@@ -106,6 +106,12 @@ mod tests {
         assert_eq!(render(r#"{"b":1,"a":[true]}"#), "map[a:[true] b:1]");
         assert_eq!(render("[]"), "[]");
         assert_eq!(render("{}"), "map[]");
+    }
+
+    #[test]
+    fn line_breaks_in_composite_cells_do_not_split_the_row() {
+        assert_eq!(render(r#"{"a":"b\nc"}"#), "map[a:b...");
+        assert_eq!(render(r#"["x","\f"]"#), "[x ...");
     }
 
     #[test]

@@ -168,8 +168,12 @@ impl TablePrinter {
             names.push(b"NAMESPACE".to_vec());
         }
         for column in columns.iter().filter(|c| self.wide || c.priority == 0) {
+            // The server names the columns: its controls are shown as a cell's are, and a line
+            // break cuts the name rather than the header (found by the `table` fuzz target).
+            let mut upper = Vec::new();
+            write_go_upper(&mut upper, &column.name);
             let mut name = Vec::new();
-            write_go_upper(&mut name, &column.name);
+            write_string_cell(&mut name, &String::from_utf8_lossy(&upper));
             names.push(name);
         }
         for key in &self.label_columns {
@@ -679,6 +683,19 @@ mod tests {
         fn text(&self) -> String {
             String::from_utf8(self.out.clone()).unwrap()
         }
+    }
+
+    #[test]
+    fn column_names_from_the_server_cannot_reach_the_terminal_as_controls() {
+        let columns = vec![column("\u{1b}]0;x\u{7}Name", 0), column("a\u{9c}b\nc", 0)];
+        let mut h = Harness::new(&options());
+        h.row(EventType::Added, "default", &columns, r#"["web-1","ok"]"#);
+        h.checkpoint();
+        assert_eq!(
+            h.text(),
+            "^[]0;X^GNAME   A\\u{9c}B...\n\
+             web-1          ok\n"
+        );
     }
 
     #[test]
