@@ -988,3 +988,158 @@ pub fn discovery(data: &[u8]) {
     let _ = cache.get("pods", now);
     let _ = cache.answer::<Value>(now);
 }
+
+/// The loopback proxy of `proxy_reply`: its port, the reply it gives the next CONNECT, how many
+/// CONNECTs it has answered and the head of the last one.
+struct ReplyProxy {
+    port: u16,
+    reply: std::sync::Mutex<Vec<u8>>,
+    answered: std::sync::atomic::AtomicUsize,
+    last_request: std::sync::Mutex<Vec<u8>>,
+}
+
+/// Locks `mutex` even after a check panicked holding it (the replay catches panics).
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Started once: a thread answering each connection, one at a time, with the current reply. It
+/// reads the CONNECT head (bounded), counts it, writes the reply and closes its side, then
+/// reads what the client still sends (its TLS hello after a `200`) until the client closes, so
+/// the client reads the whole reply instead of a reset.
+fn reply_proxy() -> &'static ReplyProxy {
+    use std::io::Write;
+    use std::net::{Shutdown, TcpListener};
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    static PROXY: std::sync::OnceLock<&'static ReplyProxy> = std::sync::OnceLock::new();
+    PROXY.get_or_init(|| {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let proxy: &'static ReplyProxy = Box::leak(Box::new(ReplyProxy {
+            port: listener.local_addr().expect("its address").port(),
+            reply: std::sync::Mutex::new(Vec::new()),
+            answered: std::sync::atomic::AtomicUsize::new(0),
+            last_request: std::sync::Mutex::new(Vec::new()),
+        }));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+                let _ = stream.set_write_timeout(Some(Duration::from_secs(2)));
+                let mut head = Vec::new();
+                let mut piece = [0u8; 1024];
+                while head.len() < 16 * 1024 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut piece) {
+                        Ok(0) | Err(_) => break,
+                        Ok(read) => head.extend_from_slice(&piece[..read]),
+                    }
+                }
+                *lock(&proxy.last_request) = head;
+                let reply = lock(&proxy.reply).clone();
+                // Counted before the reply is written: the client cannot return before it.
+                proxy.answered.fetch_add(1, Ordering::SeqCst);
+                let _ = stream.write_all(&reply);
+                let _ = stream.shutdown(Shutdown::Write);
+                let mut drained = 0usize;
+                while drained < 1 << 20 {
+                    match stream.read(&mut piece) {
+                        Ok(0) | Err(_) => break,
+                        Ok(read) => drained += read,
+                    }
+                }
+            }
+        });
+        proxy
+    })
+}
+
+/// The client of `proxy_reply`: kw's own, built from a kubeconfig through kw's settings, for a
+/// server on TEST-NET-1 (never reached: every connection goes to the proxy) with a 1 s request
+/// timeout.
+fn reply_client(port: u16) -> &'static kw::client::Client {
+    static CLIENT: std::sync::OnceLock<kw::client::Client> = std::sync::OnceLock::new();
+    CLIENT.get_or_init(|| {
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    \
+             server: https://192.0.2.1:6443\n    proxy-url: http://127.0.0.1:{port}\n\
+             users:\n- name: u\n  user:\n    token: fuzz\n\
+             contexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n\
+             current-context: x\n"
+        );
+        let config = kw::config::kubeconfig::parse(&text, std::path::Path::new("proxy-reply"))
+            .expect("the kubeconfig reads");
+        let flags = kw::config::flags::ConfigFlags {
+            request_timeout: Some("1s".to_string()),
+            ..Default::default()
+        };
+        let settings =
+            kw::config::settings::resolve(&flags, None, &config).expect("the settings resolve");
+        kw::client::Client::new(&settings.connection, std::time::Duration::from_secs(1))
+            .expect("the client builds")
+    })
+}
+
+/// The status code of a reply's status line, read leniently (empty lines before it skipped):
+/// `HTTP/1.x` and three digits.
+fn reply_status(reply: &[u8]) -> Option<u16> {
+    let start = reply.iter().position(|b| !matches!(b, b'\r' | b'\n'))?;
+    let line = reply[start..].strip_prefix(b"HTTP/1.")?;
+    let code = line.get(2..5)?;
+    if !matches!(line.get(1), Some(b' ')) || !code.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(code).ok()?.parse().ok()
+}
+
+/// Target `proxy_reply`: the bytes an `http://` proxy answers CONNECT with, fed to kw's client
+/// over a loopback socket (the proxy closes after writing them). One GET must return an error,
+/// in bounded time, with no terminal control in its message. A reply whose status line does
+/// not say `200` is the proxy's fault, and the error names the proxy; after a `200`, the bytes
+/// that follow are the server's TLS through the tunnel (rustls reads them), and fail too.
+pub fn proxy_reply(data: &[u8]) {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+
+    // One input at a time through the one proxy.
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = lock(&TURN);
+    let proxy = reply_proxy();
+    let client = reply_client(proxy.port);
+    *lock(&proxy.reply) = data.to_vec();
+    let answered = proxy.answered.load(Ordering::SeqCst);
+    let started = Instant::now();
+    let result = client.get("/version", "application/json");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "the request took {took:?}");
+    let error = match result {
+        Ok(body) => panic!("a request through a fuzzed proxy succeeded: {body:?}"),
+        Err(error) => error,
+    };
+    assert_eq!(
+        proxy.answered.load(Ordering::SeqCst) - answered,
+        1,
+        "the request did not go through the proxy once"
+    );
+    let request = lock(&proxy.last_request).clone();
+    assert!(
+        request.starts_with(b"CONNECT 192.0.2.1:6443 HTTP/1.1\r\n"),
+        "the proxy was asked {:?}",
+        String::from_utf8_lossy(&request)
+    );
+    let message = error.to_string();
+    assert!(
+        !message.chars().any(char::is_control),
+        "a control character in {message:?}"
+    );
+    if reply_status(data) != Some(200) {
+        let named = format!("the proxy http://127.0.0.1:{} ", proxy.port);
+        assert!(
+            matches!(error, kw::client::ClientError::Unreachable { .. })
+                && message.contains(&named),
+            "a reply that is not 200 was not blamed on the proxy: {message}"
+        );
+    }
+}

@@ -87,3 +87,8 @@ fn exec_credential_corpus() {
 fn discovery_corpus() {
     replay("discovery", checks::discovery);
 }
+
+#[test]
+fn proxy_reply_corpus() {
+    replay("proxy_reply", checks::proxy_reply);
+}
