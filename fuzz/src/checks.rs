@@ -257,6 +257,15 @@ pub fn json_scan(data: &[u8]) {
 }
 
 /// Equal as kubectl's output means them: numbers compare as Go's int64/float64 would hold them.
+/// Whether `key` is a key of any map in `value`.
+fn has_key(value: &Value, key: &str) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key(key) || map.values().any(|v| has_key(v, key)),
+        Value::Array(items) => items.iter().any(|v| has_key(v, key)),
+        _ => false,
+    }
+}
+
 fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
@@ -317,6 +326,14 @@ pub fn goformat(data: &[u8]) {
     let mut yaml = Vec::new();
     kw::goformat::yaml::write_document(&mut yaml, &value);
     let yaml = std::str::from_utf8(&yaml).expect("-o yaml is UTF-8");
+    // A key `<<` is plain in kubectl's YAML (go-yaml v2 resolves only keys that start with
+    // `yYnNtTfFoO~.+-` or a digit, so `<<` reads as a string there) and in kw's; serde-saphyr
+    // reads it as YAML 1.1's merge key and folds the map into its parent. A difference of the
+    // reader: no round trip to compare. (Checked against kubectl 1.32: a ConfigMap with a data
+    // key `<<` prints `<<: x`.)
+    if has_key(&value, "<<") {
+        return;
+    }
     let back: Value = match serde_saphyr::from_str(yaml) {
         Ok(back) => back,
         // A string like `1e999` is plain in kubectl's YAML: go-yaml v2 reads a float out of
