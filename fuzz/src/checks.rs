@@ -658,8 +658,11 @@ pub fn table(data: &[u8]) {
         "custom-columns",
     );
     let lines = body_lines.iter().filter(|l| !l.is_empty()).count();
+    // A column's template may hold literal text of the user's, whose escapes (`{"b\nc"}`, Go's
+    // string escapes) are line breaks of their own: only without a backslash in the spec are
+    // the rows bound to a line each (`oracle-escaped-newline-in-custom-columns-literal`).
     assert!(
-        lines <= printed + header_lines,
+        spec.contains('\\') || lines <= printed + header_lines,
         "custom-columns: {lines} lines for {printed} rows: {:?}",
         String::from_utf8_lossy(&out)
     );
