@@ -33,6 +33,17 @@ impl Report {
     fn error(message: impl std::fmt::Display, code: i32) -> Report {
         Report::new(vec![format!("error: {message}")], code)
     }
+
+    /// kubectl's verbs (`rollout status`, `wait`): kubectl's line first, where a kubectl user
+    /// looks for it, then kw's cause, when the run failed.
+    fn then_cause(mut self, finished: &Finished) -> Report {
+        if self.code != exit::OK {
+            if let Some(summary) = &finished.summary {
+                self.lines.extend(summary.lines());
+            }
+        }
+        self
+    }
 }
 
 impl Report {

@@ -62,13 +62,7 @@ pub fn run(run: &RolloutRun) -> Report {
 /// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
 /// kubectl user looks for it, then kw's cause.
 pub fn finished(run: &RolloutFinished) -> Report {
-    let mut report = verdict(run);
-    if report.code != exit::OK {
-        if let Some(summary) = &run.finished.summary {
-            report.lines.extend(summary.lines());
-        }
-    }
-    report
+    verdict(run).then_cause(&run.finished)
 }
 
 fn verdict(run: &RolloutFinished) -> Report {

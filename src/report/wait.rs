@@ -24,13 +24,7 @@ pub struct WaitFinished {
 
 /// The lines and exit code of a finished `wait`: kubectl's line first, then kw's cause.
 pub fn finished(run: &WaitFinished) -> Report {
-    let mut report = verdict(run);
-    if report.code != exit::OK {
-        if let Some(summary) = &run.finished.summary {
-            report.lines.extend(summary.lines());
-        }
-    }
-    report
+    verdict(run).then_cause(&run.finished)
 }
 
 fn verdict(run: &WaitFinished) -> Report {
