@@ -129,6 +129,28 @@ pub struct OutputPlan {
     pub only: Vec<EventType>,
 }
 
+impl OutputPlan {
+    /// A verb's own format with none of get's decorations: no headers to choose, no colour,
+    /// no diff, every event type. `rollout status` and `wait` print kubectl's fixed lines.
+    pub fn plain(format: OutputFormat) -> OutputPlan {
+        OutputPlan {
+            format,
+            watch_events: false,
+            no_headers: false,
+            show_kind: false,
+            show_managed_fields: false,
+            show_labels: false,
+            label_columns: Vec::new(),
+            sort_by: None,
+            timestamps: None,
+            color: ColorChoice::Never,
+            diff: None,
+            ignore_unchanged: false,
+            only: Vec::new(),
+        }
+    }
+}
+
 /// `kw get`, decided.
 #[derive(Debug, Clone)]
 pub struct GetPlan {

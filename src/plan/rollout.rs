@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use crate::cli::RolloutStatusArgs;
 use crate::output::printer::OutputFormat;
-use crate::output::terminal::ColorChoice;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{Expr, For, Rules};
 use crate::wire::EventType;
@@ -178,19 +177,8 @@ fn check_flags(args: &RolloutStatusArgs) -> Result<(), PlanError> {
 
 fn output(revision: i64, only: Vec<EventType>) -> OutputPlan {
     OutputPlan {
-        format: OutputFormat::RolloutStatus { revision },
-        watch_events: false,
-        no_headers: false,
-        show_kind: false,
-        show_managed_fields: false,
-        show_labels: false,
-        label_columns: Vec::new(),
-        sort_by: None,
-        timestamps: None,
-        color: ColorChoice::Never,
-        diff: None,
-        ignore_unchanged: false,
         only,
+        ..OutputPlan::plain(OutputFormat::RolloutStatus { revision })
     }
 }
 

@@ -8,7 +8,6 @@ use std::time::Duration;
 use crate::cli::WaitArgs;
 use crate::output::printer::format::{parse_output_spec, OutputSpec};
 use crate::output::printer::OutputFormat;
-use crate::output::terminal::ColorChoice;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{ConditionError, Expr, For, Rules};
 
@@ -69,21 +68,7 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         },
         timeout: timeout.filter(|t| !t.is_zero()),
         request_timeout: None,
-        output: OutputPlan {
-            format: OutputFormat::ConditionMet { inner, order },
-            watch_events: false,
-            no_headers: false,
-            show_kind: false,
-            show_managed_fields: false,
-            show_labels: false,
-            label_columns: Vec::new(),
-            sort_by: None,
-            timestamps: None,
-            color: ColorChoice::Never,
-            diff: None,
-            ignore_unchanged: false,
-            only: Vec::new(),
-        },
+        output: OutputPlan::plain(OutputFormat::ConditionMet { inner, order }),
         all_namespaces: args.all_namespaces,
         namespace_set: None,
         label_selector: args.selector.clone(),

@@ -8,19 +8,12 @@
 # Side by side: `CLIENT=kw OUT=/tmp/kw tests/golden/record_rollout.sh` runs kw with the same
 # arguments instead, writing its files to OUT (never to the golden files).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-cargo build --quiet
-kw=${CARGO_TARGET_DIR:-target}/debug/kw
-kubectl=${KUBECTL:-kubectl}
-[ "${CLIENT:-kubectl}" = kw ] && kubectl=$kw
-golden=tests/golden
-out=${OUT:-$golden}
-mkdir -p "$out"
+# shellcheck source=tests/golden/sim_lib.sh
+. "$(dirname "$0")/sim_lib.sh"
 
 run_case() {
   local name=$1 rollout=$2 beat=$3; shift 3
   local tmp; tmp=$(mktemp -d)
-  mkfifo "$tmp/ctl"
   local story=()
   if [ "$rollout" != - ]; then
     local each
@@ -28,21 +21,10 @@ run_case() {
     for r in "${each[@]}"; do story+=(--rollout "$r"); done
     story+=(--rollout-beat "$beat")
   fi
-  "$kw" sim "${story[@]}" --kubeconfig-out "$tmp/kubeconfig" <"$tmp/ctl" >"$tmp/sim.out" 2>"$tmp/sim.err" &
-  local sim=$!
-  exec 3>"$tmp/ctl"
-  for _ in $(seq 200); do grep -q '^ready' "$tmp/sim.out" 2>/dev/null && break; sleep 0.01; done
-  local code=0 start end
-  start=$(date +%s.%N)
-  HOME="$tmp" KUBECACHEDIR="$tmp/cache" "$kubectl" --kubeconfig "$tmp/kubeconfig" "$@" \
-    >"$out/$name.out" 2>"$tmp/stderr" || code=$?
-  end=$(date +%s.%N)
-  echo '{"op":"stop"}' >&3 || true
-  exec 3>&-
-  wait "$sim" || true
+  sim_start "$tmp" "${story[@]}"
+  record_client "$tmp" "$name" "$@"
+  sim_stop
   if [ -s "$tmp/stderr" ]; then cp "$tmp/stderr" "$out/$name.err"; else rm -f "$out/$name.err"; fi
-  printf '%s %.1f\n' "$code" "$(echo "$end - $start" | bc)" >"$out/$name.code"
-  echo "recorded $name (exit $code)"
   rm -rf "$tmp"
 }
 

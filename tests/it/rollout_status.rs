@@ -8,9 +8,11 @@
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
-use kw_sim::{Faults, SimConfig};
+use kw_sim::SimConfig;
 
-use crate::harness::{assert_golden, golden_path, run, Cluster, Outcome};
+use crate::harness::{
+    assert_golden, golden_path, run, under_dropped_and_expired_watches, Cluster, Outcome,
+};
 
 const LIMIT: Duration = Duration::from_secs(40);
 
@@ -508,31 +510,11 @@ fn a_directory_of_manifests_with_its_subdirectories() {
 /// byte for byte: no line twice, none lost.
 #[test]
 fn a_rollout_through_dropped_and_expired_watches_prints_kubectls_lines_exactly() {
-    for faults in [
-        Faults {
-            close_after: Some(2),
-            times: Some(3),
-            ..Faults::default()
-        },
-        Faults {
-            expire_after: Some(2),
-            times: Some(2),
-            ..Faults::default()
-        },
-    ] {
-        let cluster = Cluster::start(SimConfig {
-            faults: faults.clone(),
-            ..SimConfig::default()
-        });
-        let outcome = check_in("rollout_completes", 0, &cluster);
+    under_dropped_and_expired_watches(|faults, cluster| {
+        let outcome = check_in("rollout_completes", 0, cluster);
         assert_eq!(
             outcome.stderr, "",
             "{faults:?}: only resume notices on stderr"
         );
-        let fired = cluster.sim.faults_fired();
-        assert!(
-            fired.closed + fired.expired >= 1,
-            "{faults:?}: no fault fired: {fired:?}"
-        );
-    }
+    });
 }

@@ -8,10 +8,11 @@
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
-use kw_sim::{Faults, SimConfig};
+use kw_sim::SimConfig;
 
 use crate::harness::{
-    apply_scenario_op, assert_golden, frozen_now, golden_path, run, Cluster, Outcome,
+    apply_scenario_op, assert_golden, frozen_now, golden_path, run, under_dropped_and_expired_watches,
+    Cluster, Outcome,
 };
 
 const LIMIT: Duration = Duration::from_secs(40);
@@ -491,32 +492,12 @@ fn timeout_zero_over_every_namespace() {
 fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
     let case = case("wait_condition_later");
     let (plot, object) = case.rollout.clone().expect("a rollout");
-    for faults in [
-        Faults {
-            close_after: Some(2),
-            times: Some(3),
-            ..Faults::default()
-        },
-        Faults {
-            expire_after: Some(2),
-            times: Some(2),
-            ..Faults::default()
-        },
-    ] {
-        let cluster = Cluster::start(SimConfig {
-            faults: faults.clone(),
-            ..SimConfig::default()
-        });
-        let mut rollout = Rollout::new(plot, "default", &object);
+    under_dropped_and_expired_watches(|faults, cluster| {
+        let mut rollout = Rollout::new(plot.clone(), "default", &object);
         rollout.beat = case.beat;
         cluster.sim.play_rollout(&rollout).expect("rollout plays");
-        let outcome = run_kw(&cluster, &case, &case.args);
+        let outcome = run_kw(cluster, &case, &case.args);
         assert_eq!(outcome.code, Some(0), "{faults:?}: {}", outcome.stderr);
         assert_golden("wait_condition_later.out", &outcome.stdout);
-        let fired = cluster.sim.faults_fired();
-        assert!(
-            fired.closed + fired.expired >= 1,
-            "{faults:?}: no fault fired: {fired:?}"
-        );
-    }
+    });
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use kw_sim::{SimConfig, SimHandle};
+use kw_sim::{Faults, SimConfig, SimHandle};
 
 use super::golden::golden_path;
 use super::watchdog;
@@ -14,6 +14,35 @@ use super::watchdog;
 pub fn start_sim(config: SimConfig) -> Result<SimHandle, kw_sim::SimError> {
     watchdog::current();
     kw_sim::start(config)
+}
+
+/// Runs `check` twice, each time on a fresh cluster whose watches fail mid-story: every
+/// connection dropped after two events (no terminating chunk), then every watch told its
+/// resourceVersion expired (410). Asserts afterwards that a fault did fire, so a story too short
+/// to reach one cannot pass unseen.
+pub fn under_dropped_and_expired_watches(mut check: impl FnMut(&Faults, &Cluster)) {
+    let dropped = Faults {
+        close_after: Some(2),
+        times: Some(3),
+        ..Faults::default()
+    };
+    let expired = Faults {
+        expire_after: Some(2),
+        times: Some(2),
+        ..Faults::default()
+    };
+    for faults in [dropped, expired] {
+        let cluster = Cluster::start(SimConfig {
+            faults: faults.clone(),
+            ..SimConfig::default()
+        });
+        check(&faults, &cluster);
+        let fired = cluster.sim.faults_fired();
+        assert!(
+            fired.closed + fired.expired >= 1,
+            "{faults:?}: no fault fired: {fired:?}"
+        );
+    }
 }
 
 /// A simulated cluster and a kubeconfig for it in a temporary directory.

@@ -11,7 +11,10 @@ pub mod tools;
 mod wait;
 pub mod watchdog;
 
-pub use cluster::{apply_scenario_op, frozen_now, scenario_ops, start_sim, Cluster};
+pub use cluster::{
+    apply_scenario_op, frozen_now, scenario_ops, start_sim, under_dropped_and_expired_watches,
+    Cluster,
+};
 pub use golden::{assert_golden, golden_path};
 pub use net::RefusedPort;
 pub use process::{run, wait_with_limit, Live, Outcome};
