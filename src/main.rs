@@ -39,6 +39,10 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);
+    // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
+    if !matches!(cli.command, Command::Sim(_)) {
+        report::panic::install();
+    }
     if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
         if let Some(spaced) = kw::cli::spaced_optional_value(args.get(1..).unwrap_or_default()) {
             return exit_with(&Report {

@@ -15,5 +15,8 @@ pub const UNREACHABLE: i32 = 5;
 /// The server answered with an error kw cannot recover from (404 for a named object, a broken
 /// response, a 5xx that outlasted every retry).
 pub const SERVER_ERROR: i32 = 6;
+/// kw itself failed: a bug (a panic), reported in one line instead of a backtrace.
+/// sysexits.h's EX_SOFTWARE, clear of the codes above and of the shells' 126–165.
+pub const INTERNAL: i32 = 70;
 /// Interrupted by Ctrl-C (SIGINT), as shells report it.
 pub const INTERRUPTED: i32 = 130;

@@ -5,6 +5,7 @@
 pub mod error;
 pub mod exit;
 pub mod outcome;
+pub mod panic;
 pub mod rollout;
 pub mod wait;
 

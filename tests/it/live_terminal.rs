@@ -234,6 +234,49 @@ fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
     );
 }
 
+/// A bug in kw (a panic, which debug builds can be told to meet while the view draws) still
+/// ends as an error does: one line on stderr, exit code 70, and the terminal given back: the
+/// cursor shown, the frame's last line not claiming a Ctrl-C, no Rust backtrace.
+#[test]
+fn a_panic_in_the_view_gives_the_terminal_back_and_says_one_line() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = shop();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.wait_for_prompts(PROMPT, 1);
+    let err = dir.path().join("err");
+    terminal.type_text(&format!(
+        "KW_TEST_PANIC_IN_VIEW=1 RUST_BACKTRACE=0 kw get pods -n shop --live 2>{}; echo \"code=$?\"",
+        err.display()
+    ));
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.starts_with("code="))
+    });
+    assert!(
+        screen.iter().any(|l| l.starts_with("code=70")),
+        "{}",
+        screen.join("\n")
+    );
+    assert!(
+        !screen.iter().any(|l| l.contains("interrupted")),
+        "{}",
+        screen.join("\n")
+    );
+    assert_eq!(
+        terminal.tmux(&["display", "-p", "#{cursor_flag}"]).trim(),
+        "1",
+        "the cursor is shown again"
+    );
+    let said = std::fs::read_to_string(&err).expect("stderr file");
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 1, "{said}");
+    assert!(
+        lines[0].starts_with("kw: internal error: KW_TEST_PANIC_IN_VIEW set"),
+        "{said}"
+    );
+}
+
 #[test]
 fn live_in_a_pipe_is_a_usage_error_pointing_to_watch() {
     let cluster = Cluster::seeded();

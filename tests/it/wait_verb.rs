@@ -11,8 +11,8 @@ use kw_sim::rollout::{Plot, Rollout};
 use kw_sim::SimConfig;
 
 use crate::harness::{
-    apply_scenario_op, assert_golden, frozen_now, golden_path, run, under_dropped_and_expired_watches,
-    Cluster, Outcome,
+    apply_scenario_op, assert_golden, frozen_now, golden_path, run,
+    under_dropped_and_expired_watches, Cluster, Outcome,
 };
 
 const LIMIT: Duration = Duration::from_secs(40);
@@ -493,7 +493,7 @@ fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
     let case = case("wait_condition_later");
     let (plot, object) = case.rollout.clone().expect("a rollout");
     under_dropped_and_expired_watches(|faults, cluster| {
-        let mut rollout = Rollout::new(plot.clone(), "default", &object);
+        let mut rollout = Rollout::new(plot, "default", &object);
         rollout.beat = case.beat;
         cluster.sim.play_rollout(&rollout).expect("rollout plays");
         let outcome = run_kw(cluster, &case, &case.args);

@@ -46,6 +46,12 @@ pub fn restore(notices: &Notices) {
     notices.release();
 }
 
+/// After a panic: the cursor shown and auto-wrap on again. The notices held are left: their
+/// lock may be the one the panicking thread holds.
+pub fn restore_after_panic() {
+    screen::restore_if_free();
+}
+
 /// How often the screen may be redrawn: at most ten frames a second.
 const TICK: Duration = Duration::from_millis(100);
 
@@ -183,6 +189,12 @@ impl View {
                 // A terminal that went away ends the drawing, not the run.
                 if screen.draw(&lines, resized, interrupted).is_err() {
                     return;
+                }
+                // The panic hook's test (tests/it/live_terminal.rs) needs a bug to meet; only
+                // in debug builds, which are never shipped.
+                #[cfg(debug_assertions)]
+                if std::env::var_os("KW_TEST_PANIC_IN_VIEW").is_some() {
+                    panic!("KW_TEST_PANIC_IN_VIEW set: a panic while the view holds the terminal");
                 }
             }
             if stopping {

@@ -121,7 +121,33 @@ impl Screen {
 /// Called at the end of the view and from the Ctrl-C handler, which waits for a frame being
 /// written to be finished.
 pub fn restore() {
-    let mut taken = crate::log::lock(&TAKEN);
+    give_back(crate::log::lock(&TAKEN));
+}
+
+/// `restore` from the panic hook, which may run on the thread that holds the terminal in the
+/// middle of a frame: then it gives nothing back rather than wait for itself forever.
+pub fn restore_if_free() {
+    let taken = match TAKEN.try_lock() {
+        Ok(taken) => Some(taken),
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    };
+    match taken {
+        // The frame's last line stays as it is: the view was not interrupted, it broke.
+        Some(mut taken) => {
+            taken.on_interrupt = None;
+            give_back(taken);
+        }
+        None => {
+            // Show the cursor and wrap again anyway: the half-written frame is lost either way.
+            let mut stdout = io::stdout();
+            let _ = queue!(stdout, terminal::EnableLineWrap, cursor::Show);
+            let _ = stdout.flush();
+        }
+    }
+}
+
+fn give_back(mut taken: std::sync::MutexGuard<'_, Taken>) {
     taken.given_back = true;
     if !std::mem::take(&mut taken.changed) {
         return;
