@@ -106,6 +106,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Redraw the current state in place (terminal)')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say nothing on stderr about why a wait goes on')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say nothing on stderr about why a wait goes on')
             [CompletionResult]::new('--output-watch-events', '--output-watch-events', [CompletionResultType]::ParameterName, 'Say each event''s type (ADDED/MODIFIED/DELETED)')
@@ -266,8 +268,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;rollout;status' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on, supports ''='', ''=='', ''!='', ''in'', ''notin'' (e.g. -l key1=value1,key2=value2): the objects of TYPE it matches, one after another')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)')
@@ -319,8 +321,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, any one met will do (kubectl takes the last one given)')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed')
             [CompletionResult]::new('--fail-grace', '--fail-grace', [CompletionResultType]::ParameterName, 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively (kubectl''s default for wait: `-R=false` reads only the directory''s own files)')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Process the directory used in -f, --filename recursively (kubectl''s default for wait: `-R=false` reads only the directory''s own files)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`)')

@@ -91,9 +91,9 @@ pub struct RolloutStatusArgs {
     pub targets: Vec<String>,
 
     /// The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json,
-    /// .yaml and .yml files).
+    /// .yaml and .yml files). Repeatable: the files' objects in the order given.
     #[arg(short = 'f', long, value_name = "FILE")]
-    pub filename: Option<PathBuf>,
+    pub filename: Vec<PathBuf>,
 
     /// Process the directory used in -f, --filename recursively.
     #[arg(short = 'R', long)]
@@ -173,9 +173,9 @@ pub struct WaitArgs {
     pub fail_grace: Option<String>,
 
     /// The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json,
-    /// .yaml and .yml files).
+    /// .yaml and .yml files). Repeatable: the files' objects in the order given.
     #[arg(short = 'f', long, value_name = "FILE")]
-    pub filename: Option<PathBuf>,
+    pub filename: Vec<PathBuf>,
 
     /// Process the directory used in -f, --filename recursively (kubectl's default for wait:
     /// `-R=false` reads only the directory's own files).
@@ -304,14 +304,19 @@ pub struct GetArgs {
     /// Watch the objects of a manifest (`-`: stdin).
     ///
     /// Watch the objects a manifest names (YAML or JSON, several documents; `-` reads stdin; a
-    /// directory: its .json, .yaml and .yml files).
+    /// directory: its .json, .yaml and .yml files). Repeatable: the files' objects in the order
+    /// given.
     #[arg(
         short = 'f',
         long,
         value_name = "FILE",
         help_heading = "Waiting and limits"
     )]
-    pub filename: Option<PathBuf>,
+    pub filename: Vec<PathBuf>,
+
+    /// Process the directory used in -f, --filename recursively.
+    #[arg(short = 'R', long, help_heading = "Waiting and limits")]
+    pub recursive: bool,
 
     /// End with exit 0 once EXPR holds (e.g. `ready`).
     ///

@@ -76,6 +76,16 @@ struct Metadata {
     namespace: Option<String>,
 }
 
+/// The objects every one of `paths` names (`load_from`), file after file, as kubectl visits
+/// repeated `-f`s.
+pub fn load_all(paths: &[PathBuf], recursive: bool) -> Result<Vec<ManifestObject>, ManifestError> {
+    let mut objects = Vec::new();
+    for path in paths {
+        objects.extend(load_from(path, recursive)?);
+    }
+    Ok(objects)
+}
+
 /// Read `path` (`-` for stdin) and return the objects it names, in order. A directory is read
 /// as kubectl reads it: its `.json`, `.yaml` and `.yml` files in name order, and with
 /// `recursive` (`-R`) its subdirectories' too, each where its name falls (Go's

@@ -105,9 +105,12 @@ pub enum PlanError {
 pub enum Request {
     /// `TYPE [NAME...]`, `TYPE1,TYPE2`, `TYPE/NAME...`: type queries and their names, in order.
     Types(Vec<(String, Vec<String>)>),
-    /// `-f FILE`: the objects a manifest names; a directory's manifests, and with `recursive`
-    /// (`-R`) its subdirectories' too.
-    Manifest { path: PathBuf, recursive: bool },
+    /// `-f FILE...`: the objects the manifests name, file after file; a directory's manifests,
+    /// and with `recursive` (`-R`) its subdirectories' too.
+    Manifest {
+        paths: Vec<PathBuf>,
+        recursive: bool,
+    },
 }
 
 /// How to print, as far as the flags decide it (the terminal and colour are decided by
@@ -308,13 +311,13 @@ impl GetPlan {
         }
         check_kw_event_flags(args, &format, template_file.is_some(), watching)?;
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
-        let request = match &args.filename {
-            Some(_) if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
-            Some(path) => Request::Manifest {
-                path: path.clone(),
-                recursive: false,
+        let request = match args.filename.as_slice() {
+            [] => Request::Types(parse_targets(&args.targets)?),
+            _ if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
+            paths => Request::Manifest {
+                paths: paths.to_vec(),
+                recursive: args.recursive,
             },
-            None => Request::Types(parse_targets(&args.targets)?),
         };
         let plan = GetPlan {
             request,
@@ -513,25 +516,42 @@ impl GetPlan {
             && (self.rules.needs_object()
                 || self.output.sort_by.is_some()
                 || self.output.diff.is_some());
-        Ok(wanted
-            .into_iter()
-            .map(|w| Target {
-                namespace: if self.across_namespaces() || !w.resource.namespaced {
-                    None
-                } else {
-                    Some(w.namespace.unwrap_or_else(|| default_namespace.to_string()))
-                },
-                namespace_set: self
-                    .namespace_set
-                    .clone()
-                    .filter(|_| !self.all_namespaces && w.resource.namespaced),
-                resource: w.resource,
-                names: w.names,
-                label_selector: self.label_selector.clone(),
-                field_selector: self.field_selector.clone(),
-                include_object,
-            })
-            .collect())
+        let targets = wanted.into_iter().map(|w| Target {
+            namespace: if self.across_namespaces() || !w.resource.namespaced {
+                None
+            } else {
+                Some(w.namespace.unwrap_or_else(|| default_namespace.to_string()))
+            },
+            namespace_set: self
+                .namespace_set
+                .clone()
+                .filter(|_| !self.all_namespaces && w.resource.namespaced),
+            resource: w.resource,
+            names: w.names,
+            label_selector: self.label_selector.clone(),
+            field_selector: self.field_selector.clone(),
+            include_object,
+        });
+        if self.watching {
+            return Ok(targets.collect());
+        }
+        // A list of a manifest's objects: neighbours of one type in one namespace are one
+        // target, so one table, as kubectl prints them (a new header where the kind changes).
+        let mut merged: Vec<Target> = Vec::new();
+        for target in targets {
+            match merged.last_mut() {
+                Some(last)
+                    if !last.names.is_empty()
+                        && !target.names.is_empty()
+                        && last.resource == target.resource
+                        && last.namespace == target.namespace =>
+                {
+                    last.names.extend(target.names)
+                }
+                _ => merged.push(target),
+            }
+        }
+        Ok(merged)
     }
 
     /// Several types print a kind in front of each name (`pod/web`), as kubectl does.

@@ -33,8 +33,8 @@ pub enum Objects {
         types: Vec<String>,
         selector: Option<String>,
     },
-    /// `-f FILE`: the objects a manifest names, in its order.
-    Manifest(PathBuf),
+    /// `-f FILE...`: the objects the manifests name, in their order.
+    Manifest(Vec<PathBuf>),
 }
 
 /// kubectl's words when neither objects nor a manifest are given.
@@ -46,11 +46,11 @@ const NAMES_WITH_SELECTOR: &str =
 /// The objects `args` name, checked as kubectl checks them. Pure.
 pub fn objects(args: &RolloutStatusArgs) -> Result<Objects, PlanError> {
     check_flags(args)?;
-    if let Some(path) = &args.filename {
+    if !args.filename.is_empty() {
         if !args.targets.is_empty() {
             return Err(PlanError::ManifestWithTargets);
         }
-        return Ok(Objects::Manifest(path.clone()));
+        return Ok(Objects::Manifest(args.filename.clone()));
     }
     if args.targets.is_empty() {
         return Err(PlanError::Value {
@@ -144,8 +144,8 @@ pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanE
 /// rolled out (or one fails), each line labelled with its context.
 pub fn everywhere(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
     let request = match objects(args)? {
-        Objects::Manifest(path) => Request::Manifest {
-            path,
+        Objects::Manifest(paths) => Request::Manifest {
+            paths,
             recursive: args.recursive,
         },
         Objects::Named(named) => Request::Types(
@@ -215,8 +215,8 @@ mod tests {
                     .map(|(typed, name)| (typed, vec![name]))
                     .collect(),
             ),
-            Objects::Manifest(path) => Request::Manifest {
-                path,
+            Objects::Manifest(paths) => Request::Manifest {
+                paths,
                 recursive: false,
             },
             Objects::Selected { .. } => panic!("not one object"),
@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(
             manifest.request,
             Request::Manifest {
-                path: "app.yaml".into(),
+                paths: vec!["app.yaml".into()],
                 recursive: false
             }
         );

@@ -118,12 +118,12 @@ fn timeout_of(text: &str) -> Result<Option<Duration>, PlanError> {
 /// objects come in the server's order, and for a manifest, whose order the run fills in once it
 /// has read the file: `GetPlan::with_manifest_order`).
 fn request_of(args: &WaitArgs) -> Result<(Request, Vec<String>), PlanError> {
-    if let Some(path) = &args.filename {
+    if !args.filename.is_empty() {
         if !args.targets.is_empty() {
             return Err(PlanError::ManifestWithTargets);
         }
         let request = Request::Manifest {
-            path: path.clone(),
+            paths: args.filename.clone(),
             recursive: args.recursive,
         };
         return Ok((request, Vec::new()));

@@ -371,6 +371,9 @@ impl Run {
         let with_kind = self.plan.with_kind(&prepared.targets);
         let context = member.context.as_ref();
         let mut printed = 0;
+        // kubectl gets every named object it can and reports the missing ones after them all
+        // (`get deploy/web ds/nope deploy/x`: the table, then both NotFound lines).
+        let mut missing = Vec::new();
         for (index, target) in prepared.targets.iter().enumerate() {
             let at = At {
                 index: first_index + index,
@@ -378,7 +381,13 @@ impl Run {
                 printed,
                 watches: None,
             };
-            let result = self.run_target(&prepared, target, with_kind, at);
+            let result = match self.run_target(&prepared, target, with_kind, at) {
+                Err(WatchError::NotFound(errors)) => {
+                    missing.extend(errors);
+                    continue;
+                }
+                result => result,
+            };
             let go_on = matches!(result, Ok(Watched { stopped: false, .. }));
             if let Ok(watched) = &result {
                 printed += watched.printed;
@@ -386,6 +395,12 @@ impl Run {
             if !report(MemberNews::Watcher(context.cloned(), result)) || !go_on {
                 return;
             }
+        }
+        if !missing.is_empty() {
+            report(MemberNews::Watcher(
+                context.cloned(),
+                Err(WatchError::NotFound(missing)),
+            ));
         }
     }
 

@@ -198,8 +198,8 @@ fn warn_insecure(members: &[member::Member]) {
 /// objects (read once, here).
 fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
     Ok(match request {
-        Request::Manifest { path, recursive } => {
-            crate::plan::manifest::load_from(path, *recursive)?
+        Request::Manifest { paths, recursive } => {
+            crate::plan::manifest::load_all(paths, *recursive)?
                 .into_iter()
                 .map(|o| Requested {
                     type_name: o.type_query(),

@@ -59,8 +59,8 @@ pub fn status(
                 watch(Request::Types(vec![(typed, vec![name])]), None)?;
             }
         }
-        Objects::Manifest(path) => {
-            for object in crate::plan::manifest::load_from(&path, args.recursive)? {
+        Objects::Manifest(paths) => {
+            for object in crate::plan::manifest::load_all(&paths, args.recursive)? {
                 let request = Request::Types(vec![(object.type_query(), vec![object.name])]);
                 watch(request, object.namespace)?;
             }

@@ -320,6 +320,8 @@ golden!(
     gotmpl_exec_nil_command,
     gotmpl_flag_with_jsonpath,
     gotmpl_flag_with_jsonpath_file,
+    get_manifests_several,
+    get_manifest_dir_missing_name,
 );
 
 /// A case added to cases.tsv must get a test here too.

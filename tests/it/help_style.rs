@@ -25,15 +25,8 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
 ];
 
 /// kubectl's flags that kw takes with another default, and why: their names must match.
-const OTHER_DEFAULT: &[(&str, &str, &str)] = &[
-    (
-        "rollout status",
-        "filename",
-        "kw's -f takes one file (`''`), kubectl's a list (`[]`)",
-    ),
-    ("wait", "filename", "kw's -f takes one file"),
-    ("wait", "for", "kw's --for repeats, as OR (a list)"),
-];
+const OTHER_DEFAULT: &[(&str, &str, &str)] =
+    &[("wait", "for", "kw's --for repeats, as OR (a list)")];
 
 /// The verbs kw has now, each with kubectl's entry.
 fn verbs_kw_has() -> Vec<&'static KubectlVerb> {

@@ -504,6 +504,12 @@ fn a_directory_of_manifests_with_its_subdirectories() {
     check("rollout_manifest_dir_recursive", 0);
 }
 
+/// `-f` repeated: the files' objects one after another, in the order the flags came.
+#[test]
+fn several_manifests_one_after_another() {
+    check("rollout_manifest_several", 0);
+}
+
 /// Resume and re-list under the rollout: every watch connection dropped after two events (no
 /// terminating chunk), or told its resourceVersion expired (410), mid-rollout. kw resumes from
 /// the last resourceVersion, or lists again, and its stdout is still kubectl's recorded lines,
@@ -517,4 +523,18 @@ fn a_rollout_through_dropped_and_expired_watches_prints_kubectls_lines_exactly()
             "{faults:?}: only resume notices on stderr"
         );
     });
+}
+
+/// A case added to rollout_cases.tsv must be checked here too (its name quoted in this file).
+#[test]
+fn every_case_is_checked() {
+    let table = std::fs::read_to_string(golden_path("rollout_cases.tsv")).expect("cases");
+    let source = include_str!("rollout_status.rs");
+    let unchecked: Vec<&str> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .filter(|name| !source.contains(&format!("\"{name}\"")))
+        .collect();
+    assert!(unchecked.is_empty(), "cases without a test: {unchecked:?}");
 }

@@ -229,6 +229,12 @@ fn a_directory_of_manifests_recursively_unless_told_not_to() {
     check("wait_manifest_dir_flat", 0);
 }
 
+/// `-f` repeated: the files' objects, said in the order the flags came.
+#[test]
+fn several_manifests_in_the_order_given() {
+    check("wait_manifest_several", 0);
+}
+
 #[test]
 fn usage_mistakes_in_kubectls_words() {
     check("wait_no_for", 1);
@@ -500,4 +506,18 @@ fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
         assert_eq!(outcome.code, Some(0), "{faults:?}: {}", outcome.stderr);
         assert_golden("wait_condition_later.out", &outcome.stdout);
     });
+}
+
+/// A case added to wait_cases.tsv must be checked here too (its name quoted in this file).
+#[test]
+fn every_case_is_checked() {
+    let table = std::fs::read_to_string(golden_path("wait_cases.tsv")).expect("cases");
+    let source = include_str!("wait_verb.rs");
+    let unchecked: Vec<&str> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .filter(|name| !source.contains(&format!("\"{name}\"")))
+        .collect();
+    assert!(unchecked.is_empty(), "cases without a test: {unchecked:?}");
 }
