@@ -2,11 +2,13 @@
 //! the hint under an error. Pure: the caller brings the words it knows.
 
 /// The word of `known` nearest to `typed`, if one is near enough to be a slip of the fingers:
-/// an edit distance (a swap of neighbours counts as one edit) of 1 for up to four letters, 2 up
-/// to eight, 3 beyond. The first of `known` wins a tie; `typed` itself among `known` means no
+/// an edit distance (a swap of neighbours counts as one edit) of 1 for three or four letters, 2
+/// up to eight, 3 beyond. One or two letters are a guess only as a swap (`op` for `po`): one
+/// letter changed in two is another word (`pv` is not a slip for `ev`). The first of `known` wins a tie; `typed` itself among `known` means no
 /// mistake, so no guess.
 pub fn nearest<'k>(typed: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
-    let allowed = match typed.chars().count() {
+    let letters = typed.chars().count();
+    let allowed = match letters {
         0 => return None,
         1..=4 => 1,
         5..=8 => 2,
@@ -18,11 +20,21 @@ pub fn nearest<'k>(typed: &str, known: impl IntoIterator<Item = &'k str>) -> Opt
         if distance == 0 {
             return None;
         }
-        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
+        let slip = letters > 2 || is_swap(typed, candidate);
+        if slip && distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
     }
     best.map(|(_, word)| word)
+}
+
+/// `b` is `a` with two neighbouring characters swapped.
+fn is_swap(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    a.len() == b.len() && {
+        let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        matches!(differ[..], [i, j] if j == i + 1 && a[i] == b[j] && a[j] == b[i])
+    }
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
@@ -79,5 +91,14 @@ mod tests {
         assert_eq!(nearest("prod", known), None, "two edits in four letters");
         assert_eq!(nearest("dev", known), None, "not a mistake");
         assert_eq!(nearest("", known), None);
+    }
+
+    #[test]
+    fn one_or_two_letters_are_guessed_only_as_a_swap() {
+        let known = ["ev", "po", "no", "svc"];
+        assert_eq!(nearest("pv", known), None);
+        assert_eq!(nearest("op", known), Some("po"));
+        assert_eq!(nearest("p", known), None);
+        assert_eq!(nearest("scv", known), Some("svc"));
     }
 }

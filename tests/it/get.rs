@@ -113,6 +113,12 @@ fn mistakes_are_answered_with_what_was_meant() {
             )
         );
     }
+    // A short name one letter off another is not a slip (`pv` on a server without volumes).
+    let out = run(cluster.get(&["pv"]), LIMIT);
+    assert_eq!(
+        out.stderr,
+        "error: the server doesn't have a resource type \"pv\"\n"
+    );
     // Watching, too.
     let out = run(cluster.get(&["pdos", "-w"]), LIMIT);
     assert_eq!(out.code, Some(1));
