@@ -251,7 +251,7 @@ pub struct GetArgs {
     /// TYPE, TYPE NAME..., or TYPE/NAME... (`pods`, `deploy/web`).
     ///
     /// TYPE, TYPE NAME..., or TYPE/NAME... (e.g. `pods`, `pod nginx`, `deploy/web`).
-    #[arg(value_name = "TYPE[/NAME]", required_unless_present = "filename", num_args = 1..)]
+    #[arg(value_name = "TYPE[/NAME]", num_args = 0..)]
     pub targets: Vec<String>,
 
     /// After listing, watch for changes.

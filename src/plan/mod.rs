@@ -43,6 +43,9 @@ pub enum PlanError {
     Value { flag: &'static str, reason: String },
     #[error("-f names the objects to get: give no TYPE or NAME with it")]
     ManifestWithTargets,
+    /// kubectl's words, and what to give instead.
+    #[error("Required resource not specified: give a TYPE (`kw get pods`), TYPE/NAME, or -f FILE")]
+    NothingToGet,
     #[error(transparent)]
     Namespaces(#[from] crate::watcher::namespaces::NamespaceSetError),
     #[error(
@@ -312,6 +315,7 @@ impl GetPlan {
         check_kw_event_flags(args, &format, template_file.is_some(), watching)?;
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match args.filename.as_slice() {
+            [] if args.targets.is_empty() => return Err(PlanError::NothingToGet),
             [] => Request::Types(parse_targets(&args.targets)?),
             _ if !args.targets.is_empty() => return Err(PlanError::ManifestWithTargets),
             paths => Request::Manifest {

@@ -119,6 +119,13 @@ fn mistakes_are_answered_with_what_was_meant() {
         out.stderr,
         "error: the server doesn't have a resource type \"pv\"\n"
     );
+    // No type at all: kubectl's words, and what to give.
+    let out = run(cluster.get(&[]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stderr,
+        "error: Required resource not specified: give a TYPE (`kw get pods`), TYPE/NAME, or -f FILE\n"
+    );
     // Watching, too.
     let out = run(cluster.get(&["pdos", "-w"]), LIMIT);
     assert_eq!(out.code, Some(1));
