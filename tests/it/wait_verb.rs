@@ -511,13 +511,5 @@ fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
 /// A case added to wait_cases.tsv must be checked here too (its name quoted in this file).
 #[test]
 fn every_case_is_checked() {
-    let table = std::fs::read_to_string(golden_path("wait_cases.tsv")).expect("cases");
-    let source = include_str!("wait_verb.rs");
-    let unchecked: Vec<&str> = table
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split('\t').next())
-        .filter(|name| !source.contains(&format!("\"{name}\"")))
-        .collect();
-    assert!(unchecked.is_empty(), "cases without a test: {unchecked:?}");
+    crate::harness::assert_every_case_quoted("wait_cases.tsv", include_str!("wait_verb.rs"));
 }

@@ -11,6 +11,22 @@ pub fn golden_path(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Every case named in the first column of `table` (a .tsv under tests/golden/) is quoted in
+/// `source` (a test file's text): a recorded case with no test checking it fails here.
+pub fn assert_every_case_quoted(table: &str, source: &str) {
+    let cases = std::fs::read_to_string(golden_path(table)).expect("cases");
+    let unchecked: Vec<&str> = cases
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .filter(|name| !source.contains(&format!("\"{name}\"")))
+        .collect();
+    assert!(
+        unchecked.is_empty(),
+        "{table}: cases without a test: {unchecked:?}"
+    );
+}
+
 /// Compare with a golden file, showing both on mismatch.
 pub fn assert_golden(name: &str, actual: &str) {
     let path = golden_path(name);
