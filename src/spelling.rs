@@ -3,8 +3,9 @@
 
 /// The word of `known` nearest to `typed`, if one is near enough to be a slip of the fingers:
 /// an edit distance (a swap of neighbours counts as one edit) of 1 for three or four letters, 2
-/// up to eight, 3 beyond. One or two letters are a guess only as a swap (`op` for `po`): one
-/// letter changed in two is another word (`pv` is not a slip for `ev`). The first of `known` wins a tie; `typed` itself among `known` means no
+/// up to eight, 3 beyond. One or two letters are a guess only by a letter missed, added or
+/// swapped (`sv` for `svc`, `op` for `po`): one letter changed in two is another word (`pv` is
+/// not a slip for `ev`). The first of `known` wins a tie; `typed` itself among `known` means no
 /// mistake, so no guess.
 pub fn nearest<'k>(typed: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
     let letters = typed.chars().count();
@@ -20,7 +21,7 @@ pub fn nearest<'k>(typed: &str, known: impl IntoIterator<Item = &'k str>) -> Opt
         if distance == 0 {
             return None;
         }
-        let slip = letters > 2 || is_swap(typed, candidate);
+        let slip = letters > 2 || candidate.chars().count() != letters || is_swap(typed, candidate);
         if slip && distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -98,7 +99,9 @@ mod tests {
         let known = ["ev", "po", "no", "svc"];
         assert_eq!(nearest("pv", known), None);
         assert_eq!(nearest("op", known), Some("po"));
-        assert_eq!(nearest("p", known), None);
+        assert_eq!(nearest("sv", known), Some("svc"));
+        assert_eq!(nearest("p", known), Some("po"));
+        assert_eq!(nearest("x", known), None);
         assert_eq!(nearest("scv", known), Some("svc"));
     }
 }

@@ -83,10 +83,16 @@ pub fn resolve_requested(
         };
         for resource in resources {
             let namespace = request.namespace.clone().filter(|_| resource.namespaced);
-            match groups
-                .iter_mut()
-                .find(|w| w.resource == resource && w.namespace == namespace)
-            {
+            let same = |w: &Wanted| w.resource == resource && w.namespace == namespace;
+            // A type asked for twice (`pods,po`) is listed once; named objects join only the
+            // group just before them, so that they come in the order named
+            // (`deploy/a svc/b deploy/c`: three groups, as kubectl prints them).
+            let joined = if request.names.is_empty() {
+                groups.iter_mut().find(|w| same(w))
+            } else {
+                groups.last_mut().filter(|w| same(w) && !w.names.is_empty())
+            };
+            match joined {
                 Some(existing) => existing.names.extend(request.names.iter().cloned()),
                 None => groups.push(Wanted {
                     resource,

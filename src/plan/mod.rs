@@ -491,9 +491,18 @@ impl GetPlan {
             self.rules.has_conditions() || matches!(self.request, Request::Manifest { .. });
         let mut wanted = wanted;
         if self.watching {
-            if let Some(w) = wanted.iter().find(|w| w.names.len() > 1) {
-                if !split_names {
-                    return Err(PlanError::TooManyNames(w.names.len()));
+            if !split_names {
+                // One name per type, counted over the whole request (`po/a deploy/b po/c`
+                // names two pods).
+                for w in &wanted {
+                    let named: usize = wanted
+                        .iter()
+                        .filter(|other| other.resource == w.resource)
+                        .map(|other| other.names.len())
+                        .sum();
+                    if named > 1 {
+                        return Err(PlanError::TooManyNames(named));
+                    }
                 }
             }
             if split_names {
@@ -750,7 +759,7 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
 }
 
 /// `TYPE`, `TYPE NAME...`, `TYPE1,TYPE2`, `TYPE/NAME...` into types and their names, in the
-/// order given.
+/// order given (`po/a deploy/b po/c` is three groups).
 pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
     let Some(first) = targets.first() else {
         return Err(PlanError::NoType);
@@ -783,9 +792,11 @@ pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, P
                 target: target.clone(),
             });
         }
-        match groups.iter_mut().find(|(t, _)| t == kind) {
-            Some((_, names)) => names.push(name.to_string()),
-            None => groups.push((kind.to_string(), vec![name.to_string()])),
+        // Neighbours of one type share a group; a type named again later starts another, so
+        // objects come in the order named, as kubectl prints them.
+        match groups.last_mut() {
+            Some((t, names)) if t == kind => names.push(name.to_string()),
+            _ => groups.push((kind.to_string(), vec![name.to_string()])),
         }
     }
     Ok(groups)
@@ -961,9 +972,14 @@ mod tests {
         assert_eq!(
             parse_targets(&["po/a".into(), "deploy/b".into(), "po/c".into()]).unwrap(),
             [
-                ("po".into(), vec!["a".to_string(), "c".into()]),
-                ("deploy".into(), vec!["b".to_string()])
+                ("po".into(), vec!["a".to_string()]),
+                ("deploy".into(), vec!["b".to_string()]),
+                ("po".into(), vec!["c".to_string()])
             ]
+        );
+        assert_eq!(
+            parse_targets(&["po/a".into(), "po/c".into()]).unwrap(),
+            [("po".into(), vec!["a".to_string(), "c".into()])]
         );
         assert!(parse_targets(&["pods,deploy".into(), "a".into()]).is_err());
         assert!(parse_targets(&["po/a".into(), "b".into()]).is_err());

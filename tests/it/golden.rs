@@ -322,6 +322,9 @@ golden!(
     gotmpl_flag_with_jsonpath_file,
     get_manifests_several,
     get_manifest_dir_missing_name,
+    get_named_in_order,
+    get_named_in_order_name,
+    get_named_missing_between,
 );
 
 /// A case added to cases.tsv must get a test here too.
