@@ -113,11 +113,11 @@ fn mistakes_are_answered_with_what_was_meant() {
             )
         );
     }
-    // A short name one letter off another is not a slip (`pv` on a server without volumes).
-    let out = run(cluster.get(&["pv"]), LIMIT);
+    // Two letters, one of them another (`eb`: `ev`? `ep`?), are no slip to guess at.
+    let out = run(cluster.get(&["eb"]), LIMIT);
     assert_eq!(
         out.stderr,
-        "error: the server doesn't have a resource type \"pv\"\n"
+        "error: the server doesn't have a resource type \"eb\"\n"
     );
     // No type at all: kubectl's words, and what to give.
     let out = run(cluster.get(&[]), LIMIT);
