@@ -31,11 +31,15 @@ fn main() -> ExitCode {
     let argv0 = std::env::args_os().next();
     // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
     let command = kw::cli_help::kubectl_style(kw::cli::command(argv0.as_deref()));
-    let cli = match command
+    let cli = match kw::cli::with_pflag_booleans(command.clone())
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
+        // Help is the plain command's, without `[=<BOOL>]` after every switch.
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
+            return clap_exit(&command.try_get_matches().err().unwrap_or(e))
+        }
         Err(e) => return clap_exit(&e),
     };
     kw::log::set_level(cli.verbosity);

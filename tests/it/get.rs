@@ -126,6 +126,15 @@ fn mistakes_are_answered_with_what_was_meant() {
         out.stderr,
         "error: Required resource not specified: give a TYPE (`kw get pods`), TYPE/NAME, or -f FILE\n"
     );
+    // A boolean flag's value is one Go's ParseBool reads, and the error names the flag.
+    let out = run(cluster.get(&["pods", "-A=yes"]), LIMIT);
+    assert_eq!(out.code, Some(1));
+    let first = out.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("'yes'") && first.contains("--all-namespaces"),
+        "{}",
+        out.stderr
+    );
     // Watching, too.
     let out = run(cluster.get(&["pdos", "-w"]), LIMIT);
     assert_eq!(out.code, Some(1));

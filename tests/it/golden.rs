@@ -325,6 +325,8 @@ golden!(
     get_named_in_order,
     get_named_in_order_name,
     get_named_missing_between,
+    bool_flags_with_values,
+    bool_flags_false,
 );
 
 /// A case added to cases.tsv must get a test here too.
