@@ -106,6 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Redraw the current state in place (terminal)')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'List and watch across all namespaces')
+            [CompletionResult]::new('--ignore-not-found', '--ignore-not-found', [CompletionResultType]::ParameterName, 'Say nothing of named objects that do not exist')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read -f''s directories with their subdirectories')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read -f''s directories with their subdirectories')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say nothing on stderr about why a wait goes on')

@@ -102,6 +102,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --live 'Redraw the current state in place (terminal)'
             cand -A 'List and watch across all namespaces'
             cand --all-namespaces 'List and watch across all namespaces'
+            cand --ignore-not-found 'Say nothing of named objects that do not exist'
             cand -R 'Read -f''s directories with their subdirectories'
             cand --recursive 'Read -f''s directories with their subdirectories'
             cand -q 'Say nothing on stderr about why a wait goes on'

@@ -275,6 +275,13 @@ pub struct GetArgs {
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,
 
+    /// Say nothing of named objects that do not exist.
+    ///
+    /// A one-shot get says nothing of named objects that do not exist, nor "No resources
+    /// found", and exits 0 (kubectl's --ignore-not-found). A watch still needs its object.
+    #[arg(long, hide_short_help = true)]
+    pub ignore_not_found: bool,
+
     /// Label selector (`app=web,tier!=db`).
     ///
     /// Label selector (`app=web,tier!=db`, `env in (a,b)`).

@@ -167,6 +167,9 @@ pub struct GetPlan {
     pub live: bool,
     /// `-w` given: every event printed, conditions or not.
     pub watch_asked: bool,
+    /// `--ignore-not-found`: a one-shot get drops NotFound for named objects and says nothing
+    /// of an empty list.
+    pub ignore_not_found: bool,
     /// Print the initial list (not with `--watch-only`).
     pub print_list: bool,
     pub rules: Rules,
@@ -328,6 +331,7 @@ impl GetPlan {
             watching,
             live: args.live,
             watch_asked: args.watch,
+            ignore_not_found: args.ignore_not_found,
             print_list: !args.watch_only,
             timeout,
             request_timeout: None,
@@ -618,15 +622,21 @@ impl GetPlan {
         self.watching && !self.print_list && self.output.format.is_table() && !self.has_rules()
     }
 
-    /// What kubectl says on stderr when a one-shot get printed nothing.
-    pub fn no_resources_message(&self, targets: &[Target], namespace: &str) -> String {
-        if let Some(set) = self.namespace_set.as_ref().filter(|_| !self.all_namespaces) {
-            format!("No resources found in namespaces {set}.")
-        } else if self.all_namespaces || !targets.iter().any(|t| t.resource.namespaced) {
-            "No resources found".to_string()
-        } else {
-            format!("No resources found in {namespace} namespace.")
+    /// What kubectl says on stderr when a one-shot get printed nothing (nothing under
+    /// `--ignore-not-found`).
+    pub fn no_resources_message(&self, targets: &[Target], namespace: &str) -> Option<String> {
+        if self.ignore_not_found {
+            return None;
         }
+        Some(
+            if let Some(set) = self.namespace_set.as_ref().filter(|_| !self.all_namespaces) {
+                format!("No resources found in namespaces {set}.")
+            } else if self.all_namespaces || !targets.iter().any(|t| t.resource.namespaced) {
+                "No resources found".to_string()
+            } else {
+                format!("No resources found in {namespace} namespace.")
+            },
+        )
     }
 
     /// The `--timeout` message: what was being waited for.
@@ -772,6 +782,12 @@ pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, P
             });
         }
         let names = targets[1..].to_vec();
+        // `pod a/b`: a TYPE, then a name in TYPE/NAME form.
+        if let Some(slashed) = names.iter().find(|n| n.contains('/')) {
+            return Err(PlanError::TypeBeforeSlashForm {
+                target: slashed.clone(),
+            });
+        }
         if types.len() > 1 && !names.is_empty() {
             return Err(PlanError::NamesWithSeveralTypes);
         }
@@ -921,8 +937,8 @@ mod tests {
         );
         assert!(options.all_namespaces);
         assert_eq!(
-            p.no_resources_message(&targets, "x"),
-            "No resources found in namespaces team-*,web."
+            p.no_resources_message(&targets, "x").as_deref(),
+            Some("No resources found in namespaces team-*,web.")
         );
         // One plain namespace keeps kubectl's meaning; -A beats a set.
         let one = plan(&["pods"]).and_then(|p| p.with_namespace_flag(Some("web")));
@@ -984,6 +1000,12 @@ mod tests {
         assert!(parse_targets(&["pods,deploy".into(), "a".into()]).is_err());
         assert!(parse_targets(&["po/a".into(), "b".into()]).is_err());
         assert!(parse_targets(&["po/a/b".into()]).is_err());
+        assert_eq!(
+            parse_targets(&["pod".into(), "a".into(), "svc/b".into()]),
+            Err(PlanError::TypeBeforeSlashForm {
+                target: "svc/b".into()
+            })
+        );
     }
 
     #[test]
@@ -1017,15 +1039,15 @@ mod tests {
             targets.iter().map(|t| t.namespace.as_deref()).collect();
         assert_eq!(namespaces, [Some("web"), None, Some("shop")]);
         assert_eq!(
-            p.no_resources_message(&targets, "web"),
-            "No resources found in web namespace."
+            p.no_resources_message(&targets, "web").as_deref(),
+            Some("No resources found in web namespace.")
         );
         let p = plan(&["pods", "-A"]).unwrap();
         let targets = p.targets(vec![wanted("pods", &[])], "web").unwrap();
         assert_eq!(targets[0].namespace, None);
         assert_eq!(
-            p.no_resources_message(&targets, "web"),
-            "No resources found"
+            p.no_resources_message(&targets, "web").as_deref(),
+            Some("No resources found")
         );
     }
 

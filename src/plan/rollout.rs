@@ -99,6 +99,7 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
         live: false,
         // kubectl's viewer prints a line per event it sees: never the once-per-object gate.
         watch_asked: true,
+        ignore_not_found: false,
         print_list: true,
         rules: Rules {
             until: vec![Expr::Ready],

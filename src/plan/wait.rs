@@ -55,6 +55,7 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         watching: timeout != Some(Duration::ZERO),
         live: false,
         watch_asked: false,
+        ignore_not_found: false,
         print_list: true,
         rules: Rules {
             until,

@@ -374,6 +374,7 @@ impl Run {
         // kubectl gets every named object it can and reports the missing ones after them all
         // (`get deploy/web ds/nope deploy/x`: the table, then both NotFound lines).
         let mut missing = Vec::new();
+        let ignore_not_found = self.plan.ignore_not_found;
         for (index, target) in prepared.targets.iter().enumerate() {
             let at = At {
                 index: first_index + index,
@@ -396,7 +397,7 @@ impl Run {
                 return;
             }
         }
-        if !missing.is_empty() {
+        if !missing.is_empty() && !ignore_not_found {
             report(MemberNews::Watcher(
                 context.cloned(),
                 Err(WatchError::NotFound(missing)),
@@ -428,11 +429,13 @@ impl Run {
                 return None;
             }
         };
-        let mut when_empty = log::lock(&self.when_empty);
-        *when_empty = Some(match when_empty.take() {
-            Some(said) if said != prepared.when_empty => "No resources found".to_string(),
-            _ => prepared.when_empty.clone(),
-        });
+        if let Some(message) = &prepared.when_empty {
+            let mut when_empty = log::lock(&self.when_empty);
+            *when_empty = Some(match when_empty.take() {
+                Some(said) if &said != message => "No resources found".to_string(),
+                _ => message.clone(),
+            });
+        }
         Some(prepared)
     }
 

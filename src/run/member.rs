@@ -32,7 +32,7 @@ pub(super) struct Prepared {
     /// To forget the cached types when the server says one is gone.
     pub stale: Option<CachedTypes>,
     /// What kubectl says when this member's one-shot list is empty.
-    pub when_empty: String,
+    pub when_empty: Option<String>,
 }
 
 /// How getting a member ready ended, when it did not fail.

@@ -93,6 +93,37 @@ fn exit_codes_say_what_went_wrong() {
     }
 }
 
+/// `--ignore-not-found`, as kubectl: a one-shot get of missing objects, or an empty list, says
+/// nothing at all and exits 0; a watch still needs its object.
+#[test]
+fn ignore_not_found_says_nothing_of_what_is_missing() {
+    let cluster = Cluster::seeded();
+    for args in [
+        &["pod", "nosuch", "--ignore-not-found"][..],
+        &["pods", "-l", "app=nosuch", "--ignore-not-found"],
+        &["pods", "-n", "nosuch", "--ignore-not-found=true"],
+    ] {
+        let out = run(cluster.get(args), LIMIT);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (Some(0), "", ""),
+            "{args:?}"
+        );
+    }
+    let out = run(cluster.get(&["pods", "-l", "app=nosuch"]), LIMIT);
+    assert_eq!(out.stderr, "No resources found in default namespace.\n");
+    let out = run(
+        cluster.get(&["pod", "nosuch", "-w", "--ignore-not-found"]),
+        LIMIT,
+    );
+    assert_ne!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("\"nosuch\" not found"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn mistakes_are_answered_with_what_was_meant() {
     let cluster = Cluster::seeded();

@@ -327,6 +327,8 @@ golden!(
     get_named_missing_between,
     bool_flags_with_values,
     bool_flags_false,
+    ignore_not_found_named,
+    ignore_not_found_between,
 );
 
 /// A case added to cases.tsv must get a test here too.
