@@ -414,6 +414,24 @@ pub struct GetArgs {
     )]
     pub template: Option<String>,
 
+    /// With =false, a jsonpath or go-template key an object lacks is an error.
+    ///
+    /// kubectl's --allow-missing-template-keys: with =false, a key that a -o jsonpath or -o
+    /// go-template reads and an object lacks is an error instead of nothing (`<no value>`).
+    #[arg(
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value = "true",
+        default_missing_value = "true",
+        value_parser = go_bool,
+        action = clap::ArgAction::Set,
+        help_heading = "Output",
+        hide_short_help = true
+    )]
+    pub allow_missing_template_keys: bool,
+
     /// Say each event's type (ADDED/MODIFIED/DELETED).
     ///
     /// With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED).

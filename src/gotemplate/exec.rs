@@ -35,6 +35,9 @@ pub struct State<'a> {
     out: &'a mut String,
     vars: Vec<(String, Value)>,
     iterations: usize,
+    /// Go's `missingkey=error` (kubectl's `--allow-missing-template-keys=false`): a key a map
+    /// lacks is an error instead of `<no value>`.
+    missing_key_error: bool,
 }
 
 type Result<T> = std::result::Result<T, ExecError>;
@@ -45,6 +48,7 @@ pub fn execute(
     nodes: &[Node],
     data: &Json,
     out: &mut String,
+    missing_key_error: bool,
 ) -> Result<()> {
     let root = Value::from_json(data);
     let mut state = State {
@@ -53,6 +57,7 @@ pub fn execute(
         out,
         vars: vec![("$".into(), root.clone())],
         iterations: 0,
+        missing_key_error,
     };
     let dot = Dot {
         value: root,
@@ -313,12 +318,23 @@ impl State<'_> {
                 &format!("can't evaluate field {name} in type {type_name}"),
             )
         };
+        let missing = |name: &str| {
+            if self.missing_key_error {
+                Err(self.error(
+                    pos,
+                    &node.context(),
+                    &format!("map has no entry for key {}", go_quote(name)),
+                ))
+            } else {
+                Ok(Value::Missing)
+            }
+        };
         let mut current = match receiver {
             Value::Missing => return Ok(Value::Missing),
             Value::Nil => return Err(nil(first)),
             Value::Map(map) => match map.get(first) {
                 Some(json) => json,
-                None => return Ok(Value::Missing),
+                None => return missing(first),
             },
             other => {
                 let type_name = if boxed {
@@ -333,7 +349,7 @@ impl State<'_> {
             current = match current {
                 Json::Object(map) => match map.get(name) {
                     Some(json) => json,
-                    None => return Ok(Value::Missing),
+                    None => return missing(name),
                 },
                 Json::Null => return Err(nil(name)),
                 // Out of a map, every value is an `interface {}` to Go.

@@ -17,6 +17,7 @@ pub use value::go_quote;
 pub struct GoTemplate {
     text: String,
     nodes: Vec<parse::Node>,
+    missing_key_error: bool,
 }
 
 impl GoTemplate {
@@ -25,7 +26,15 @@ impl GoTemplate {
         Ok(GoTemplate {
             text: text.to_string(),
             nodes: parse::parse("output", text)?,
+            missing_key_error: false,
         })
+    }
+
+    /// Go's `missingkey=error`: a key a map lacks fails the run (kubectl's
+    /// `--allow-missing-template-keys=false`); by default it prints `<no value>`.
+    pub fn missing_keys_refused(mut self, refused: bool) -> GoTemplate {
+        self.missing_key_error = refused;
+        self
     }
 
     /// Run the template over `data`, appending to `out`; on an error `out` keeps what was
@@ -33,7 +42,14 @@ impl GoTemplate {
     pub fn execute(&self, data: &serde_json::Value, out: &mut String) -> Result<(), ExecError> {
         let depth = depth_of(data);
         if depth <= SHALLOW {
-            return exec::execute("output", &self.text, &self.nodes, data, out);
+            return exec::execute(
+                "output",
+                &self.text,
+                &self.nodes,
+                data,
+                out,
+                self.missing_key_error,
+            );
         }
         if depth > MAX_DATA_DEPTH {
             return Err(ExecError(format!(
@@ -43,7 +59,14 @@ impl GoTemplate {
         // Values are cloned, printed and dropped level by level (serde_json's own `Clone` and
         // `Drop` recurse too): a stack of its own, sized to the object, holds all of it.
         stacker::grow(STACK_PER_LEVEL * depth + 1024 * 1024, || {
-            exec::execute("output", &self.text, &self.nodes, data, out)
+            exec::execute(
+                "output",
+                &self.text,
+                &self.nodes,
+                data,
+                out,
+                self.missing_key_error,
+            )
         })
     }
 }

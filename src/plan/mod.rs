@@ -225,6 +225,8 @@ pub struct FlagPlan {
     /// Its `output.format` is a stand-in while `template_file` is unread.
     plan: GetPlan,
     template_file: Option<TemplateFile>,
+    /// `--allow-missing-template-keys=false`, for the template read from `template_file`.
+    missing_keys_refused: bool,
 }
 
 impl FlagPlan {
@@ -254,7 +256,10 @@ impl FlagPlan {
     pub fn read_files(self) -> Result<GetPlan, PlanError> {
         let mut plan = self.plan;
         if let Some(file) = &self.template_file {
-            plan.output.format = file.read()?;
+            plan.output.format = match self.missing_keys_refused {
+                true => file.read()?.missing_keys_refused(),
+                false => file.read()?,
+            };
         }
         Ok(plan)
     }
@@ -275,11 +280,15 @@ impl GetPlan {
             return Err(PlanError::WatchEventsWithoutWatch);
         }
         let output = printer::format::with_template_flag(&args.output, args.template.as_deref())?;
+        let refused = |format: OutputFormat| match args.allow_missing_template_keys {
+            true => format,
+            false => format.missing_keys_refused(),
+        };
         let (format, template_file) =
             match printer::check_show_labels(&args.output, args.show_labels)
                 .and_then(|()| parse_output_spec(&output))?
             {
-                OutputSpec::Format(format) => (format, None),
+                OutputSpec::Format(format) => (refused(format), None),
                 // A stand-in until `read_files` reads the template.
                 OutputSpec::File(file) => (OutputFormat::default(), Some(file)),
             };
@@ -371,6 +380,7 @@ impl GetPlan {
         Ok(FlagPlan {
             plan,
             template_file,
+            missing_keys_refused: !args.allow_missing_template_keys,
         })
     }
 

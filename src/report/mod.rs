@@ -170,8 +170,9 @@ fn watch(error: &WatchError) -> Report {
             exit::SERVER_ERROR,
         ),
         WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),
-        // A Go template that fails on an object is the template's fault, as kubectl's exit 1 says.
-        WatchError::Output(e) if go_template_failed(e) => Report::error(e, exit::USAGE),
+        // A template (Go or JSONPath) that fails on an object is the template's fault, as
+        // kubectl's exit 1 says.
+        WatchError::Output(e) if template_failed(e) => Report::error(e, exit::USAGE),
         // A printer that cannot print an object (a template that fails on it) says why itself.
         WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
             Report::error(e, exit::SERVER_ERROR)
@@ -180,10 +181,11 @@ fn watch(error: &WatchError) -> Report {
     }
 }
 
-fn go_template_failed(error: &io::Error) -> bool {
+fn template_failed(error: &io::Error) -> bool {
+    use crate::output::printer::{GoTemplateError, TemplateError};
     error
         .get_ref()
-        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateError>())
+        .is_some_and(|inner| inner.is::<GoTemplateError>() || inner.is::<TemplateError>())
 }
 
 /// kubectl's wording for server answers.

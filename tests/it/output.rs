@@ -52,7 +52,8 @@ fn template_errors_on_objects_name_the_template() {
         &mut cluster.get(&["pods", "-o", "jsonpath={.items[99]}"]),
         LIMIT,
     );
-    assert_ne!(outcome.code, Some(0), "{outcome:?}");
+    // The template's fault: exit 1, as kubectl's.
+    assert_eq!(outcome.code, Some(1), "{outcome:?}");
     assert_eq!(outcome.stdout, "");
     assert!(
         outcome.stderr.contains("array index out of bounds")
@@ -60,6 +61,45 @@ fn template_errors_on_objects_name_the_template() {
         "{}",
         outcome.stderr
     );
+}
+
+/// `--allow-missing-template-keys=false`, as kubectl's: a key the object lacks fails a jsonpath
+/// or go-template (exit 1) instead of printing nothing; custom columns still print `<none>`.
+#[test]
+fn missing_template_keys_can_be_refused() {
+    let cluster = Cluster::seeded();
+    let refused = "--allow-missing-template-keys=false";
+    for (format, said) in [
+        ("jsonpath={.metadata.nosuch}", "nosuch is not found"),
+        (
+            "go-template={{.metadata.nosuch}}",
+            "map has no entry for key \"nosuch\"",
+        ),
+    ] {
+        let allowed = run(&mut cluster.get(&["pod", "init-demo", "-o", format]), LIMIT);
+        assert_eq!(allowed.code, Some(0), "{format}: {}", allowed.stderr);
+        let outcome = run(
+            &mut cluster.get(&["pod", "init-demo", "-o", format, refused]),
+            LIMIT,
+        );
+        assert_eq!(outcome.code, Some(1), "{format}: {}", outcome.stderr);
+        assert!(
+            outcome.stderr.contains(said),
+            "{format}: {}",
+            outcome.stderr
+        );
+    }
+    let outcome = run(
+        &mut cluster.get(&[
+            "pod",
+            "init-demo",
+            "-o",
+            "custom-columns=X:.metadata.nosuch",
+            refused,
+        ]),
+        LIMIT,
+    );
+    assert_eq!(outcome.stdout, "X\n<none>\n", "{}", outcome.stderr);
 }
 
 #[test]

@@ -55,6 +55,28 @@ pub enum OutputFormat {
 }
 
 impl OutputFormat {
+    /// kubectl's `--allow-missing-template-keys=false`: a jsonpath or go-template that reads a
+    /// key an object lacks fails instead of printing nothing (`<no value>` for go-template).
+    /// Other formats have no keys to miss.
+    pub fn missing_keys_refused(self) -> OutputFormat {
+        match self {
+            OutputFormat::JsonPath {
+                template,
+                path,
+                as_json,
+            } => OutputFormat::JsonPath {
+                template,
+                path: path.allow_missing_keys(false),
+                as_json,
+            },
+            OutputFormat::GoTemplate { template, parsed } => OutputFormat::GoTemplate {
+                template,
+                parsed: parsed.missing_keys_refused(true),
+            },
+            other => other,
+        }
+    }
+
     /// Table modes ask the server for `meta.k8s.io/v1` Tables.
     pub fn is_table(&self) -> bool {
         matches!(self, OutputFormat::Table | OutputFormat::Wide)
