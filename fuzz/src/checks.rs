@@ -417,6 +417,22 @@ pub fn gotemplate(data: &[u8]) {
         "the same template on the same object, the same bytes"
     );
     assert_eq!(first_result, second_result);
+    // `--allow-missing-template-keys=false` only turns missing keys into errors: a run it lets
+    // finish printed what the default run printed.
+    let mut strict = String::new();
+    let strict_result = template
+        .missing_keys_refused(true)
+        .execute(&object, &mut strict);
+    if strict_result.is_ok() {
+        assert_eq!(
+            strict, first,
+            "missingkey=error that succeeds prints as the default"
+        );
+        assert!(
+            first_result.is_ok(),
+            "missingkey=error is never more lenient"
+        );
+    }
 }
 
 fn is_control(bytes: &[u8], index: usize) -> bool {
