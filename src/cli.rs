@@ -715,12 +715,20 @@ fn pflag_booleans(mut command: clap::Command) -> clap::Command {
                 .action(clap::ArgAction::Set)
         });
     }
-    let subcommands: Vec<String> = command
+    in_every_subcommand(command, pflag_booleans)
+}
+
+/// `change` applied to each subcommand of `command` (which `change` may recurse into).
+fn in_every_subcommand(
+    mut command: clap::Command,
+    change: fn(clap::Command) -> clap::Command,
+) -> clap::Command {
+    let names: Vec<String> = command
         .get_subcommands()
-        .map(|s| s.get_name().to_string())
+        .map(|c| c.get_name().to_string())
         .collect();
-    for name in subcommands {
-        command = command.mut_subcommand(name, pflag_booleans);
+    for name in names {
+        command = command.mut_subcommand(name, change);
     }
     command
 }
@@ -806,14 +814,7 @@ fn without_summary_in_long_help(command: clap::Command) -> clap::Command {
             }
         });
     }
-    let names: Vec<String> = command
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .collect();
-    for name in names {
-        command = command.mut_subcommand(name, without_summary_in_long_help);
-    }
-    command
+    in_every_subcommand(command, without_summary_in_long_help)
 }
 
 /// kubectl runs a plugin `kw` as the program `kubectl-kw` (on its PATH).

@@ -41,24 +41,7 @@ impl GoTemplate {
     /// written before it, as Go's writer does.
     pub fn execute(&self, data: &serde_json::Value, out: &mut String) -> Result<(), ExecError> {
         let depth = depth_of(data);
-        if depth <= SHALLOW {
-            return exec::execute(
-                "output",
-                &self.text,
-                &self.nodes,
-                data,
-                out,
-                self.missing_key_error,
-            );
-        }
-        if depth > MAX_DATA_DEPTH {
-            return Err(ExecError(format!(
-                "the object nests {depth} levels deep, more than the API server's {MAX_DATA_DEPTH}"
-            )));
-        }
-        // Values are cloned, printed and dropped level by level (serde_json's own `Clone` and
-        // `Drop` recurse too): a stack of its own, sized to the object, holds all of it.
-        stacker::grow(STACK_PER_LEVEL * depth + 1024 * 1024, || {
+        let mut run = || {
             exec::execute(
                 "output",
                 &self.text,
@@ -67,7 +50,18 @@ impl GoTemplate {
                 out,
                 self.missing_key_error,
             )
-        })
+        };
+        if depth <= SHALLOW {
+            return run();
+        }
+        if depth > MAX_DATA_DEPTH {
+            return Err(ExecError(format!(
+                "the object nests {depth} levels deep, more than the API server's {MAX_DATA_DEPTH}"
+            )));
+        }
+        // Values are cloned, printed and dropped level by level (serde_json's own `Clone` and
+        // `Drop` recurse too): a stack of its own, sized to the object, holds all of it.
+        stacker::grow(STACK_PER_LEVEL * depth + 1024 * 1024, run)
     }
 }
 
