@@ -26,12 +26,7 @@ struct Case {
 }
 
 fn case(name: &str) -> Case {
-    let table = std::fs::read_to_string(golden_path("rollout_cases.tsv")).expect("cases");
-    let line = table
-        .lines()
-        .find(|l| l.split('\t').next() == Some(name))
-        .unwrap_or_else(|| panic!("no case {name} in rollout_cases.tsv"));
-    let fields: Vec<&str> = line.split('\t').collect();
+    let fields = crate::harness::case_fields("rollout_cases.tsv", name);
     let rollouts = fields[1]
         .split(',')
         .filter(|r| *r != "-")

@@ -27,12 +27,7 @@ struct Case {
 }
 
 fn case(name: &str) -> Case {
-    let table = std::fs::read_to_string(golden_path("wait_cases.tsv")).expect("cases");
-    let line = table
-        .lines()
-        .find(|l| l.split('\t').next() == Some(name))
-        .unwrap_or_else(|| panic!("no case {name} in wait_cases.tsv"));
-    let fields: Vec<&str> = line.split('\t').collect();
+    let fields = crate::harness::case_fields("wait_cases.tsv", name);
     let rollout = (fields[1] != "-").then(|| {
         let (plot, object) = fields[1].split_once(':').expect("PLOT:NAME");
         (plot.parse::<Plot>().expect("a plot"), object.to_string())
@@ -41,7 +36,7 @@ fn case(name: &str) -> Case {
         let after = Duration::from_secs_f64(fields[3].parse().expect("seconds"));
         (
             after,
-            serde_json::from_str(fields[4]).expect("a control line"),
+            serde_json::from_str(&fields[4]).expect("a control line"),
         )
     });
     Case {
@@ -334,31 +329,47 @@ fn for_ready_times_out_with_kubectls_line_then_the_cause() {
         "--timeout=3s",
         "--fail-grace=1m",
     ];
-    let outcome = wait_kw(&cluster, &args);
-    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
-    let after: Vec<&str> = outcome
-        .stderr
-        .lines()
-        .skip_while(|l| l.starts_with("kw: "))
-        .collect();
-    assert_eq!(
-        after.first(),
-        Some(&"error: timed out waiting for the condition on deployments/crashy"),
-        "{}",
-        outcome.stderr
+    let (outcome, _) = times_out_with_kubectls_line_then_the_summary(
+        &cluster,
+        &args,
+        "error: timed out waiting for the condition on deployments/crashy",
     );
-    assert_eq!(after.get(1), Some(&"kw: summary of the wait:"));
     assert!(
         outcome.stderr.contains("CrashLoopBackOff"),
         "{}",
         outcome.stderr
     );
-    let quiet = wait_kw(&cluster, &[&args[..], &["-q"]].concat());
-    assert_eq!(quiet.code, Some(3));
+}
+
+/// `args` time out (exit 3): after kw's progress lines, kubectl's `line`, then kw's summary;
+/// with `-q`, kubectl's line alone. The outcome without `-q`, and its lines from kubectl's on.
+fn times_out_with_kubectls_line_then_the_summary(
+    cluster: &Cluster,
+    args: &[&str],
+    line: &str,
+) -> (Outcome, Vec<String>) {
+    let outcome = wait_kw(cluster, args);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    let after: Vec<String> = outcome
+        .stderr
+        .lines()
+        .skip_while(|l| l.starts_with("kw: "))
+        .map(String::from)
+        .collect();
     assert_eq!(
-        quiet.stderr,
-        "error: timed out waiting for the condition on deployments/crashy\n"
+        after.first().map(String::as_str),
+        Some(line),
+        "{}",
+        outcome.stderr
     );
+    assert_eq!(
+        after.get(1).map(String::as_str),
+        Some("kw: summary of the wait:")
+    );
+    let quiet = wait_kw(cluster, &[args, &["-q"]].concat());
+    assert_eq!(quiet.code, Some(3));
+    assert_eq!(quiet.stderr, format!("{line}\n"));
+    (outcome, after)
 }
 
 /// The line CI scripts have, `--for=condition=Available` (kubectl's own condition), timing out
@@ -374,32 +385,17 @@ fn a_kubectl_condition_that_times_out_says_why_after_kubectls_line() {
         "deploy/shop",
         "--timeout=4s",
     ];
-    let outcome = wait_kw(&cluster, &args);
-    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
-    assert_eq!(outcome.stdout, "");
-    let after: Vec<&str> = outcome
-        .stderr
-        .lines()
-        .skip_while(|l| l.starts_with("kw: "))
-        .collect();
-    assert_eq!(
-        after.first(),
-        Some(&"error: timed out waiting for the condition on deployments/shop"),
-        "{}",
-        outcome.stderr
+    let (outcome, after) = times_out_with_kubectls_line_then_the_summary(
+        &cluster,
+        &args,
+        "error: timed out waiting for the condition on deployments/shop",
     );
-    assert_eq!(after.get(1), Some(&"kw: summary of the wait:"));
+    assert_eq!(outcome.stdout, "");
     assert!(
         after.iter().any(|l| l.contains("deployment.apps/shop: "))
             && after.iter().any(|l| l.contains("ImagePullBackOff")),
         "{}",
         outcome.stderr
-    );
-    let quiet = wait_kw(&cluster, &[&args[..], &["-q"]].concat());
-    assert_eq!(quiet.code, Some(3));
-    assert_eq!(
-        quiet.stderr,
-        "error: timed out waiting for the condition on deployments/shop\n"
     );
 }
 

@@ -11,6 +11,17 @@ pub fn golden_path(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The tab-separated fields of case `name` (its first field) in `table`, a .tsv under
+/// tests/golden/.
+pub fn case_fields(table: &str, name: &str) -> Vec<String> {
+    let cases = std::fs::read_to_string(golden_path(table)).expect("cases");
+    let line = cases
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap_or_else(|| panic!("no case {name} in {table}"));
+    line.split('\t').map(String::from).collect()
+}
+
 /// Every case named in the first column of `table` (a .tsv under tests/golden/) is quoted in
 /// `source` (a test file's text): a recorded case with no test checking it fails here.
 pub fn assert_every_case_quoted(table: &str, source: &str) {

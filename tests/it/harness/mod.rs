@@ -15,7 +15,7 @@ pub use cluster::{
     apply_scenario_op, frozen_now, scenario_ops, start_sim, under_dropped_and_expired_watches,
     Cluster,
 };
-pub use golden::{assert_every_case_quoted, assert_golden, golden_path};
+pub use golden::{assert_every_case_quoted, assert_golden, case_fields, golden_path};
 pub use net::RefusedPort;
 pub use process::{run, wait_with_limit, Live, Outcome};
 pub use tools::{require, require_file, skip};
