@@ -8,6 +8,7 @@
 //! logs (`-v 8`) show `Authorization: Bearer <redacted>`.
 
 pub mod backoff;
+mod clock;
 pub mod tls;
 mod tunnel;
 
@@ -21,6 +22,7 @@ use crate::config::endpoint::{ClientIdentity, Scheme, TrustRoots};
 use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
+pub use clock::ServerClock;
 use ureq::unversioned::resolver::DefaultResolver;
 use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
 
@@ -167,6 +169,8 @@ pub struct Client {
     impersonation: Vec<(String, String)>,
     /// The run's deadline (`bound_by`): no request and no exec plugin waits past it.
     deadline: Option<Instant>,
+    /// The server's clock, from its responses.
+    clock: Arc<ServerClock>,
 }
 
 /// The HTTP agents for one client identity. Rebuilt when the identity changes, which also drops
@@ -222,6 +226,7 @@ impl Client {
             impersonation: impersonation_headers(&conn.impersonate),
             object_limit: DEFAULT_OBJECT_LIMIT,
             deadline: None,
+            clock: Arc::default(),
         })
     }
 
@@ -280,6 +285,11 @@ impl Client {
     }
 
     /// The server, as `https://host:port`, for messages.
+    /// The server's clock, as its responses tell it (shared: it follows later responses).
+    pub fn clock(&self) -> Arc<ServerClock> {
+        Arc::clone(&self.clock)
+    }
+
     pub fn server(&self) -> &str {
         &self.server_display
     }
@@ -578,6 +588,9 @@ impl Client {
                 .get(name)
                 .and_then(|value| value.to_str().ok())
         };
+        if let Some(date) = header("Date") {
+            self.clock.heard(date, std::time::SystemTime::now());
+        }
         if (300..400).contains(&code) {
             // Never follow: the credentials were meant for this server only.
             let location = header("Location").unwrap_or("(no Location)");

@@ -23,6 +23,11 @@ impl<W: Write> Output<W> {
         }
     }
 
+    /// The objects a wait that ran out of time never saw meet its condition.
+    pub fn not_met(&mut self, objects: &[crate::output::printer::NotMet]) {
+        self.printer.not_met(objects);
+    }
+
     /// No more events: let the printer close what it holds open, and flush.
     pub fn finish(&mut self) -> io::Result<()> {
         self.printer.finish(&mut self.out)?;

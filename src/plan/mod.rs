@@ -189,6 +189,9 @@ pub struct GetPlan {
     pub several_contexts: bool,
     /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
     pub explain_waits: bool,
+    /// Say why, once, when a wait on objects' state fails or runs out: the summary (with
+    /// `--quiet` too: it is the verdict's cause, not commentary).
+    pub summarize: bool,
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
@@ -335,6 +338,11 @@ impl GetPlan {
                 recursive: args.recursive,
             },
         };
+        let asks_readiness = rules
+            .until
+            .iter()
+            .chain(&rules.fail_on)
+            .any(|e| matches!(e, Expr::Ready | Expr::Failed));
         let plan = GetPlan {
             request,
             watching,
@@ -368,12 +376,8 @@ impl GetPlan {
             several_contexts: false,
             // The live view too: its rows show each object's judgement, and the causes (held
             // while it draws) and the summary follow its last frame, as in `-w`.
-            explain_waits: !args.quiet
-                && rules
-                    .until
-                    .iter()
-                    .chain(&rules.fail_on)
-                    .any(|e| matches!(e, Expr::Ready | Expr::Failed)),
+            explain_waits: !args.quiet && asks_readiness,
+            summarize: asks_readiness,
             rules,
             streaming_list: false,
         };

@@ -124,6 +124,8 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
         max_object_size: MAX_OBJECT_SIZE,
         several_contexts: false,
         explain_waits: false,
+        // kubectl says nothing of the cause: kw's summary follows its error line.
+        summarize: true,
         streaming_list: false,
     })
 }

@@ -44,11 +44,10 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
     // Why a wait on an object's state failed or ran out (its Pods, their Warning events, a
     // crashed container's log): for kubectl's conditions too, which say nothing of the cause.
     // Not for `create`/`delete`, whose objects have no state to explain.
-    let explain_waits = !args.quiet
-        && until
-            .iter()
-            .chain(&fail_on)
-            .any(|e| !matches!(e, Expr::Create | Expr::Delete | Expr::Nothing));
+    let summarize = until
+        .iter()
+        .chain(&fail_on)
+        .any(|e| !matches!(e, Expr::Create | Expr::Delete | Expr::Nothing));
     Ok(GetPlan {
         request,
         // `--timeout=0` checks once, as kubectl's does.
@@ -65,7 +64,7 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
             progress: !args.quiet,
             fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
             readiness: Readiness::Kw,
-            explain: explain_waits,
+            explain: summarize,
         },
         timeout: timeout.filter(|t| !t.is_zero()),
         request_timeout: None,
@@ -77,7 +76,8 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         chunk_size: 500,
         max_object_size: MAX_OBJECT_SIZE,
         several_contexts: false,
-        explain_waits,
+        explain_waits: summarize && !args.quiet,
+        summarize,
         streaming_list: false,
     })
 }

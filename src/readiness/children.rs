@@ -11,9 +11,11 @@
 //! Old-revision Pods being replaced never count: a rollout away from a broken image must not
 //! fail because the broken Pods are still there.
 
+use std::time::SystemTime;
+
 use serde_json::Value;
 
-use super::fields::{condition, int, short, text};
+use super::fields::{condition, int, kubelet_text, short, text, time};
 
 /// Waiting reasons of a container that will not start without someone acting.
 const STUCK: [&str; 5] = [
@@ -115,12 +117,34 @@ pub fn trouble(pod: &Value) -> Option<String> {
         return Some(if message.is_empty() {
             format!("{reason} ({name})")
         } else {
-            format!("{reason} ({name}): {}", short(message))
+            format!("{reason} ({name}): {}", short(&kubelet_text(message)))
         });
     }
     let unschedulable =
         condition(pod, "PodScheduled").filter(|c| c.is_false() && c.reason == "Unschedulable")?;
     Some(format!("Unschedulable: {}", unschedulable.describe()))
+}
+
+/// When `pod`'s trouble began, as the Pod itself shows it: the earliest of the moment its
+/// `Ready` or `ContainersReady` condition turned false and each stuck container's last
+/// termination. A Pod kw joins late is then held to the grace from there, not from when kw
+/// first saw it. `None` when the Pod says nothing of it (the caller counts from now). The API
+/// writes whole seconds: each moment is read as the end of its second, so the grace is never
+/// cut short by the rounding (it may be up to a second longer).
+pub fn trouble_since(pod: &Value) -> Option<SystemTime> {
+    let conditions = ["Ready", "ContainersReady"]
+        .into_iter()
+        .filter_map(|kind| condition(pod, kind).filter(|c| c.is_false()))
+        .filter_map(|c| time(c.entry, "/lastTransitionTime"));
+    let terminations = containers(pod)
+        .filter(|status| {
+            text(status, "/state/waiting/reason").is_some_and(|reason| STUCK.contains(&reason))
+        })
+        .filter_map(|status| time(status, "/lastState/terminated/finishedAt"));
+    conditions
+        .chain(terminations)
+        .min()
+        .map(|at| at + std::time::Duration::from_secs(1))
 }
 
 /// A container that crashed: in `CrashLoopBackOff`, or terminated with a non-zero exit code

@@ -99,6 +99,40 @@ pub fn short(text: &str) -> String {
     }
 }
 
+/// The kubelet's back-off words, shortened to what a reader needs where the Pod and container
+/// are named already: `back-off 40s restarting failed container=web pod=web-1_default(uid)`
+/// (a waiting state's message) and `Back-off restarting failed container web in pod
+/// web-1_default(uid)` (its Warning event) lose the Pod's name and uid, and the delay, which
+/// grows with every restart and would make one cause read as a new one each time.
+pub fn kubelet_text(text: &str) -> String {
+    let mut text = text.trim();
+    for tail in [" pod=", " in pod "] {
+        if let Some(at) = text.find(tail).filter(|_| text.ends_with(')')) {
+            text = &text[..at];
+        }
+    }
+    const BACK_OFF: &str = "back-off ";
+    if !text
+        .get(..BACK_OFF.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(BACK_OFF))
+    {
+        return text.to_string();
+    }
+    let rest = &text[BACK_OFF.len()..];
+    // `back-off 1m20s restarting…`: a Go duration, then a space.
+    match rest.split_once(' ') {
+        Some((delay, after))
+            if delay.starts_with(|c: char| c.is_ascii_digit())
+                && delay
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.') =>
+        {
+            format!("{}{after}", &text[..BACK_OFF.len()])
+        }
+        _ => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +159,20 @@ mod tests {
     #[test]
     fn messages_are_cut_to_one_short_line() {
         assert_eq!(short(" a\nb "), "a b");
+        assert_eq!(
+            kubelet_text("back-off 1m20s restarting failed container=web pod=shop-2xk6m8hss-6zjwc_default(af022b9e-70fd-43fe-b760-38a04dcc8d32)"),
+            "back-off restarting failed container=web"
+        );
+        assert_eq!(
+            kubelet_text("Back-off restarting failed container web in pod shop-2xk6m8hss-6zjwc_default(af022b9e-70fd)"),
+            "Back-off restarting failed container web"
+        );
+        assert_eq!(
+            kubelet_text("Back-off pulling image \"nginx:1.99\""),
+            "Back-off pulling image \"nginx:1.99\""
+        );
+        assert_eq!(kubelet_text("back-off é"), "back-off é");
+        assert_eq!(kubelet_text("pod= in pod x"), "pod= in pod x");
         let long = "x".repeat(1000);
         assert_eq!(short(&long).chars().count(), MAX_MESSAGE + 1);
     }

@@ -23,6 +23,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
+pub use fields::kubelet_text;
 use fields::{condition, int, text};
 pub use judgement::{Judgement, State};
 

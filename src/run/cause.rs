@@ -25,9 +25,11 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::client::ServerClock;
 use crate::events::{kind_prefix, Event, ResourceInfo};
 use crate::log;
 use crate::readiness::children::{self, Crash, Revision};
+use crate::readiness::kubelet_text;
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
 use crate::wire::EventType;
@@ -61,6 +63,14 @@ pub struct Causes {
     context: Option<Arc<str>>,
     /// Say each Warning event on stderr as it comes (not with `--quiet`).
     explain: bool,
+    /// Keep the Warning events for the summary, said or not (`rollout status` says none as
+    /// they come, as kubectl; its summary still tells them).
+    gather: bool,
+    /// The server's clock: the times its objects and events hold are read on it.
+    clock: Arc<ServerClock>,
+    /// uid → a Pod waited on itself that is stuck: its key and label, why, and the start its
+    /// status shows (server's clock).
+    own_stuck: HashMap<String, OwnStuck>,
     /// Tell the judge of stuck children (`--fail-on failed`).
     tell: Option<Tell>,
     /// uid → the workloads waited on that own Pods, and how their current Pods are marked.
@@ -70,10 +80,14 @@ pub struct Causes {
     /// uid → the Pods stuck now (the few fields `children::is_current` reads), current or not:
     /// a ReplicaSet seen later may make one current.
     stuck: HashMap<String, Stuck>,
-    /// uid → the workload a stuck Pod was told against, to tell it when the Pod recovers.
-    told: HashMap<String, (Key, String, String)>,
-    /// about uid → its last Warning events (sequence number, line).
-    recent: HashMap<String, VecDeque<(u64, String)>>,
+    /// uid → the workload a stuck Pod was told against (with the reason and since when), to
+    /// tell it when the Pod recovers, or when an earlier start of its trouble comes to light.
+    told: HashMap<String, Told>,
+    /// uid → the first moment a Warning event about it says it happened (its
+    /// `firstTimestamp`): a crash loop's first back-off, an image's first failed pull.
+    first_warning: HashMap<String, SystemTime>,
+    /// about uid → its last Warning events, each message once.
+    recent: HashMap<String, VecDeque<Recent>>,
     sequence: u64,
     /// Pod uid → its crashed containers, for every Pod that has some: its owners may be seen
     /// after it (the summary keeps those of the objects waited on).
@@ -91,6 +105,36 @@ pub struct Causes {
     dropped_said: bool,
 }
 
+/// A Warning event kept for the summary.
+#[derive(Clone)]
+struct Recent {
+    sequence: u64,
+    /// `pod/web-1`.
+    about: String,
+    /// `Warning Failed: Failed to pull image "x": ...`.
+    said: String,
+}
+
+/// Warning events kept per object: more than the summary shows, so that the kubelet's short
+/// restatements (`Error: ErrImagePull`) coming after the message that says why do not push it
+/// out.
+const KEPT_PER_OBJECT: usize = 2 * WARNINGS_PER_OBJECT;
+
+struct OwnStuck {
+    key: Key,
+    label: String,
+    reason: String,
+    since: Option<SystemTime>,
+}
+
+#[derive(Clone)]
+struct Told {
+    workload: Key,
+    reason: String,
+    label: String,
+    since: SystemTime,
+}
+
 struct Owned {
     label: String,
     owners: Vec<String>,
@@ -106,6 +150,8 @@ struct Stuck {
     /// Labels and ownerReferences only.
     pod: Value,
     reason: String,
+    /// When the trouble began, as the Pod's status shows it.
+    since: Option<SystemTime>,
 }
 
 /// A Pod with containers that crashed.
@@ -121,11 +167,16 @@ pub struct CrashedPod {
 pub struct Findings {
     /// Label of an object waited on → its last Warning events and those of what it owns.
     pub warnings: HashMap<String, Vec<String>>,
+    /// Label of an object waited on → its Pods stuck now, and why
+    /// (`pod/web-1 (and 2 more): ImagePullBackOff (web): Back-off pulling image "x"`).
+    pub stuck: HashMap<String, Vec<String>>,
     pub crashed: Vec<CrashedPod>,
 }
 
 #[derive(Debug, Clone)]
 struct Warning {
+    /// When it first happened, if the event says.
+    first: Option<SystemTime>,
     uid: String,
     about_uid: String,
     about: String,
@@ -186,6 +237,11 @@ struct OwnerReference {
 struct CoreEvent {
     #[serde(default)]
     metadata: Metadata,
+    /// When the event (aggregated: `count` of them) first happened.
+    #[serde(default, rename = "firstTimestamp")]
+    first_timestamp: Option<String>,
+    #[serde(default, rename = "eventTime")]
+    event_time: Option<String>,
     #[serde(default, rename = "type")]
     kind: String,
     #[serde(default)]
@@ -207,15 +263,25 @@ struct Involved {
 }
 
 impl Causes {
-    pub fn new(context: Option<Arc<str>>, explain: bool, tell: Option<Tell>) -> Causes {
+    pub fn new(
+        context: Option<Arc<str>>,
+        explain: bool,
+        gather: bool,
+        clock: Arc<ServerClock>,
+        tell: Option<Tell>,
+    ) -> Causes {
         Causes {
             context,
             explain,
+            gather,
+            clock,
+            own_stuck: HashMap::new(),
             tell,
             workloads: HashMap::new(),
             replica_sets: HashMap::new(),
             stuck: HashMap::new(),
             told: HashMap::new(),
+            first_warning: HashMap::new(),
             recent: HashMap::new(),
             sequence: 0,
             crashed: HashMap::new(),
@@ -267,35 +333,50 @@ impl Causes {
             .unwrap_or_else(|| self.label(warning.about.clone()));
         // One line per event, whatever the message holds.
         let message = warning.message.replace(['\n', '\r'], " ");
-        let line = format!(
-            "{about}: Warning {}: {}",
-            warning.reason,
-            message.trim_end()
-        );
+        let said = format!("Warning {}: {}", warning.reason, message.trim_end());
+        if let Some(first) = warning.first {
+            let earliest = self
+                .first_warning
+                .entry(warning.about_uid.clone())
+                .or_insert(first);
+            if first < *earliest {
+                *earliest = first;
+            }
+            // A Pod told stuck may have been stuck since before kw saw it.
+            if self.told.contains_key(&warning.about_uid) {
+                self.judge_child(&warning.about_uid.clone());
+            }
+            self.tell_own(&warning.about_uid.clone());
+        }
         if self.explain {
-            log::notice_unscoped(&line);
+            log::notice_unscoped(&format!("{about}: {said}"));
         }
         self.sequence += 1;
         if self.recent.len() >= RECENT_OBJECTS && !self.recent.contains_key(&warning.about_uid) {
             let stalest = self
                 .recent
                 .iter()
-                .min_by_key(|(_, events)| events.back().map_or(0, |(sequence, _)| *sequence))
+                .min_by_key(|(_, events)| events.back().map_or(0, |r| r.sequence))
                 .map(|(uid, _)| uid.clone());
             if let Some(uid) = stalest {
                 self.recent.remove(&uid);
             }
         }
         let recent = self.recent.entry(warning.about_uid.clone()).or_default();
-        if recent.len() == WARNINGS_PER_OBJECT {
+        recent.retain(|r| r.said != said);
+        if recent.len() == KEPT_PER_OBJECT {
             recent.pop_front();
         }
-        recent.push_back((self.sequence, line));
+        recent.push_back(Recent {
+            sequence: self.sequence,
+            about,
+            said,
+        });
     }
 
     /// What the summary of a failed wait shows from here.
     pub fn findings(&self) -> Findings {
-        let mut by_root: HashMap<&str, Vec<&(u64, String)>> = HashMap::new();
+        let mut by_root: HashMap<&str, Vec<&Recent>> = HashMap::new();
         for (about, recent) in &self.recent {
             if let Some(root) = self.root(about, 0) {
                 by_root.entry(root).or_default().extend(recent);
@@ -303,14 +384,45 @@ impl Causes {
         }
         let warnings = by_root
             .into_iter()
-            .filter_map(|(root, mut lines)| {
-                lines.sort_by_key(|(sequence, _)| *sequence);
-                let newest = lines.len().saturating_sub(WARNINGS_PER_OBJECT);
+            .filter_map(|(root, events)| {
                 let label = self.watched.get(root)?.clone();
-                Some((
-                    label,
-                    lines[newest..].iter().map(|(_, l)| l.clone()).collect(),
-                ))
+                Some((label, telling(events)))
+            })
+            .collect();
+        let mut stuck_by_root: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
+        for (uid, stuck) in &self.stuck {
+            // A Pod waited on itself says its own state on its own line; a workload's count
+            // when of its current revision.
+            if self.current_workload(stuck).is_none() {
+                continue;
+            }
+            if let Some(root) = self.root(uid, 0).filter(|root| *root != uid) {
+                stuck_by_root
+                    .entry(root)
+                    .or_default()
+                    .push((&stuck.label, &stuck.reason));
+            }
+        }
+        let stuck = stuck_by_root
+            .into_iter()
+            .filter_map(|(root, mut pods)| {
+                let label = self.watched.get(root)?.clone();
+                pods.sort();
+                let mut lines: Vec<(String, usize)> = Vec::new();
+                for (pod, reason) in pods {
+                    match lines.iter_mut().find(|(line, _)| line.ends_with(reason)) {
+                        Some((_, more)) => *more += 1,
+                        None => lines.push((format!("{pod}: {reason}"), 0)),
+                    }
+                }
+                let lines = lines
+                    .into_iter()
+                    .map(|(line, more)| match (more, line.split_once(": ")) {
+                        (0, _) | (_, None) => line,
+                        (more, Some((pod, reason))) => format!("{pod} (and {more} more): {reason}"),
+                    })
+                    .collect();
+                Some((label, lines))
             })
             .collect();
         let mut crashed: Vec<CrashedPod> = self
@@ -320,7 +432,11 @@ impl Causes {
             .map(|(_, pod)| pod.clone())
             .collect();
         crashed.sort_by(|a, b| a.label.cmp(&b.label));
-        Findings { warnings, crashed }
+        Findings {
+            warnings,
+            stuck,
+            crashed,
+        }
     }
 
     /// The crashed Pods of each Job waited on (under `--fail-on failed`), as the cause a failed
@@ -380,14 +496,22 @@ impl Causes {
     fn pod_news(&mut self, uid: &str, label: String, pod: Option<&Value>) {
         match pod.and_then(children::trouble) {
             Some(reason) => {
+                let since = pod.and_then(children::trouble_since);
                 let pod = pod.map_or(Value::Null, |p| {
                     serde_json::json!({"metadata": {
                         "labels": p.pointer("/metadata/labels"),
                         "ownerReferences": p.pointer("/metadata/ownerReferences"),
                     }})
                 });
-                self.stuck
-                    .insert(uid.to_string(), Stuck { label, pod, reason });
+                self.stuck.insert(
+                    uid.to_string(),
+                    Stuck {
+                        label,
+                        pod,
+                        reason,
+                        since,
+                    },
+                );
             }
             None => {
                 self.stuck.remove(uid);
@@ -401,47 +525,116 @@ impl Causes {
         let Some(tell) = &self.tell else {
             return;
         };
+        let now = SystemTime::now();
         let now_stuck = self.stuck.get(uid).and_then(|stuck| {
-            let owners: Vec<String> = stuck
-                .pod
-                .pointer("/metadata/ownerReferences")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|o| Some(o.get("uid")?.as_str()?.to_string()))
-                .collect();
-            let workload_uid = self.workload_of(&owners)?;
-            let workload = self.workloads.get(workload_uid)?;
-            let newest = self.newest_replica_set(workload_uid);
-            children::is_current(&workload.revision, &stuck.pod, newest).then(|| {
-                (
-                    workload.key.clone(),
-                    stuck.reason.clone(),
-                    stuck.label.clone(),
-                )
+            let workload = self.current_workload(stuck)?;
+            let since = self
+                .evidence_since(stuck.since, uid)
+                .map_or(now, |t| t.min(now));
+            Some(Told {
+                workload: workload.key.clone(),
+                reason: stuck.reason.clone(),
+                label: stuck.label.clone(),
+                since,
             })
         });
         let before = self.told.get(uid).cloned();
         match (before, now_stuck) {
-            (Some((key, reason, _)), Some((now_key, now_reason, _)))
-                if key == now_key && reason == now_reason => {}
-            (before, Some((key, reason, label))) => {
-                if let Some((old, _, old_label)) = before.filter(|(old, ..)| *old != key) {
-                    tell(old, old_label, None);
+            (Some(before), Some(now))
+                if before.workload == now.workload
+                    && before.reason == now.reason
+                    && before.since <= now.since => {}
+            (before, Some(now)) => {
+                if let Some(old) = before.filter(|old| old.workload != now.workload) {
+                    tell(old.workload, old.label, None);
                 }
-                self.told.insert(
-                    uid.to_string(),
-                    (key.clone(), reason.clone(), label.clone()),
-                );
-                let since = SystemTime::now();
-                tell(key, label, Some(Trouble { reason, since }));
+                self.told.insert(uid.to_string(), now.clone());
+                let trouble = Trouble {
+                    reason: now.reason,
+                    since: now.since,
+                };
+                tell(now.workload, now.label, Some(trouble));
             }
-            (Some((key, _, label)), None) => {
+            (Some(before), None) => {
                 self.told.remove(uid);
-                tell(key, label, None);
+                tell(before.workload, before.label, None);
             }
             (None, None) => {}
         }
+    }
+
+    /// The workload waited on whose current revision `stuck` belongs to: old-revision Pods
+    /// being replaced never count.
+    fn current_workload(&self, stuck: &Stuck) -> Option<&Workload> {
+        let owners: Vec<String> = stuck
+            .pod
+            .pointer("/metadata/ownerReferences")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| Some(o.get("uid")?.as_str()?.to_string()))
+            .collect();
+        let workload_uid = self.workload_of(&owners)?;
+        let workload = self.workloads.get(workload_uid)?;
+        let newest = self.newest_replica_set(workload_uid);
+        children::is_current(&workload.revision, &stuck.pod, newest).then_some(workload)
+    }
+
+    /// When the trouble of `uid` began by its evidence, on kw's clock: the earliest of what its
+    /// status shows (`status_since`) and its first Warning event, both written on the server's
+    /// clock; `None` while that clock is unknown.
+    fn evidence_since(&self, status_since: Option<SystemTime>, uid: &str) -> Option<SystemTime> {
+        [status_since, self.first_warning.get(uid).copied()]
+            .into_iter()
+            .flatten()
+            .min()
+            .and_then(|at| self.clock.to_local(at))
+    }
+
+    /// A Pod waited on itself changed: keep whether it is stuck (the judge decides that from
+    /// the same event; here only its evidence of when it began is kept and told).
+    fn own_news(&mut self, uid: &str, key: Key, label: &str, pod: Option<&Value>) {
+        if self.tell.is_none() {
+            return;
+        }
+        let reason = pod
+            .and_then(children::trouble)
+            .filter(|reason| !reason.starts_with("Unschedulable"));
+        match reason {
+            None => {
+                self.own_stuck.remove(uid);
+            }
+            Some(reason) => {
+                let since = pod.and_then(children::trouble_since);
+                self.own_stuck.insert(
+                    uid.to_string(),
+                    OwnStuck {
+                        key,
+                        label: label.to_string(),
+                        reason,
+                        since,
+                    },
+                );
+                self.tell_own(uid);
+            }
+        }
+    }
+
+    /// Tell the judge the start of a watched Pod's trouble as its evidence shows it: on each of
+    /// its events, since the judge may hear this before it has judged the event that made the
+    /// Pod stuck (it keeps the earliest start, and ignores a Pod it does not see stuck).
+    fn tell_own(&self, uid: &str) {
+        let (Some(tell), Some(own)) = (&self.tell, self.own_stuck.get(uid)) else {
+            return;
+        };
+        let Some(since) = self.evidence_since(own.since, uid) else {
+            return;
+        };
+        let trouble = Trouble {
+            reason: own.reason.clone(),
+            since: since.min(SystemTime::now()),
+        };
+        tell(own.key.clone(), own.label.clone(), Some(trouble));
     }
 
     /// A workload or ReplicaSet changed: the stuck Pods may have changed revision.
@@ -510,7 +703,15 @@ impl Causes {
         if event.kind != "Warning" || self.said.contains(&uid) {
             return;
         }
+        let first = [event.first_timestamp, event.event_time]
+            .into_iter()
+            .flatten()
+            .filter_map(|at| humantime::parse_rfc3339_weak(&cut(at, FIELD_CHARS)).ok())
+            .min()
+            // Whole seconds: the end of the second, so the grace is never cut short.
+            .map(|at| at + std::time::Duration::from_secs(1));
         let warning = Warning {
+            first,
             uid,
             about_uid: cut(event.involved.uid, FIELD_CHARS),
             about: format!(
@@ -519,7 +720,7 @@ impl Causes {
                 cut(event.involved.name, FIELD_CHARS)
             ),
             reason: cut(event.reason, FIELD_CHARS),
-            message: cut(event.message, MESSAGE_CHARS),
+            message: kubelet_text(&cut(event.message, MESSAGE_CHARS)),
         };
         if self.concerns(&warning.about_uid, 0) {
             self.say(&warning);
@@ -527,6 +728,44 @@ impl Causes {
             self.hold(warning);
         }
     }
+}
+
+/// The Warning events the summary shows for one object (and what it owns): each message once,
+/// however many Pods said it (`pod/web-1 (and 2 more): Warning Failed: ...`), the ones that
+/// without the kubelet's restatements of a state (`Error: ImagePullBackOff`) when one says why,
+/// the newest `WARNINGS_PER_OBJECT`, oldest first.
+fn telling(events: Vec<&Recent>) -> Vec<String> {
+    // message → (newest sequence, the Pod that said it last, how many said it).
+    let mut by_message: HashMap<&str, (u64, &str, usize)> = HashMap::new();
+    for event in events {
+        let entry = by_message
+            .entry(&event.said)
+            .or_insert((event.sequence, &event.about, 0));
+        entry.2 += 1;
+        if event.sequence >= entry.0 {
+            (entry.0, entry.1) = (event.sequence, &event.about);
+        }
+    }
+    let restates = |said: &str| {
+        said.split_once(": ")
+            .and_then(|(_, message)| message.strip_prefix("Error: "))
+            .is_some_and(|state| !state.contains(' '))
+    };
+    let mut ranked: Vec<(&str, (u64, &str, usize))> = by_message.into_iter().collect();
+    // A restatement says nothing the summary's judgement does not, once a message says why.
+    if ranked.iter().any(|(said, _)| !restates(said)) {
+        ranked.retain(|(said, _)| !restates(said));
+    }
+    ranked.sort_by_key(|(_, (sequence, ..))| std::cmp::Reverse(*sequence));
+    ranked.truncate(WARNINGS_PER_OBJECT);
+    ranked.sort_by_key(|(_, (sequence, ..))| *sequence);
+    ranked
+        .into_iter()
+        .map(|(said, (_, about, count))| match count {
+            1 => format!("{about}: {said}"),
+            n => format!("{about} (and {} more): {said}", n - 1),
+        })
+        .collect()
 }
 
 /// Whether objects of `resource` own Pods (through ReplicaSets for Deployments).
@@ -582,8 +821,12 @@ impl Consumer for Causes {
         if uid.is_empty() {
             return;
         }
+        let is_pod = event.resource.group.is_empty() && event.resource.plural == "pods";
         if event.kind == EventType::Deleted {
             self.watched.remove(&uid);
+            self.crashed.remove(&uid);
+            self.own_stuck.remove(&uid);
+            self.first_warning.remove(&uid);
             if self.workloads.remove(&uid).is_some() {
                 self.judge_stuck_again();
             }
@@ -594,9 +837,16 @@ impl Consumer for Causes {
             kind_prefix(&event.resource.kind, &event.resource.group),
             event.name
         ));
+        // A Pod waited on itself: its crashed containers are the summary's, as a workload's
+        // Pods' are.
+        if is_pod {
+            let pod = self.note_crashes(&uid, event, event.name, &label);
+            self.own_news(&uid, Key::of(event), &label, pod.as_ref());
+        }
         self.watched.insert(uid.clone(), label);
         let owns_pods = owns_pods(event.resource);
-        if self.tell.is_some() && owns_pods {
+        // Revisions tell which stuck Pods count: for the judge, and for the summary.
+        if (self.tell.is_some() || self.gather) && owns_pods {
             let revision = serde_json::from_str::<Value>(event.object.get())
                 .ok()
                 .and_then(|o| {
@@ -621,7 +871,7 @@ impl Consumer for Causes {
             }
         }
         if !event.namespace.is_empty() {
-            if self.explain {
+            if self.explain || self.gather {
                 watches.add(
                     core("events", "Event"),
                     event.namespace,
@@ -659,6 +909,7 @@ impl Consumer for Causes {
         if event.kind == EventType::Deleted {
             self.owned.remove(&uid);
             self.recent.remove(&uid);
+            self.first_warning.remove(&uid);
             if is_pod {
                 self.crashed.remove(&uid);
                 self.pod_news(&uid, label, None);
@@ -674,7 +925,7 @@ impl Consumer for Causes {
             .into_iter()
             .map(|o| o.uid)
             .collect();
-        if is_replica_set && self.tell.is_some() {
+        if is_replica_set && (self.tell.is_some() || self.gather) {
             let revision = serde_json::from_str::<Value>(event.object.get())
                 .ok()
                 .and_then(|rs| children::replica_set_revision(&rs));
@@ -693,27 +944,42 @@ impl Consumer for Causes {
             },
         );
         if is_pod {
-            let json = event.object.get();
-            let pod = may_be_troubled(json)
-                .then(|| serde_json::from_str::<Value>(json).ok())
-                .flatten();
-            let crashes = pod.as_ref().map(children::crashes).unwrap_or_default();
-            if crashes.is_empty() {
-                self.crashed.remove(&uid);
-            } else {
-                self.crashed.insert(
-                    uid.clone(),
-                    CrashedPod {
-                        namespace: event.namespace.to_string(),
-                        name: meta.metadata.name.clone(),
-                        label: label.clone(),
-                        crashes,
-                    },
-                );
-            }
+            let pod = self.note_crashes(&uid, event, &meta.metadata.name, &label);
             self.pod_news(&uid, label, pod.as_ref());
         }
         self.say_pending();
+    }
+}
+
+impl Causes {
+    /// Keep Pod `uid`'s crashed containers, or forget them once it has none; the Pod, parsed,
+    /// when it may tell of trouble.
+    fn note_crashes(
+        &mut self,
+        uid: &str,
+        event: &Event<'_>,
+        name: &str,
+        label: &str,
+    ) -> Option<Value> {
+        let json = event.object.get();
+        let pod = may_be_troubled(json)
+            .then(|| serde_json::from_str::<Value>(json).ok())
+            .flatten();
+        let crashes = pod.as_ref().map(children::crashes).unwrap_or_default();
+        if crashes.is_empty() {
+            self.crashed.remove(uid);
+        } else {
+            self.crashed.insert(
+                uid.to_string(),
+                CrashedPod {
+                    namespace: event.namespace.to_string(),
+                    name: name.to_string(),
+                    label: label.to_string(),
+                    crashes,
+                },
+            );
+        }
+        pod
     }
 }
 

@@ -236,6 +236,16 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             return Err(error);
         }
     };
+    // A wait that ran out of time: kubectl names no object after the first that never met
+    // the condition (its deadline had passed before it came to them), on stdout either.
+    let ran_out = run.plan.watching
+        && matches!(end, End::Done { .. })
+        && run
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+    if let Some(judge) = run.judge.as_ref().filter(|_| ran_out) {
+        run.outputs.not_met(&judge.not_met());
+    }
     if !matches!(end, End::ClosedPipe) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
@@ -314,7 +324,7 @@ impl Run {
         // A stuck Pod of a workload's current revision fails it under `--fail-on failed`, even
         // with `--quiet`: the auxiliary watches run for that too.
         let children = self.plan.rules.fail_on.contains(&Expr::Failed);
-        let watches = (self.plan.explain_waits || children).then(|| {
+        let watches = (self.plan.summarize || self.plan.explain_waits || children).then(|| {
             let tell: Option<Tell> = children.then(|| -> Tell {
                 Box::new(move |workload, child, trouble| {
                     let _ = tell.send(MemberNews::Child(workload, child, trouble));
@@ -323,6 +333,8 @@ impl Run {
             let causes = Arc::new(Mutex::new(Causes::new(
                 context.cloned(),
                 self.plan.explain_waits,
+                self.plan.summarize,
+                prepared.client.clock(),
                 tell,
             )));
             let watches = WatchSet::new(

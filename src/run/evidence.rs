@@ -40,9 +40,9 @@ impl Evidence {
     /// The summary; `failed`: the object that failed and why (exit 2).
     pub fn summary(&self, failed: Option<String>) -> Summary {
         let until = Instant::now() + self.budget;
-        let unready = match &self.judge {
-            Some(judge) => judge.unready(),
-            None => Vec::new(),
+        let (unmet, question) = match &self.judge {
+            Some(judge) => judge.unmet(),
+            None => (Vec::new(), None),
         };
         let gathered: Vec<_> = self
             .members
@@ -52,14 +52,18 @@ impl Evidence {
                 (findings, client)
             })
             .collect();
-        let not_ready = unready
+        let not_ready = unmet
             .into_iter()
             .map(|(label, judgement)| NotReady {
                 warnings: gathered
                     .iter()
                     .find_map(|(e, _)| e.warnings.get(&label).cloned())
                     .unwrap_or_default(),
-                judgement: judgement.to_string(),
+                stuck: gathered
+                    .iter()
+                    .find_map(|(e, _)| e.stuck.get(&label).cloned())
+                    .unwrap_or_default(),
+                judgement: summary::why_unmet(judgement.as_ref(), question.as_deref()),
                 label,
             })
             .collect();
@@ -100,6 +104,7 @@ impl Evidence {
         }
         Summary {
             failed,
+            question,
             not_ready,
             crashed,
         }

@@ -104,7 +104,6 @@ fn run_plan(
     let plan = plan.with_streaming_list(environment.streaming_list);
     let started = Instant::now();
     let deadlines = plan.deadlines(started);
-    let judged_readiness = plan.explain_waits;
     let requested = requested(&plan.request)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
     let ran = drive::run(
@@ -125,9 +124,11 @@ fn run_plan(
         End::Ended(crate::wait::Ended::FailOn { by, .. }) => Some(by.clone()),
         _ => None,
     };
-    // Why the wait for `ready` failed or ran out, said once, with the verdict.
-    let summary = (judged_readiness && (failed_by.is_some() || timed_out.is_some()))
-        .then(|| ran.evidence.summary(failed_by));
+    // Why the wait failed or ran out, decided here once for every verb (its logs read once),
+    // and said once, with the verdict.
+    let summary = (plan.summarize && (failed_by.is_some() || timed_out.is_some()))
+        .then(|| ran.evidence.summary(failed_by))
+        .filter(|summary| !summary.is_empty());
     let finished = Finished {
         timed_out,
         summary,

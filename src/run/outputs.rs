@@ -123,6 +123,13 @@ impl Outputs {
         })
     }
 
+    /// The objects a wait that ran out of time never saw meet its condition (before `finish`).
+    pub(super) fn not_met(&self, objects: &[printer::NotMet]) {
+        if let Some(output) = self.current().as_ref() {
+            crate::log::lock(&output.0).not_met(objects);
+        }
+    }
+
     /// Let the printer close what it holds open, and flush; a closed pipe is not an error.
     pub(super) fn finish(&self) -> Result<(), WatchError> {
         if let Some(view) = &self.live {

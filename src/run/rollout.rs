@@ -14,7 +14,6 @@ use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
 use crate::report::rollout::{RolloutFinished, RolloutRun};
-use crate::wait::Ended;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
 /// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
@@ -128,7 +127,7 @@ fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPl
 /// object that failed.
 fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutFinished, KwError> {
     let plan = with_request_timeout(plan, config)?;
-    let (mut finished, evidence) = super::run_plan(plan, config, notices)?;
+    let (finished, evidence) = super::run_plan(plan, config, notices)?;
     let failure = evidence.judge.as_ref().and_then(|judge| {
         judge
             .unready()
@@ -136,13 +135,6 @@ fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<Rollout
             .find(|(_, judgement)| judgement.state == State::Failed)
             .map(|(label, judgement)| failure_line(&label, judgement.message))
     });
-    let failed_by = match &finished.end {
-        End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),
-        _ => None,
-    };
-    if failed_by.is_some() || finished.timed_out.is_some() {
-        finished.summary = Some(evidence.summary(failed_by)).filter(|s| !s.is_empty());
-    }
     Ok(RolloutFinished { finished, failure })
 }
 

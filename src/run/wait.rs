@@ -6,9 +6,8 @@ use crate::cli::WaitArgs;
 use crate::config::flags::ConfigFlags;
 use crate::log::Notices;
 use crate::report::error::KwError;
-use crate::report::outcome::End;
 use crate::report::wait::WaitFinished;
-use crate::wait::{Ended, Expr};
+use crate::wait::Expr;
 
 /// `kw wait --for=CONDITION TARGETS`: kubectl's lines on stdout as each object meets it.
 pub fn wait(
@@ -23,22 +22,13 @@ pub fn wait(
         None => None,
     };
     let checked_once = !plan.watching;
-    // The summary tells what was not ready and why: the readiness words' judgement.
-    let explains = plan.explain_waits;
     let only_create = plan.rules.until.iter().all(|e| *e == Expr::Create);
-    let (mut finished, evidence) = super::run_plan(plan, config, notices)?;
+    let (finished, evidence) = super::run_plan(plan, config, notices)?;
     let objects = evidence
         .judge
         .as_ref()
         .map(|judge| judge.in_order())
         .unwrap_or_default();
-    let failed_by = match &finished.end {
-        End::Ended(Ended::FailOn { by, .. }) => Some(by.clone()),
-        _ => None,
-    };
-    if explains && (failed_by.is_some() || finished.timed_out.is_some()) {
-        finished.summary = Some(evidence.summary(failed_by)).filter(|s| !s.is_empty());
-    }
     Ok(WaitFinished {
         finished,
         objects,

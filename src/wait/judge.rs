@@ -9,12 +9,17 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::events::{Event, Flow};
+use crate::output::printer::NotMet;
 use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
 
 use super::expr::{Expr, For};
 use super::identity::{Key, Named};
 use super::rules::Rules;
+
+/// Judgements remembered as said per object: enough for the states a flapping object passes
+/// through, bounded for an object whose message changes with every event.
+const SAID_PER_OBJECT: usize = 8;
 
 /// Why a watch ended early, as the judge recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +50,8 @@ impl fmt::Display for Ended {
 pub struct Trouble {
     /// `ImagePullBackOff (web): Back-off pulling image "x"`.
     pub reason: String,
-    /// When kw first saw it stuck (kw's clock: the grace is kw's to count).
+    /// When the trouble began: the earliest of what the Pod's status and its Warning events
+    /// show and when kw first saw it stuck, never later than kw's now.
     pub since: SystemTime,
 }
 
@@ -103,6 +109,11 @@ pub struct Judge {
     next_tick: Option<SystemTime>,
     /// Changes of judgement not yet reported (`Rules::progress`).
     progress: Vec<String>,
+    /// When a watched Pod's trouble began by its own evidence (on kw's clock), told before
+    /// this judge saw the Pod stuck.
+    evidence: HashMap<Key, SystemTime>,
+    /// The judgements said of each object (the last `SAID_PER_OBJECT`), each said once.
+    said: HashMap<Key, Vec<Judgement>>,
     /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
     /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
     troubles: HashMap<Key, BTreeMap<String, Trouble>>,
@@ -141,6 +152,8 @@ impl Judge {
             announced_missing: false,
             next_tick: None,
             progress: Vec::new(),
+            said: HashMap::new(),
+            evidence: HashMap::new(),
             troubles: HashMap::new(),
             pending_said: HashMap::new(),
             recovered: HashMap::new(),
@@ -236,6 +249,8 @@ impl Judge {
                 self.objects.remove(&key);
                 self.troubles.remove(&key);
                 self.pending_said.remove(&key);
+                self.said.remove(&key);
+                self.evidence.remove(&key);
                 self.recovered.retain(|(object, _), _| *object != key);
                 self.deleted = Some(label);
             } else {
@@ -249,7 +264,13 @@ impl Judge {
                 // child is: the same rule for every object.
                 if self.guards_pods() && is_pod(event.resource) {
                     let reason = parsed.as_ref().and_then(own_trouble);
-                    let trouble = reason.map(|reason| Trouble { reason, since: now });
+                    // Kw's first sight; the Pod's own evidence, read on the server's clock,
+                    // may come to move it earlier (`child_trouble`).
+                    let since = self.evidence.get(&key).map_or(now, |at| (*at).min(now));
+                    if reason.is_none() {
+                        self.evidence.remove(&key);
+                    }
+                    let trouble = reason.map(|reason| Trouble { reason, since });
                     self.note_trouble(&key, &label, trouble, now);
                 }
                 let mut seen = self.assess(
@@ -266,10 +287,8 @@ impl Judge {
                 if let Some(due) = self.trouble_due(&key).filter(|due| *due > now) {
                     self.next_tick = Some(self.next_tick.map_or(due, |t| t.min(due)));
                 }
-                let before = self.objects.get(&key).and_then(|s| s.judgement.as_ref());
-                if let Some(line) = self.change_line(before, &seen) {
-                    self.progress.push(line);
-                }
+                let before = self.objects.get(&key).and_then(|s| s.judgement.clone());
+                self.say_change(&key, before.as_ref(), &seen);
                 if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
                 }
@@ -356,9 +375,7 @@ impl Judge {
                 later => Assessment { later, ..seen },
             };
             self.overlay(&key, &mut fresh, now);
-            if let Some(line) = self.change_line(before.as_ref(), &fresh) {
-                self.progress.push(line);
-            }
+            self.say_change(&key, before.as_ref(), &fresh);
             self.objects.insert(key, fresh);
         }
         self.next_tick = self.earliest_tick(now);
@@ -394,13 +411,30 @@ impl Judge {
             }
             return None;
         }
-        self.note_trouble(workload, child, trouble, now);
+        let own = self
+            .objects
+            .get(workload)
+            .is_some_and(|seen| seen.label == child);
+        if own {
+            // A watched Pod's own trouble comes and goes with its events, judged here; what
+            // its evidence tells can only move an earlier start, never say it is stuck. It may
+            // come before the event that shows the Pod stuck: kept for that event, then.
+            let Some(known) = self.troubles.get(workload).and_then(|t| t.get(child)) else {
+                if let Some(trouble) = trouble {
+                    self.evidence.insert(workload.clone(), trouble.since);
+                }
+                return None;
+            };
+            let since = trouble.map_or(known.since, |t| t.since.min(known.since));
+            let reason = known.reason.clone();
+            self.note_trouble(workload, child, Some(Trouble { reason, since }), now);
+        } else {
+            self.note_trouble(workload, child, trouble, now);
+        }
         if let Some(mut seen) = self.objects.remove(workload) {
             let before = seen.judgement.clone();
             self.overlay(workload, &mut seen, now);
-            if let Some(line) = self.change_line(before.as_ref(), &seen) {
-                self.progress.push(line);
-            }
+            self.say_change(workload, before.as_ref(), &seen);
             if let Some(line) = self.pending_line(workload, &seen, now) {
                 self.progress.push(line);
             }
@@ -432,11 +466,12 @@ impl Judge {
             Some(trouble) => {
                 let recovered = self.recovered.remove(&id).map(|(since, _)| since);
                 let children = self.troubles.entry(key.clone()).or_default();
-                let since = children
-                    .get(child)
-                    .map(|t| t.since)
-                    .or(recovered)
-                    .unwrap_or(trouble.since);
+                // The earliest evidence counts: a Warning event or the Pod's own status may
+                // tell of an earlier start than kw's first sight.
+                let since = [children.get(child).map(|t| t.since), recovered]
+                    .into_iter()
+                    .flatten()
+                    .fold(trouble.since, SystemTime::min);
                 children.insert(
                     child.to_string(),
                     Trouble {
@@ -574,15 +609,30 @@ impl Judge {
         seen.judgement = Some(judgement);
     }
 
-    /// A line for stderr when `seen`'s judgement differs from `before`. An object ready when
-    /// first seen is no news (a manifest of twenty ConfigMaps would be twenty lines).
-    fn change_line(&self, before: Option<&Judgement>, seen: &Assessment) -> Option<String> {
-        let judgement = seen.judgement.as_ref()?;
+    /// A line for stderr when `seen`'s judgement differs from `before` and has not been said
+    /// of this object yet: an object that flaps between two states (a crash loop's Pod,
+    /// failed and in progress in turn) says each once, not once per event. An object ready
+    /// when first seen is no news (a manifest of twenty ConfigMaps would be twenty lines).
+    fn say_change(&mut self, key: &Key, before: Option<&Judgement>, seen: &Assessment) {
+        let Some(judgement) = seen.judgement.as_ref() else {
+            return;
+        };
         let news = match before {
             None => judgement.state != State::Ready,
             Some(before) => before != judgement,
         };
-        (self.rules.progress && news).then(|| format!("{}: {judgement}", seen.label))
+        if !self.rules.progress || !news {
+            return;
+        }
+        let said = self.said.entry(key.clone()).or_default();
+        if said.contains(judgement) {
+            return;
+        }
+        if said.len() == SAID_PER_OBJECT {
+            said.remove(0);
+        }
+        said.push(judgement.clone());
+        self.progress.push(format!("{}: {judgement}", seen.label));
     }
 
     /// The changes of judgement since the last call (`deployment.apps/web: in progress:
@@ -840,6 +890,54 @@ impl Judge {
         objects
     }
 
+    /// Every watched object that did not meet what was asked, sorted by label, with its
+    /// judgement when the rules judged it: none of the `--until` (`--for`) expressions holds
+    /// for it; with no `--until`, it is not ready. What the summary of a failed or timed-out
+    /// wait names: an object that met the question is never blamed.
+    pub fn unmet(&self) -> Vec<(String, Option<Judgement>)> {
+        let mut objects: Vec<(String, Option<Judgement>)> = self
+            .unmet_objects()
+            .map(|(_, seen)| (seen.label.clone(), seen.judgement.clone()))
+            .collect();
+        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects
+    }
+
+    /// The objects `unmet` names, as kubectl wait's order places them (for stdout's cut).
+    pub fn not_met(&self) -> Vec<NotMet> {
+        self.unmet_objects()
+            .map(|(key, _)| {
+                let (plural, group) = key.resource.split_once('.').unwrap_or((&key.resource, ""));
+                NotMet {
+                    group: group.to_string(),
+                    plural: plural.to_string(),
+                    context: key.context.clone(),
+                    namespace: key.namespace.clone(),
+                    name: key.name.clone(),
+                }
+            })
+            .collect()
+    }
+
+    fn unmet_objects(&self) -> impl Iterator<Item = (&Key, &Assessment)> {
+        self.objects
+            .iter()
+            .filter(|(key, seen)| match self.rules.until.is_empty() {
+                true => seen
+                    .judgement
+                    .as_ref()
+                    .is_some_and(|j| j.state != State::Ready),
+                false => !seen.until.iter().any(|holds| *holds) && !self.met_once.contains(key),
+            })
+    }
+
+    /// What was asked, when it is not readiness (`condition=Ready=True`): the summary says it
+    /// of an object that did not meet it while the readiness rules call it ready.
+    pub fn question(&self) -> Option<String> {
+        let asked: Vec<String> = self.rules.until.iter().map(Expr::to_string).collect();
+        (!asked.is_empty() && !self.rules.until.contains(&Expr::Ready)).then(|| asked.join(" or "))
+    }
+
     /// Every watched object's judgement now, its stuck children weighed in (the verdict's own
     /// judgement): what the live view shows, so that a row and the verdict agree.
     pub fn judgements(&self) -> impl Iterator<Item = (&Key, &Judgement)> {
@@ -1025,6 +1123,89 @@ mod tests {
     /// A Pod of its own in `CrashLoopBackOff` is held to the grace as a Deployment's Pod is:
     /// in progress, with the pending verdict said once, then failed with its cause on a tick.
     #[test]
+    /// The grace counts from when the trouble began as the Pod's evidence shows it (told by
+    /// the causes, on kw's clock), not from when kw joined: a Pod stuck for 25 s of a 30 s grace
+    /// fails 5 s later; one stuck for a minute fails at once. The evidence never makes a Pod
+    /// stuck that the judge does not see stuck, and never moves the start later.
+    fn the_grace_counts_from_the_pods_own_evidence() {
+        let crashing = json!({"metadata": {"name": "x", "namespace": "ns"},
+                              "status": {"phase": "Running", "containerStatuses": [{
+                                  "name": "web", "state": {"waiting": {
+                                      "reason": "CrashLoopBackOff"}}}]}});
+        let key = Key::new("", &resource(), "ns", "x");
+        let told = |ago: u64| {
+            Some(Trouble {
+                reason: "CrashLoopBackOff (web)".into(),
+                since: SystemTime::now() - Duration::from_secs(ago),
+            })
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        assert_eq!(feed_object(&mut judge, &resource(), crashing.clone()), None);
+        let start = SystemTime::now();
+        assert_eq!(judge.child_trouble(&key, "pod/x", told(25), start), None);
+        let due = judge.next_tick().expect("judged again when the grace ends");
+        let left = due.duration_since(start).unwrap_or_default();
+        assert!(left <= Duration::from_secs(6), "{left:?}");
+        // Later evidence does not move it back.
+        assert_eq!(judge.child_trouble(&key, "pod/x", told(1), start), None);
+        assert_eq!(judge.next_tick(), Some(due));
+        assert!(judge.tick(due).is_some());
+
+        let fails_at_once = |ended: Option<Ended>| {
+            assert!(
+                matches!(&ended, Some(Ended::FailOn { by, .. }) if by.starts_with("pod/x (CrashLoopBackOff")),
+                "{ended:?}"
+            )
+        };
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        assert_eq!(feed_object(&mut judge, &resource(), crashing.clone()), None);
+        fails_at_once(judge.child_trouble(&key, "pod/x", told(60), SystemTime::now()));
+
+        // The evidence may come before the judge has seen the Pod stuck: it is kept for then.
+        let running = json!({"metadata": {"name": "x", "namespace": "ns"},
+                             "status": {"phase": "Running", "containerStatuses": [{
+                                 "name": "web", "state": {"running": {}}}]}});
+        let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+        judge.synced(0);
+        assert_eq!(feed_object(&mut judge, &resource(), running), None);
+        assert_eq!(
+            judge.child_trouble(&key, "pod/x", told(60), SystemTime::now()),
+            None
+        );
+        fails_at_once(feed_object(&mut judge, &resource(), crashing));
+    }
+
+    #[test]
+    /// A crash loop's Pod flaps between failed and in progress: each judgement is said once.
+    fn a_flapping_object_says_each_judgement_once() {
+        let pod = |crashing: bool| {
+            let state = match crashing {
+                true => json!({"waiting": {"reason": "CrashLoopBackOff"}}),
+                false => json!({"running": {}}),
+            };
+            json!({"metadata": {"name": "x", "namespace": "ns"},
+                   "status": {"phase": "Running",
+                              "containerStatuses": [{"name": "web", "state": state}]}})
+        };
+        let mut judge = Judge::new(rules(&["ready"], &[], For::All), vec![], 1);
+        judge.synced(0);
+        let mut said = Vec::new();
+        for round in 0..6 {
+            feed_object(&mut judge, &resource(), pod(round % 2 == 0));
+            said.extend(judge.take_progress());
+        }
+        assert_eq!(
+            said,
+            [
+                "pod/x: failed: Containers in CrashLoop state: web",
+                "pod/x: in progress: Pod is running but is not Ready"
+            ]
+        );
+    }
+
+    #[test]
     fn a_watched_pod_gets_the_grace_too() {
         let crashing = json!({"metadata": {"name": "x", "namespace": "ns"},
                               "status": {"phase": "Running", "containerStatuses": [{
@@ -1042,7 +1223,7 @@ mod tests {
         );
         assert!(
             progress[1].starts_with(
-                "pod/x: CrashLoopBackOff (web): back-off 10s restarting failed container; failing in "
+                "pod/x: CrashLoopBackOff (web): back-off restarting failed container; failing in "
             ) && progress[1].ends_with("s unless it recovers"),
             "{progress:?}"
         );
@@ -1054,8 +1235,7 @@ mod tests {
             judge.tick(due),
             Some(Ended::FailOn {
                 expr: "failed".into(),
-                by: "pod/x (CrashLoopBackOff (web): back-off 10s restarting failed container)"
-                    .into()
+                by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
 
@@ -1068,8 +1248,7 @@ mod tests {
             feed_object(&mut judge, &resource(), crashing.clone()),
             Some(Ended::FailOn {
                 expr: "failed".into(),
-                by: "pod/x (CrashLoopBackOff (web): back-off 10s restarting failed container)"
-                    .into()
+                by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
         assert!(judge

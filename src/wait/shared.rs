@@ -100,6 +100,18 @@ impl SharedJudge {
         self.lock().unready()
     }
 
+    /// Every watched object that did not meet what was asked (`Judge::unmet`), and what was
+    /// asked when it is not readiness (`Judge::question`).
+    pub fn unmet(&self) -> (Vec<(String, Option<Judgement>)>, Option<String>) {
+        let judge = self.lock();
+        (judge.unmet(), judge.question())
+    }
+
+    /// The objects that did not meet what was asked, for stdout's cut (`Judge::not_met`).
+    pub fn not_met(&self) -> Vec<crate::output::printer::NotMet> {
+        self.lock().not_met()
+    }
+
     /// Every object judged, as (`plural.group`, namespace, name), in a server's list order
     /// (by namespace, then name): what a type or a selector matched (`kw rollout status -l`).
     pub fn seen(&self) -> Vec<(String, String, String)> {

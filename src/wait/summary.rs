@@ -10,6 +10,8 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use crate::readiness::{Judgement, State};
+
 /// Warning events kept per object for the summary (the newest).
 pub const WARNINGS_PER_OBJECT: usize = 3;
 /// Lines of a crashed container's previous log shown.
@@ -37,6 +39,9 @@ pub fn budget(timeout: Option<Duration>) -> Duration {
 pub struct Summary {
     /// The object that failed and why (exit 2): `deployment.apps/web (pod/web-1: ...)`.
     pub failed: Option<String>,
+    /// What was asked, when it is not readiness (`condition=Ready=True`).
+    pub question: Option<String>,
+    /// The objects that did not meet what was asked.
     pub not_ready: Vec<NotReady>,
     pub crashed: Vec<Crashed>,
 }
@@ -48,6 +53,8 @@ pub struct NotReady {
     pub label: String,
     /// `in progress: Updated: 1/3`.
     pub judgement: String,
+    /// Its Pods stuck now, and why (`pod/web-1: ImagePullBackOff (web): ...`).
+    pub stuck: Vec<String>,
     /// Its last Warning events, and those of what it owns, oldest first
     /// (`pod/web-1: Warning BackOff: Back-off restarting failed container`).
     pub warnings: Vec<String>,
@@ -68,6 +75,18 @@ pub struct Crashed {
     /// Whether `log` is the previous instance's (`previous=true`) or the one that terminated
     /// and was never restarted (a Job's Pod).
     pub previous: bool,
+}
+
+/// Why an object did not meet what was asked: its judgement, or, when the readiness rules call
+/// it ready though the condition asked does not hold (a Completed Pod waited on for
+/// `condition=Ready`), the condition and what the object is.
+pub fn why_unmet(judgement: Option<&Judgement>, question: Option<&str>) -> String {
+    let asked = question.unwrap_or("ready");
+    match judgement {
+        Some(judgement) if judgement.state != State::Ready => judgement.to_string(),
+        Some(judgement) => format!("{asked} not met; {}", judgement.message),
+        None => format!("{asked} not met"),
+    }
 }
 
 impl Crashed {
@@ -99,23 +118,40 @@ impl Summary {
     /// The block's lines, as printed (terminal controls are escaped when printed).
     pub fn lines(&self) -> Vec<String> {
         let mut lines = vec!["kw: summary of the wait:".to_string()];
-        if let Some(failed) = &self.failed {
+        // The object that failed is said once, where it is listed, with the verdict's cause
+        // (its own reason and its stuck Pod's); on a line of its own only when not listed.
+        let failed_object = self.failed.as_deref().and_then(|failed| {
+            self.not_ready.iter().find_map(|object| {
+                let cause = failed.strip_prefix(&object.label)?.strip_prefix(" (")?;
+                Some((
+                    object.label.as_str(),
+                    cause.strip_suffix(')').unwrap_or(cause),
+                ))
+            })
+        });
+        if let (Some(failed), None) = (&self.failed, failed_object) {
             lines.push(format!("  failed: {failed}"));
         }
-        if !self.not_ready.is_empty() {
-            lines.push("  not ready:".into());
+        match (&self.question, self.not_ready.is_empty()) {
+            (_, true) => {}
+            (None, false) => lines.push("  not ready:".into()),
+            (Some(question), false) => lines.push(format!("  not met ({question}):")),
         }
         for object in &self.not_ready {
-            // The object that failed was named just above, with why: not twice.
-            let named_above = self
-                .failed
-                .as_ref()
-                .is_some_and(|f| f.starts_with(&format!("{} (", object.label)));
-            if named_above && object.judgement.starts_with("failed: ") {
-                lines.push(format!("    {}: failed (above)", object.label));
-            } else {
-                lines.push(format!("    {}: {}", object.label, object.judgement));
-            }
+            let line = match failed_object {
+                Some((label, cause)) if label == object.label => {
+                    format!("    {}: failed: {cause}", object.label)
+                }
+                _ => format!("    {}: {}", object.label, object.judgement),
+            };
+            // A stuck Pod the object's own line names (the verdict's cause) is not said again.
+            let stuck: Vec<&String> = object
+                .stuck
+                .iter()
+                .filter(|pod| !line.contains(pod.as_str()))
+                .collect();
+            lines.push(line);
+            lines.extend(stuck.into_iter().map(|pod| format!("      {pod}")));
             for warning in &object.warnings {
                 lines.push(format!("      {warning}"));
             }
@@ -263,9 +299,14 @@ mod tests {
             failed: Some(
                 "deployment.apps/web (pod/web-1: CrashLoopBackOff (web): back-off)".into(),
             ),
+            question: None,
             not_ready: vec![NotReady {
                 label: "deployment.apps/web".into(),
                 judgement: "failed: pod/web-1: CrashLoopBackOff (web): back-off".into(),
+                stuck: vec![
+                    "pod/web-1: CrashLoopBackOff (web): back-off".into(),
+                    "pod/web-2 (and 1 more): ErrImagePull (web)".into(),
+                ],
                 warnings: vec!["pod/web-1: Warning BackOff: Back-off restarting".into()],
             }],
             crashed: vec![
@@ -291,9 +332,9 @@ mod tests {
             summary.lines(),
             [
                 "kw: summary of the wait:",
-                "  failed: deployment.apps/web (pod/web-1: CrashLoopBackOff (web): back-off)",
                 "  not ready:",
-                "    deployment.apps/web: failed (above)",
+                "    deployment.apps/web: failed: pod/web-1: CrashLoopBackOff (web): back-off",
+                "      pod/web-2 (and 1 more): ErrImagePull (web)",
                 "      pod/web-1: Warning BackOff: Back-off restarting",
                 "  pod/web-1 container web: CrashLoopBackOff (exit code 1)",
                 "    last lines of its previous log:",
@@ -301,6 +342,53 @@ mod tests {
                 "  pod/web-2 container web: CrashLoopBackOff (exit code unknown)",
                 "    (cannot read its previous log: pods \"web-2\" not found)",
             ]
+        );
+    }
+
+    /// The summary follows the question: an object that did not meet a kubectl condition is
+    /// named with it, and the object that failed is said once, with the verdict's cause, where
+    /// it is listed; on a line of its own only when it is not.
+    #[test]
+    fn the_summary_names_what_was_asked_and_the_failed_object_once() {
+        let unmet = |label: &str, judgement: &str| NotReady {
+            label: label.into(),
+            judgement: judgement.into(),
+            stuck: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let completed = Judgement {
+            state: State::Ready,
+            message: "Pod has completed successfully".into(),
+        };
+        let summary = Summary {
+            question: Some("condition=Ready=True".into()),
+            not_ready: vec![
+                unmet(
+                    "pod/job-1",
+                    &why_unmet(Some(&completed), Some("condition=Ready=True")),
+                ),
+                unmet("pod/web-1", "in progress: Pod is running but is not Ready"),
+            ],
+            ..Summary::default()
+        };
+        assert_eq!(
+            summary.lines(),
+            [
+                "kw: summary of the wait:",
+                "  not met (condition=Ready=True):",
+                "    pod/job-1: condition=Ready=True not met; Pod has completed successfully",
+                "    pod/web-1: in progress: Pod is running but is not Ready",
+            ]
+        );
+        assert_eq!(why_unmet(None, None), "ready not met");
+        let failed_elsewhere = Summary {
+            failed: Some("pod/other (Pod has failed)".into()),
+            not_ready: vec![unmet("pod/web-1", "in progress: Pod is Pending")],
+            ..Summary::default()
+        };
+        assert_eq!(
+            failed_elsewhere.lines()[1],
+            "  failed: pod/other (Pod has failed)"
         );
     }
 

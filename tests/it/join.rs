@@ -302,7 +302,12 @@ fn a_deadline_passed_before_kw_joined_names_the_pods_cause() {
             "{more:?}:\n{stderr}"
         );
         if more.is_empty() {
-            let failed = verdict.replacen("error: --fail-on failed met by ", "  failed: ", 1);
+            // The block names the failed object once, with the verdict's cause.
+            let (object, cause) = verdict
+                .trim_start_matches("error: --fail-on failed met by ")
+                .split_once(" (")
+                .unwrap_or_default();
+            let failed = format!("    {object}: failed: {}", cause.trim_end_matches(')'));
             assert!(stderr.lines().any(|l| l == failed), "{stderr}");
         }
     }

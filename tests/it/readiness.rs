@@ -232,9 +232,8 @@ fn a_deployment_past_its_progress_deadline_fails_with_exit_2() {
         "kw: deployment.apps/ship: in progress: Updated: 1/3\n\
          kw: deployment.apps/ship: failed: Progress deadline exceeded\n\
          kw: summary of the wait:\n\
-         \x20 failed: deployment.apps/ship (Progress deadline exceeded)\n\
          \x20 not ready:\n\
-         \x20   deployment.apps/ship: failed (above)\n\
+         \x20   deployment.apps/ship: failed: Progress deadline exceeded\n\
          error: --fail-on failed met by deployment.apps/ship (Progress deadline exceeded)"
     );
 }
@@ -571,9 +570,8 @@ fn an_unschedulable_pod_fails_after_the_window_not_at_the_timeout() {
         "kw: pod/big: in progress: Pod has not been scheduled yet: 0/3 nodes are available: 3 Insufficient cpu.\n\
          kw: pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
          kw: summary of the wait:\n\
-         \x20 failed: pod/big (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)\n\
          \x20 not ready:\n\
-         \x20   pod/big: failed (above)\n\
+         \x20   pod/big: failed: Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.\n\
          error: --fail-on failed met by pod/big \
          (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)"
     );

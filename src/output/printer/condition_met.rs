@@ -5,13 +5,15 @@
 //! every object before it has met the condition. Named objects (or a manifest's) come in the
 //! order named, each said as soon as those before it are; the objects of a selector (or `--all`)
 //! in the server's list order, by namespace and name, which is known only once the wait is
-//! over: they are said then.
+//! over: they are said then, up to the first that never met it when the wait ran out of time
+//! (kubectl's deadline had passed before it came to the next), so stdout and kubectl's
+//! `timed out waiting for the condition on ...` lines name each object once, as kubectl's do.
 
 use std::io::{self, Write};
 
 use crate::events::{kind_prefix, Event};
 
-use super::Printer;
+use super::{NotMet, Printer};
 
 /// Where an object comes in kubectl's order: its type (in the order first seen), context,
 /// namespace and name.
@@ -28,6 +30,9 @@ pub struct ConditionMetPrinter {
     listed: Vec<(ListOrder, Vec<u8>)>,
     /// The types seen, in the order first seen.
     types: Vec<(String, String)>,
+    /// Where kubectl's order reaches the first object that never met the condition, when the
+    /// wait ran out of time: nothing from there on is said.
+    cut: Option<ListOrder>,
 }
 
 impl ConditionMetPrinter {
@@ -38,6 +43,22 @@ impl ConditionMetPrinter {
             written: 0,
             listed: Vec::new(),
             types: Vec::new(),
+            cut: None,
+        }
+    }
+
+    /// Where `(group, plural)` comes in kubectl's order of types: the order first seen.
+    fn type_order(&mut self, group: &str, plural: &str) -> usize {
+        match self
+            .types
+            .iter()
+            .position(|(g, p)| g == group && p == plural)
+        {
+            Some(at) => at,
+            None => {
+                self.types.push((group.to_string(), plural.to_string()));
+                self.types.len() - 1
+            }
         }
     }
 
@@ -77,14 +98,7 @@ impl Printer for ConditionMetPrinter {
             .iter_mut()
             .find(|(name, printed)| name == event.name && printed.is_none());
         let Some((_, printed)) = slot else {
-            let resource = (event.resource.group.clone(), event.resource.plural.clone());
-            let type_order = match self.types.iter().position(|t| *t == resource) {
-                Some(at) => at,
-                None => {
-                    self.types.push(resource);
-                    self.types.len() - 1
-                }
-            };
+            let type_order = self.type_order(&event.resource.group, &event.resource.plural);
             let key = (
                 type_order,
                 event.context.unwrap_or_default().to_string(),
@@ -110,10 +124,32 @@ impl Printer for ConditionMetPrinter {
     /// that never did is not said: kubectl gave up on the earlier one first.
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         self.listed.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, bytes) in self.listed.drain(..) {
+        for (key, bytes) in self.listed.drain(..) {
+            if self.cut.as_ref().is_some_and(|cut| key > *cut) {
+                break;
+            }
             out.write_all(&bytes)?;
         }
         Ok(())
+    }
+
+    fn not_met(&mut self, objects: &[NotMet]) {
+        for object in objects {
+            let named = self.named.iter().any(|(name, _)| *name == object.name);
+            if named {
+                // The named ones are said in the order named, as each is met: already cut.
+                continue;
+            }
+            let key = (
+                self.type_order(&object.group, &object.plural),
+                object.context.clone(),
+                object.namespace.clone(),
+                object.name.clone(),
+            );
+            if self.cut.as_ref().is_none_or(|cut| key < *cut) {
+                self.cut = Some(key);
+            }
+        }
     }
 }
 

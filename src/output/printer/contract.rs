@@ -14,6 +14,17 @@ pub struct ObjectDecodeError {
     pub source: serde_json::Error,
 }
 
+/// An object that never met what a wait asked, as kubectl wait's order places it: its type,
+/// context, namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotMet {
+    pub group: String,
+    pub plural: String,
+    pub context: String,
+    pub namespace: String,
+    pub name: String,
+}
+
 /// A printer receives events, one at a time, and writes them out.
 /// `Send`: several watcher threads may share one printer (`kw get pods,deploy -w`).
 pub trait Printer: Send {
@@ -33,4 +44,8 @@ pub trait Printer: Send {
     fn measure(&mut self, _event: &Event<'_>) -> io::Result<()> {
         Ok(())
     }
+
+    /// Before `finish`, when a wait ran out of time: the objects that never met what it
+    /// asked. kubectl wait names the objects in turn, so it never names one after them.
+    fn not_met(&mut self, _objects: &[NotMet]) {}
 }

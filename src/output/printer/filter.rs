@@ -108,4 +108,8 @@ impl Printer for FilterPrinter {
     fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
         self.inner.measure(event)
     }
+
+    fn not_met(&mut self, objects: &[super::NotMet]) {
+        self.inner.not_met(objects)
+    }
 }

@@ -35,7 +35,7 @@ mod yaml;
 
 pub use columns::ColumnsPrinter;
 pub use condition_met::ConditionMetPrinter;
-pub use contract::{ObjectDecodeError, Printer};
+pub use contract::{NotMet, ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
@@ -95,6 +95,10 @@ impl Printer for MeasuredList {
 
     fn finish(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         self.inner.finish(out)
+    }
+
+    fn not_met(&mut self, objects: &[NotMet]) {
+        self.inner.not_met(objects)
     }
 }
 

@@ -172,6 +172,30 @@ pub fn reason_phrase(status: u16) -> &'static str {
     }
 }
 
+/// `at` as an HTTP `Date` (RFC 9110's IMF-fixdate: `Sat, 28 Nov 2026 05:05:20 GMT`), which a
+/// real API server sends on every response: clients read the server's clock from it.
+pub fn date(at: std::time::SystemTime) -> String {
+    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let seconds = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // `2026-11-28T05:05:20Z`
+    let rfc3339 = humantime::format_rfc3339_seconds(at).to_string();
+    let field = |range: std::ops::Range<usize>| rfc3339.get(range).unwrap_or("00");
+    let month: usize = field(5..7).parse().unwrap_or(1);
+    format!(
+        "{}, {} {} {} {} GMT",
+        WEEKDAYS[(seconds / 86_400 % 7) as usize],
+        field(8..10),
+        MONTHS[month.clamp(1, 12) - 1],
+        field(0..4),
+        field(11..19),
+    )
+}
+
 /// Write a complete response with a body and `Content-Length`.
 pub fn write_response(
     out: &mut (impl Write + ?Sized),
@@ -278,6 +302,23 @@ pub fn percent_decode(text: &str) -> String {
 mod tests {
     use super::*;
     use std::io::Cursor;
+
+    #[test]
+    fn the_date_header_is_an_imf_fixdate() {
+        let at = |text: &str| humantime::parse_rfc3339(text).unwrap();
+        assert_eq!(
+            date(at("2026-11-28T05:05:20Z")),
+            "Sat, 28 Nov 2026 05:05:20 GMT"
+        );
+        assert_eq!(
+            date(at("1994-11-06T08:49:37Z")),
+            "Sun, 06 Nov 1994 08:49:37 GMT"
+        );
+        assert_eq!(
+            date(at("2026-01-01T12:00:00Z")),
+            "Thu, 01 Jan 2026 12:00:00 GMT"
+        );
+    }
 
     #[test]
     fn reads_a_request_and_skips_its_body() {
