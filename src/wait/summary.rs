@@ -156,8 +156,9 @@ impl Summary {
                 lines.push(format!("      {warning}"));
             }
         }
-        // Pods of one workload often print the same log: it is shown once, under the lines
-        // of every Pod that printed it.
+        // Pods of one workload often print the same log, or one that ends the same (a line
+        // that counts attempts aside): it is shown once, the first Pod's, under the lines of
+        // every Pod whose log ends with the same line.
         let mut shown = vec![false; self.crashed.len()];
         for (at, crash) in self.crashed.iter().enumerate() {
             if shown[at] {
@@ -168,25 +169,31 @@ impl Summary {
             match &crash.log {
                 Ok(log) if log.is_empty() => lines.push(format!("    (its {which} is empty)")),
                 Ok(log) => {
-                    let mut same = 1;
+                    let (mut same, mut identical) = (1, true);
                     for (later, other) in self.crashed.iter().enumerate().skip(at + 1) {
+                        let Ok(other_log) = &other.log else {
+                            continue;
+                        };
                         if !shown[later]
                             && other.container == crash.container
                             && other.previous == crash.previous
-                            && other.log.as_ref().is_ok_and(|l| l == log)
+                            && other_log.last() == log.last()
                         {
                             shown[later] = true;
                             same += 1;
+                            identical &= other_log == log;
                             lines.push(other.header());
                         }
                     }
-                    if same == 1 {
-                        lines.push(format!("    last lines of its {which}:"));
-                    } else {
-                        lines.push(format!(
-                            "    last lines of their {which}s (the same in each):"
-                        ));
-                    }
+                    lines.push(match (same, identical) {
+                        (1, _) => format!("    last lines of its {which}:"),
+                        (_, true) => {
+                            format!("    last lines of their {which}s (the same in each):")
+                        }
+                        (_, false) => format!(
+                            "    last lines of the first one's {which} (each ends the same):"
+                        ),
+                    });
                     lines.extend(log.iter().map(|line| format!("    | {line}")));
                 }
                 Err(why) => lines.push(format!("    (cannot read its {which}: {why})")),
@@ -411,6 +418,7 @@ mod tests {
                 crashed("pod/b", &["other"], true),
                 crashed("pod/c", &["boom"], true),
                 crashed("pod/job-1", &["done"], false),
+                crashed("pod/d", &["attempt 1", "boom"], true),
             ],
             ..Summary::default()
         };
@@ -420,7 +428,8 @@ mod tests {
                 "kw: summary of the wait:",
                 "  pod/a container web: Error (exit code 1)",
                 "  pod/c container web: Error (exit code 1)",
-                "    last lines of their previous logs (the same in each):",
+                "  pod/d container web: Error (exit code 1)",
+                "    last lines of the first one's previous log (each ends the same):",
                 "    | boom",
                 "  pod/b container web: Error (exit code 1)",
                 "    last lines of its previous log:",

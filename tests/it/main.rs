@@ -28,6 +28,7 @@ mod live_verdict;
 mod live_widths;
 mod namespaces;
 mod newcomer;
+mod one_summary;
 mod output;
 mod plugin_verbs;
 mod proxy;
