@@ -16,6 +16,7 @@ use crate::config::environment::Environment;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
 use crate::log::{self, ContextScope, Notices};
+use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
@@ -52,6 +53,9 @@ pub(super) struct Run {
     when_empty: Mutex<Option<String>>,
     /// Each member's causes, for the summary of a failed wait.
     causes: Mutex<Vec<MemberCauses>>,
+    /// Where the judge leaves each event's judgement for a printer that says it (`rollout
+    /// status`): printed lines come from the one judge.
+    judged_event: Option<JudgedEvent>,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -95,6 +99,8 @@ impl Run {
             )
         });
         let terminal = crate::output::terminal::stdout_is_terminal();
+        let judged_event = matches!(plan.output.format, OutputFormat::RolloutStatus { .. })
+            .then(JudgedEvent::default);
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         let reconnects = Reconnects::default();
         Run {
@@ -121,6 +127,7 @@ impl Run {
             several,
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
+            judged_event,
         }
     }
 }
@@ -490,13 +497,14 @@ impl Run {
             printed,
             watches,
         } = at;
-        let options = self.plan.print_options(
+        let mut options = self.plan.print_options(
             &target.resource,
             &prepared.targets,
             self.color,
             self.terminal,
             self.started,
         );
+        options.judged = self.judged_event.clone();
         let order = prepared
             .targets
             .iter()
@@ -539,6 +547,7 @@ impl Run {
             judge,
             index,
             opening,
+            judged_event: self.judged_event.clone(),
         });
         let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
@@ -570,6 +579,7 @@ struct Judged<'a> {
     judge: &'a SharedJudge,
     index: usize,
     opening: Option<Opening>,
+    judged_event: Option<JudgedEvent>,
 }
 
 /// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
@@ -595,12 +605,16 @@ fn run_wrapped(
             judge,
             index,
             opening,
+            judged_event,
         }) => {
-            let sink = ConditionSink::new(judge.clone(), index, base);
-            conditioned = match opening {
-                Some(opening) => sink.opening(opening),
-                None => sink,
-            };
+            let mut sink = ConditionSink::new(judge.clone(), index, base);
+            if let Some(opening) = opening {
+                sink = sink.opening(opening);
+            }
+            if let Some(judged) = judged_event {
+                sink = sink.judged(judged);
+            }
+            conditioned = sink;
             &mut conditioned
         }
         None => base,

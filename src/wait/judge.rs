@@ -112,6 +112,9 @@ pub struct Judge {
     /// When a watched Pod's trouble began by its own evidence (on kw's clock), told before
     /// this judge saw the Pod stuck.
     evidence: HashMap<Key, SystemTime>,
+    /// The readiness rules' judgement of the event last judged, before a stuck Pod's grace
+    /// weighs in: what `rollout status` says of it.
+    last_judged: Option<Judgement>,
     /// The judgements said of each object (the last `SAID_PER_OBJECT`), each said once.
     said: HashMap<Key, Vec<Judgement>>,
     /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
@@ -153,6 +156,7 @@ impl Judge {
             next_tick: None,
             progress: Vec::new(),
             said: HashMap::new(),
+            last_judged: None,
             evidence: HashMap::new(),
             troubles: HashMap::new(),
             pending_said: HashMap::new(),
@@ -228,6 +232,7 @@ impl Judge {
     pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
         self.printed += 1;
         self.opened = false;
+        self.last_judged = None;
         if self.rules.has_conditions() {
             let key = Key::of(event);
             let label = match event.context {
@@ -280,6 +285,7 @@ impl Judge {
                     parsed,
                     now,
                 );
+                self.last_judged = seen.judgement.clone();
                 self.overlay(&key, &mut seen, now);
                 if let Some(later) = &seen.later {
                     self.next_tick = Some(self.next_tick.map_or(later.at, |t| t.min(later.at)));
@@ -639,6 +645,11 @@ impl Judge {
     /// Updated: 1/3`), for stderr.
     pub fn take_progress(&mut self) -> Vec<String> {
         std::mem::take(&mut self.progress)
+    }
+
+    /// The readiness rules' judgement of the event just judged (`last_judged`).
+    pub(super) fn last_judged(&self) -> Option<Judgement> {
+        self.last_judged.clone()
     }
 
     /// Whether the event just judged is the one its object first met an `--until` condition

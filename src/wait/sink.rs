@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::events::{Event, Flow, Sink};
+use crate::output::printer::JudgedEvent;
 
 use super::shared::SharedJudge;
 
@@ -20,6 +21,8 @@ pub struct ConditionSink<S> {
     /// Opened for each event its object first meets an `--until` condition with, before the
     /// event goes on (`Opening`).
     opening: Option<Opening>,
+    /// Where each event's judgement is left for the printer below (`rollout status`).
+    judged: Option<JudgedEvent>,
 }
 
 /// Whether the event a condition sink passes on is the one its object first met an `--until`
@@ -47,7 +50,14 @@ impl<S: Sink> ConditionSink<S> {
             index,
             inner,
             opening: None,
+            judged: None,
         }
+    }
+
+    /// Leave on `judged` the judgement of each event passed on.
+    pub fn judged(mut self, judged: JudgedEvent) -> ConditionSink<S> {
+        self.judged = Some(judged);
+        self
     }
 
     /// Say on `opening` which events first meet an `--until` condition for their object.
@@ -70,6 +80,9 @@ impl<S: Sink> Sink for ConditionSink<S> {
         let decided = judge.event(event);
         if let Some(opening) = &self.opening {
             opening.set(judge.opened());
+        }
+        if let Some(judged) = &self.judged {
+            judged.set(judge.last_judged());
         }
         if self.inner.event(event)? == Flow::Stop {
             return Ok(Flow::Stop);

@@ -46,7 +46,7 @@ pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;
 pub(crate) use options::ObjectLayout;
 pub use options::{PrintOptions, SortBy};
-pub use rollout_status::RolloutStatusPrinter;
+pub use rollout_status::{JudgedEvent, RolloutStatusPrinter};
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
@@ -120,7 +120,10 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::CustomColumns { columns, from_file } => {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }
-        OutputFormat::RolloutStatus { revision } => Box::new(RolloutStatusPrinter::new(*revision)),
+        // Its revision is the judge's (`Readiness::Kubectl`): the printer only says.
+        OutputFormat::RolloutStatus { .. } => {
+            Box::new(RolloutStatusPrinter::new(options.judged.clone()))
+        }
         OutputFormat::ConditionMet { inner, order } => {
             let inner = inner.as_ref().map(|format| {
                 format_printer(&PrintOptions {

@@ -2,68 +2,90 @@
 //! when kubectl prints it: on every ADDED or MODIFIED event (kubectl's informer hands it one
 //! per event, unchanged lines included), nothing for a deletion or for a state the viewer
 //! answers with an error (kubectl's `error:` line is the verdict's, on stderr). Kinds kubectl
-//! has no viewer for are judged by kw's readiness rules, one line per change of judgement.
+//! has no viewer for are said by kw's readiness rules, one line per change of judgement.
+//!
+//! Nothing here judges: the run's judge judges each event by kubectl's viewers
+//! (`Readiness::Kubectl`, whose judgement carries kubectl's message) before it comes down, and
+//! leaves its judgement in a `JudgedEvent` this printer reads.
 
 use std::io::{self, Write};
-use std::time::SystemTime;
+use std::sync::{Arc, Mutex};
 
 use crate::events::{kind_prefix, Event};
-use crate::readiness::status_viewer::{self, Readiness};
-use crate::readiness::Judgement;
+use crate::readiness::status_viewer::has_viewer;
+use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
 use super::Printer;
 
+/// The judge's judgement of the event being passed down to the printer (by the readiness
+/// rules, before a stuck Pod's grace weighs in): set by the run's condition sink, taken by the
+/// printer. One per run.
+#[derive(Clone, Default)]
+pub struct JudgedEvent(Arc<Mutex<Option<Judgement>>>);
+
+impl JudgedEvent {
+    pub fn set(&self, judgement: Option<Judgement>) {
+        *crate::log::lock(&self.0) = judgement;
+    }
+
+    fn take(&self) -> Option<Judgement> {
+        crate::log::lock(&self.0).take()
+    }
+}
+
+impl std::fmt::Debug for JudgedEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JudgedEvent")
+    }
+}
+
+/// Two options are the same when they read the same judge.
+impl PartialEq for JudgedEvent {
+    fn eq(&self, other: &JudgedEvent) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 pub struct RolloutStatusPrinter {
-    revision: i64,
+    /// Where the judge leaves each event's judgement; `None`: nothing is judged, nothing said.
+    judged: Option<JudgedEvent>,
     /// Per object without a viewer: the judgement last printed.
-    judged: Vec<(String, Judgement)>,
+    said: Vec<(String, Judgement)>,
     /// Objects whose rollout has been said to be done: kubectl stops watching one there, so
     /// nothing more is printed of it while the run waits for others (other contexts').
     done: Vec<String>,
 }
 
 impl RolloutStatusPrinter {
-    pub fn new(revision: i64) -> RolloutStatusPrinter {
+    pub fn new(judged: Option<JudgedEvent>) -> RolloutStatusPrinter {
         RolloutStatusPrinter {
-            revision,
-            judged: Vec::new(),
+            judged,
+            said: Vec::new(),
             done: Vec::new(),
         }
     }
 
-    /// kw's line for an object kubectl has no viewer for, when its judgement changed, and
-    /// whether it is ready.
-    fn judged_line(
-        &mut self,
-        event: &Event<'_>,
-        object: &serde_json::Value,
-    ) -> Option<(String, bool)> {
-        let resource = event.resource;
-        let judgement =
-            Readiness::Kw.judge(&resource.group, &resource.kind, object, SystemTime::now());
-        let label = format!(
-            "{}/{}",
-            kind_prefix(&resource.kind, &resource.group),
-            event.name
-        );
-        match self.judged.iter_mut().find(|(l, _)| *l == label) {
+    /// kw's line for an object kubectl has no viewer for, when its judgement changed.
+    fn judged_line(&mut self, label: String, judgement: Judgement) -> Option<String> {
+        match self.said.iter_mut().find(|(l, _)| *l == label) {
             Some((_, before)) if *before == judgement => return None,
             Some((_, before)) => *before = judgement.clone(),
-            None => self.judged.push((label.clone(), judgement.clone())),
+            None => self.said.push((label.clone(), judgement.clone())),
         }
-        let ready = judgement.state == crate::readiness::State::Ready;
-        Some((format!("{label}: {judgement}\n"), ready))
+        Some(format!("{label}: {judgement}\n"))
     }
 }
 
 impl Printer for RolloutStatusPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        // Taken whatever the event: a judgement is never read for the next one.
+        let judgement = self.judged.as_ref().and_then(JudgedEvent::take);
         if event.kind == EventType::Deleted {
             return Ok(());
         }
-        // An object that cannot be read has no status to say; the judge says the same of it.
-        let Ok(object) = crate::decode::value(event.object.get()) else {
+        // An object that cannot be read has no judgement: no status to say.
+        let Some(judgement) = judgement else {
             return Ok(());
         };
         let resource = event.resource;
@@ -78,24 +100,28 @@ impl Printer for RolloutStatusPrinter {
         if self.done.contains(&key) {
             return Ok(());
         }
-        let line =
-            match status_viewer::status(&resource.group, &resource.kind, &object, self.revision) {
-                Some(Ok(status)) => Some((status.message, status.done)),
-                Some(Err(_)) => None,
-                None => self.judged_line(event, &object),
-            };
-        match line {
-            Some((line, done)) => {
-                if done {
-                    self.done.push(key);
-                }
-                if let Some(context) = event.context {
-                    write!(out, "{context}: ")?;
-                }
-                out.write_all(line.as_bytes())
-            }
-            None => Ok(()),
+        let done = judgement.state == State::Ready;
+        let line = if has_viewer(&resource.group, &resource.kind) {
+            // kubectl's viewer: its message on every event; an error is the verdict's.
+            (judgement.state != State::Failed).then(|| format!("{}\n", judgement.message))
+        } else {
+            let label = format!(
+                "{}/{}",
+                kind_prefix(&resource.kind, &resource.group),
+                event.name
+            );
+            self.judged_line(label, judgement)
+        };
+        let Some(line) = line else {
+            return Ok(());
+        };
+        if done {
+            self.done.push(key);
         }
+        if let Some(context) = event.context {
+            write!(out, "{context}: ")?;
+        }
+        out.write_all(line.as_bytes())
     }
 
     fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
@@ -115,12 +141,23 @@ mod tests {
     use super::*;
     use crate::events::{Origin, ResourceInfo};
 
+    /// Print `object`'s event as the run does: judged first (by kubectl's viewers, as the
+    /// judge of `rollout status` judges), then printed.
     fn print(
         printer: &mut RolloutStatusPrinter,
         kind: &str,
         group: &str,
         object: serde_json::Value,
     ) -> String {
+        let judgement = crate::readiness::status_viewer::Readiness::Kubectl { revision: 0 }.judge(
+            group,
+            kind,
+            &object,
+            std::time::SystemTime::now(),
+        );
+        if let Some(judged) = &printer.judged {
+            judged.set(Some(judgement));
+        }
         let resource = ResourceInfo {
             plural: format!("{}s", kind.to_lowercase()),
             singular: kind.to_lowercase(),
@@ -148,7 +185,7 @@ mod tests {
 
     #[test]
     fn every_event_prints_kubectls_line_and_an_error_prints_nothing() {
-        let mut printer = RolloutStatusPrinter::new(0);
+        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
         let waiting = json!({"metadata": {"name": "web", "generation": 2}, "status": {"observedGeneration": 1}});
         let line = "Waiting for deployment spec update to be observed...\n";
         assert_eq!(
@@ -165,7 +202,7 @@ mod tests {
     /// other objects (other contexts') prints nothing more of it.
     #[test]
     fn nothing_more_is_printed_of_an_object_once_it_is_done() {
-        let mut printer = RolloutStatusPrinter::new(0);
+        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
         let done = json!({"metadata": {"name": "web", "generation": 1}, "spec": {"replicas": 1},
             "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "availableReplicas": 1}});
         let said = print(&mut printer, "Deployment", "apps", done.clone());
@@ -175,7 +212,7 @@ mod tests {
 
     #[test]
     fn kinds_without_a_viewer_print_kws_judgement_when_it_changes() {
-        let mut printer = RolloutStatusPrinter::new(0);
+        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
         let running = json!({"metadata": {"name": "web"}, "status": {"active": 1}});
         let first = print(&mut printer, "Job", "batch", running.clone());
         assert!(first.starts_with("job.batch/web: in progress"), "{first}");
