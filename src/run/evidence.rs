@@ -104,6 +104,7 @@ impl Evidence {
         }
         Summary {
             failed,
+            compact: None,
             question,
             not_ready,
             crashed,

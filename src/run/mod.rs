@@ -128,7 +128,15 @@ fn run_plan(
     // and said once, with the verdict.
     let summary = (plan.summarize && (failed_by.is_some() || timed_out.is_some()))
         .then(|| ran.evidence.summary(failed_by))
-        .filter(|summary| !summary.is_empty());
+        .filter(|summary| !summary.is_empty())
+        .map(|mut summary| {
+            // Below `--live`'s last frame on a terminal, the compact block: the frame's verdict
+            // stays on screen. Stderr to a file gets it whole.
+            if plan.live && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                summary.compact = crate::output::terminal::stdout_width();
+            }
+            summary
+        });
     let finished = Finished {
         timed_out,
         summary,

@@ -43,6 +43,9 @@ pub struct Summary {
     pub question: Option<String>,
     /// The objects that did not meet what was asked.
     pub not_ready: Vec<NotReady>,
+    /// After `--live`'s last frame on a terminal of this width: the compact block, each line
+    /// within the width, so that the frame's verdict stays on screen (`Summary::compact`).
+    pub compact: Option<usize>,
     pub crashed: Vec<Crashed>,
 }
 
@@ -115,8 +118,76 @@ impl Summary {
         self.failed.is_none() && self.not_ready.is_empty() && self.crashed.is_empty()
     }
 
-    /// The block's lines, as printed (terminal controls are escaped when printed).
+    /// The block's lines, as printed (terminal controls are escaped when printed): compact
+    /// after `--live`'s last frame, else whole.
     pub fn lines(&self) -> Vec<String> {
+        match self.compact {
+            Some(width) => self.compact_lines(width),
+            None => self.whole_lines(),
+        }
+    }
+
+    /// The block after `--live`'s last frame, which shows every row's judgement already: each
+    /// object not met on a line, and each crashed container with its log's last line, at most
+    /// `COMPACT_LINES` lines of `width` columns, so that on a 24-line terminal the frame's
+    /// verdict is still on screen above it.
+    fn compact_lines(&self, width: usize) -> Vec<String> {
+        let whole = self.whole_lines();
+        let mut lines = vec![whole[0].clone()];
+        let objects: Vec<&String> = whole
+            .iter()
+            .filter(|line| line.starts_with("    ") && !line.starts_with("     "))
+            .filter(|line| !line.starts_with("    |") && !line.starts_with("    last lines"))
+            .collect();
+        // Each crashed container once per telling line of its log (the last that speaks of an
+        // error, else the last), those that tell the same grouped.
+        let mut crashes: Vec<(&str, String, String, usize)> = Vec::new();
+        for crash in &self.crashed {
+            let told = match &crash.log {
+                Ok(log) => log
+                    .iter()
+                    .rev()
+                    .find(|line| {
+                        let line = line.to_ascii_lowercase();
+                        ["error", "fatal", "panic", "exception"]
+                            .iter()
+                            .any(|word| line.contains(word))
+                    })
+                    .or_else(|| log.iter().rev().find(|line| !line.trim().is_empty()))
+                    .map(|line| format!(" | {line}"))
+                    .unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            let what = format!("container {}: {}", crash.container, crash.reason);
+            match crashes
+                .iter_mut()
+                .find(|(_, w, t, _)| *w == what && *t == told)
+            {
+                Some((_, _, _, more)) => *more += 1,
+                None => crashes.push((&crash.pod, what, told, 0)),
+            }
+        }
+        let crashes = crashes
+            .into_iter()
+            .map(|(pod, what, told, more)| match more {
+                0 => format!("  {pod} {what}{told}"),
+                more => format!("  {pod} (and {more} more) {what}{told}"),
+            });
+        let mut said: Vec<String> = objects.into_iter().cloned().collect();
+        said.extend(crashes);
+        let room = COMPACT_LINES - 1;
+        if said.len() > room {
+            let more = said.len() - (room - 1);
+            said.truncate(room - 1);
+            said.push(format!(
+                "  … and {more} more (the whole block: stderr to a file)"
+            ));
+        }
+        lines.extend(said);
+        lines.into_iter().map(|line| fit(&line, width)).collect()
+    }
+
+    fn whole_lines(&self) -> Vec<String> {
         let mut lines = vec!["kw: summary of the wait:".to_string()];
         // The object that failed is said once, where it is listed, with the verdict's cause
         // (its own reason and its stuck Pod's); on a line of its own only when not listed.
@@ -201,6 +272,27 @@ impl Summary {
         }
         lines
     }
+}
+
+/// Lines of the compact block after `--live`'s last frame.
+const COMPACT_LINES: usize = 8;
+
+/// `line` within `width` display columns, cut with `…`.
+fn fit(line: &str, width: usize) -> String {
+    if unicode_width::UnicodeWidthStr::width(line) <= width {
+        return line.to_string();
+    }
+    let mut used = 0;
+    let mut cut = String::new();
+    for c in line.chars() {
+        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + 1 > width {
+            break;
+        }
+        cut.push(c);
+    }
+    cut.push('…');
+    cut
 }
 
 /// Characters of a log line shown; the rest is cut with `…`.
@@ -307,6 +399,7 @@ mod tests {
                 "deployment.apps/web (pod/web-1: CrashLoopBackOff (web): back-off)".into(),
             ),
             question: None,
+            compact: None,
             not_ready: vec![NotReady {
                 label: "deployment.apps/web".into(),
                 judgement: "failed: pod/web-1: CrashLoopBackOff (web): back-off".into(),
@@ -396,6 +489,60 @@ mod tests {
         assert_eq!(
             failed_elsewhere.lines()[1],
             "  failed: pod/other (Pod has failed)"
+        );
+    }
+
+    /// After `--live`'s last frame on a terminal: one line per object and per crash group
+    /// (with the log line that tells), each within the width, at most `COMPACT_LINES`.
+    #[test]
+    fn the_compact_block_fits_the_screen_below_the_last_frame() {
+        let object = |name: &str| NotReady {
+            label: format!("pod/{name}"),
+            judgement: "in progress: Containers in CrashLoop state: web".into(),
+            stuck: vec!["pod/x: CrashLoopBackOff (web): back-off".into()],
+            warnings: vec!["pod/x: Warning BackOff: Back-off restarting failed container".into()],
+        };
+        let log = |pod: &str| Crashed {
+            pod: format!("pod/{pod}"),
+            container: "web".into(),
+            exit_code: Some(1),
+            reason: "CrashLoopBackOff".into(),
+            log: Ok(vec![
+                format!("{pod} starting"),
+                "error: config key \"listen\" is missing".into(),
+                "exit status 1".into(),
+            ]),
+            previous: true,
+        };
+        let summary = Summary {
+            not_ready: vec![object("a"), object("b")],
+            crashed: vec![log("a"), log("b")],
+            compact: Some(60),
+            ..Summary::default()
+        };
+        assert_eq!(
+            summary.lines(),
+            [
+                "kw: summary of the wait:",
+                "    pod/a: in progress: Containers in CrashLoop state: web",
+                "    pod/b: in progress: Containers in CrashLoop state: web",
+                "  pod/a (and 1 more) container web: CrashLoopBackOff | erro…",
+            ]
+        );
+        assert!(summary
+            .lines()
+            .iter()
+            .all(|line| unicode_width::UnicodeWidthStr::width(line.as_str()) <= 60));
+        let many = Summary {
+            not_ready: (0..20).map(|i| object(&i.to_string())).collect(),
+            compact: Some(200),
+            ..Summary::default()
+        };
+        let lines = many.lines();
+        assert_eq!(lines.len(), COMPACT_LINES);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("  … and 14 more (the whole block: stderr to a file)")
         );
     }
 

@@ -53,12 +53,12 @@ fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
         screen[footer], "1 deployment: 0 ready, 0 in progress, 1 failed",
         "{all}"
     );
+    // The verdict first, so that a narrow screen cuts its detail, never its verb.
     let status = position(&screen, "the status line", |l| {
-        l.starts_with("reconnects: ")
+        l.starts_with("--fail-on failed met by deployment.apps/shop")
     });
     assert!(
-        screen[status].starts_with("reconnects: ")
-            && screen[status].contains("--fail-on failed met by deployment.apps/shop"),
+        screen[status].ends_with(" · reconnects: 0"),
         "the status line says what ended the view:\n{all}"
     );
     assert!(
@@ -66,7 +66,8 @@ fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
         "no hint left on the last frame:\n{all}"
     );
 
-    // Then, on stderr: the causes, the summary with the crashed container's log, the verdict.
+    // Then, on stderr: the causes, the compact summary (stderr is the terminal) with the line
+    // of the crashed container's log that tells, the verdict.
     let warning = status
         + 1
         + position(&screen[status + 1..], "a Warning line", |l| {
@@ -113,4 +114,76 @@ fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
         "{all}"
     );
     assert!(!all.contains("Ctrl-C to end"), "{all}");
+}
+
+/// Issue 41, item 6: at 80×24 and 100×30, `--live` on a crash loop keeps each row's judgement
+/// readable (its state word and the start of its reason, never a bare `in progress:`), the
+/// object the verdict blames has a row that says failed, and what follows the last frame on a
+/// terminal (the compact summary, the verdict) leaves the frame's verdict line on screen.
+#[test]
+fn a_crash_loop_tells_its_verdict_at_80_by_24_and_100_by_30() {
+    crate::harness::require("tmux", &["-V"]);
+    for (columns, rows) in [(80, 24), (100, 30)] {
+        let cluster = Cluster::seeded();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let terminal = terminal(&cluster, dir.path());
+        terminal.tmux(&[
+            "resize-window",
+            "-x",
+            &columns.to_string(),
+            "-y",
+            &rows.to_string(),
+        ]);
+        terminal.wait_for_prompts(PROMPT, 1);
+        terminal.type_text(
+            "kw get deploy,pods -l app=shop --live --until ready --fail-on failed \
+             --fail-grace 1s --timeout 60s; echo \"code=$?\"",
+        );
+        terminal.press("Enter");
+        let mut rollout = Rollout::new(Plot::CrashLoop, "default", "shop");
+        rollout.beat = Duration::from_millis(200);
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+        let screen = terminal.wait_for("the exit code", |screen| {
+            screen.iter().any(|l| l.starts_with("code="))
+        });
+        let all = screen.join("\n");
+        let at = format!("{columns}×{rows}");
+        assert!(screen.iter().any(|l| l == "code=2"), "{at}\n{all}");
+        // The frame's verdict line is still on screen, its verb whole.
+        let verdict = position(&screen, "the frame's verdict", |l| {
+            l.starts_with("--fail-on failed met by ")
+        });
+        let blamed = screen[verdict]
+            .trim_start_matches("--fail-on failed met by ")
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        // The blamed object's row says failed, in the last frame (maybe scrolled up by what
+        // followed it: read with the terminal's history).
+        let history: Vec<String> = terminal
+            .tmux(&["capture-pane", "-p", "-S", "-200"])
+            .lines()
+            .map(String::from)
+            .collect();
+        let last_frame = history
+            .iter()
+            .rposition(|l| l.starts_with("--fail-on failed met by "))
+            .expect("the frame's verdict in the history");
+        let frame = &history[..last_frame];
+        let row = frame
+            .iter()
+            .rposition(|l| l.starts_with(&format!("{blamed} ")))
+            .unwrap_or_else(|| panic!("{at}: no row of {blamed}:\n{}", history.join("\n")));
+        assert!(frame[row].contains("failed"), "{at}: {blamed}\n{all}");
+        // Every row's judgement keeps its reason's start.
+        for line in frame {
+            if let Some((_, reason)) = line.split_once("in progress: ") {
+                assert!(
+                    reason.trim().len() >= 10,
+                    "{at}: cut judgement {line:?}\n{all}"
+                );
+            }
+        }
+    }
 }

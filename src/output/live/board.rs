@@ -21,6 +21,14 @@ pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 pub(super) const LINGER: Duration = Duration::from_secs(3);
 
 /// Which type a block shows: group and plural, as discovery named it.
+/// What the status line ends with: what ends the view while it runs, or the verdict on the
+/// last frame.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Ending<'a> {
+    Running(&'a str),
+    Verdict(&'a str),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct BlockKey {
     pub group: String,
@@ -186,7 +194,7 @@ impl Board {
         height: usize,
         reconnects: u64,
         notice: Option<String>,
-        ending: &str,
+        ending: Ending<'_>,
     ) -> Vec<Vec<u8>> {
         let room = height.saturating_sub(1).max(1);
         let blocks: Vec<&Block> = self
@@ -236,7 +244,10 @@ impl Board {
         if let Some(notice) = notice {
             lines.push(format!("kw: {notice}").dim().to_string().into_bytes());
         }
-        lines.push(self.status_line(now, reconnects, ending));
+        lines.push(match ending {
+            Ending::Running(ending) => self.status_line(now, reconnects, ending),
+            Ending::Verdict(verdict) => self.verdict_line(reconnects, verdict),
+        });
         lines.truncate(room);
         lines.iter().map(|line| cut(line, width)).collect()
     }
@@ -339,6 +350,10 @@ impl Board {
     }
 }
 
+/// The display columns a judgement keeps before the columns left of it give way: its state word
+/// and the start of its reason.
+const JUDGEMENT_ROOM: usize = 36;
+
 /// The columns of `table` (its header first) to show in `width` display columns: all when they
 /// fit, else the first and as many after it as fit, whole, with the last (the judgement, when
 /// `judging`) kept at the end to be cut if need be. Columns are laid out as kubectl's tabwriter
@@ -359,10 +374,11 @@ fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<
     if total <= width || count <= 1 {
         return all;
     }
-    // The judgement says why a row is in trouble: it stays, cut if need be, with room for its
-    // state word at least (`in progress`).
+    // The judgement says why a row is in trouble: it is the last to go. Other columns give
+    // way to it until it has room for its state word and the start of its reason
+    // (`in progress: Containers in CrashL`), or for all of it when shorter.
     let (last, reserve) = match judging {
-        true => (Some(count - 1), GAP + "in progress".len()),
+        true => (Some(count - 1), GAP + widths[count - 1].min(JUDGEMENT_ROOM)),
         false => (None, 0),
     };
     let mut kept = vec![0];
@@ -462,6 +478,15 @@ impl Board {
             .to_string()
             .into_bytes()
     }
+
+    /// The last frame's last line: the verdict first, so that a narrow screen cuts its detail
+    /// and never its verb (`--fail-on failed met by deployment.apps/shop (pod/…`).
+    pub(super) fn verdict_line(&self, reconnects: u64, verdict: &str) -> Vec<u8> {
+        format!("{verdict} · reconnects: {reconnects}")
+            .bold()
+            .to_string()
+            .into_bytes()
+    }
 }
 
 /// The line cut to `width` display columns, its SGR sequences kept (and reset after a cut).
@@ -541,7 +566,7 @@ mod tests {
         ] {
             board.update(&block, update(EventType::Added, name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 24, 2, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 80, 24, 2, None, Ending::Running("Ctrl-C to end")));
         assert!(frame[0].starts_with("NAME "), "{frame:?}");
         assert!(frame[1].starts_with("web-a "), "{frame:?}");
         assert!(frame[3].starts_with("web-c "), "{frame:?}");
@@ -567,7 +592,7 @@ mod tests {
             update(EventType::Deleted, "web-a", "Running", false),
             now,
         );
-        let frame = board.frame(now, 80, 24, 0, None, "Ctrl-C to end");
+        let frame = board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end"));
         assert!(
             String::from_utf8_lossy(&frame[1]).contains("\x1b[2m"),
             "{frame:?}"
@@ -576,7 +601,15 @@ mod tests {
         assert!(board.expire(now));
         assert!(!board.expire(now + LINGER));
         assert_eq!(
-            plain(&board.frame(now + LINGER, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            plain(&board.frame(
+                now + LINGER,
+                80,
+                24,
+                0,
+                None,
+                Ending::Running("Ctrl-C to end")
+            ))
+            .len(),
             3
         );
     }
@@ -594,7 +627,7 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, Ending::Running("Ctrl-C to end")));
         assert_eq!(frame.len(), 9, "{frame:?}");
         assert_eq!(frame[6], "… and 25 more");
         assert_eq!(frame[7], "30 pods: 30 Running");
@@ -621,13 +654,13 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 8, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 80, 8, 0, None, Ending::Running("Ctrl-C to end")));
         let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
         assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
         assert_eq!(frame[4], "3 pods: 3 Running");
         // With room, they linger.
         assert_eq!(
-            plain(&board.frame(now, 80, 24, 0, None, "Ctrl-C to end")).len(),
+            plain(&board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end"))).len(),
             13
         );
     }
@@ -650,7 +683,7 @@ mod tests {
         judged.insert(("", "pods"), ("", "shop", "web-a"), judgement.clone());
         assert!(board.judge(&judged));
         assert!(!board.judge(&judged), "nothing new");
-        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
         assert!(frame[0].ends_with("JUDGEMENT"), "{frame:?}");
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
@@ -665,7 +698,7 @@ mod tests {
             update(EventType::Modified, "web-a", "Pending", false),
             now,
         );
-        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
             "{frame:?}"
@@ -677,18 +710,29 @@ mod tests {
         };
         judged.insert(("", "pods"), ("", "shop", "web-a"), failed);
         assert!(board.judge(&judged));
-        let frame = plain(&board.frame(now, 120, 24, 0, None, "--fail-on failed met"));
+        let frame = plain(&board.frame(
+            now,
+            120,
+            24,
+            0,
+            None,
+            Ending::Verdict("--fail-on failed met"),
+        ));
         assert!(
             frame[1].ends_with("failed: CrashLoopBackOff (web)"),
             "{frame:?}"
         );
         assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 1 failed");
-        assert!(frame[3].ends_with("· --fail-on failed met"), "{frame:?}");
+        // The last frame's verdict comes first: a narrow screen cuts its detail, not its verb.
+        assert!(
+            frame[3].starts_with("--fail-on failed met · reconnects: 0"),
+            "{frame:?}"
+        );
         // Another type's judgements are not this one's.
         let mut elsewhere = Judged::default();
         elsewhere.insert(("apps", "pods"), ("", "shop", "web-a"), judgement);
         assert!(board.judge(&elsewhere));
-        let frame = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
         assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 0 failed");
     }
 
@@ -706,7 +750,7 @@ mod tests {
             };
             board.update(&block, update(EventType::Added, &name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None, "Ctrl-C to end"));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, Ending::Running("Ctrl-C to end")));
         let names: Vec<&str> = frame[1..6].iter().map(|l| &l[..6]).collect();
         // The two in trouble, then the first others; in list order.
         assert_eq!(
@@ -733,10 +777,11 @@ mod tests {
         };
         judged.insert(("", "pods"), ("", "shop", "web-a"), ready);
         board.judge(&judged);
-        let wide = plain(&board.frame(now, 120, 24, 0, None, "Ctrl-C to end"));
+        let wide = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
         assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
-        // 55 columns: AGE would be cut; it goes whole, the judgement stays (cut).
-        let narrow = plain(&board.frame(now, 55, 24, 0, None, "Ctrl-C to end"));
+        // 55 columns: AGE and RESTARTS would crowd the judgement; they go whole, from the
+        // right, and the judgement, the last to go, stays whole.
+        let narrow = plain(&board.frame(now, 55, 24, 0, None, Ending::Running("Ctrl-C to end")));
         assert_eq!(
             narrow[0].split_whitespace().last(),
             Some("JUDGEMENT"),
@@ -744,9 +789,45 @@ mod tests {
         );
         assert!(!narrow[0].contains("AGE"), "{narrow:?}");
         assert!(!narrow[1].contains("4d20"), "{narrow:?}");
-        assert!(narrow[1].contains("7 (2m10s ago)   ready"), "{narrow:?}");
-        let tiny = plain(&board.frame(now, 30, 24, 0, None, "Ctrl-C to end"));
-        assert!(tiny[1].starts_with("web-a   1/1     ready"), "{tiny:?}");
+        assert!(!narrow[1].contains("2m10s"), "{narrow:?}");
+        assert!(
+            narrow[1].ends_with("Running   ready: Pod is Ready"),
+            "{narrow:?}"
+        );
+        let tiny = plain(&board.frame(now, 30, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        // 30 columns: the name and the judgement, every other column gone first.
+        assert_eq!(tiny[1], "web-a   ready: Pod is Ready", "{tiny:?}");
+    }
+
+    /// At 80 columns a crash-looping Pod's row keeps its judgement's state word and the start
+    /// of its reason: the columns left of it give way first.
+    #[test]
+    fn the_judgement_keeps_its_state_and_the_reasons_start_at_80_columns() {
+        let mut board = Board::new(true);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let mut row = update(
+            EventType::Added,
+            "shop-2xk6m8hss-6zjwc",
+            "CrashLoopBackOff",
+            true,
+        );
+        row.header = b"NAME\tREADY\tSTATUS\tRESTARTS\tAGE".to_vec();
+        row.line = b"shop-2xk6m8hss-6zjwc\t0/1\tCrashLoopBackOff\t3 (1s ago)\t11s".to_vec();
+        board.update(&block, row, now);
+        let mut judged = Judged::default();
+        let looping = Judgement {
+            state: State::InProgress,
+            message: "Containers in CrashLoop state: web".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "shop-2xk6m8hss-6zjwc"), looping);
+        board.judge(&judged);
+        let frame = plain(&board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        assert!(
+            frame[1].contains("in progress: Containers in CrashL"),
+            "{frame:?}"
+        );
+        assert_eq!(frame[0].split_whitespace().last(), Some("JUDGEMENT"));
     }
 
     #[test]

@@ -159,12 +159,14 @@ impl View {
                 .as_ref()
                 .filter(|_| self.judging && judge_due)
                 .map(|j| j.judged());
-            let ending = match (stopping, &self.judge) {
-                (false, _) => RUNNING.to_string(),
-                (true, Some(judge)) => judge
-                    .verdict()
-                    .map_or_else(|| "ended".to_string(), |verdict| cells::shown(&verdict)),
-                (true, None) => "ended".to_string(),
+            let verdict = match (stopping, &self.judge) {
+                (true, Some(judge)) => judge.verdict().map(|verdict| cells::shown(&verdict)),
+                _ => None,
+            };
+            let ending = match (&verdict, stopping) {
+                (Some(verdict), _) => board::Ending::Verdict(verdict),
+                (None, false) => board::Ending::Running(RUNNING),
+                (None, true) => board::Ending::Running("ended"),
             };
             let frame = {
                 let mut board = self.board();
@@ -181,7 +183,7 @@ impl View {
                     let interrupted = (!stopping).then(|| {
                         board::cut(&board.status_line(now, reconnects, INTERRUPTED), width)
                     });
-                    let lines = board.frame(now, width, height, reconnects, notice, &ending);
+                    let lines = board.frame(now, width, height, reconnects, notice, ending);
                     (lines, interrupted)
                 })
             };
