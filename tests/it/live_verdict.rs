@@ -18,6 +18,23 @@ fn position(screen: &[String], what: &str, found: impl Fn(&str) -> bool) -> usiz
         .unwrap_or_else(|| panic!("{what}:\n{}", screen.join("\n")))
 }
 
+/// Run `command` in the terminal while the sim plays a crash loop for `shop`; the screen once
+/// it has said its exit code (`code=N`).
+fn crash_loop_under(
+    terminal: &crate::completion_terminal::Terminal,
+    cluster: &Cluster,
+    command: &str,
+) -> Vec<String> {
+    terminal.type_text(&format!("{command}; echo \"code=$?\""));
+    terminal.press("Enter");
+    let mut rollout = Rollout::new(Plot::CrashLoop, "default", "shop");
+    rollout.beat = Duration::from_millis(200);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.starts_with("code="))
+    })
+}
+
 #[test]
 fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
     crate::harness::require("tmux", &["-V"]);
@@ -26,17 +43,11 @@ fn a_crash_loop_ends_on_a_failed_frame_then_the_summary_and_log() {
     let terminal = terminal(&cluster, dir.path());
     terminal.tmux(&["resize-window", "-x", "200", "-y", "70"]);
     terminal.wait_for_prompts(PROMPT, 1);
-    terminal.type_text(
-        "kw get deploy/shop --live --until ready --fail-on failed --fail-grace 0 \
-         --timeout 60s; echo \"code=$?\"",
+    let screen = crash_loop_under(
+        &terminal,
+        &cluster,
+        "kw get deploy/shop --live --until ready --fail-on failed --fail-grace 0 --timeout 60s",
     );
-    terminal.press("Enter");
-    let mut rollout = Rollout::new(Plot::CrashLoop, "default", "shop");
-    rollout.beat = Duration::from_millis(200);
-    cluster.sim.play_rollout(&rollout).expect("rollout plays");
-    let screen = terminal.wait_for("the exit code", |screen| {
-        screen.iter().any(|l| l.starts_with("code="))
-    });
     let all = screen.join("\n");
     assert!(screen.iter().any(|l| l == "code=2"), "{all}");
 
@@ -135,17 +146,12 @@ fn a_crash_loop_tells_its_verdict_at_80_by_24_and_100_by_30() {
             &rows.to_string(),
         ]);
         terminal.wait_for_prompts(PROMPT, 1);
-        terminal.type_text(
+        let screen = crash_loop_under(
+            &terminal,
+            &cluster,
             "kw get deploy,pods -l app=shop --live --until ready --fail-on failed \
-             --fail-grace 1s --timeout 60s; echo \"code=$?\"",
+             --fail-grace 1s --timeout 60s",
         );
-        terminal.press("Enter");
-        let mut rollout = Rollout::new(Plot::CrashLoop, "default", "shop");
-        rollout.beat = Duration::from_millis(200);
-        cluster.sim.play_rollout(&rollout).expect("rollout plays");
-        let screen = terminal.wait_for("the exit code", |screen| {
-            screen.iter().any(|l| l.starts_with("code="))
-        });
         let all = screen.join("\n");
         let at = format!("{columns}×{rows}");
         assert!(screen.iter().any(|l| l == "code=2"), "{at}\n{all}");

@@ -1,7 +1,8 @@
 //! One verdict, one summary (issue 41): the same story tells the same cause through every verb
 //! that can ask for it (`get --until ready --fail-on failed`, `rollout status`, `wait` on the
 //! workload with kubectl's condition, `wait` on its Pods), wherever kw joins it (at the start,
-//! once the trouble has begun) and in every view (`-q`, `-o name`). In every cell the cause's
+//! once the trouble has begun, once the story has ended) and in every view (`-q`, `-o name`;
+//! every cell has a `--timeout`). In every cell the cause's
 //! facts are said (a Pod of the story, its container, the reason, the Warning event's message
 //! with the image, the crashed container's last log line), no stderr line is said twice, the
 //! kubelet's Pod uids never reach stderr, and stdout never names as met an object stderr blames.
@@ -34,6 +35,9 @@ enum Join {
     Start,
     /// Once the trouble has begun: a Pod stuck, or failed.
     Trouble,
+    /// Once the story has ended: the Deployment past its deadline, the Job failed, the crash
+    /// loop's Pods restarted three times.
+    End,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -107,6 +111,30 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
     if join == Join::Start {
         return true;
     }
+    if join == Join::End {
+        let ended = |resource: &str, kind: &str, reason: &str| {
+            cluster.sim.objects(resource).iter().any(|o: &Value| {
+                o["metadata"]["name"] == name(plot)
+                    && o["status"]["conditions"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|c| c["type"] == kind && c["reason"] == reason)
+            })
+        };
+        return match plot {
+            Plot::ImagePull => ended("deployments", "Progressing", "ProgressDeadlineExceeded"),
+            Plot::JobFails => ended("jobs", "Failed", "BackoffLimitExceeded"),
+            _ => cluster.sim.objects("pods").iter().any(|pod: &Value| {
+                pod["metadata"]["name"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with(&format!("{}-", name(plot))))
+                    && pod["status"]["containerStatuses"][0]["restartCount"]
+                        .as_u64()
+                        .is_some_and(|n| n >= 3)
+            }),
+        };
+    }
     let prefix = format!("{}-", name(plot));
     cluster.sim.objects("pods").iter().any(|pod: &Value| {
         let status = &pod["status"]["containerStatuses"][0];
@@ -161,7 +189,7 @@ fn cell(plot: Plot, verb: Verb, join: Join, mode: Mode) {
             cluster.sim.play_rollout(&rollout).expect("rollout plays");
             live
         }
-        Join::Trouble => {
+        Join::Trouble | Join::End => {
             cluster.sim.play_rollout(&rollout).expect("rollout plays");
             wait_for(&format!("{plot:?} to reach {join:?}"), STEP_LIMIT, || {
                 reached(&cluster, plot, join)
@@ -212,8 +240,8 @@ fn every_verb(plot: Plot, verbs: &[Verb]) {
         // Before its Pods exist, a selector matches nothing: kubectl's `wait` fails at once
         // (`no matching resources found`), and so does kw's; the Pods are joined once there.
         let joins: &[Join] = match verb {
-            Verb::WaitPods => &[Join::Trouble],
-            _ => &[Join::Start, Join::Trouble],
+            Verb::WaitPods => &[Join::Trouble, Join::End],
+            _ => &[Join::Start, Join::Trouble, Join::End],
         };
         for join in joins {
             cell(plot, *verb, *join, Mode::Plain);

@@ -178,7 +178,13 @@ impl View {
                 due.then(|| {
                     board.dirty = false;
                     last_draw = Some(now);
-                    let notice = self.notices.latest().map(|notice| cells::shown(&notice));
+                    // The last frame leaves the latest notice out: every held notice follows
+                    // it on stderr, that one too, and it is said once.
+                    let notice = self
+                        .notices
+                        .latest()
+                        .filter(|_| !stopping)
+                        .map(|notice| cells::shown(&notice));
                     let reconnects = self.reconnects.count();
                     let interrupted = (!stopping).then(|| {
                         board::cut(&board.status_line(now, reconnects, INTERRUPTED), width)
