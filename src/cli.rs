@@ -360,7 +360,7 @@ pub struct GetArgs {
     ///
     /// While waiting for `ready`/`failed`, say nothing on stderr about why the wait goes on
     /// (each change of an object's judgement, and the Warning events of the objects and of what
-    /// they own); the verdict and errors are still said.
+    /// they own); the verdict, its summary and errors are still said.
     #[arg(short = 'q', long, help_heading = "Waiting and limits")]
     pub quiet: bool,
 
