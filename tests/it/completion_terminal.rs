@@ -374,11 +374,13 @@ fn fish_inserts_hostile_names_quoted_and_nothing_runs() {
 fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
     const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
     harness::require("tmux", &["-V"]);
-    harness::require("kubectl", &["version", "--client"]);
+    let reference_kubectl = harness::kubectl();
     harness::require_file(BASH_COMPLETION, "bash-completion");
     let cluster = hostile_cluster();
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);
+    // The shell's `kubectl` is the reference one, ahead of the image's on PATH.
+    std::os::unix::fs::symlink(&reference_kubectl, bin.join("kubectl")).expect("kubectl link");
     let rc = dir.join("bashrc");
     std::fs::write(
         &rc,
@@ -433,7 +435,7 @@ fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
         terminal.press("C-u");
     }
     // And kubectl's own answer, as its script reads it: plain words, then the directive.
-    let mut kubectl = Command::new("kubectl");
+    let mut kubectl = Command::new(&reference_kubectl);
     kubectl
         .args(["__complete", "kw", "get", "pods", ""])
         .env("PATH", path(&bin))

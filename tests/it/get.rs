@@ -760,13 +760,7 @@ fn escape_sequences_in_a_server_message_are_shown_not_obeyed() {
 /// kubectl passing the arguments through. Run through the installed kubectl itself.
 #[test]
 fn kw_runs_as_a_kubectl_plugin() {
-    harness::require("kubectl", &["version", "--client"]);
-    let kubectl = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-        .map(|dir| dir.join("kubectl"))
-        .find(|candidate| candidate.is_file())
-        .expect("kubectl on PATH");
+    let kubectl = harness::kubectl();
     let cluster = Cluster::seeded();
     let plugins = cluster.dir.path().join("plugins");
     std::fs::create_dir(&plugins).unwrap();

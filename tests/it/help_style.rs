@@ -48,7 +48,8 @@ fn rollout_status_is_among_the_verbs_kw_has() {
     assert!(paths.contains(&&["rollout", "status"][..]), "{paths:?}");
 }
 
-fn piped(program: &str, args: &[&str]) -> String {
+fn piped(program: impl AsRef<std::path::Path>, args: &[&str]) -> String {
+    let program = program.as_ref();
     let mut command = Command::new(program);
     command.args(args).stdin(Stdio::null());
     without_width_hints(&mut command);
@@ -56,7 +57,8 @@ fn piped(program: &str, args: &[&str]) -> String {
     assert_eq!(
         outcome.code,
         Some(0),
-        "{program} {args:?}: {}",
+        "{} {args:?}: {}",
+        program.display(),
         outcome.stderr
     );
     outcome.stdout
@@ -177,10 +179,10 @@ fn listed(list: &[(&str, &str, &str)], verb: &str, flag: &str) -> bool {
 
 #[test]
 fn every_kubectl_option_line_is_on_kws_page_in_kubectls_form_and_in_kubectls_order() {
-    harness::require("kubectl", &["version", "--client"]);
+    let kubectl = harness::kubectl();
     for verb in verbs_kw_has() {
         let name = verb.path.join(" ");
-        let theirs = read_page(&piped("kubectl", &help_args(verb)));
+        let theirs = read_page(&piped(&kubectl, &help_args(verb)));
         let ours_text = piped(kw(), &help_args(verb));
         let ours = read_page(&ours_text);
 
@@ -246,9 +248,9 @@ fn every_kubectl_option_line_is_on_kws_page_in_kubectls_form_and_in_kubectls_ord
 /// verbs kw does not have yet included.
 #[test]
 fn kubectl_verbs_lists_kubectls_own_flags_and_usage() {
-    harness::require("kubectl", &["version", "--client"]);
+    let kubectl = harness::kubectl();
     for verb in KUBECTL_VERBS {
-        let theirs = read_page(&piped("kubectl", &help_args(verb)));
+        let theirs = read_page(&piped(&kubectl, &help_args(verb)));
         let kubectls: Vec<&str> = theirs.flags.iter().map(|f| f.long.as_str()).collect();
         assert_eq!(verb.kubectl_flags, kubectls, "{:?}", verb.path);
         assert_eq!(
@@ -264,13 +266,13 @@ fn kubectl_verbs_lists_kubectls_own_flags_and_usage() {
 
 #[test]
 fn dash_h_prints_the_same_page_as_kubectls_dash_h_does() {
-    harness::require("kubectl", &["version", "--client"]);
+    let kubectl = harness::kubectl();
     for verb in verbs_kw_has() {
         let mut short = verb.path.to_vec();
         short.push("-h");
         assert_eq!(
-            piped("kubectl", &short),
-            piped("kubectl", &help_args(verb)),
+            piped(&kubectl, &short),
+            piped(&kubectl, &help_args(verb)),
             "kubectl's -h"
         );
         assert_eq!(piped(kw(), &short), piped(kw(), &help_args(verb)));
@@ -283,19 +285,19 @@ fn dash_h_prints_the_same_page_as_kubectls_dash_h_does() {
 /// widths).
 #[test]
 fn on_a_terminal_both_pages_wrap_at_kubectls_widths_as_kubectl_wraps() {
-    harness::require("kubectl", &["version", "--client"]);
+    let kubectl = harness::kubectl();
     let kw_has = verbs_kw_has();
     for verb in KUBECTL_VERBS {
         let name = verb.path.join(" ");
         let args = help_args(verb);
-        let kubectl_piped = piped("kubectl", &args);
+        let kubectl_piped = piped(&kubectl, &args);
         let kw_piped = kw_has
             .iter()
             .any(|v| v.path == verb.path)
             .then(|| piped(kw(), &args));
         for columns in [60u16, 79, 80, 99, 100, 119, 120, 200] {
             let limit = cli_help::wrap_limit(Some(usize::from(columns)));
-            let kubectl_tty = on_terminal("kubectl", &args, columns);
+            let kubectl_tty = on_terminal(&kubectl, &args, columns);
             assert_eq!(
                 kubectl_tty,
                 cli_help::fit(&kubectl_piped, limit),
@@ -324,7 +326,8 @@ fn on_a_terminal_both_pages_wrap_at_kubectls_widths_as_kubectl_wraps() {
 
 /// What `program args` prints with its stdout on a terminal `columns` wide (output processing
 /// off, so the bytes are the program's own).
-fn on_terminal(program: &str, args: &[&str], columns: u16) -> String {
+fn on_terminal(program: impl AsRef<std::path::Path>, args: &[&str], columns: u16) -> String {
+    let program = program.as_ref();
     let (master, slave) = pseudo_terminal(columns);
     let mut command = Command::new(program);
     command
@@ -349,7 +352,7 @@ fn on_terminal(program: &str, args: &[&str], columns: u16) -> String {
         .take()
         .expect("stderr")
         .read_to_string(&mut stderr);
-    assert_eq!(code, Some(0), "{program} {args:?}: {stderr}");
+    assert_eq!(code, Some(0), "{} {args:?}: {stderr}", program.display());
     String::from_utf8(reader.join().expect("reader")).expect("UTF-8")
 }
 

@@ -324,8 +324,7 @@ fn stdout_and_stderr_agree_with_kubectl_when_a_wait_over_all_times_out() {
     let mut kw = cluster.kw();
     kw.args(args).arg(&cluster.kubeconfig);
     let kw = crate::harness::run(kw, LIMIT);
-    crate::harness::require("kubectl", &["version", "--client"]);
-    let mut kubectl = std::process::Command::new("kubectl");
+    let mut kubectl = std::process::Command::new(crate::harness::kubectl());
     kubectl
         .args(args)
         .arg(&cluster.kubeconfig)

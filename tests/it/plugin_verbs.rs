@@ -15,15 +15,9 @@ use crate::harness::{self, assert_golden, run, Cluster, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(40);
 
-/// The kubectl on PATH (v1.32, the suite's reference).
+/// The reference kubectl (v1.37, pinned).
 fn kubectl() -> PathBuf {
-    harness::require("kubectl", &["version", "--client"]);
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-        .map(|dir| dir.join("kubectl"))
-        .find(|candidate| candidate.is_file())
-        .expect("kubectl on PATH")
+    harness::kubectl()
 }
 
 /// A cluster whose `default` namespace plays `plot` for `name` (a beat of 1 s, as the goldens

@@ -1,7 +1,8 @@
 //! The programs the suite runs beside kw, and the one way a test may be skipped.
 //!
-//! The suite needs kubectl (v1.32, kw's reference: on PATH on every development and CI machine),
-//! bash, bash-completion, zsh, fish and tmux (`.ci/run` installs the last four). A test that
+//! The suite needs the reference kubectl (v1.37.1, pinned: `.ci/reference-tools` installs it
+//! under the build directory, [`kubectl`] finds it), bash, bash-completion, zsh, fish and tmux
+//! (`.ci/test` installs them all when missing). A test that
 //! needs one of them and does not find it FAILS, here as in CI: the completion tests type
 //! hostile names into real shells, and a security test that passes because its shell is missing
 //! would say nothing while looking green.
@@ -11,7 +12,7 @@
 //! `$CARGO_TARGET_TMPDIR/skipped-tests.txt` for `.ci/run` to print at the end.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -41,6 +42,37 @@ pub fn require_file(path: &str, package: &str) {
         Path::new(path).exists(),
         "{path} is missing: the test suite needs {package} (.ci/run installs it)"
     );
+}
+
+/// The kubectl kw is compared with: `$KW_REFERENCE_KUBECTL`, else the pinned v1.37.1 that
+/// `.ci/reference-tools` installs into `target/reference-tools/bin` (never the image's v1.32 on
+/// PATH, whose `wait` is older). Fails the test when it is missing or not v1.37.
+pub fn kubectl() -> PathBuf {
+    let path = std::env::var_os("KW_REFERENCE_KUBECTL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .expect("the target directory")
+                .join("reference-tools/bin/kubectl")
+        });
+    let version = Command::new(&path)
+        .args(["version", "--client"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output();
+    match version {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("v1.37.") => path,
+        Ok(out) => panic!(
+            "{} is not kubectl v1.37 ({}): run .ci/reference-tools (or .ci/test), or set KW_REFERENCE_KUBECTL",
+            path.display(),
+            String::from_utf8_lossy(&out.stdout).trim()
+        ),
+        Err(e) => panic!(
+            "the reference kubectl {} is missing ({e}): run .ci/reference-tools (or .ci/test), or set KW_REFERENCE_KUBECTL",
+            path.display()
+        ),
+    }
 }
 
 static SKIPPED: AtomicUsize = AtomicUsize::new(0);
