@@ -320,7 +320,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;wait' {
-            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, any one met will do (kubectl takes the last one given)')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, each object meets them all, one after the other (AND, as kubectl 1.35+; create is waited first); for any one of them, kw get --until A --until B')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed')
             [CompletionResult]::new('--fail-grace', '--fail-grace', [CompletionResultType]::ParameterName, 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given')

@@ -306,7 +306,7 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;rollout;help;help'= {
         }
         &'kw;wait'= {
-            cand --for 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, any one met will do (kubectl takes the last one given)'
+            cand --for 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, each object meets them all, one after the other (AND, as kubectl 1.35+; create is waited first); for any one of them, kw get --until A --until B'
             cand --fail-on 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed'
             cand --fail-grace 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s'
             cand -f 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given'

@@ -158,7 +158,8 @@ pub struct WaitArgs {
     pub targets: Vec<String>,
 
     /// The condition: create, delete, condition=NAME[=VALUE], jsonpath='{EXPR}'[=VALUE], or
-    /// kw's ready. Repeated, any one met will do (kubectl takes the last one given).
+    /// kw's ready. Repeated, each object meets them all, one after the other (AND, as kubectl
+    /// 1.35+; create is waited first); for any one of them, kw get --until A --until B.
     #[arg(long = "for", value_name = "CONDITION")]
     pub for_conditions: Vec<String>,
 

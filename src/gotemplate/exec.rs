@@ -500,7 +500,7 @@ impl State<'_> {
                         {
                             let _ = message;
                         }
-                        Err(message) => return fail(self, message.into()),
+                        Err(message) => return fail(self, message),
                     }
                 }
                 Ok(Value::Bool(false))
@@ -528,7 +528,7 @@ impl State<'_> {
                 let ordering = match compare(&values[0], &values[1]) {
                     Ok(Some(ordering)) => ordering,
                     Ok(None) => std::cmp::Ordering::Less,
-                    Err(message) => return fail(self, message.into()),
+                    Err(message) => return fail(self, message),
                 };
                 use std::cmp::Ordering::*;
                 Ok(Value::Bool(match name {
@@ -752,16 +752,21 @@ fn go_base64_error(error: &base64::DecodeError) -> String {
     }
 }
 
-/// Go's `eq`/`lt` rules: numbers of one kind, strings, booleans; `int` and `float64` do not mix.
-fn compare(a: &Value, b: &Value) -> std::result::Result<Option<std::cmp::Ordering>, &'static str> {
+/// Go's `eq`/`lt` rules: numbers of one kind, strings, booleans; `int` and `float64` do not mix
+/// (the error names both types, as Go's text/template has since kubectl 1.3x's Go).
+fn compare(a: &Value, b: &Value) -> std::result::Result<Option<std::cmp::Ordering>, String> {
     match (a, b) {
         (Value::Int(x) | Value::GoInt(x), Value::Int(y) | Value::GoInt(y)) => Ok(Some(x.cmp(y))),
         (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y)),
         (Value::Str(x), Value::Str(y)) => Ok(Some(x.as_bytes().cmp(y.as_bytes()))),
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::List(_) | Value::Map(_), Value::List(_) | Value::Map(_)) => {
-            Err("non-comparable type")
+            Err("non-comparable type".into())
         }
-        _ => Err("incompatible types for comparison"),
+        _ => Err(format!(
+            "incompatible types for comparison: {} and {}",
+            a.type_name(),
+            b.type_name()
+        )),
     }
 }

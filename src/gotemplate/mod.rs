@@ -191,7 +191,7 @@ mod tests {
         assert_eq!(run("{{eq .n 2}}", data.clone()).unwrap(), "true");
         assert_eq!(
             run("a{{eq .n 2.0}}", data).unwrap_err(),
-            "a|template: output:1:3: executing \"output\" at <eq .n 2.0>: error calling eq: incompatible types for comparison"
+            "a|template: output:1:3: executing \"output\" at <eq .n 2.0>: error calling eq: incompatible types for comparison: int64 and float64"
         );
     }
 

@@ -26,11 +26,27 @@ pub enum ManifestError {
         index: usize,
         field: &'static str,
     },
+    /// kubectl wait's words for a manifest object without a name.
+    #[error("resource name must be provided")]
+    NameRequired,
     #[error("-f {path}: names no objects")]
     Empty { path: PathBuf },
     /// kubectl's words for a directory with no manifest in it.
     #[error("error reading [{path}]: recognized file extensions are [.json .yaml .yml]")]
     NoManifestFiles { path: PathBuf },
+}
+
+impl ManifestError {
+    /// This error as kubectl wait words it.
+    pub fn in_kubectl_wait_words(self) -> ManifestError {
+        match self {
+            ManifestError::Missing {
+                field: "metadata.name",
+                ..
+            } => ManifestError::NameRequired,
+            other => other,
+        }
+    }
 }
 
 /// The extensions of the files kubectl reads in a directory given to `-f`.

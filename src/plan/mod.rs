@@ -288,7 +288,7 @@ impl GetPlan {
             false => format.missing_keys_refused(),
         };
         let (format, template_file) =
-            match printer::check_show_labels(&args.output, args.show_labels)
+            match printer::check_label_flags(&args.output, args.show_labels, &args.label_columns)
                 .and_then(|()| parse_output_spec(&output))?
             {
                 OutputSpec::Format(format) => (refused(format), None),

@@ -106,6 +106,7 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
             // kubectl's viewer errors (the progress deadline) and a deletion end it, as in
             // kubectl; a Pod of the current revision stuck past the grace ends it too.
             fail_on: vec![Expr::Failed, Expr::Delete],
+            sequence: false,
             mode: For::All,
             max_events: None,
             progress: false,

@@ -58,6 +58,8 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         print_list: true,
         rules: Rules {
             until,
+            // kubectl's repeated `--for`: AND, in order.
+            sequence: true,
             fail_on,
             mode: For::All,
             max_events: None,
@@ -68,7 +70,11 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
         },
         timeout: timeout.filter(|t| !t.is_zero()),
         request_timeout: None,
-        output: OutputPlan::plain(OutputFormat::ConditionMet { inner, order }),
+        output: OutputPlan::plain(OutputFormat::ConditionMet {
+            inner,
+            order,
+            steps: args.for_conditions.len(),
+        }),
         all_namespaces: args.all_namespaces,
         namespace_set: None,
         label_selector: args.selector.clone(),
@@ -82,23 +88,23 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
     })
 }
 
-/// `--for`, kubectl's vocabulary and kw's `ready`; repeated, any one will do.
+/// `--for`, kubectl's vocabulary (in its words) and kw's `ready`; repeated, each object meets
+/// them all, in order (`create` first wherever it is given), as today's kubectl.
 fn conditions_of(texts: &[String]) -> Result<Vec<Expr>, PlanError> {
-    let unrecognized = |text: &str| PlanError::Value {
-        flag: "--for",
-        reason: format!("unrecognized condition: {text:?}"),
-    };
     if texts.is_empty() {
-        return Err(unrecognized(""));
+        // kubectl's `%q` of its empty list of conditions.
+        return Err(PlanError::Value {
+            flag: "--for",
+            reason: "unrecognized condition: []".into(),
+        });
     }
-    texts
+    // kubectl waits for every object to exist before it judges anything when `create` is
+    // among them; an object must exist to meet any condition but `delete` anyway, so only a
+    // `delete` before `create` waits for the object to come first (`Judge::sequence_done`).
+    Ok(texts
         .iter()
-        .map(|text| match Expr::parse("--for", text) {
-            Ok(expr) => Ok(expr),
-            Err(ConditionError::Unknown { .. }) => Err(unrecognized(text)),
-            Err(other) => Err(other.into()),
-        })
-        .collect()
+        .map(|text| Expr::parse_for(text))
+        .collect::<Result<Vec<Expr>, ConditionError>>()?)
 }
 
 /// kubectl's `--timeout`: a Go duration; `0` checks once, a negative one waits for a week.
@@ -207,7 +213,8 @@ mod tests {
             p.output.format,
             OutputFormat::ConditionMet {
                 inner: None,
-                order: vec!["a".into(), "b".into()]
+                order: vec!["a".into(), "b".into()],
+                steps: 1,
             }
         );
         assert!(p.prints_once());
@@ -235,7 +242,7 @@ mod tests {
     }
 
     #[test]
-    fn ready_fails_on_failed_unless_told_otherwise_and_for_repeats_as_or() {
+    fn ready_fails_on_failed_unless_told_otherwise_and_for_repeats_in_order() {
         let p = plan_of(&["--for=ready", "deploy/web"]).unwrap();
         assert_eq!(p.rules.fail_on, [Expr::Failed]);
         assert!(p.explain_waits);
@@ -244,11 +251,12 @@ mod tests {
         assert!(!p.explain_waits && !p.rules.progress);
         let p = plan_of(&["--for=delete", "--for=condition=Ready", "pod/a"]).unwrap();
         assert_eq!(p.rules.until.len(), 2);
+        assert!(p.rules.sequence);
     }
 
     #[test]
     fn kubectls_words_for_mistakes() {
-        assert_eq!(message(&["pod/a"]), "unrecognized condition: \"\"");
+        assert_eq!(message(&["pod/a"]), "unrecognized condition: []");
         assert_eq!(
             message(&["--for=foo", "pod/a"]),
             "unrecognized condition: \"foo\""

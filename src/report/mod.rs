@@ -108,7 +108,7 @@ fn finished_alone(finished: &Finished) -> Report {
         End::ClosedPipe => return quiet(exit::OK),
         // A met condition decides the code; `--max-events` only ends the run, so a context that
         // failed still sets it (below).
-        End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. })) => {
+        End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. } | Ended::Invalid(_))) => {
             return self::ended(ended)
         }
         End::Ended(ended) if !troubled => return self::ended(ended),
@@ -146,6 +146,8 @@ fn ended(ended: &Ended) -> Report {
     match ended {
         Ended::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
         Ended::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
+        // The condition asked cannot be judged on the object's shape: the user's to fix.
+        Ended::Invalid(message) => Report::error(message, exit::USAGE),
         _ => Report::new(Vec::new(), exit::OK),
     }
 }

@@ -35,6 +35,7 @@ fn verdict(run: &WaitFinished) -> Report {
             Report::error("no matching resources found", exit::SERVER_ERROR)
         }
         End::Ended(ended @ Ended::FailOn { .. }) => Report::error(ended, exit::CONDITION_FAILED),
+        End::Ended(Ended::Invalid(message)) => Report::error(message, exit::USAGE),
         _ if finished.timed_out.is_some() => {
             // kubectl waits on the objects in turn under one deadline: once it has passed on
             // one, every object after it times out too.

@@ -104,7 +104,11 @@ fn run_plan(
     let plan = plan.with_streaming_list(environment.streaming_list);
     let started = Instant::now();
     let deadlines = plan.deadlines(started);
-    let requested = requested(&plan.request)?;
+    let kubectl_wait = matches!(
+        plan.output.format,
+        crate::output::printer::OutputFormat::ConditionMet { .. }
+    );
+    let requested = requested(&plan.request, kubectl_wait)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
     let ran = drive::run(
         drive::Run::new(
@@ -204,11 +208,15 @@ fn warn_insecure(members: &[member::Member]) {
 }
 
 /// What the request names, before discovery: type queries and their names, or a manifest's
-/// objects (read once, here).
-fn requested(request: &Request) -> Result<Vec<Requested>, KwError> {
+/// objects (read once, here; a nameless one refused in kubectl wait's words under `wait`).
+fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, KwError> {
     Ok(match request {
         Request::Manifest { paths, recursive } => {
-            crate::plan::manifest::load_all(paths, *recursive)?
+            crate::plan::manifest::load_all(paths, *recursive)
+                .map_err(|e| match kubectl_wait {
+                    true => e.in_kubectl_wait_words(),
+                    false => e,
+                })?
                 .into_iter()
                 .map(|o| Requested {
                     type_name: o.type_query(),

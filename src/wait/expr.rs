@@ -33,7 +33,13 @@ pub enum ConditionError {
     },
     #[error("--for {0:?}: use all or any")]
     BadFor(String),
+    /// `kw wait --for`'s mistakes, in kubectl wait's own words (no flag named, as kubectl's).
+    #[error("{0}")]
+    Kubectl(String),
 }
+
+/// kubectl wait's line for a JSONPath `--for` it cannot split into a path and a value.
+const JSONPATH_FORMAT: &str = "jsonpath wait format must be --for=jsonpath='{.status.readyReplicas}'=3 or --for=jsonpath='{.status.readyReplicas}'";
 
 /// The words `flag` takes, for the error that lists them.
 fn vocabulary(flag: &str) -> &'static str {
@@ -182,6 +188,66 @@ impl Expr {
         })
     }
 
+    /// Parse one `kw wait --for` value as kubectl wait does (`conditionFuncsFor`): its words
+    /// compared whole and case-insensitively, `condition=` and `jsonpath=` case-sensitively,
+    /// the condition's value as typed (default `True`), the JSONPath split on single `=`s (a
+    /// `==` of a filter stays), and kubectl's error lines; plus kw's `ready`.
+    pub fn parse_for(text: &str) -> Result<Expr, ConditionError> {
+        let kubectl = |message: &str| ConditionError::Kubectl(message.to_string());
+        match text.to_lowercase().as_str() {
+            "delete" => return Ok(Expr::Delete),
+            "create" => return Ok(Expr::Create),
+            "ready" => return Ok(Expr::Ready),
+            "failed" => {
+                return Err(ConditionError::WrongFlag {
+                    flag: "--for",
+                    text: text.to_string(),
+                    word: "failed",
+                    owner: "--fail-on",
+                })
+            }
+            _ => {}
+        }
+        if let Some(rest) = text.strip_prefix("condition=") {
+            // kubectl's default is `true`; compared case-insensitively, `True` says the same
+            // and reads as the server writes it.
+            let (name, value) = rest.split_once('=').unwrap_or((rest, "True"));
+            return Ok(Expr::Condition {
+                name: name.to_string(),
+                value: value.to_string(),
+            });
+        }
+        if let Some(rest) = text.strip_prefix("jsonpath=") {
+            let parts = split_on_single_equals(rest);
+            let (template, value) = match parts.as_slice() {
+                [template] => (*template, None),
+                [template, value] => (*template, Some(value.trim_matches(['\'', '"']))),
+                _ => return Err(kubectl(JSONPATH_FORMAT)),
+            };
+            let relaxed = jsonpath::relaxed(template).ok_or_else(|| {
+                kubectl("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'")
+            })?;
+            if value == Some("") {
+                return Err(kubectl("jsonpath wait has to have a value after equal sign, like --for=jsonpath='{.status.readyReplicas}'=3"));
+            }
+            if relaxed.is_empty() {
+                return Err(kubectl("jsonpath expression cannot be empty"));
+            }
+            let path = JsonPath::parse(&relaxed)
+                .map_err(|e| kubectl(&e.to_string()))?
+                .allow_missing_keys(true);
+            return Ok(Expr::JsonPath {
+                text: template.to_string(),
+                path,
+                value: value.map(str::to_string),
+            });
+        }
+        Err(kubectl(&format!(
+            "unrecognized condition: {}",
+            crate::gotemplate::go_quote(text)
+        )))
+    }
+
     /// Whether judging this needs the whole object (not only its name).
     pub fn needs_object(&self) -> bool {
         matches!(
@@ -208,6 +274,28 @@ impl Expr {
                 object.is_some_and(|o| jsonpath_holds(path, value.as_deref(), o))
             }
         }
+    }
+}
+
+impl Expr {
+    /// Why this can never be judged on `object`, in kubectl wait's words: a JSONPath that
+    /// finds several values, or leads to a map or list when a VALUE is asked (kubectl fails
+    /// at once on such an object; nothing it could become would change the path's shape).
+    pub(super) fn invalid_for(&self, object: &Value) -> Option<String> {
+        let Expr::JsonPath { path, value, .. } = self else {
+            return None;
+        };
+        let groups = path.find(object).ok()?;
+        let first = groups.first().filter(|group| !group.is_empty())?;
+        if groups.len() > 1 {
+            return Some("given jsonpath expression matches more than one list".into());
+        }
+        if first.len() > 1 {
+            return Some("given jsonpath expression matches more than one value".into());
+        }
+        let nested = matches!(first[0].as_ref(), Value::Object(_) | Value::Array(_));
+        (value.is_some() && nested)
+            .then(|| "jsonpath leads to a nested object or list which is not supported".into())
     }
 }
 
@@ -280,10 +368,33 @@ fn split_jsonpath(text: &str) -> Result<(&str, Option<&str>), String> {
         }
         return Err("unbalanced braces in the JSONPath".into());
     }
-    Ok(match text.split_once('=') {
-        Some((path, value)) => (path, Some(value)),
-        None => (text, None),
-    })
+    // kubectl's split: on a single `=`, so that a filter's `==` stays in the path.
+    match split_on_single_equals(text).as_slice() {
+        [path] => Ok((path, None)),
+        [path, value] => Ok((path, Some(value))),
+        _ => Err(JSONPATH_FORMAT.into()),
+    }
+}
+
+/// kubectl wait's `splitJSONPathInput`: `text` split at each single `=`; a `==` (a filter's
+/// comparison) is kept whole.
+fn split_on_single_equals(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'=' {
+            if bytes.get(i + 1) == Some(&b'=') {
+                i += 2;
+                continue;
+            }
+            parts.push(&text[start..i]);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 fn value_after(rest: &str) -> Result<Option<&str>, String> {
@@ -297,11 +408,15 @@ fn value_after(rest: &str) -> Result<Option<&str>, String> {
     }
 }
 
-/// kubectl wait's rule: a condition whose type matches (case-insensitive) with the given status,
-/// unless it was observed for an older generation of the object.
+/// kubectl wait's rule (`checkCondition`): the first condition whose type matches (both
+/// compared as Unicode simple case folding would) decides, unless it was observed for an older
+/// generation of the object: the condition's own `observedGeneration`, else the status's.
 fn condition_is(object: &Value, name: &str, value: &str) -> bool {
     let generation = object
         .pointer("/metadata/generation")
+        .and_then(Value::as_i64);
+    let status_observed = object
+        .pointer("/status/observedGeneration")
         .and_then(Value::as_i64);
     let Some(conditions) = object
         .pointer("/status/conditions")
@@ -309,24 +424,31 @@ fn condition_is(object: &Value, name: &str, value: &str) -> bool {
     else {
         return false;
     };
-    conditions.iter().any(|c| {
-        let type_matches = c
-            .get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t.eq_ignore_ascii_case(name));
-        let status_matches = c
-            .get("status")
-            .and_then(Value::as_str)
-            .is_some_and(|s| s.eq_ignore_ascii_case(value));
-        let current = match (
-            c.get("observedGeneration").and_then(Value::as_i64),
-            generation,
-        ) {
-            (Some(observed), Some(generation)) => observed >= generation,
-            _ => true,
-        };
-        type_matches && status_matches && current
-    })
+    let first = conditions.iter().find_map(|c| {
+        let type_matches = fold_eq(c.get("type")?.as_str()?, name);
+        let status = c.get("status")?.as_str()?;
+        type_matches.then_some((c, status))
+    });
+    let Some((condition, status)) = first else {
+        return false;
+    };
+    let observed = condition
+        .get("observedGeneration")
+        .and_then(Value::as_i64)
+        .or(status_observed);
+    if let (Some(generation), Some(observed)) = (generation, observed) {
+        if observed < generation {
+            return false;
+        }
+    }
+    fold_eq(status, value)
+}
+
+/// Go's `strings.EqualFold`, near enough: equal once both are lower-cased char by char.
+fn fold_eq(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// `--for`: must every watched object meet an `--until` condition, or does one suffice?

@@ -29,6 +29,17 @@ impl Named {
         }
     }
 
+    /// Whether `key` is this object.
+    pub(super) fn is(&self, key: &Key) -> bool {
+        key.resource == self.resource
+            && key.name == self.name
+            && self.context.as_deref().unwrap_or_default() == key.context
+            && self
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| *ns == key.namespace)
+    }
+
     /// The same object, expected in `context` (a run over several contexts).
     pub fn in_context(mut self, context: &str) -> Named {
         self.label = format!("{context}/{}", self.label);

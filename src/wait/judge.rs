@@ -30,6 +30,9 @@ pub enum Ended {
     FailOn { expr: String, by: String },
     /// `--max-events` events were printed (exit 0).
     MaxEvents(u64),
+    /// A condition can never be judged on an object's shape (a JSONPath that finds several
+    /// values): kubectl wait's error line (exit `USAGE`).
+    Invalid(String),
     /// Another watcher thread already ended the watch; this one stops printing.
     Elsewhere,
 }
@@ -40,6 +43,7 @@ impl fmt::Display for Ended {
             Ended::Until { expr, by } => write!(f, "--until {expr} met by {by}"),
             Ended::FailOn { expr, by } => write!(f, "--fail-on {expr} met by {by}"),
             Ended::MaxEvents(n) => write!(f, "--max-events {n} reached"),
+            Ended::Invalid(message) => f.write_str(message),
             Ended::Elsewhere => f.write_str("the watch ended in another thread"),
         }
     }
@@ -60,6 +64,8 @@ pub struct Trouble {
 struct Assessment {
     label: String,
     until: Vec<bool>,
+    /// Why each `until` expression can never be judged on this object, if so.
+    invalid: Vec<Option<String>>,
     fail_on: Vec<bool>,
     /// The readiness rules' judgement, when an expression asks for it.
     judgement: Option<Judgement>,
@@ -134,9 +140,14 @@ pub struct Judge {
     /// Objects that have met an `--until` condition of their own (been ready, been deleted
     /// under `--until delete`): kubectl wait names each once, then.
     met_once: std::collections::HashSet<Key>,
-    /// Whether the last event judged was the one its object first met an `--until` condition
-    /// with (`Judge::opened`).
-    opened: bool,
+    /// Under `Rules::sequence`: how many of the `until` conditions each object has met, in
+    /// order (kept after a deletion, which may be one of them).
+    steps: HashMap<Key, usize>,
+    /// How many `until` conditions the last event judged met for its object (`Judge::opened`):
+    /// kubectl wait prints the object once for each.
+    opened: usize,
+    /// The first condition found that can never be judged (`Ended::Invalid`).
+    invalid: Option<String>,
 }
 
 impl Judge {
@@ -163,7 +174,9 @@ impl Judge {
             recovered: HashMap::new(),
             late_troubles: HashMap::new(),
             met_once: std::collections::HashSet::new(),
-            opened: false,
+            steps: HashMap::new(),
+            opened: 0,
+            invalid: None,
         }
     }
 
@@ -231,10 +244,14 @@ impl Judge {
     /// Note one printed event; `Some` when the watch is over.
     pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
         self.printed += 1;
-        self.opened = false;
+        self.opened = 0;
         self.last_judged = None;
         if self.rules.has_conditions() {
             let key = Key::of(event);
+            if self.arrived_late(&key) {
+                // kubectl waits on what its first list found, and on nothing that came after.
+                return None;
+            }
             let label = match event.context {
                 Some(context) => format!(
                     "{context}/{}/{}",
@@ -248,8 +265,10 @@ impl Judge {
                 ),
             };
             if event.kind == EventType::Deleted {
-                if self.rules.until.contains(&Expr::Delete) {
-                    self.opened = self.met_once.insert(key.clone());
+                if self.rules.sequence {
+                    self.opened = self.step_deleted(&key);
+                } else if self.rules.until.contains(&Expr::Delete) {
+                    self.opened = usize::from(self.met_once.insert(key.clone()));
                 }
                 self.objects.remove(&key);
                 self.troubles.remove(&key);
@@ -298,8 +317,15 @@ impl Judge {
                 if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
                 }
-                if seen.until.iter().any(|holds| *holds) {
-                    self.opened = self.met_once.insert(key.clone());
+                if self.rules.sequence {
+                    self.opened = self.step(&key, &seen);
+                } else {
+                    if let Some(invalid) = seen.invalid.iter().flatten().next() {
+                        self.invalid.get_or_insert_with(|| invalid.clone());
+                    }
+                    if seen.until.iter().any(|holds| *holds) {
+                        self.opened = usize::from(self.met_once.insert(key.clone()));
+                    }
                 }
                 self.objects.insert(key, seen);
             }
@@ -329,6 +355,12 @@ impl Judge {
             .map(|o| self.rules.readiness.judge(group, kind, o, now));
         let holds = |e: &Expr| e.holds_for(object.as_ref(), judgement.as_ref());
         let until = self.rules.until.iter().map(holds).collect();
+        let invalid = self
+            .rules
+            .until
+            .iter()
+            .map(|e| object.as_ref().and_then(|o| e.invalid_for(o)))
+            .collect();
         let fail_on = self.rules.fail_on.iter().map(holds).collect();
         let later = object.filter(|_| judging).and_then(|object| {
             let at = readiness::judge_again_at(group, kind, &object, now)?;
@@ -342,6 +374,7 @@ impl Judge {
         Assessment {
             label,
             until,
+            invalid,
             fail_on,
             judgement,
             later,
@@ -641,6 +674,104 @@ impl Judge {
         self.progress.push(format!("{}: {judgement}", seen.label));
     }
 
+    /// Under `Rules::sequence`: the conditions `seen` meets from its object's next one on, in
+    /// order, each counted; how many (kubectl wait prints the object once for each). The
+    /// first that can never be judged on it ends the run (`Ended::Invalid`), as kubectl fails
+    /// on it.
+    fn step(&mut self, key: &Key, seen: &Assessment) -> usize {
+        let step = self.steps.entry(key.clone()).or_insert(0);
+        let mut met = 0;
+        while *step < self.rules.until.len() {
+            if let Some(invalid) = &seen.invalid[*step] {
+                self.invalid.get_or_insert_with(|| invalid.clone());
+                break;
+            }
+            if !seen.until[*step] {
+                break;
+            }
+            *step += 1;
+            met += 1;
+        }
+        if *step == self.rules.until.len() && met > 0 {
+            self.met_once.insert(key.clone());
+        }
+        met
+    }
+
+    /// Under `Rules::sequence`: the object is deleted. A `delete` it was waiting for is met,
+    /// and a `create` after it too (kubectl holds the object it found at the start); the rest
+    /// is given up, as kubectl does.
+    fn step_deleted(&mut self, key: &Key) -> usize {
+        let step = self.steps.entry(key.clone()).or_insert(0);
+        let mut met = 0;
+        while let Some(Expr::Delete | Expr::Create) = self.rules.until.get(*step) {
+            *step += 1;
+            met += 1;
+        }
+        // The condition after a met `delete` starts on an object that is gone: kubectl ignores
+        // that "not found" (it does whenever `delete` is among the conditions) and is done
+        // with the object, silently. A deletion while another condition is waited on is no
+        // news to that wait: it runs out of time.
+        if met > 0 && *step < self.rules.until.len() {
+            *step = self.rules.until.len();
+        }
+        if *step == self.rules.until.len() && met > 0 {
+            self.met_once.insert(key.clone());
+        }
+        met
+    }
+
+    /// Under `Rules::sequence` (kubectl wait) over a selector or `--all`: whether `key` is an
+    /// object first seen after every first list had come, which kubectl never waits on.
+    fn arrived_late(&self, key: &Key) -> bool {
+        self.rules.sequence
+            && self.named.is_empty()
+            && self.all_synced()
+            && !self.objects.contains_key(key)
+            && !self.steps.contains_key(key)
+    }
+
+    /// Under `Rules::sequence`, once every list has come: whether every object has met every
+    /// condition in turn. A named object that does not exist is done only when the first
+    /// condition is its deletion (and it need not be created first); a selector that found
+    /// nothing is done only under `delete`.
+    fn sequence_done(&self) -> Option<String> {
+        if !self.all_synced() {
+            return None;
+        }
+        let until = &self.rules.until;
+        let done = |key: &Key| self.steps.get(key) == Some(&until.len());
+        let absent_is_done = until.first() == Some(&Expr::Delete) && !until.contains(&Expr::Create);
+        for named in &self.named {
+            if self.has_seen(named) {
+                continue;
+            }
+            // Seen before: done only if its conditions are; never seen: only if absence is.
+            let seen_before = self.steps.keys().find(|key| named.is(key));
+            let finished = seen_before.map_or(absent_is_done, &done);
+            if !finished {
+                return None;
+            }
+        }
+        let nothing = self.objects.is_empty() && self.named.is_empty() && self.met_once.is_empty();
+        if nothing && !until.contains(&Expr::Delete) {
+            return None;
+        }
+        if !self.objects.keys().all(done) {
+            return None;
+        }
+        Some(match (self.objects.iter().next(), self.objects.len()) {
+            (Some((_, one)), 1) => one.label.clone(),
+            (_, 0) => self.named_label(),
+            (_, many) => format!("all {many} objects"),
+        })
+    }
+
+    /// Whether the run's commentary is wanted on stderr (not under `-q`).
+    pub(super) fn says_progress(&self) -> bool {
+        self.rules.progress
+    }
+
     /// The changes of judgement since the last call (`deployment.apps/web: in progress:
     /// Updated: 1/3`), for stderr.
     pub fn take_progress(&mut self) -> Vec<String> {
@@ -652,9 +783,9 @@ impl Judge {
         self.last_judged.clone()
     }
 
-    /// Whether the event just judged is the one its object first met an `--until` condition
-    /// with: what kubectl wait prints, once per object.
-    pub(super) fn opened(&self) -> bool {
+    /// How many times kubectl wait prints the object of the event just judged: once when it
+    /// first meets an `--until` condition; under `Rules::sequence`, once per condition met.
+    pub(super) fn opened(&self) -> usize {
         self.opened
     }
 
@@ -679,6 +810,9 @@ impl Judge {
 
     /// `--fail-on` first (a failure outranks a success seen at the same moment), then `--until`.
     fn decide(&self) -> Option<Ended> {
+        if let Some(invalid) = &self.invalid {
+            return Some(Ended::Invalid(invalid.clone()));
+        }
         for (i, expr) in self.rules.fail_on.iter().enumerate() {
             // One object failing fails the run, whatever --for says.
             if let Some(by) = self.met(expr, i, For::Any, |s| &s.fail_on) {
@@ -687,6 +821,12 @@ impl Judge {
                     by,
                 });
             }
+        }
+        if self.rules.sequence {
+            return self.sequence_done().map(|by| Ended::Until {
+                expr: self.asked(" and "),
+                by,
+            });
         }
         for (i, expr) in self.rules.until.iter().enumerate() {
             if let Some(by) = self.met(expr, i, self.rules.mode, |s| &s.until) {
@@ -795,12 +935,7 @@ impl Judge {
     }
 
     fn has_seen(&self, named: &Named) -> bool {
-        self.objects.keys().any(|k| {
-            k.resource == named.resource
-                && k.name == named.name
-                && named.context.as_deref().unwrap_or_default() == k.context
-                && named.namespace.as_ref().is_none_or(|ns| *ns == k.namespace)
-        })
+        self.objects.keys().any(|k| named.is(k))
     }
 
     fn named_label(&self) -> String {
@@ -938,6 +1073,7 @@ impl Judge {
                     .judgement
                     .as_ref()
                     .is_some_and(|j| j.state != State::Ready),
+                false if self.rules.sequence => !self.met_once.contains(key),
                 false => !seen.until.iter().any(|holds| *holds) && !self.met_once.contains(key),
             })
     }
@@ -945,8 +1081,15 @@ impl Judge {
     /// What was asked, when it is not readiness (`condition=Ready=True`): the summary says it
     /// of an object that did not meet it while the readiness rules call it ready.
     pub fn question(&self) -> Option<String> {
+        let joiner = if self.rules.sequence { " and " } else { " or " };
+        (!self.rules.until.is_empty() && !self.rules.until.contains(&Expr::Ready))
+            .then(|| self.asked(joiner))
+    }
+
+    /// The `until` conditions, as typed, joined.
+    fn asked(&self, joiner: &str) -> String {
         let asked: Vec<String> = self.rules.until.iter().map(Expr::to_string).collect();
-        (!asked.is_empty() && !self.rules.until.contains(&Expr::Ready)).then(|| asked.join(" or "))
+        asked.join(joiner)
     }
 
     /// Every watched object's judgement now, its stuck children weighed in (the verdict's own
@@ -1401,7 +1544,7 @@ mod tests {
         let mut judge = Judge::new(rules(&["ready"], &[], For::All), vec![], 1);
         let opened = |judge: &mut Judge, object: Value| {
             feed_object(judge, &resource, object);
-            judge.opened()
+            judge.opened() > 0
         };
         assert!(!opened(
             &mut judge,

@@ -9,6 +9,10 @@ use crate::readiness::status_viewer::Readiness;
 #[derive(Debug, Clone, Default)]
 pub struct Rules {
     pub until: Vec<Expr>,
+    /// kubectl wait's repeated `--for`: each object meets the `until` conditions one after the
+    /// other, in order (AND), and is done once it has met the last; `create` holds once the
+    /// object exists. Otherwise (`kw get --until A --until B`) any one of them will do (OR).
+    pub sequence: bool,
     pub fail_on: Vec<Expr>,
     pub mode: For,
     pub max_events: Option<u64>,

@@ -2,7 +2,7 @@
 //! to the printer's sink, then asks the shared judge whether the watch is over.
 
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -25,20 +25,21 @@ pub struct ConditionSink<S> {
     judged: Option<JudgedEvent>,
 }
 
-/// Whether the event a condition sink passes on is the one its object first met an `--until`
-/// condition with: set by the sink before it passes the event on, read by a gate below it that
-/// prints each object once, as kubectl wait does. One per watcher.
+/// How many times kubectl wait prints the object of the event a condition sink passes on: once
+/// when it first meets an `--until` condition (once per condition met under kubectl wait's
+/// repeated `--for`), else none. Set by the sink before it passes the event on, read by a gate
+/// below it. One per watcher.
 #[derive(Clone, Debug, Default)]
-pub struct Opening(Arc<AtomicBool>);
+pub struct Opening(Arc<AtomicUsize>);
 
 impl Opening {
-    /// Whether the event being passed on opens the gate.
-    pub fn is_open(&self) -> bool {
+    /// How many times the event being passed on goes through the gate.
+    pub fn times(&self) -> usize {
         self.0.load(Ordering::Relaxed)
     }
 
-    fn set(&self, open: bool) {
-        self.0.store(open, Ordering::Relaxed);
+    fn set(&self, times: usize) {
+        self.0.store(times, Ordering::Relaxed);
     }
 }
 
@@ -116,7 +117,7 @@ impl<S: Sink> Sink for ConditionSink<S> {
             return Ok(Flow::Stop);
         }
         let decided = judge.synced(self.index);
-        if decided.is_none() {
+        if decided.is_none() && judge.says_progress() {
             // Waiting for a typo would look like a hang: say what is being waited for.
             for label in judge.newly_missing() {
                 crate::log::notice(&format!(

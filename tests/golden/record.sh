@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Record kubectl's output against `kw sim` as golden files (tests/golden/*.out, *.err).
 # Usage: tests/golden/record.sh [CASE...]   (default: every case in cases.tsv)
-# Needs kubectl (KUBECTL=/path/to/kubectl to choose one). Each case gets a fresh simulator with
+# Needs kubectl (KUBECTL=/path/to/kubectl to choose one; by default the pinned v1.37.1 that .ci/reference-tools installs). Each case gets a fresh simulator with
 # the same seed and frozen clock, so resourceVersions, uids and ages are the same every time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet
 kw=${CARGO_TARGET_DIR:-target}/debug/kw
-kubectl=${KUBECTL:-kubectl}
+kubectl=${KUBECTL:-$(.ci/reference-tools)/kubectl}
 golden=tests/golden
 clock=2026-01-01T12:00:00Z
 

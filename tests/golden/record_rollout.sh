@@ -2,7 +2,7 @@
 # Record kubectl's `rollout status` against `kw sim --rollout PLOT:NAME[,PLOT:NAME...]` as golden files:
 # NAME.out (stdout), NAME.err (stderr, if any: kubectl's error lines) and NAME.code (exit status and
 # seconds to the verdict). Usage: tests/golden/record_rollout.sh [CASE...]
-# (default: every case in rollout_cases.tsv). KUBECTL=/path/to/kubectl chooses kubectl (v1.32).
+# (default: every case in rollout_cases.tsv). KUBECTL=/path/to/kubectl chooses kubectl (default: the pinned v1.37.1 of .ci/reference-tools).
 # kubectl starts as soon as the sim is ready, within the first beat of the story, so it sees
 # every state the story goes through, as kw does in the tests.
 # Side by side: `CLIENT=kw OUT=/tmp/kw tests/golden/record_rollout.sh` runs kw with the same

@@ -3,7 +3,7 @@
 # stderr, if any, without client-go's log lines) and NAME.code (exit status and seconds to the
 # verdict).
 # Usage: tests/golden/record_wait.sh [CASE...] (default: every case in wait_cases.tsv).
-# KUBECTL=/path/to/kubectl chooses kubectl (v1.32). A case may play a rollout story
+# KUBECTL=/path/to/kubectl chooses kubectl (default: the pinned v1.37.1 of .ci/reference-tools). A case may play a rollout story
 # (`kw sim --rollout PLOT:NAME`) and send the sim one control line (create, update, delete)
 # some seconds after kubectl starts: the condition is then met later, while kubectl waits.
 # Side by side: `CLIENT=kw OUT=/tmp/kw tests/golden/record_wait.sh` runs kw with the same

@@ -5,7 +5,7 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 cargo build --quiet
 kw=${CARGO_TARGET_DIR:-target}/debug/kw
-kubectl=${KUBECTL:-kubectl}
+kubectl=${KUBECTL:-$(.ci/reference-tools)/kubectl}
 [ "${CLIENT:-kubectl}" = kw ] && kubectl=$kw
 golden=tests/golden
 out=${OUT:-$golden}

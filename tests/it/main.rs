@@ -23,6 +23,7 @@ mod hostile;
 mod join;
 mod jsonpath;
 mod kubeconfig;
+mod kubectl_cases;
 mod live_terminal;
 mod live_verdict;
 mod live_widths;

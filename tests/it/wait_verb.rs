@@ -257,10 +257,11 @@ fn wait_kw(cluster: &Cluster, args: &[&str]) -> Outcome {
     run_kw(cluster, &case, &args)
 }
 
-/// Beyond kubectl (1.32 keeps only the last `--for`; kubectl#1629 asks for this): repeated,
-/// any one condition met will do.
+/// As today's kubectl (1.32 kept only the last `--for`): repeated, each is met in turn, and
+/// the object is printed once per condition met; a condition that is never met (Ready, before
+/// the deletion) is waited for to the end.
 #[test]
-fn for_repeated_is_any_of_them() {
+fn for_repeated_is_each_of_them_in_turn() {
     let case = Case {
         op: Some((
             Duration::from_millis(500),
@@ -271,7 +272,7 @@ fn for_repeated_is_any_of_them() {
     let cluster = cluster_for(&case);
     let args: Vec<String> = [
         "wait",
-        "--for=condition=Ready",
+        "--for=create",
         "--for=delete",
         "pod/flaky-worker",
         "-n",
@@ -283,7 +284,29 @@ fn for_repeated_is_any_of_them() {
     .collect();
     let outcome = run_kw(&cluster, &case, &args);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
-    assert_eq!(outcome.stdout, "pod/flaky-worker condition met\n");
+    assert_eq!(
+        outcome.stdout,
+        "pod/flaky-worker condition met\npod/flaky-worker condition met\n"
+    );
+
+    // Ready first: the deletion while Ready is waited on is no news to that wait (kubectl
+    // times out too, and never comes to the `delete`).
+    let cluster = cluster_for(&case);
+    let mut args = args;
+    args[1] = "--for=condition=Ready".into();
+    args[2] = "--for=delete".into();
+    args[6] = "--timeout=3s".into();
+    let outcome = run_kw(&cluster, &case, &args);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "");
+    assert!(
+        outcome
+            .stderr
+            .lines()
+            .any(|l| l == "error: timed out waiting for the condition on pods/flaky-worker"),
+        "{}",
+        outcome.stderr
+    );
 }
 
 /// Beyond kubectl: `--for=ready` (kw's readiness rules) fails at once with exit 2 once the

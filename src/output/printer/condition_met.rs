@@ -1,8 +1,9 @@
 //! `kw wait`: kubectl wait's line for each object that met the condition (`pod/web condition
-//! met`), or the object in the `-o` format asked for. The run lets through only the event each
-//! object first meets the condition with (`run::gate`); this printer puts those in kubectl's
-//! order: kubectl waits on the objects one after the other, so it names an object only once
-//! every object before it has met the condition. Named objects (or a manifest's) come in the
+//! met`), or the object in the `-o` format asked for, once per `--for` condition met (kubectl
+//! waits on each in turn and prints the object each time). The run lets through only the
+//! events that meet conditions (`run::gate`); this printer puts those in kubectl's order:
+//! kubectl waits on the objects one after the other, so it names an object only once every
+//! object before it has met every condition. Named objects (or a manifest's) come in the
 //! order named, each said as soon as those before it are; the objects of a selector (or `--all`)
 //! in the server's list order, by namespace and name, which is known only once the wait is
 //! over: they are said then, up to the first that never met it when the wait ran out of time
@@ -22,10 +23,12 @@ type ListOrder = (usize, String, String, String);
 pub struct ConditionMetPrinter {
     /// The `-o` printer; `None`: kubectl's `TYPE/NAME condition met`.
     inner: Option<Box<dyn Printer>>,
-    /// The names given, in kubectl's order, each with what it printed once met.
-    named: Vec<(String, Option<Vec<u8>>)>,
-    /// How many of `named` are out.
+    /// The names given, in kubectl's order, each with what it printed so far.
+    named: Vec<Slot>,
+    /// How many of `named` are out whole.
     written: usize,
+    /// How many conditions each object meets in turn (each prints it once).
+    steps: usize,
     /// The other objects' output, by (type, context, namespace, name), said at the end.
     listed: Vec<(ListOrder, Vec<u8>)>,
     /// The types seen, in the order first seen.
@@ -35,12 +38,34 @@ pub struct ConditionMetPrinter {
     cut: Option<ListOrder>,
 }
 
+/// A named object's output: what it printed, how much of it is out, and how many conditions
+/// it has met.
+struct Slot {
+    name: String,
+    bytes: Vec<u8>,
+    out: usize,
+    met: usize,
+}
+
 impl ConditionMetPrinter {
-    pub fn new(inner: Option<Box<dyn Printer>>, order: &[String]) -> ConditionMetPrinter {
+    pub fn new(
+        inner: Option<Box<dyn Printer>>,
+        order: &[String],
+        steps: usize,
+    ) -> ConditionMetPrinter {
         ConditionMetPrinter {
             inner,
-            named: order.iter().map(|name| (name.clone(), None)).collect(),
+            named: order
+                .iter()
+                .map(|name| Slot {
+                    name: name.clone(),
+                    bytes: Vec::new(),
+                    out: 0,
+                    met: 0,
+                })
+                .collect(),
             written: 0,
+            steps: steps.max(1),
             listed: Vec::new(),
             types: Vec::new(),
             cut: None,
@@ -93,11 +118,12 @@ impl ConditionMetPrinter {
 impl Printer for ConditionMetPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let bytes = self.render(event)?;
+        let steps = self.steps;
         let slot = self
             .named
             .iter_mut()
-            .find(|(name, printed)| name == event.name && printed.is_none());
-        let Some((_, printed)) = slot else {
+            .find(|slot| slot.name == event.name && slot.met < steps);
+        let Some(slot) = slot else {
             let type_order = self.type_order(&event.resource.group, &event.resource.plural);
             let key = (
                 type_order,
@@ -108,9 +134,16 @@ impl Printer for ConditionMetPrinter {
             self.listed.push((key, bytes));
             return Ok(());
         };
-        *printed = Some(bytes);
-        while let Some((_, Some(bytes))) = self.named.get(self.written) {
-            out.write_all(bytes)?;
+        slot.bytes.extend_from_slice(&bytes);
+        slot.met += 1;
+        // Out as soon as every object before it has met every condition: kubectl prints an
+        // object's lines while it waits on it.
+        while let Some(slot) = self.named.get_mut(self.written) {
+            out.write_all(&slot.bytes[slot.out..])?;
+            slot.out = slot.bytes.len();
+            if slot.met < steps {
+                break;
+            }
             self.written += 1;
         }
         Ok(())
@@ -135,7 +168,7 @@ impl Printer for ConditionMetPrinter {
 
     fn not_met(&mut self, objects: &[NotMet]) {
         for object in objects {
-            let named = self.named.iter().any(|(name, _)| *name == object.name);
+            let named = self.named.iter().any(|slot| slot.name == object.name);
             if named {
                 // The named ones are said in the order named, as each is met: already cut.
                 continue;
@@ -190,7 +223,7 @@ mod tests {
     #[test]
     fn named_objects_are_said_in_the_order_given() {
         let order = ["web".to_string(), "api".to_string()];
-        let mut printer = ConditionMetPrinter::new(None, &order);
+        let mut printer = ConditionMetPrinter::new(None, &order, 1);
         assert_eq!(print(&mut printer, "api"), "");
         assert_eq!(
             print(&mut printer, "web"),
@@ -200,7 +233,7 @@ mod tests {
 
     #[test]
     fn objects_of_a_selector_are_said_at_the_end_by_name() {
-        let mut printer = ConditionMetPrinter::new(None, &[]);
+        let mut printer = ConditionMetPrinter::new(None, &[], 1);
         assert_eq!(print(&mut printer, "b"), "");
         assert_eq!(print(&mut printer, "a"), "");
         let mut out = Vec::new();

@@ -51,6 +51,8 @@ pub enum OutputFormat {
     ConditionMet {
         inner: Option<Box<OutputFormat>>,
         order: Vec<String>,
+        /// How many `--for` conditions each object meets in turn, each said once.
+        steps: usize,
     },
 }
 
@@ -138,12 +140,23 @@ pub enum FormatError {
     ColumnsCount(usize, usize),
     #[error("--show-labels option cannot be used with {0} printer")]
     ShowLabels(String),
+    /// kubectl 1.37 (not 1.32, which printed the custom columns alone).
+    #[error("--label-columns option cannot be used with {0} printer")]
+    LabelColumns(String),
 }
 
-/// kubectl's check of `--show-labels` against `-o` (only tables have a LABELS column).
-pub fn check_show_labels(output: &str, show_labels: bool) -> Result<(), FormatError> {
+/// kubectl's checks of `--show-labels` and `-L` against `-o` (only tables have a LABELS
+/// column; custom columns have no room for label columns), in kubectl's order.
+pub fn check_label_flags(
+    output: &str,
+    show_labels: bool,
+    label_columns: &[String],
+) -> Result<(), FormatError> {
     if show_labels && !output.is_empty() && output != "wide" {
         return Err(FormatError::ShowLabels(output.to_string()));
+    }
+    if !label_columns.is_empty() && output.starts_with("custom-columns") {
+        return Err(FormatError::LabelColumns(output.to_string()));
     }
     Ok(())
 }

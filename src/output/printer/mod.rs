@@ -39,7 +39,7 @@ pub use contract::{NotMet, ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
-pub use format::{check_show_labels, parse_output, Column, FormatError, OutputFormat};
+pub use format::{check_label_flags, parse_output, Column, FormatError, OutputFormat};
 pub use go_template::{GoTemplateError, GoTemplatePrinter};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
@@ -124,14 +124,18 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::RolloutStatus { .. } => {
             Box::new(RolloutStatusPrinter::new(options.judged.clone()))
         }
-        OutputFormat::ConditionMet { inner, order } => {
+        OutputFormat::ConditionMet {
+            inner,
+            order,
+            steps,
+        } => {
             let inner = inner.as_ref().map(|format| {
                 format_printer(&PrintOptions {
                     format: (**format).clone(),
                     ..options.clone()
                 })
             });
-            Box::new(ConditionMetPrinter::new(inner, order))
+            Box::new(ConditionMetPrinter::new(inner, order, *steps))
         }
     }
 }

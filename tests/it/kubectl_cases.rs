@@ -1,0 +1,292 @@
+//! kubectl's own unit tests of `wait`, run through both command lines.
+//!
+//! `tests/conformance/wait_test_go.json` holds the table cases of kubectl's
+//! `pkg/cmd/wait/wait_test.go` (kubernetes/kubectl, as of kubectl 1.37) written as data: per
+//! case, the objects the server holds, what happens to them while the command waits, the command
+//! line, and the outcome kubectl 1.37 gives on `kw sim` (recorded from it). Where the Go case
+//! cannot be reached through the command line (it hands the waiter objects or a fake client
+//! directly), the case's `note` says what the command line does instead.
+//!
+//! Each case runs twice, on a fresh simulator each time: through the reference kubectl
+//! (`harness::kubectl`, v1.37.1) and through kw. Both must give the recorded outcome: the same
+//! stdout byte for byte, the same `error:` lines, success or failure; kw's exit code is its own
+//! documented one (`kw_exit`, default 0 on success, 3 on a timeout's failure) and its cause
+//! (the lines from `kw:` on) is kw's addition. `KW_CONFORMANCE_RECORD=1` rewrites each case's
+//! `expect` from kubectl's run (to review with `git diff`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kw_sim::{Faults, SimConfig};
+use serde_json::{json, Value};
+
+use crate::harness::{self, run, Cluster};
+
+/// Where the cases' objects live.
+const NAMESPACE: &str = "conformance";
+
+/// kubectl's and kw's outcome of one case: stdout, the error lines, success.
+#[derive(Debug, Clone, PartialEq)]
+struct Outcome {
+    stdout: String,
+    errors: Vec<String>,
+    ok: bool,
+}
+
+impl Outcome {
+    fn from_json(value: &Value) -> Option<Outcome> {
+        Some(Outcome {
+            stdout: value.get("stdout")?.as_str()?.to_string(),
+            errors: value
+                .get("errors")?
+                .as_array()?
+                .iter()
+                .filter_map(|l| Some(l.as_str()?.to_string()))
+                .collect(),
+            ok: value.get("ok")?.as_bool()?,
+        })
+    }
+
+    fn to_json(&self) -> Value {
+        json!({"stdout": self.stdout, "errors": self.errors, "ok": self.ok})
+    }
+}
+
+fn cases_path(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance")
+        .join(file)
+}
+
+/// A Pod as the Go tests' fixtures shape it: `bare` is `newUnstructured` (metadata only, plus
+/// what the case adds); otherwise a Running Pod on node `knode0` with one ready container
+/// `nginx` on port 80 and the four usual conditions.
+fn pod(spec: &Value) -> Value {
+    let name = spec["name"].as_str().expect("a served Pod has a name");
+    let mut pod = json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": NAMESPACE, "labels": {"app": "conformance"}},
+    });
+    if spec["bare"] != json!(true) {
+        pod["spec"] = json!({
+            "nodeName": "knode0",
+            "containers": [{"name": "nginx", "image": "nginx:1.27",
+                            "ports": [{"containerPort": 80, "protocol": "TCP"}]}],
+        });
+        let conditions: Vec<Value> = ["Initialized", "Ready", "ContainersReady", "PodScheduled"]
+            .iter()
+            .map(|t| json!({"type": t, "status": "True"}))
+            .collect();
+        pod["status"] = json!({
+            "phase": "Running",
+            "containerStatuses": [{"name": "nginx", "ready": true, "restartCount": 0,
+                                   "image": "nginx:1.27", "started": true}],
+            "conditions": conditions,
+        });
+    }
+    if let Some(generation) = spec.get("generation") {
+        pod["metadata"]["generation"] = generation.clone();
+    }
+    if let Some(labels) = spec.get("labels").and_then(Value::as_object) {
+        for (k, v) in labels {
+            pod["metadata"]["labels"][k] = v.clone();
+        }
+    }
+    if let Some(observed) = spec.get("observedGeneration") {
+        pod["status"]["observedGeneration"] = observed.clone();
+    }
+    if let Some(phase) = spec.get("phase") {
+        pod["status"]["phase"] = phase.clone();
+    }
+    if let Some(conditions) = spec.get("conditions").and_then(Value::as_array) {
+        let conditions: Vec<Value> = conditions
+            .iter()
+            .map(|c| {
+                let mut condition = json!({"type": c[0], "status": c[1]});
+                if let Some(observed) = c.get(2) {
+                    condition["observedGeneration"] = observed.clone();
+                }
+                condition
+            })
+            .collect();
+        pod["status"]["conditions"] = Value::Array(conditions);
+    }
+    if let Some(raw) = spec.get("raw_conditions") {
+        pod["status"]["conditions"] = raw.clone();
+    }
+    pod
+}
+
+/// What happens to the server `after_ms` after the command starts.
+fn act(cluster: &Cluster, step: &Value) {
+    if let Some(spec) = step.get("create") {
+        cluster.sim.create("pods", pod(spec)).expect("create");
+    } else if let Some(spec) = step.get("update") {
+        cluster.sim.update("pods", pod(spec)).expect("update");
+    } else if let Some(name) = step.get("delete").and_then(Value::as_str) {
+        cluster.sim.delete("pods", NAMESPACE, name).expect("delete");
+    } else if step.get("drop").is_some() {
+        cluster.sim.drop_connections();
+    } else {
+        panic!("unknown step {step}");
+    }
+}
+
+/// kubectl's lines on stderr, without client-go's log lines (`E1128 07:10:23.510943 ...`).
+fn kubectl_errors(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter(|line| {
+            let b = line.as_bytes();
+            !(b.len() > 5 && b"IWEF".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// kw's kubectl lines on stderr: those before its own cause (`kw: summary of the wait:`).
+fn kw_errors(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .take_while(|line| !line.starts_with("kw: "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The case run through `client` (kubectl or kw) on a fresh simulator: its outcome and exit.
+fn run_case(case: &Value, client: &Path, is_kw: bool) -> (Outcome, Option<i32>, String) {
+    let cluster = Cluster::start(SimConfig::default());
+    cluster
+        .sim
+        .create(
+            "namespaces",
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}}),
+        )
+        .expect("namespace");
+    if let Some(faults) = case.get("faults") {
+        let faults: Faults = serde_json::from_value(faults.clone()).expect("faults");
+        cluster.sim.set_faults(faults);
+    }
+    for spec in case["serve"].as_array().into_iter().flatten() {
+        cluster.sim.create("pods", pod(spec)).expect("serve");
+    }
+    let dir = cluster.dir.path();
+    if let Some(manifest) = case.get("manifest") {
+        std::fs::write(dir.join("m.json"), manifest.to_string()).expect("manifest");
+    }
+    let mut command = if is_kw {
+        cluster.kw()
+    } else {
+        Command::new(client)
+    };
+    command
+        .current_dir(dir)
+        .env_remove("KUBECONFIG")
+        .env("HOME", dir)
+        .env("KUBECACHEDIR", dir.join("cache"))
+        .args(
+            case["args"]
+                .as_array()
+                .expect("args")
+                .iter()
+                .map(|a| a.as_str().expect("an argument is a string")),
+        )
+        .args(["-n", NAMESPACE, "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    if is_kw {
+        // kw's running commentary is not kubectl's; its cause comes after kubectl's lines.
+        command.arg("-q");
+    }
+    let steps: Vec<Value> = case["then"].as_array().cloned().unwrap_or_default();
+    let started = Instant::now();
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for step in &steps {
+                let at = Duration::from_millis(step["after_ms"].as_u64().expect("after_ms"));
+                std::thread::sleep(at.saturating_sub(started.elapsed()));
+                act(&cluster, step);
+            }
+        });
+        run(command, Duration::from_secs(30))
+    });
+    let errors = match is_kw {
+        true => kw_errors(&outcome.stderr),
+        false => kubectl_errors(&outcome.stderr),
+    };
+    let result = Outcome {
+        stdout: outcome.stdout,
+        errors,
+        ok: outcome.code == Some(0),
+    };
+    (result, outcome.code, outcome.stderr)
+}
+
+/// Every case of `file` through kubectl and kw, a few at a time; a list of what differs.
+fn conform(file: &str) {
+    let path = cases_path(file);
+    let text = std::fs::read_to_string(&path).expect("cases");
+    let mut cases: Vec<Value> = serde_json::from_str(&text).expect("cases are JSON");
+    let kubectl = harness::kubectl();
+    let record = std::env::var_os("KW_CONFORMANCE_RECORD").is_some();
+    let results: Vec<(Outcome, Outcome, Option<i32>, String)> = std::thread::scope(|scope| {
+        let mut results = Vec::new();
+        for chunk in cases.chunks(6) {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|case| {
+                    let kubectl = &kubectl;
+                    scope.spawn(move || {
+                        let (theirs, _, _) = run_case(case, kubectl, false);
+                        let (ours, code, stderr) = run_case(case, kubectl, true);
+                        (theirs, ours, code, stderr)
+                    })
+                })
+                .collect();
+            results.extend(handles.into_iter().map(|h| h.join().expect("case runs")));
+        }
+        results
+    });
+    let mut failures = Vec::new();
+    for (case, (theirs, ours, code, stderr)) in cases.iter_mut().zip(&results) {
+        let name = format!("{} / {}", case["source"], case["case"]);
+        if record {
+            case["expect"] = theirs.to_json();
+        }
+        match Outcome::from_json(&case["expect"]) {
+            Some(expected) if expected == *theirs => {}
+            expected => failures.push(format!(
+                "{name}: kubectl gave {theirs:?}, the case records {expected:?}"
+            )),
+        }
+        if ours != theirs {
+            failures.push(format!(
+                "{name}: kw gave {ours:?}, kubectl {theirs:?}; kw's stderr:\n{stderr}"
+            ));
+        }
+        let kw_exit = case["kw_exit"]
+            .as_i64()
+            .map(|c| c as i32)
+            .unwrap_or(if theirs.ok { 0 } else { 3 });
+        if *code != Some(kw_exit) {
+            failures.push(format!("{name}: kw exited {code:?}, not {kw_exit}"));
+        }
+    }
+    if record {
+        let text = serde_json::to_string_pretty(&cases).expect("JSON") + "\n";
+        std::fs::write(&path, text).expect("cases written");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn kubectls_wait_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("wait_test_go.json");
+}
