@@ -1,7 +1,9 @@
-//! kubectl's own unit tests of `wait`, run through both command lines.
+//! kubectl's own unit tests of `wait` and `rollout status`, run through both command lines.
 //!
 //! `tests/conformance/wait_test_go.json` holds the table cases of kubectl's
-//! `pkg/cmd/wait/wait_test.go` (kubernetes/kubectl, as of kubectl 1.37) written as data: per
+//! `pkg/cmd/wait/wait_test.go` (kubernetes/kubectl, as of kubectl 1.37) written as data, and
+//! `rollout_status_test_go.json` those of `pkg/polymorphichelpers/rollout_status_test.go` and
+//! `pkg/cmd/rollout/rollout_status_test.go` (each once with `--watch=false`, once watched): per
 //! case, the objects the server holds, what happens to them while the command waits, the command
 //! line, and the outcome kubectl 1.37 gives on `kw sim` (recorded from it). Where the Go case
 //! cannot be reached through the command line (it hands the waiter objects or a fake client
@@ -170,7 +172,15 @@ fn run_case(case: &Value, client: &Path, is_kw: bool) -> (Outcome, Option<i32>, 
         cluster.sim.set_faults(faults);
     }
     for spec in case["serve"].as_array().into_iter().flatten() {
-        cluster.sim.create("pods", pod(spec)).expect("serve");
+        match spec.get("resource").and_then(Value::as_str) {
+            // An object as written, in the cases' namespace.
+            Some(resource) => {
+                let mut object = spec["object"].clone();
+                object["metadata"]["namespace"] = json!(NAMESPACE);
+                cluster.sim.create(resource, object).expect("serve")
+            }
+            None => cluster.sim.create("pods", pod(spec)).expect("serve"),
+        };
     }
     let dir = cluster.dir.path();
     if let Some(manifest) = case.get("manifest") {
@@ -195,14 +205,34 @@ fn run_case(case: &Value, client: &Path, is_kw: bool) -> (Outcome, Option<i32>, 
         )
         .args(["-n", NAMESPACE, "--kubeconfig"])
         .arg(&cluster.kubeconfig);
-    if is_kw {
+    if is_kw && case["args"][0] == "wait" {
         // kw's running commentary is not kubectl's; its cause comes after kubectl's lines.
         command.arg("-q");
     }
     let steps: Vec<Value> = case["then"].as_array().cloned().unwrap_or_default();
-    let started = Instant::now();
+    // The steps count from the moment the client watches the cases' namespace (or, with
+    // `"anchor": "request"`, first asks it anything: kubectl polls for a `create`), so that
+    // neither client is raced by a change made before it looked.
+    let needle = match case["anchor"].as_str() {
+        Some("request") => "",
+        _ => "watch=",
+    };
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| {
+            if steps.is_empty() {
+                return;
+            }
+            let looking = Instant::now();
+            while looking.elapsed() < Duration::from_secs(15) {
+                let reached = cluster.sim.requests().iter().any(|r| {
+                    r.path.contains(&format!("/namespaces/{NAMESPACE}/")) && r.path.contains(needle)
+                });
+                if reached {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let started = Instant::now();
             for step in &steps {
                 let at = Duration::from_millis(step["after_ms"].as_u64().expect("after_ms"));
                 std::thread::sleep(at.saturating_sub(started.elapsed()));
@@ -289,4 +319,9 @@ fn conform(file: &str) {
 #[test]
 fn kubectls_wait_test_go_cases_give_kubectls_outcome_through_kw() {
     conform("wait_test_go.json");
+}
+
+#[test]
+fn kubectls_rollout_status_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("rollout_status_test_go.json");
 }
