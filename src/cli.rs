@@ -579,9 +579,13 @@ Examples:
   kw demo                                         a simulated cluster, no cluster needed
   source <(kw completion bash)                    shell completion
 
+kw's commands are the ones above; kubectl's others (describe, apply, delete, logs, rollout undo,
+...) are handed to kubectl with the same arguments, input, output and exit status.
+
 Environment:
   KUBECONFIG       kubeconfig files (':'-separated; the first to set a value wins)
   HOME             ~/.kube/config when KUBECONFIG is unset
+  KW_KUBECTL       the kubectl to hand kubectl's other commands to (default: kubectl on PATH)
   KW_IDLE_TIMEOUT  silence after which a watch connection counts as dead (default 75s)
   NO_COLOR         no colours in diagnostics
 

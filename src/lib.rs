@@ -19,6 +19,7 @@ pub mod gotemplate;
 pub mod jsonpath;
 pub mod log;
 pub mod output;
+pub mod passthrough;
 pub mod plan;
 pub mod private_file;
 pub mod readiness;

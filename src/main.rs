@@ -40,7 +40,11 @@ fn main() -> ExitCode {
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
             return clap_exit(&command.try_get_matches().err().unwrap_or(e))
         }
-        Err(e) => return clap_exit(&e),
+        // kubectl's verbs kw does not have go to kubectl, the command line whole.
+        Err(e) => match kw::passthrough::kubectl_verb(&e) {
+            Some(verb) => return pass_to_kubectl(&verb),
+            None => return clap_exit(&e),
+        },
     };
     kw::log::set_level(cli.verbosity);
     // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
@@ -121,6 +125,15 @@ fn done(result: Result<(), KwError>) -> Report {
 fn exit_with(report: &Report) -> ExitCode {
     report.print();
     ExitCode::from(report.code as u8)
+}
+
+/// `kw VERB ARGS` for a kubectl verb kw does not have: kubectl's run, its exit status ours.
+fn pass_to_kubectl(verb: &str) -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    match kw::passthrough::run(verb, &args) {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(error) => exit_with(&report::error(&error.into())),
+    }
 }
 
 /// `kw sim ARGS`: the simulator, with its own command line (`kw sim --help`).

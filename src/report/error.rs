@@ -37,6 +37,9 @@ pub enum KwError {
     Plan(#[from] PlanError),
     #[error(transparent)]
     Contexts(#[from] ContextSetError),
+    /// A kubectl verb kw hands to kubectl, which could not run.
+    #[error(transparent)]
+    PassThrough(#[from] crate::passthrough::PassError),
     /// Writing to stdout failed (other than a closed pipe, which is not an error).
     #[error("writing output: {0}")]
     Output(#[source] io::Error),

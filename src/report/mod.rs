@@ -71,6 +71,7 @@ pub fn error(error: &KwError) -> Report {
         KwError::Manifest(e) => Report::error(e, exit::USAGE),
         KwError::Plan(e) => Report::error(e, exit::USAGE),
         KwError::Contexts(e) => Report::error(e, exit::USAGE),
+        KwError::PassThrough(e) => Report::error(e, exit::USAGE),
         KwError::Output(e) => Report::error(e, exit::SERVER_ERROR),
         KwError::BadResponse { .. } => Report::error(error, exit::SERVER_ERROR),
         KwError::InContext { context, error } => {

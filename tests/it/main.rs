@@ -31,6 +31,7 @@ mod namespaces;
 mod newcomer;
 mod one_summary;
 mod output;
+mod passthrough;
 mod plugin_verbs;
 mod proxy;
 mod readiness;

@@ -60,6 +60,7 @@ const KW_RANKS: Ranks = &[
     ("cli", 10),
     ("cli_help", 10),
     ("plan", 11),
+    ("passthrough", 11),
     ("report", 12),
     ("run", 13),
     ("demo", 14),

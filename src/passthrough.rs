@@ -1,0 +1,206 @@
+//! kubectl's verbs that kw does not implement (`describe`, `apply`, `rollout undo`, ...), handed
+//! to kubectl whole: the same arguments (global flags before the verb included), stdin, stdout,
+//! stderr and exit status, so that a CI script with `kubectl` replaced by `kw` runs every line.
+//! kubectl is `$KW_KUBECTL` or the first `kubectl` on PATH that is not kw itself; a kubectl that
+//! would hand the verb back to kw (a `kubectl` linked to kw) is refused rather than looped.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// kubectl's own commands (1.37), top level.
+const KUBECTL_COMMANDS: &[&str] = &[
+    "alpha",
+    "annotate",
+    "api-resources",
+    "api-versions",
+    "apply",
+    "attach",
+    "auth",
+    "autoscale",
+    "certificate",
+    "cluster-info",
+    "config",
+    "cordon",
+    "cp",
+    "create",
+    "debug",
+    "delete",
+    "describe",
+    "diff",
+    "drain",
+    "edit",
+    "events",
+    "exec",
+    "explain",
+    "expose",
+    "kustomize",
+    "label",
+    "logs",
+    "options",
+    "patch",
+    "plugin",
+    "port-forward",
+    "proxy",
+    "replace",
+    "run",
+    "scale",
+    "set",
+    "taint",
+    "top",
+    "uncordon",
+];
+
+/// `kubectl rollout`'s subcommands other than `status` (kw's own).
+const KUBECTL_ROLLOUT_COMMANDS: &[&str] = &["history", "pause", "restart", "resume", "undo"];
+
+/// Set in kubectl's environment when kw hands it a verb: a kw started under it that would hand
+/// a verb on again refuses instead (a `kubectl` that is kw under another name).
+const HANDED_ON: &str = "KW_HANDED_TO_KUBECTL";
+
+/// The environment variable naming the kubectl to hand verbs to.
+pub const KUBECTL_VAR: &str = "KW_KUBECTL";
+
+#[derive(Debug, thiserror::Error)]
+pub enum PassError {
+    #[error("\"{verb}\" is a kubectl command, which kw hands to kubectl, and kubectl is not on PATH (or set {KUBECTL_VAR} to its path)")]
+    NoKubectl { verb: String },
+    #[error("\"{verb}\" is a kubectl command, and the kubectl found ({path}) is kw itself: set {KUBECTL_VAR} to the real kubectl")]
+    Loop { verb: String, path: PathBuf },
+    #[error("\"{verb}\": cannot run kubectl ({path}): {source}")]
+    Spawn {
+        verb: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The kubectl verb of a command line clap refused for its subcommand, when it is one kw hands
+/// on (`describe`; `undo` of `rollout undo`). A word kubectl does not know either stays kw's
+/// error (with its suggestion).
+pub fn kubectl_verb(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = error.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let known = KUBECTL_COMMANDS.contains(&word.as_str())
+        || KUBECTL_ROLLOUT_COMMANDS.contains(&word.as_str());
+    known.then(|| word.clone())
+}
+
+/// Run kubectl with `args` (kw's own, without the program name), inheriting stdin, stdout and
+/// stderr; its exit status, or 128 + the signal that ended it.
+pub fn run(verb: &str, args: &[OsString]) -> Result<i32, PassError> {
+    let kubectl = find_kubectl(verb)?;
+    if std::env::var_os(HANDED_ON).is_some() {
+        return Err(PassError::Loop {
+            verb: verb.to_string(),
+            path: kubectl,
+        });
+    }
+    let status = Command::new(&kubectl)
+        .args(args)
+        .env(HANDED_ON, verb)
+        .status()
+        .map_err(|source| PassError::Spawn {
+            verb: verb.to_string(),
+            path: kubectl.clone(),
+            source,
+        })?;
+    Ok(exit_code(status))
+}
+
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return 128 + signal;
+        }
+    }
+    status.code().unwrap_or(1)
+}
+
+/// `$KW_KUBECTL`, else the first `kubectl` on PATH that is not this very program.
+fn find_kubectl(verb: &str) -> Result<PathBuf, PassError> {
+    if let Some(path) = std::env::var_os(KUBECTL_VAR).filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        if is_kw(&path) {
+            return Err(PassError::Loop {
+                verb: verb.to_string(),
+                path,
+            });
+        }
+        return Ok(path);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut found_kw = None;
+    for dir in std::env::split_paths(&path) {
+        let candidate = dir.join(if cfg!(windows) {
+            "kubectl.exe"
+        } else {
+            "kubectl"
+        });
+        if !candidate.is_file() {
+            continue;
+        }
+        if is_kw(&candidate) {
+            found_kw.get_or_insert(candidate);
+            continue;
+        }
+        return Ok(candidate);
+    }
+    match found_kw {
+        Some(path) => Err(PassError::Loop {
+            verb: verb.to_string(),
+            path,
+        }),
+        None => Err(PassError::NoKubectl {
+            verb: verb.to_string(),
+        }),
+    }
+}
+
+/// Whether `path` is this program (a link to it included).
+fn is_kw(path: &Path) -> bool {
+    let ours = std::env::current_exe().and_then(|p| p.canonicalize());
+    match (ours, path.canonicalize()) {
+        (Ok(ours), Ok(theirs)) => ours == theirs,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn verb_of(argv: &[&str]) -> Option<String> {
+        let command = crate::cli::command(None);
+        let error = command.try_get_matches_from(argv).err()?;
+        kubectl_verb(&error)
+    }
+
+    #[test]
+    fn kubectls_verbs_are_handed_on_and_typos_are_not() {
+        assert_eq!(
+            verb_of(&["kw", "describe", "pod", "x"]).as_deref(),
+            Some("describe")
+        );
+        assert_eq!(
+            verb_of(&["kw", "--context", "c", "-n", "ns", "apply", "-f", "x.yaml"]).as_deref(),
+            Some("apply")
+        );
+        assert_eq!(
+            verb_of(&["kw", "rollout", "undo", "deploy/web"]).as_deref(),
+            Some("undo")
+        );
+        assert_eq!(verb_of(&["kw", "gte", "pods"]), None);
+        assert_eq!(verb_of(&["kw", "get", "pods"]), None);
+        let _ = crate::cli::Cli::try_parse_from(["kw", "get", "pods"]).expect("kw's own");
+    }
+}

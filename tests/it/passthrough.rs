@@ -1,0 +1,189 @@
+//! kubectl's verbs kw does not have (`describe`, `create`, `rollout history`, ...) are handed to
+//! kubectl: the same arguments, stdin, stdout, stderr and exit status, global flags before the
+//! verb included; no kubectl is one error line, and a kubectl that is kw is refused, not looped.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::harness::{self, run, Cluster, Outcome};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A directory holding `kubectl` (the reference one), for PATH.
+fn kubectl_dir(cluster: &Cluster) -> PathBuf {
+    let dir = cluster.dir.path().join("kubectl-bin");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::os::unix::fs::symlink(harness::kubectl(), dir.join("kubectl")).expect("link");
+    dir
+}
+
+fn kw_with_path(cluster: &Cluster, path: &Path, args: &[&str]) -> Outcome {
+    let mut kw = cluster.kw();
+    kw.env("PATH", path).env_remove("KW_KUBECTL").args(args);
+    run(kw, LIMIT)
+}
+
+fn kubectl(cluster: &Cluster, args: &[&str]) -> Outcome {
+    let mut kubectl = Command::new(harness::kubectl());
+    kubectl
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(Stdio::null())
+        .args(args);
+    run(kubectl, LIMIT)
+}
+
+#[test]
+fn a_kubectl_verb_runs_kubectl_with_the_same_words_output_and_status() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    let kubeconfig = cluster.kubeconfig.to_str().unwrap();
+    for args in [
+        // Global flags before the verb reach kubectl as typed.
+        vec![
+            "--kubeconfig",
+            kubeconfig,
+            "-n",
+            "default",
+            "describe",
+            "deploy",
+            "web",
+        ],
+        vec![
+            "rollout",
+            "history",
+            "deploy/web",
+            "--kubeconfig",
+            kubeconfig,
+        ],
+        vec!["get", "--kubeconfig", kubeconfig, "pods", "-o", "name"],
+        vec!["describe", "pod", "nope", "--kubeconfig", kubeconfig],
+    ] {
+        let ours = kw_with_path(&cluster, &path, &args);
+        let theirs = kubectl(&cluster, &args);
+        assert_eq!(ours.stdout, theirs.stdout, "{args:?}");
+        assert_eq!(ours.stderr, theirs.stderr, "{args:?}");
+        assert_eq!(ours.code, theirs.code, "{args:?}: {}", ours.stderr);
+    }
+    // The last one failed, with kubectl's status and words (kw's get is its own).
+    let failed = kubectl(
+        &cluster,
+        &["describe", "pod", "nope", "--kubeconfig", kubeconfig],
+    );
+    assert_eq!(failed.code, Some(1));
+    assert!(
+        failed.stderr.contains("\"nope\" not found"),
+        "{}",
+        failed.stderr
+    );
+}
+
+#[test]
+fn stdin_reaches_kubectl() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    let mut kw = cluster.kw();
+    kw.env("PATH", &path)
+        .args([
+            "create",
+            "--dry-run=client",
+            "--validate=false",
+            "-f",
+            "-",
+            "-o",
+            "name",
+        ])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = kw.spawn().expect("kw starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"from-stdin\"}}")
+        .unwrap();
+    let code = harness::wait_with_limit(&mut child, LIMIT);
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "configmap/from-stdin\n");
+}
+
+#[test]
+fn without_kubectl_one_line_says_so_and_a_kubectl_that_is_kw_is_refused() {
+    let cluster = Cluster::seeded();
+    let empty = cluster.dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let missing = kw_with_path(&cluster, &empty, &["describe", "pod", "x"]);
+    assert_eq!(missing.code, Some(1));
+    assert_eq!(
+        missing.stderr,
+        "error: \"describe\" is a kubectl command, which kw hands to kubectl, and kubectl is not on PATH (or set KW_KUBECTL to its path)\n"
+    );
+
+    // A `kubectl` on PATH that is kw itself (a link) would hand the verb back for ever.
+    let linked = cluster.dir.path().join("linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), linked.join("kubectl")).unwrap();
+    let looped = kw_with_path(&cluster, &linked, &["apply", "-f", "x.yaml"]);
+    assert_eq!(looped.code, Some(1), "{}", looped.stderr);
+    assert!(looped.stderr.contains("is kw itself"), "{}", looped.stderr);
+    assert_eq!(looped.stderr.lines().count(), 1, "{}", looped.stderr);
+
+    // A typo of kw's own verbs stays kw's error, not kubectl's.
+    let typo = kw_with_path(&cluster, &linked, &["gte", "pods"]);
+    assert_eq!(typo.code, Some(1));
+    assert!(
+        typo.stderr.contains("unrecognized subcommand 'gte'"),
+        "{}",
+        typo.stderr
+    );
+}
+
+/// Through real kubectl: `kubectl kw describe ...` runs kw as a plugin, which hands `describe`
+/// to kubectl, which describes (and does not run the plugin again).
+#[test]
+fn kubectl_kw_describe_describes() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), path.join("kubectl-kw")).unwrap();
+    let kubeconfig = cluster.kubeconfig.to_str().unwrap();
+    let mut plugin = Command::new(harness::kubectl());
+    plugin
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .env("PATH", &path)
+        .stdin(Stdio::null())
+        .args([
+            "kw",
+            "describe",
+            "deploy",
+            "web",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kubeconfig,
+        ]);
+    let ours = run(plugin, LIMIT);
+    let theirs = kubectl(
+        &cluster,
+        &[
+            "describe",
+            "deploy",
+            "web",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kubeconfig,
+        ],
+    );
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    assert!(ours.stdout.starts_with("Name:"), "{}", ours.stdout);
+    assert_eq!(ours.stdout, theirs.stdout);
+}
