@@ -148,6 +148,8 @@ pub struct Judge {
     opened: usize,
     /// The first condition found that can never be judged (`Ended::Invalid`).
     invalid: Option<String>,
+    /// Whether the hint that a wait cannot succeed has been given (`Judge::hint_hopeless`).
+    hinted: bool,
 }
 
 impl Judge {
@@ -177,6 +179,7 @@ impl Judge {
             steps: HashMap::new(),
             opened: 0,
             invalid: None,
+            hinted: false,
         }
     }
 
@@ -314,6 +317,7 @@ impl Judge {
                 }
                 let before = self.objects.get(&key).and_then(|s| s.judgement.clone());
                 self.say_change(&key, before.as_ref(), &seen);
+                self.hint_hopeless(&key, &seen);
                 if let Some(line) = self.pending_line(&key, &seen, now) {
                     self.progress.push(line);
                 }
@@ -415,6 +419,7 @@ impl Judge {
             };
             self.overlay(&key, &mut fresh, now);
             self.say_change(&key, before.as_ref(), &fresh);
+            self.hint_hopeless(&key, &fresh);
             self.objects.insert(key, fresh);
         }
         self.next_tick = self.earliest_tick(now);
@@ -474,6 +479,7 @@ impl Judge {
             let before = seen.judgement.clone();
             self.overlay(workload, &mut seen, now);
             self.say_change(workload, before.as_ref(), &seen);
+            self.hint_hopeless(workload, &seen);
             if let Some(line) = self.pending_line(workload, &seen, now) {
                 self.progress.push(line);
             }
@@ -770,6 +776,36 @@ impl Judge {
     /// Whether the run's commentary is wanted on stderr (not under `-q`).
     pub(super) fn says_progress(&self) -> bool {
         self.rules.progress
+    }
+
+    /// kubectl wait's conditions without `--fail-on failed`: once an object the wait still
+    /// needs has failed by the readiness rules (a progress deadline, a failed Job, a Pod stuck
+    /// past `--fail-grace`), say once, at that moment, that the wait runs on to `--timeout` as
+    /// kubectl's does, and which flag would end it now. Said under `-q` too: it is the one
+    /// line that saves the timeout.
+    fn hint_hopeless(&mut self, key: &Key, seen: &Assessment) {
+        let failed = seen.judgement.as_ref().filter(|j| j.state == State::Failed);
+        let waits_on_state = self
+            .rules
+            .until
+            .iter()
+            .any(|e| matches!(e, Expr::Condition { .. } | Expr::JsonPath { .. }));
+        let Some(judgement) = failed else {
+            return;
+        };
+        if self.hinted
+            || !self.rules.sequence
+            || !waits_on_state
+            || self.rules.fail_on.contains(&Expr::Failed)
+            || self.met_once.contains(key)
+        {
+            return;
+        }
+        self.hinted = true;
+        self.progress.push(format!(
+            "{} has failed ({}): this wait runs on until --timeout, as kubectl's does; --fail-on failed ends it now (exit 2)",
+            seen.label, judgement.message
+        ));
     }
 
     /// The changes of judgement since the last call (`deployment.apps/web: in progress:

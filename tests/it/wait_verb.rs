@@ -539,3 +539,55 @@ fn a_wait_through_dropped_and_expired_watches_says_its_line_once() {
 fn every_case_is_checked() {
     crate::harness::assert_every_case_quoted("wait_cases.tsv", include_str!("wait_verb.rs"));
 }
+
+/// kubectl's condition, no `--fail-on`: kw waits out `--timeout` as kubectl does, but says once,
+/// the moment the object fails (here the progress deadline, long before the timeout), that the
+/// wait cannot succeed and which flag ends it; `-q` keeps that line. With the flag, it ends
+/// there (exit 2) and the hint is not needed.
+#[test]
+fn a_hopeless_wait_says_once_which_flag_would_end_it() {
+    const HINT: &str = "kw: deployment.apps/shop has failed (Progress deadline exceeded): this wait runs on until --timeout, as kubectl's does; --fail-on failed ends it now (exit 2)";
+    let cluster = story(Plot::ImagePull, "shop", Duration::from_millis(200));
+    let outcome = wait_kw(
+        &cluster,
+        &[
+            "wait",
+            "--for=condition=Available",
+            "deploy/shop",
+            "--timeout=6s",
+            "-q",
+        ],
+    );
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| **l == HINT).count(),
+        1,
+        "{}",
+        outcome.stderr
+    );
+    let hint = lines.iter().position(|l| *l == HINT).unwrap();
+    let error = lines
+        .iter()
+        .position(|l| *l == "error: timed out waiting for the condition on deployments/shop")
+        .expect("kubectl's line");
+    assert!(hint < error, "{}", outcome.stderr);
+
+    let cluster = story(Plot::ImagePull, "shop", Duration::from_millis(200));
+    let ended = wait_kw(
+        &cluster,
+        &[
+            "wait",
+            "--for=condition=Available",
+            "deploy/shop",
+            "--timeout=30s",
+            "--fail-on=failed",
+        ],
+    );
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert!(
+        !ended.stderr.contains("--fail-on failed ends it"),
+        "{}",
+        ended.stderr
+    );
+}
