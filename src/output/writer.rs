@@ -28,6 +28,11 @@ impl<W: Write> Output<W> {
         self.printer.not_met(objects);
     }
 
+    /// The named objects of a wait that do not exist (kubectl goes on past them).
+    pub fn not_found(&mut self, objects: &[crate::output::printer::NotMet]) {
+        self.printer.not_found(objects);
+    }
+
     /// No more events: let the printer close what it holds open, and flush.
     pub fn finish(&mut self) -> io::Result<()> {
         self.printer.finish(&mut self.out)?;

@@ -56,6 +56,8 @@ pub(super) struct Run {
     /// Where the judge leaves each event's judgement for a printer that says it (`rollout
     /// status`): printed lines come from the one judge.
     judged_event: Option<JudgedEvent>,
+    /// kubectl wait's named objects found missing, passed over: said after the others.
+    not_found: Mutex<Vec<crate::output::printer::NotMet>>,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -128,6 +130,7 @@ impl Run {
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
             judged_event,
+            not_found: Mutex::new(Vec::new()),
         }
     }
 }
@@ -234,7 +237,23 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         }
         verdict.unwrap_or_else(|| collector.all_done())
     };
-    let Collector { failed, .. } = collector;
+    let Collector {
+        failed, not_found, ..
+    } = collector;
+    // The others met what was asked: the missing ones are the wait's failure, said after
+    // their lines, as kubectl says its NotFound after the objects it waited on.
+    let verdict = match verdict {
+        Ok(End::Ended(Ended::Until { .. })) | Ok(End::Done { .. })
+            if !not_found.is_empty()
+                && run
+                    .deadline
+                    .is_none_or(|deadline| Instant::now() < deadline) =>
+        {
+            run.outputs.not_found(&log::lock(&run.not_found));
+            Err(KwError::Watch(WatchError::NotFound(not_found)))
+        }
+        verdict => verdict,
+    };
     let end = match verdict {
         Ok(end) => end,
         Err(error) => {
@@ -550,6 +569,20 @@ impl Run {
             judged_event: self.judged_event.clone(),
         });
         let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
+        if let (Err(WatchError::NotFound(_)), Some(judge), [name]) =
+            (&result, &self.judge, target.names.as_slice())
+        {
+            if judge.goes_past_missing() {
+                log::lock(&self.not_found).push(crate::output::printer::NotMet {
+                    group: target.resource.group.clone(),
+                    plural: target.resource.plural.clone(),
+                    context: context.map(|c| c.to_string()).unwrap_or_default(),
+                    namespace: target.namespace.clone().unwrap_or_default(),
+                    name: name.clone(),
+                });
+                judge.not_found(index, &target.resource, name);
+            }
+        }
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
             match error {
                 WatchError::Client(e) => stale.forget_if_gone(e),
@@ -634,6 +667,8 @@ struct Collector {
     printed: u64,
     failed: Option<KwError>,
     lacking: Vec<DiscoveryError>,
+    /// kubectl wait's named objects that do not exist, passed over (their 404s).
+    not_found: Vec<crate::client::ClientError>,
 }
 
 type Verdict = Result<End, KwError>;
@@ -648,6 +683,7 @@ impl Collector {
             printed: 0,
             failed: None,
             lacking: Vec::new(),
+            not_found: Vec::new(),
         }
     }
 
@@ -687,6 +723,18 @@ impl Collector {
                 }
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => {
                     return Some(Ok(End::ClosedPipe))
+                }
+                // kubectl wait goes past a named object that does not exist, and says so
+                // after the others (`run`); the wait may be decided now.
+                Err(WatchError::NotFound(errors))
+                    if self
+                        .judge
+                        .as_ref()
+                        .is_some_and(SharedJudge::goes_past_missing) =>
+                {
+                    self.not_found.extend(errors);
+                    let ended = self.judge.as_ref().and_then(SharedJudge::ended);
+                    return ended.map(|ended| Ok(End::Ended(ended)));
                 }
                 Err(error) => (context, KwError::Watch(error)),
             },

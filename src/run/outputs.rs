@@ -130,6 +130,13 @@ impl Outputs {
         }
     }
 
+    /// The named objects of a wait that do not exist (before `finish`).
+    pub(super) fn not_found(&self, objects: &[printer::NotMet]) {
+        if let Some(output) = self.current().as_ref() {
+            crate::log::lock(&output.0).not_found(objects);
+        }
+    }
+
     /// Let the printer close what it holds open, and flush; a closed pipe is not an error.
     pub(super) fn finish(&self) -> Result<(), WatchError> {
         if let Some(view) = &self.live {

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::events::{Event, Flow};
+use crate::events::{Event, Flow, ResourceInfo};
 use crate::output::printer::NotMet;
 use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
@@ -830,6 +830,31 @@ impl Judge {
         // Once decided, nothing is judged again (and a runner's timer must not spin on a past
         // moment while the watchers stop).
         self.next_tick.filter(|_| self.ended.is_none())
+    }
+
+    /// Under `Rules::sequence` (kubectl wait): the named object of watcher `index` does not
+    /// exist. kubectl says so and goes on to the next object: the wait no longer needs it.
+    pub(super) fn not_found(
+        &mut self,
+        index: usize,
+        resource: &ResourceInfo,
+        name: &str,
+    ) -> Option<Ended> {
+        if let Some(flag) = self.unsynced.get_mut(index) {
+            *flag = false;
+        }
+        let gone = Named::new(resource, None, name);
+        self.named
+            .retain(|n| !(n.resource == gone.resource && n.name == gone.name));
+        let decided = self.decide();
+        let _ = self.record(decided.clone());
+        decided
+    }
+
+    /// Whether a named object that does not exist is passed over (kubectl wait) rather than
+    /// failing the run at once.
+    pub(super) fn goes_past_missing(&self) -> bool {
+        self.rules.sequence
     }
 
     /// Watcher `index` delivered a complete list.

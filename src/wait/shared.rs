@@ -79,6 +79,22 @@ impl SharedJudge {
         self.lock().reword()
     }
 
+    /// The named object of watcher `index` does not exist; kubectl wait goes on without it
+    /// (`Judge::not_found`). `Some` when that decides the wait.
+    pub fn not_found(
+        &self,
+        index: usize,
+        resource: &crate::events::ResourceInfo,
+        name: &str,
+    ) -> Option<Ended> {
+        self.lock().not_found(index, resource, name)
+    }
+
+    /// Whether kubectl wait's rules hold: objects met in turn, a missing one passed over.
+    pub fn goes_past_missing(&self) -> bool {
+        self.lock().goes_past_missing()
+    }
+
     /// Whether the run cannot decide without every context (`Judge::needs_every_context`).
     pub fn needs_every_context(&self) -> bool {
         self.lock().needs_every_context()

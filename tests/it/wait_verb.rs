@@ -389,13 +389,24 @@ fn times_out_with_kubectls_line_then_the_summary(
         after.get(1).map(String::as_str),
         Some("kw: summary of the wait:")
     );
-    // `-q`: nothing while it waits; kubectl's line, then the same cause.
+    // `-q`: nothing while it waits but the one hint that the wait cannot succeed, once the
+    // object has failed; kubectl's line, then the same cause.
     let quiet = wait_kw(cluster, &[args, &["-q"]].concat());
     assert_eq!(quiet.code, Some(3));
+    let hints = quiet
+        .stderr
+        .lines()
+        .take_while(|l| l.ends_with("--fail-on failed ends it now (exit 2)"))
+        .count();
+    assert!(hints <= 1, "{}", quiet.stderr);
+    let after_hint: String = quiet
+        .stderr
+        .lines()
+        .skip(hints)
+        .map(|l| format!("{l}\n"))
+        .collect();
     assert!(
-        quiet
-            .stderr
-            .starts_with(&format!("{line}\nkw: summary of the wait:\n")),
+        after_hint.starts_with(&format!("{line}\nkw: summary of the wait:\n")),
         "{}",
         quiet.stderr
     );

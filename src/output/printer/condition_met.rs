@@ -115,6 +115,23 @@ impl ConditionMetPrinter {
     }
 }
 
+impl ConditionMetPrinter {
+    /// The named objects' lines that are due: each as soon as every object before it has met
+    /// every condition (kubectl prints an object's lines while it waits on it), a missing one
+    /// passed over.
+    fn write_named(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        while let Some(slot) = self.named.get_mut(self.written) {
+            out.write_all(&slot.bytes[slot.out..])?;
+            slot.out = slot.bytes.len();
+            if slot.met < self.steps {
+                break;
+            }
+            self.written += 1;
+        }
+        Ok(())
+    }
+}
+
 impl Printer for ConditionMetPrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let bytes = self.render(event)?;
@@ -136,17 +153,7 @@ impl Printer for ConditionMetPrinter {
         };
         slot.bytes.extend_from_slice(&bytes);
         slot.met += 1;
-        // Out as soon as every object before it has met every condition: kubectl prints an
-        // object's lines while it waits on it.
-        while let Some(slot) = self.named.get_mut(self.written) {
-            out.write_all(&slot.bytes[slot.out..])?;
-            slot.out = slot.bytes.len();
-            if slot.met < steps {
-                break;
-            }
-            self.written += 1;
-        }
-        Ok(())
+        self.write_named(out)
     }
 
     fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
@@ -156,6 +163,7 @@ impl Printer for ConditionMetPrinter {
     /// The listed objects, in kubectl's order. A named object met after one named before it
     /// that never did is not said: kubectl gave up on the earlier one first.
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.write_named(out)?;
         self.listed.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, bytes) in self.listed.drain(..) {
             if self.cut.as_ref().is_some_and(|cut| key > *cut) {
@@ -164,6 +172,19 @@ impl Printer for ConditionMetPrinter {
             out.write_all(&bytes)?;
         }
         Ok(())
+    }
+
+    fn not_found(&mut self, objects: &[NotMet]) {
+        for object in objects {
+            let steps = self.steps;
+            if let Some(slot) = self
+                .named
+                .iter_mut()
+                .find(|slot| slot.name == object.name && slot.met == 0)
+            {
+                slot.met = steps;
+            }
+        }
     }
 
     fn not_met(&mut self, objects: &[NotMet]) {

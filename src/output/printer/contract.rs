@@ -48,4 +48,8 @@ pub trait Printer: Send {
     /// Before `finish`, when a wait ran out of time: the objects that never met what it
     /// asked. kubectl wait names the objects in turn, so it never names one after them.
     fn not_met(&mut self, _objects: &[NotMet]) {}
+
+    /// Before `finish`: named objects that do not exist. kubectl wait says its NotFound for
+    /// each and goes on to the next, so it names the ones after them all the same.
+    fn not_found(&mut self, _objects: &[NotMet]) {}
 }

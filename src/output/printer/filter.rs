@@ -112,4 +112,8 @@ impl Printer for FilterPrinter {
     fn not_met(&mut self, objects: &[super::NotMet]) {
         self.inner.not_met(objects)
     }
+
+    fn not_found(&mut self, objects: &[super::NotMet]) {
+        self.inner.not_found(objects)
+    }
 }

@@ -100,6 +100,10 @@ impl Printer for MeasuredList {
     fn not_met(&mut self, objects: &[NotMet]) {
         self.inner.not_met(objects)
     }
+
+    fn not_found(&mut self, objects: &[NotMet]) {
+        self.inner.not_found(objects)
+    }
 }
 
 fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
