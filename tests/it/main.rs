@@ -33,6 +33,7 @@ mod output;
 mod plugin_verbs;
 mod proxy;
 mod readiness;
+mod release;
 mod rollout_status;
 mod structure;
 mod summary_logs;
