@@ -34,5 +34,5 @@ for dir in corpus/*/; do
         done
     fi
     for name in "${picks[@]}"; do cp -p "$dir$name" "seeds/$target/"; done
-    echo "$target: $(ls "seeds/$target" | wc -l) seeds of $(ls "$dir" | wc -l) inputs"
+    echo "$target: $(find "seeds/$target" -type f | wc -l) seeds of $(find "$dir" -type f | wc -l) inputs"
 done

@@ -485,3 +485,23 @@ fn the_workflows_pass_actionlint() {
     let out = lint(&workflows, None);
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{out:#?}");
 }
+
+/// The release's shell scripts pass the same shellcheck, warnings and notes included.
+#[test]
+fn the_release_scripts_pass_shellcheck() {
+    let (_, shellcheck) = actionlint();
+    let scripts = [
+        "scripts/release.sh",
+        ".ci/actionlint",
+        "fuzz/run.sh",
+        "fuzz/seeds.sh",
+    ];
+    let out = run(
+        Command::new(&shellcheck)
+            .args(scripts)
+            .current_dir(repo())
+            .stdin(Stdio::null()),
+        LIMIT,
+    );
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{out:#?}");
+}
