@@ -5,9 +5,11 @@
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
-# New inputs that reach new code land in fuzz/corpus/<target>/; a crash is written to
-# fuzz/artifacts/<target>/ and stops the run with a non-zero exit. Keep a fixed crash as
-# fuzz/regressions/<target>/<name>: `cargo test --test it fuzz_corpus` replays both directories.
+# Each campaign starts from the tracked seeds: fuzz/seeds/<target>/ is copied into the working
+# corpus fuzz/corpus/<target>/ (ignored by git), which the fuzzer grows and keeps between runs on
+# this machine. A crash is written to fuzz/artifacts/<target>/ and stops the run with a non-zero
+# exit. Keep a fixed crash as fuzz/regressions/<target>/<name>; `fuzz/seeds.sh` picks the seed set
+# again from the grown corpus. `cargo test --test it fuzz_corpus` replays seeds and regressions.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-60}
@@ -22,6 +24,11 @@ mkdir -p logs
 for target in "${targets[@]}"; do
     echo "== $target: ${seconds}s"
     mkdir -p "corpus/$target" "regressions/$target"
+    # The campaign starts from the tracked seeds; an input the corpus already has stays as is.
+    for seed in "seeds/$target"/*; do
+        [ -e "$seed" ] || { echo "run.sh: no seeds in fuzz/seeds/$target/" >&2; exit 1; }
+        [ -e "corpus/$target/${seed##*/}" ] || cp "$seed" "corpus/$target/"
+    done
     status=0
     # proxy_reply keeps a loopback proxy thread for the whole run: glibc's record of its
     # thread-local cleanup (32 bytes) reads as a leak to LeakSanitizer, not kw's.

@@ -1,6 +1,7 @@
-//! The fuzz targets' corpora replayed on stable Rust, without libFuzzer: every input the fuzzer
-//! kept (`fuzz/corpus/<target>/`) and every input that once broke kw (`fuzz/regressions/<target>/`)
-//! goes through the same property the fuzzer checked (`fuzz/src/checks.rs`).
+//! The fuzz targets' seeds replayed on stable Rust, without libFuzzer: the tracked seed set
+//! (`fuzz/seeds/<target>/`, picked from a campaign's corpus by `fuzz/seeds.sh`) and every input
+//! that once broke kw (`fuzz/regressions/<target>/`) go through the same property the fuzzer
+//! checked (`fuzz/src/checks.rs`). The campaign's full corpus (`fuzz/corpus/`) is not tracked.
 
 use std::path::Path;
 
@@ -8,11 +9,12 @@ use std::path::Path;
 #[allow(dead_code)]
 mod checks;
 
-/// Runs `check` on every file of the target's corpus and regressions; fails naming the input.
+/// Runs `check` on every file of the target's seeds and regressions; fails naming the input.
 fn replay(target: &str, check: fn(&[u8])) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
     let mut inputs = 0;
-    for kind in ["corpus", "regressions"] {
+    let mut seeds = 0;
+    for kind in ["seeds", "regressions"] {
         let Ok(dir) = std::fs::read_dir(root.join(kind).join(target)) else {
             continue;
         };
@@ -23,9 +25,11 @@ fn replay(target: &str, check: fn(&[u8])) {
             let outcome = std::panic::catch_unwind(|| check(&data));
             assert!(outcome.is_ok(), "{target}: {} fails", path.display());
             inputs += 1;
+            seeds += usize::from(kind == "seeds");
         }
     }
-    assert!(inputs > 0, "{target}: no corpus under fuzz/");
+    assert!(inputs > 0, "{target}: no inputs under fuzz/");
+    assert!(seeds > 0, "{target}: no seeds in fuzz/seeds/{target}/");
 }
 
 #[test]

@@ -35,6 +35,7 @@ mod passthrough;
 mod plugin_verbs;
 mod proxy;
 mod readiness;
+mod release;
 mod rollout_status;
 mod structure;
 mod summary_logs;
