@@ -54,18 +54,27 @@ impl Evidence {
             .collect();
         let not_ready = unmet
             .into_iter()
-            .map(|(label, judgement)| NotReady {
-                warnings: gathered
-                    .iter()
-                    .find_map(|(e, _)| e.warnings.get(&label).cloned())
-                    .unwrap_or_default(),
-                stuck: gathered
-                    .iter()
-                    .find_map(|(e, _)| e.stuck.get(&label).cloned())
-                    .unwrap_or_default(),
-                judgement: summary::why_unmet(judgement.as_ref(), question.as_deref()),
-                label,
-            })
+            .map(
+                |crate::wait::Unmet {
+                     label,
+                     judgement,
+                     pending,
+                 }| NotReady {
+                    warnings: gathered
+                        .iter()
+                        .find_map(|(e, _)| e.warnings.get(&label).cloned())
+                        .unwrap_or_default(),
+                    stuck: gathered
+                        .iter()
+                        .find_map(|(e, _)| e.stuck.get(&label).cloned())
+                        .unwrap_or_default(),
+                    judgement: summary::why_unmet(
+                        judgement.as_ref(),
+                        pending.as_deref().or(question.as_deref()),
+                    ),
+                    label,
+                },
+            )
             .collect();
         let mut crashed = Vec::new();
         let mut asked = Vec::new();

@@ -49,6 +49,15 @@ impl fmt::Display for Ended {
     }
 }
 
+/// An object that did not meet what was asked: its label, its judgement when the rules judged
+/// it, and, of several `--for` met in turn, the one it was still waiting for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unmet {
+    pub label: String,
+    pub judgement: Option<Judgement>,
+    pub pending: Option<String>,
+}
+
 /// A child of a workload (a Pod of its current revision) that will not come up, and since when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trouble {
@@ -1101,13 +1110,33 @@ impl Judge {
     /// judgement when the rules judged it: none of the `--until` (`--for`) expressions holds
     /// for it; with no `--until`, it is not ready. What the summary of a failed or timed-out
     /// wait names: an object that met the question is never blamed.
-    pub fn unmet(&self) -> Vec<(String, Option<Judgement>)> {
-        let mut objects: Vec<(String, Option<Judgement>)> = self
+    pub fn unmet(&self) -> Vec<Unmet> {
+        let mut objects: Vec<Unmet> = self
             .unmet_objects()
-            .map(|(_, seen)| (seen.label.clone(), seen.judgement.clone()))
+            .map(|(key, seen)| Unmet {
+                label: seen.label.clone(),
+                judgement: seen.judgement.clone(),
+                pending: self.pending(key),
+            })
             .collect();
-        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects.sort_by(|a, b| a.label.cmp(&b.label));
         objects
+    }
+
+    /// Under `Rules::sequence` with several conditions: the one `key` was still waiting for,
+    /// and those it had met (`condition=Nope=True (condition=Available=True met)`).
+    fn pending(&self, key: &Key) -> Option<String> {
+        let until = &self.rules.until;
+        if !self.rules.sequence || until.len() < 2 {
+            return None;
+        }
+        let step = self.steps.get(key).copied().unwrap_or(0);
+        let next = until.get(step)?;
+        let met: Vec<String> = until[..step].iter().map(Expr::to_string).collect();
+        Some(match met.is_empty() {
+            true => next.to_string(),
+            false => format!("{next} ({} met)", met.join(" and ")),
+        })
     }
 
     /// The objects `unmet` names, as kubectl wait's order places them (for stdout's cut).
@@ -1678,6 +1707,50 @@ mod tests {
                               {"type": "Progressing",
                                "status": if reason == "ProgressDeadlineExceeded" {"False"} else {"True"},
                                "reason": reason}]}})
+    }
+
+    /// kubectl wait's repeated `--for`: the conditions are met in turn, each printed once; the
+    /// object is done after the last; one that never comes is named as the one waited for.
+    #[test]
+    fn in_sequence_each_condition_is_met_in_turn_and_the_one_waited_for_is_named() {
+        let resource = deployments();
+        let mut in_turn = rules(
+            &[
+                "condition=Available",
+                "condition=Progressing",
+                "condition=Nope",
+            ],
+            &[],
+            For::All,
+        );
+        in_turn.sequence = true;
+        let mut judge = Judge::new(
+            in_turn,
+            vec![Named::new(&resource, Some("ns".into()), "web")],
+            1,
+        );
+        assert_eq!(judge.synced(0), None);
+        let ended = feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 3, "NewReplicaSetAvailable"),
+        );
+        assert_eq!(ended, None, "the third never holds");
+        assert_eq!(judge.opened(), 2, "Available, then Progressing");
+        let unmet = judge.unmet();
+        assert_eq!(
+            unmet[0].pending.as_deref(),
+            Some(
+                "condition=Nope=True (condition=Available=True and condition=Progressing=True met)"
+            )
+        );
+        // Met already: a later event meets nothing again.
+        feed_object(
+            &mut judge,
+            &resource,
+            deployment("web", 3, "NewReplicaSetAvailable"),
+        );
+        assert_eq!(judge.opened(), 0);
     }
 
     /// `--until ready` is not met by an available Deployment mid-rollout (where

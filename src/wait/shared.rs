@@ -118,7 +118,7 @@ impl SharedJudge {
 
     /// Every watched object that did not meet what was asked (`Judge::unmet`), and what was
     /// asked when it is not readiness (`Judge::question`).
-    pub fn unmet(&self) -> (Vec<(String, Option<Judgement>)>, Option<String>) {
+    pub fn unmet(&self) -> (Vec<super::Unmet>, Option<String>) {
         let judge = self.lock();
         (judge.unmet(), judge.question())
     }
