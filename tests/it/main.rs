@@ -39,6 +39,7 @@ mod release;
 mod rollout_status;
 mod structure;
 mod summary_logs;
+mod test_lint;
 mod tls;
 mod verdict;
 mod wait_verb;
