@@ -187,3 +187,69 @@ fn kubectl_kw_describe_describes() {
     assert!(ours.stdout.starts_with("Name:"), "{}", ours.stdout);
     assert_eq!(ours.stdout, theirs.stdout);
 }
+
+/// A script's `kubectl delete` then `kubectl wait --for=delete`, both through kw: the sim takes
+/// kubectl's DELETE, kw hands `delete` to kubectl and waits on the deletion itself.
+#[test]
+fn delete_then_wait_for_delete_through_kw() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    let kubeconfig = cluster.kubeconfig.to_str().unwrap();
+    let deleted = kw_with_path(
+        &cluster,
+        &path,
+        &[
+            "delete",
+            "pod",
+            "init-demo",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kubeconfig,
+        ],
+    );
+    assert_eq!(deleted.code, Some(0), "{}", deleted.stderr);
+    assert_eq!(
+        deleted.stdout,
+        "pod \"init-demo\" deleted from default namespace\n"
+    );
+    let waited = kw_with_path(
+        &cluster,
+        &path,
+        &[
+            "wait",
+            "--for=delete",
+            "pod/init-demo",
+            "-n",
+            "default",
+            "--timeout=10s",
+            "--kubeconfig",
+            kubeconfig,
+        ],
+    );
+    assert_eq!(waited.code, Some(0), "{}", waited.stderr);
+    assert!(cluster
+        .sim
+        .objects("pods")
+        .iter()
+        .all(|p| p["metadata"]["name"] != "init-demo"));
+    // Deleting it again: kubectl's NotFound and exit status, through kw.
+    let again = kw_with_path(
+        &cluster,
+        &path,
+        &[
+            "delete",
+            "pod",
+            "init-demo",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kubeconfig,
+        ],
+    );
+    assert_eq!(again.code, Some(1));
+    assert_eq!(
+        again.stderr,
+        "Error from server (NotFound): pods \"init-demo\" not found\n"
+    );
+}

@@ -118,7 +118,11 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
 
 /// Handle one request.
 pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -> Reply {
-    if request.method != "GET" {
+    // GET everywhere; DELETE of one object (`kubectl delete`), which the object's watchers see
+    // as DELETED at once (no grace period is acted out).
+    let deleting =
+        request.method == "DELETE" && matches!(route(request.path()), Route::Item { .. });
+    if request.method != "GET" && !deleting {
         let mut status = Status::failure(
             405,
             "MethodNotAllowed",
@@ -222,6 +226,23 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
                 };
             }
             list(shared, info, namespace, &options, rendering)
+        }
+        Route::Item {
+            info,
+            namespace,
+            name,
+        } if deleting => {
+            let user = user.unwrap_or_else(anonymous);
+            if let Err(status) = check_access(&user, "delete", info, namespace, Some(name)) {
+                return Reply::status(status);
+            }
+            match shared
+                .store
+                .delete(info.plural, namespace.unwrap_or(""), name)
+            {
+                Ok(object) => Reply::json(200, &object),
+                Err(_) => Reply::status(not_found(info, name)),
+            }
         }
         Route::Item {
             info,
@@ -446,6 +467,22 @@ fn list(
     Reply::json(200, &body)
 }
 
+/// The server's 404 for an object `name` of `info` that does not exist.
+fn not_found(info: &ResourceInfo, name: &str) -> Status {
+    let mut status = Status::failure(
+        404,
+        "NotFound",
+        format!("{} \"{}\" not found", info.plural, name),
+    );
+    status.details = Some(StatusDetails {
+        name: name.into(),
+        group: info.group.into(),
+        kind: info.plural.into(),
+        ..StatusDetails::default()
+    });
+    status
+}
+
 fn get(
     shared: &Shared,
     info: &'static ResourceInfo,
@@ -461,18 +498,7 @@ fn get(
     let (_, map) = shared.store.snapshot(info.plural);
     let key = (namespace.unwrap_or("").to_string(), name.to_string());
     let Some(object) = map.get(&key) else {
-        let mut status = Status::failure(
-            404,
-            "NotFound",
-            format!("{} \"{}\" not found", info.plural, name),
-        );
-        status.details = Some(StatusDetails {
-            name: name.into(),
-            group: info.group.into(),
-            kind: info.plural.into(),
-            ..StatusDetails::default()
-        });
-        return Reply::status(status);
+        return Reply::status(not_found(info, name));
     };
     match rendering {
         Rendering::Json => Reply::json(200, &**object),
