@@ -487,6 +487,78 @@ fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
     );
 }
 
+/// Issue #45: a custom resource's message (kubectl has no viewer for it, kw's line says it)
+/// reaches stdout shown, not obeyed, as stderr shows it: OSC 52 (the clipboard), OSC 0 (the
+/// title), the 8-bit CSI and SGR 8 (hidden text) are text; a name holding a line break stays on
+/// its line, in `rollout status`, `-o name` and `wait`'s `condition met` alike.
+#[test]
+fn server_text_reaches_stdout_shown_and_on_one_line() {
+    use serde_json::json;
+    let cluster = Cluster::start(SimConfig::default());
+    let hostile = "copy\x1b]52;c;ZXZpbA==\x07 title\x1b]0;pwned\x07 \u{9b}2J \x1b[8mhidden";
+    let conditions = json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+        "message": hostile}]);
+    for name in ["gizmo", "a\nerror: forged"] {
+        cluster
+            .sim
+            .create("widgets", widget(name, 1, 1, conditions.clone()))
+            .expect("created");
+    }
+    let raw = |text: &str| text.chars().any(|c| c.is_control() && c != '\n');
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        "widgets.example.com/gizmo",
+        "--timeout=2s",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert_eq!(
+        outcome.stdout,
+        "widget.example.com/gizmo: in progress: copy^[]52;c;ZXZpbA==^G title^[]0;pwned^G \\u{9b}2J ^[[8mhidden\n"
+    );
+
+    let mut kw = cluster.kw();
+    kw.args(["get", "widgets", "-o", "name"])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let names = run(kw, LIMIT);
+    assert_eq!(names.code, Some(0), "{names:#?}");
+    assert!(
+        names
+            .stdout
+            .lines()
+            .any(|l| l == "widget.example.com/a\\nerror: forged")
+            && !names.stdout.lines().any(|l| l.starts_with("error")),
+        "{:?}",
+        names.stdout
+    );
+    let mut kw = cluster.kw();
+    kw.args([
+        "wait",
+        "--for=jsonpath={.spec.color}=red",
+        "widgets",
+        "--all",
+    ])
+    .args(["--timeout=2s", "--kubeconfig"])
+    .arg(&cluster.kubeconfig);
+    let met = run(kw, LIMIT);
+    // The seeded widgets are of other colours: the wait times out, the red ones are met.
+    assert_eq!(met.code, Some(3), "{met:#?}");
+    assert!(
+        met.stdout
+            .lines()
+            .any(|l| l == "widget.example.com/a\\nerror: forged condition met")
+            && !met.stdout.lines().any(|l| l.starts_with("error")),
+        "{:?}",
+        met.stdout
+    );
+    assert!(!raw(&outcome.stdout) && !raw(&names.stdout) && !raw(&met.stdout));
+}
+
 /// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
 /// not .json, .yaml or .yml and, without `-R`, its subdirectories.
 #[test]
