@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::fields::{int, text};
 use super::judgement::Judgement;
+use crate::goformat::quote::quote;
 
 /// What the viewer says of one state of the object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,29 +278,6 @@ fn stateful_set(object: &Value) -> Result<Status, ViewerError> {
     )
 }
 
-/// Go's `%q` of a string (`strconv.Quote`) for the names in kubectl's messages: double quotes,
-/// with quotes, backslashes and control characters escaped.
-fn quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                quoted.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,5 +426,13 @@ mod tests {
     fn names_are_quoted_as_go_quotes_them() {
         assert_eq!(quote("web"), "\"web\"");
         assert_eq!(quote("a\"b\\c\u{1b}"), "\"a\\\"b\\\\c\\x1b\"");
+        // Go's %q: \a for BEL, format characters and U+00AD escaped (not printable for Go).
+        let name = "web\u{7}\u{202e}\u{200b}\u{ad}\u{2028}";
+        let done = json!({"metadata": {"name": name, "generation": 1}, "spec": {"replicas": 1},
+            "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "availableReplicas": 1}});
+        assert_eq!(
+            line(status("apps", "Deployment", &done, 0)),
+            "done: deployment \"web\\a\\u202e\\u200b\\u00ad\\u2028\" successfully rolled out\n"
+        );
     }
 }
