@@ -253,7 +253,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if let Some(judge) = run.judge.as_ref().filter(|_| ran_out) {
         run.outputs.not_met(&judge.not_met());
     }
-    if !matches!(end, End::ClosedPipe) {
+    if !matches!(end, End::ClosedPipe { .. }) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
     let end = match end {
@@ -628,6 +628,8 @@ fn run_wrapped(
 /// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.
 struct Collector {
     judge: Option<SharedJudge>,
+    /// `--until` or `--fail-on` (`rollout status`, `wait`): the run ends on a verdict.
+    awaits_verdict: bool,
     several: bool,
     members: usize,
     done: usize,
@@ -642,6 +644,7 @@ impl Collector {
     fn new(run: &Run, members: usize) -> Collector {
         Collector {
             judge: run.judge.clone(),
+            awaits_verdict: run.plan.rules.has_conditions(),
             several: run.several,
             members,
             done: 0,
@@ -686,7 +689,11 @@ impl Collector {
                     return None;
                 }
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => {
-                    return Some(Ok(End::ClosedPipe))
+                    // Quiet for a stream; a verdict not reached is not a success.
+                    let met = self.judge.as_ref().and_then(SharedJudge::ended);
+                    let verdict_lost =
+                        self.awaits_verdict && !matches!(met, Some(Ended::Until { .. }));
+                    return Some(Ok(End::ClosedPipe { verdict_lost }));
                 }
                 Err(error) => (context, KwError::Watch(error)),
             },

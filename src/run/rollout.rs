@@ -45,8 +45,7 @@ pub fn status(
         match one(plan, &config, notices) {
             Err(error) if !is_the_objects_own(&error) => Err(error),
             result => {
-                closed =
-                    matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe));
+                closed = matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe { .. }));
                 run.objects.push(result);
                 Ok(())
             }

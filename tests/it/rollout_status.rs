@@ -559,6 +559,77 @@ fn server_text_reaches_stdout_shown_and_on_one_line() {
     assert!(!raw(&outcome.stdout) && !raw(&names.stdout) && !raw(&met.stdout));
 }
 
+/// Issue #45: `set -o pipefail; kw rollout status ... | head -1` on a rollout that never
+/// finishes exited 0: a reader gone before the verdict must not pass for a finished wait. Each
+/// run awaiting a verdict (`rollout status`, `get --until`) ends 141 (128 + SIGPIPE, as kubectl
+/// killed by it) at its next write, with a line on stderr; `get -w` alone still ends quietly, 0.
+#[test]
+fn a_reader_gone_before_the_verdict_is_not_a_success() {
+    use serde_json::json;
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let cluster = Cluster::start(SimConfig::default());
+    let progressing = |step: i64| {
+        json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+            "message": format!("step {step}")}])
+    };
+    cluster
+        .sim
+        .create("widgets", widget("gizmo", 1, 1, progressing(0)))
+        .expect("created");
+    let cases: [(&[&str], i32); 3] = [
+        (&["rollout", "status", "widgets.example.com/gizmo"], 141),
+        (
+            &["get", "widgets.example.com/gizmo", "-w", "--until", "ready"],
+            141,
+        ),
+        (&["get", "widgets.example.com/gizmo", "-w"], 0),
+    ];
+    let mut step = 0;
+    for (args, code) in cases {
+        let mut kw = cluster.kw();
+        kw.args(args)
+            .args(["--timeout=30s", "--kubeconfig"])
+            .arg(&cluster.kubeconfig)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let started = std::time::Instant::now();
+        let mut child = kw.spawn().expect("kw starts");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        stdout.read_line(&mut first).expect("a first line");
+        assert!(!first.is_empty(), "{args:?}");
+        // `head -1`: the reader goes away after one line; the rollout goes on.
+        drop(stdout);
+        let ended = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status.code();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{args:?} did not end"
+            );
+            step += 1;
+            cluster
+                .sim
+                .update("widgets", widget("gizmo", 1, 1, progressing(step)))
+                .expect("updated");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+            .expect("stderr");
+        assert_eq!(ended, Some(code), "{args:?}: {stderr}");
+        if code == 141 {
+            assert!(
+                stderr.contains("error: stdout was closed before the wait ended"),
+                "{args:?}: {stderr}"
+            );
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{args:?}");
+    }
+}
+
 /// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
 /// not .json, .yaml or .yml and, without `-R`, its subdirectories.
 #[test]
