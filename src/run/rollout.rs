@@ -71,6 +71,14 @@ pub fn status(
                     config,
                     notices,
                 )?;
+                if finished.timed_out.is_some() && finished.failed.is_none() {
+                    // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
+                    run.objects.push(Ok(RolloutFinished {
+                        finished,
+                        failure: None,
+                    }));
+                    return Ok(run);
+                }
                 if let Some(failed) = finished.failed {
                     return Err(failed);
                 }
