@@ -630,6 +630,44 @@ fn a_reader_gone_before_the_verdict_is_not_a_success() {
     }
 }
 
+/// Issue #45: a name or namespace `..` (or `.`, or holding `/` or `%`) was sent as
+/// `/apis/apps/v1/namespaces/../deployments/..`; it is refused before any request, in
+/// client-go's words, with exit 1.
+#[test]
+fn names_and_namespaces_that_would_change_the_path_are_refused_before_any_request() {
+    let cluster = Cluster::start(SimConfig::default());
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["rollout", "status", "deploy/..", "-n", ".."],
+            "error: invalid resource name \"..\": [may not be '..']",
+        ),
+        (
+            &["rollout", "status", "deploy/web", "-n", ".."],
+            "error: invalid namespace \"..\": [may not be '..']",
+        ),
+        (
+            &["get", "deployments", ".", "-w"],
+            "error: invalid resource name \".\": [may not be '.']",
+        ),
+        (
+            &["wait", "--for=delete", "deploy/a%2F..", "--timeout=2s"],
+            "error: invalid resource name \"a%2F..\": [may not contain '%']",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut kw = cluster.kw();
+        kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
+        let outcome = run(kw, LIMIT);
+        assert_eq!(outcome.code, Some(1), "{args:?}: {outcome:#?}");
+        assert_eq!(outcome.stderr.lines().next(), Some(said), "{args:?}");
+    }
+    let asked = cluster.sim.requests();
+    assert!(
+        !asked.iter().any(|r| format!("{r:?}").contains("..")),
+        "{asked:?}"
+    );
+}
+
 /// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
 /// not .json, .yaml or .yml and, without `-R`, its subdirectories.
 #[test]
