@@ -71,9 +71,15 @@ fn main() -> ExitCode {
             std::process::exit(exit::INTERRUPTED)
         }
     });
-    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
+    let awaits_verdict = match &cli.command {
+        Command::Get(args) => !args.until.is_empty() || !args.fail_on.is_empty(),
+        _ => false,
+    };
+    if matches!(cli.command, Command::Get(_) | Command::Demo(_)) && !awaits_verdict {
         // A watch that prints nothing for a while still ends, quietly, once its reader has
-        // gone (`kw get pods -w | head -1`), as a closed pipe ends it after a write.
+        // gone (`kw get pods -w | head -1`), as a closed pipe ends it after a write. A run
+        // that awaits a verdict goes on to it: its next write to the closed pipe ends it, not
+        // quietly (exit::CLOSED_PIPE), as it ends `rollout status` and `wait`.
         let notices = notices.clone();
         kw::output::writer::when_reader_gone(move || {
             kw::demo::remove_leftovers();

@@ -61,6 +61,10 @@ pub enum ProxyError {
     BadUrl { url: String, reason: String },
     #[error("proxy scheme {scheme:?} is not supported (use http, https or socks5)")]
     UnsupportedScheme { scheme: String },
+    /// A scheme no URL scheme list knows: it may be a password (`audituser:s3cret://host`
+    /// without `@`), so it is not shown.
+    #[error("proxy URL has a scheme that is not supported (use http, https or socks5)")]
+    UnknownScheme,
 }
 
 impl ProxyUrl {
@@ -83,7 +87,10 @@ impl ProxyUrl {
             "http" => ProxyScheme::Http,
             "https" => ProxyScheme::Https,
             "socks5" | "socks5h" => ProxyScheme::Socks5,
-            _ => return Err(ProxyError::UnsupportedScheme { scheme }),
+            _ if WELL_KNOWN_SCHEMES.contains(&scheme.as_str()) => {
+                return Err(ProxyError::UnsupportedScheme { scheme })
+            }
+            _ => return Err(ProxyError::UnknownScheme),
         };
         let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
         let (credentials, host_port) = match authority.rsplit_once('@') {
@@ -175,17 +182,34 @@ fn split_scheme(text: &str) -> Option<(&str, &str)> {
     valid.then_some((scheme, rest))
 }
 
-/// `text` with everything before its last `@` (after the scheme) redacted: whatever the URL's
-/// shape, a password sits there.
+/// Schemes kw names in an error when they are not supported: URL schemes a user may mean,
+/// never a secret. Any other is not shown (it may be a password).
+const WELL_KNOWN_SCHEMES: [&str; 8] = [
+    "ftp", "socks", "socks4", "socks4a", "ws", "wss", "file", "unix",
+];
+
+/// `text` as an error may show it: everything before its last `@` (after the scheme) redacted,
+/// whatever the URL's shape, since a password sits there; and what precedes `://` unless it is a
+/// scheme kw knows (`audituser:s3cretPW://127.0.0.1:9` has no `@`, and a password as its
+/// "scheme").
 fn redact_userinfo(text: &str) -> String {
-    let (prefix, rest) = match split_scheme(text) {
-        Some((scheme, rest)) => (&text[..scheme.len() + 3], rest),
-        None => ("", text),
+    let (prefix, rest) = match text.split_once("://") {
+        Some((scheme, rest)) if is_known_scheme(scheme) => (format!("{scheme}://"), rest),
+        // Redacted up to the last `@` below, the "scheme" with it.
+        Some((_, rest)) if rest.contains('@') => (String::new(), text),
+        Some((_, rest)) => ("<redacted>://".to_string(), rest),
+        None => (String::new(), text),
     };
     match rest.rfind('@') {
         Some(at) => format!("{prefix}<redacted>{}", &rest[at..]),
-        None => text.to_string(),
+        None => format!("{prefix}{rest}"),
     }
+}
+
+fn is_known_scheme(scheme: &str) -> bool {
+    let scheme = scheme.to_ascii_lowercase();
+    matches!(scheme.as_str(), "http" | "https" | "socks5" | "socks5h")
+        || WELL_KNOWN_SCHEMES.contains(&scheme.as_str())
 }
 
 fn percent_decode(text: &str) -> String {
@@ -452,10 +476,19 @@ mod tests {
             "audituser:s3cretpw@h:99999",
             "ftp://audituser:s3cretpw@h",
             "audituser:s3cretpw@[zz]:1",
+            // No `@`: the "scheme" is the password (issue 45).
+            "audituser:s3cretPW://127.0.0.1:9",
+            "s3cretPW://127.0.0.1:9",
         ] {
             let error = ProxyUrl::parse(bad).unwrap_err().to_string();
             assert!(!error.contains("s3cret"), "{bad}: {error}");
         }
+        assert_eq!(
+            ProxyUrl::parse("audituser:s3cretPW://127.0.0.1:9")
+                .unwrap_err()
+                .to_string(),
+            "proxy URL \"<redacted>://127.0.0.1:9\" is invalid: bad host"
+        );
         assert_eq!(
             ProxyUrl::parse("ftp://u:pw@h").unwrap_err().to_string(),
             "proxy scheme \"ftp\" is not supported (use http, https or socks5)"

@@ -49,6 +49,12 @@ pub enum SettingsError {
         crate::config::contexts::which_exist(name, known)
     )]
     ContextNotFound { name: String, known: Vec<String> },
+    /// `-n ..` or a context's `namespace: ..`: client-go's words (`plan::InvalidName`'s).
+    #[error(
+        "invalid namespace {}: [{reasons}]",
+        crate::goformat::quote::quote(namespace)
+    )]
+    InvalidNamespace { namespace: String, reasons: String },
     #[error("current-context \"{name}\" does not exist in the kubeconfig")]
     CurrentContextNotFound { name: String },
     #[error("cluster \"{name}\" does not exist{}", referrer(context))]
@@ -224,6 +230,10 @@ pub fn resolve(
         })
         .unwrap_or("default")
         .to_string();
+    // Glob and list characters (`team-*`, `a,b`) are checked per namespace by the plan.
+    if let Some(reasons) = path_segment_refusal(&namespace) {
+        return Err(SettingsError::InvalidNamespace { namespace, reasons });
+    }
 
     Ok(Settings {
         connection: Connection {
@@ -464,6 +474,21 @@ fn resolve_trust(
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|text| !text.is_empty())
+}
+
+/// client-go's `IsValidPathSegmentName`: why a name or namespace cannot be one segment of a
+/// request path (`may not be '..'`, `may not contain '/'`), as kubectl words it; `None` when it
+/// can. Checked before any request: `/namespaces/../deployments/..` is another path.
+pub fn path_segment_refusal(name: &str) -> Option<String> {
+    if name == "." || name == ".." {
+        return Some(format!("may not be '{name}'"));
+    }
+    let reasons: Vec<String> = ["/", "%"]
+        .iter()
+        .filter(|bad| name.contains(*bad))
+        .map(|bad| format!("may not contain '{bad}'"))
+        .collect();
+    (!reasons.is_empty()).then(|| reasons.join(" "))
 }
 
 #[cfg(test)]

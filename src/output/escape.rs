@@ -8,17 +8,41 @@
 //! and goes further for the rest: every other C0 control but tab and newline in caret notation
 //! (BEL `^G`, backspace `^H`), DEL as `^?`, and the C1 controls U+0080–U+009F as `\u{9b}`.
 //! (Tab and newline are the table layout's own business: cells are cut at a line break.)
+//! A line kw writes whole from server text (`rollout status`, `wait`, `-o name`) goes through
+//! [`write_escaped_line`], which writes a line break as `\n` too: a name holding one cannot
+//! forge a line of its own.
 
 use std::borrow::Cow;
 
 /// Append `text` to `out` with terminal controls written out as text.
 pub fn write_escaped(out: &mut Vec<u8>, text: &str) {
+    write_shown(out, text, false);
+}
+
+/// Append `text` to `out` as part of one line: as [`write_escaped`], and a line break as `\n`.
+pub fn write_escaped_line(out: &mut Vec<u8>, text: &str) {
+    write_shown(out, text, true);
+}
+
+/// `text` as [`write_escaped_line`] writes it; borrowed when it has nothing to escape.
+pub fn escaped_line(text: &str) -> Cow<'_, str> {
+    if !text.contains('\n') && !needs_escaping(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len() + 8);
+    write_escaped_line(&mut out, text);
+    // Only ASCII replaced whole characters of valid UTF-8: still valid.
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+}
+
+fn write_shown(out: &mut Vec<u8>, text: &str, one_line: bool) {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut index = 0;
     while index < bytes.len() {
         let byte = bytes[index];
         let (replacement, len): (Cow<'static, [u8]>, usize) = match byte {
+            b'\n' if one_line => (Cow::Borrowed(b"\\n"), 1),
             b'\t' | b'\n' => {
                 index += 1;
                 continue;
@@ -98,6 +122,16 @@ mod tests {
         for text in ["\t", "\n", "\u{a0}", "Ÿ", "é"] {
             assert!(!needs_escaping(text.as_bytes()), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_line_break_in_one_line_is_shown_too() {
+        let mut out = Vec::new();
+        write_escaped_line(&mut out, "web\nforged line\x1b]0;t\x07\t\r");
+        assert_eq!(out, b"web\\nforged line^[]0;t^G\t\\r");
+        assert!(matches!(escaped_line("web-1"), Cow::Borrowed("web-1")));
+        assert_eq!(escaped_line("a\nb"), "a\\nb");
+        assert_eq!(escaped_line("\u{9b}2J"), "\\u{9b}2J");
     }
 
     #[test]

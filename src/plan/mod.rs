@@ -53,6 +53,17 @@ pub enum PlanError {
          name one namespace, or drop the names"
     )]
     NamesAcrossNamespaces { set: String },
+    /// A name that would change the request's path (`..`, `a%2F`): client-go's words.
+    #[error(
+        "invalid resource name {}: [{reasons}]",
+        crate::goformat::quote::quote(name)
+    )]
+    InvalidName { name: String, reasons: String },
+    #[error(
+        "invalid namespace {}: [{reasons}]",
+        crate::goformat::quote::quote(namespace)
+    )]
+    InvalidNamespace { namespace: String, reasons: String },
     /// `--until`, `--fail-on` or `--for`.
     #[error(transparent)]
     Condition(#[from] crate::wait::ConditionError),
@@ -394,6 +405,15 @@ impl GetPlan {
         let Some(flag) = flag.filter(|_| !self.all_namespaces) else {
             return Ok(self);
         };
+        // Each namespace of a list or glob, as client-go checks one (`..` is no glob).
+        for namespace in flag.split(',') {
+            if let Some(reasons) = path_segment_refusal(namespace.trim()) {
+                return Err(PlanError::InvalidNamespace {
+                    namespace: namespace.trim().to_string(),
+                    reasons,
+                });
+            }
+        }
         let Some(set) = NamespaceSet::parse(flag)? else {
             return Ok(self);
         };
@@ -787,6 +807,21 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
 /// `TYPE`, `TYPE NAME...`, `TYPE1,TYPE2`, `TYPE/NAME...` into types and their names, in the
 /// order given (`po/a deploy/b po/c` is three groups).
 pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
+    let groups = parse_target_groups(targets)?;
+    for name in groups.iter().flat_map(|(_, names)| names) {
+        if let Some(reasons) = path_segment_refusal(name) {
+            return Err(PlanError::InvalidName {
+                name: name.clone(),
+                reasons,
+            });
+        }
+    }
+    Ok(groups)
+}
+
+use crate::config::settings::path_segment_refusal;
+
+fn parse_target_groups(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
     let Some(first) = targets.first() else {
         return Err(PlanError::NoType);
     };
@@ -839,6 +874,48 @@ mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
     use clap::Parser;
+
+    /// Issue #45: `..`, `.`, `/` and `%` would change the request path; refused before any
+    /// request, in client-go's words.
+    #[test]
+    fn names_and_namespaces_that_are_no_path_segment_are_refused() {
+        let refused = |args: &[&str]| match flag_plan(args) {
+            Ok(_) => panic!("{args:?} accepted"),
+            Err(error) => error.to_string(),
+        };
+        assert_eq!(
+            refused(&["deployments", ".."]),
+            "invalid resource name \"..\": [may not be '..']"
+        );
+        assert_eq!(
+            refused(&["deploy/."]),
+            "invalid resource name \".\": [may not be '.']"
+        );
+        assert_eq!(
+            refused(&["pods", "a%2F"]),
+            "invalid resource name \"a%2F\": [may not contain '%']"
+        );
+        let namespaced = |flag: &str| {
+            flag_plan(&["pods"])
+                .and_then(|p| p.with_namespace_flag(Some(flag)))
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert_eq!(
+            namespaced("..").as_deref(),
+            Some("invalid namespace \"..\": [may not be '..']")
+        );
+        assert_eq!(
+            namespaced("a,x/y").as_deref(),
+            Some("invalid namespace \"x/y\": [may not contain '/']")
+        );
+        assert_eq!(namespaced("team-*"), None);
+        assert_eq!(path_segment_refusal("web-1.example"), None);
+        assert_eq!(
+            path_segment_refusal("a/%").as_deref(),
+            Some("may not contain '/' may not contain '%'")
+        );
+    }
 
     fn flag_plan(args: &[&str]) -> Result<FlagPlan, PlanError> {
         let argv = ["kw", "get"].iter().chain(args);

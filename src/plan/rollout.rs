@@ -133,11 +133,11 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
 
 /// The one-shot list of `typed` (with `-l`'s selector) that finds the objects to watch, as
 /// kubectl's builder lists them first: nothing of it is printed (only deletions would be, and
-/// a list has none); the judge keeps what it saw.
+/// a list has none); the judge keeps what it saw. `--timeout` bounds it (every page of it),
+/// as it bounds every request kw makes; each object found then has a `--timeout` of its own.
 pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanError> {
     let mut plan = for_object(args, Request::Types(vec![(typed.to_string(), Vec::new())]))?;
     plan.watching = false;
-    plan.timeout = None;
     plan.rules.fail_on = Vec::new();
     plan.label_selector = args.selector.clone();
     plan.output = output(args.revision, vec![EventType::Deleted]);
@@ -324,7 +324,8 @@ mod tests {
         let args = args_of(&["deploy", "-l", "app=web", "--timeout=5s"]);
         let p = selection(&args, "deploy").unwrap();
         assert!(!p.watching);
-        assert_eq!(p.timeout, None);
+        // Bounded as every request is (issue 45): a stalled list ends at the timeout.
+        assert_eq!(p.timeout, Some(Duration::from_secs(5)));
         assert_eq!(p.label_selector.as_deref(), Some("app=web"));
         assert_eq!(p.output.only, [EventType::Deleted]);
         assert!(p.rules.fail_on.is_empty());

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::fields::{int, text};
 use super::judgement::Judgement;
+use crate::goformat::quote::quote;
 
 /// What the viewer says of one state of the object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,10 @@ pub enum ViewerError {
     BadRevision { name: String, reason: String },
     /// A DaemonSet or StatefulSet that is not updated by `RollingUpdate` (`OnDelete`).
     NotRollingUpdate,
+    /// A replica count that is not a 32-bit integer (the API's `int32`): kubectl cannot decode
+    /// such an object; kw refuses it rather than count with it (`-9223372036854775808 old
+    /// replicas`).
+    BadCount { field: String, value: String },
 }
 
 impl ViewerError {
@@ -67,6 +72,10 @@ impl fmt::Display for ViewerError {
             ViewerError::NotRollingUpdate => {
                 f.write_str("rollout status is only available for RollingUpdate strategy type")
             }
+            ViewerError::BadCount { field, value } => write!(
+                f,
+                "the object is invalid: {field} is {value}, not a count (a 32-bit integer)"
+            ),
         }
     }
 }
@@ -148,6 +157,34 @@ fn count(object: &Value, pointer: &str) -> i64 {
     int(object, pointer).unwrap_or(0)
 }
 
+/// A replica count (an `int32` field), 0 when absent; refused outside int32, where kubectl
+/// cannot decode the object and kw's arithmetic would wrap.
+fn replicas(object: &Value, pointer: &str) -> Result<i64, ViewerError> {
+    Ok(replicas_if_any(object, pointer)?.unwrap_or(0))
+}
+
+/// A replica count, `None` when absent.
+fn replicas_if_any(object: &Value, pointer: &str) -> Result<Option<i64>, ViewerError> {
+    let Some(value) = object.pointer(pointer).filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    // A number written as a float (`3.0`) is read as `fields::int` reads it.
+    let whole = value.as_i64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 1e10)
+            .map(|f| f as i64)
+    });
+    match whole.filter(|n| i32::try_from(*n).is_ok()) {
+        Some(n) => Ok(Some(n)),
+        // JSON text: a string's controls are written as `\u001b`.
+        None => Err(ViewerError::BadCount {
+            field: pointer.trim_start_matches('/').replace('/', "."),
+            value: value.to_string(),
+        }),
+    }
+}
+
 fn ok(message: String, done: bool) -> Result<Status, ViewerError> {
     Ok(Status { message, done })
 }
@@ -186,10 +223,10 @@ fn deployment(object: &Value, revision: i64) -> Result<Status, ViewerError> {
         return Err(ViewerError::DeadlineExceeded { name: name.into() });
     }
     let quoted = quote(name);
-    let replicas = count(object, "/status/replicas");
-    let updated = count(object, "/status/updatedReplicas");
-    let available = count(object, "/status/availableReplicas");
-    if let Some(wanted) = int(object, "/spec/replicas").filter(|w| updated < *w) {
+    let replicas = self::replicas(object, "/status/replicas")?;
+    let updated = self::replicas(object, "/status/updatedReplicas")?;
+    let available = self::replicas(object, "/status/availableReplicas")?;
+    if let Some(wanted) = replicas_if_any(object, "/spec/replicas")?.filter(|w| updated < *w) {
         return ok(format!("Waiting for deployment {quoted} rollout to finish: {updated} out of {wanted} new replicas have been updated...\n"), false);
     }
     if replicas > updated {
@@ -215,9 +252,9 @@ fn daemon_set(object: &Value) -> Result<Status, ViewerError> {
         );
     }
     let quoted = quote(name(object));
-    let desired = count(object, "/status/desiredNumberScheduled");
-    let updated = count(object, "/status/updatedNumberScheduled");
-    let available = count(object, "/status/numberAvailable");
+    let desired = replicas(object, "/status/desiredNumberScheduled")?;
+    let updated = replicas(object, "/status/updatedNumberScheduled")?;
+    let available = replicas(object, "/status/numberAvailable")?;
     if updated < desired {
         return ok(format!("Waiting for daemon set {quoted} rollout to finish: {updated} out of {desired} new pods have been updated...\n"), false);
     }
@@ -241,9 +278,9 @@ fn stateful_set(object: &Value) -> Result<Status, ViewerError> {
             false,
         );
     }
-    let wanted = int(object, "/spec/replicas");
-    let ready = count(object, "/status/readyReplicas");
-    let updated = count(object, "/status/updatedReplicas");
+    let wanted = replicas_if_any(object, "/spec/replicas")?;
+    let ready = replicas(object, "/status/readyReplicas")?;
+    let updated = replicas(object, "/status/updatedReplicas")?;
     if let Some(wanted) = wanted.filter(|w| ready < *w) {
         return ok(
             format!("Waiting for {} pods to be ready...\n", wanted - ready),
@@ -255,7 +292,8 @@ fn stateful_set(object: &Value) -> Result<Status, ViewerError> {
         .pointer("/spec/updateStrategy/rollingUpdate")
         .filter(|r| r.is_object())
     {
-        if let (Some(wanted), Some(partition)) = (wanted, int(rolling, "/partition")) {
+        let partition = replicas_if_any(rolling, "/partition")?;
+        if let (Some(wanted), Some(partition)) = (wanted, partition) {
             if updated < wanted - partition {
                 return ok(format!("Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n", wanted - partition), false);
             }
@@ -270,34 +308,11 @@ fn stateful_set(object: &Value) -> Result<Status, ViewerError> {
     if update_revision != current_revision {
         return ok(format!("waiting for statefulset rolling update to complete {updated} pods at revision {update_revision}...\n"), false);
     }
-    let current = count(object, "/status/currentReplicas");
+    let current = replicas(object, "/status/currentReplicas")?;
     ok(
         format!("statefulset rolling update complete {current} pods at revision {current_revision}...\n"),
         true,
     )
-}
-
-/// Go's `%q` of a string (`strconv.Quote`) for the names in kubectl's messages: double quotes,
-/// with quotes, backslashes and control characters escaped.
-fn quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                quoted.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
 }
 
 #[cfg(test)]
@@ -444,9 +459,43 @@ mod tests {
         assert!(!has_viewer_for_label("job.batch/migrate"));
     }
 
+    /// Issue #45: counts outside int32 (kubectl cannot decode the object) are refused, never
+    /// counted with (`-9223372036854775808 old replicas are pending termination`).
+    #[test]
+    fn counts_outside_int32_are_refused_not_wrapped() {
+        let huge = deploy(
+            json!({"observedGeneration": 2, "updatedReplicas": i64::MAX, "replicas": i64::MIN}),
+        );
+        assert_eq!(
+            line(status("apps", "Deployment", &huge, 0)),
+            "error: the object is invalid: status.replicas is -9223372036854775808, not a count (a 32-bit integer)"
+        );
+        let mut wide =
+            deploy(json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3}));
+        wide["spec"]["replicas"] = json!(4_294_967_296i64);
+        assert!(
+            line(status("apps", "Deployment", &wide, 0)).contains("spec.replicas is 4294967296")
+        );
+        let set = json!({"metadata": {"name": "db", "generation": 1}, "spec": {"replicas": 3,
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": "x"}}},
+            "status": {"observedGeneration": 1, "readyReplicas": 3}});
+        assert!(line(status("apps", "StatefulSet", &set, 0)).contains("partition is \"x\""));
+        // In range, negative included (kubectl decodes it), as before.
+        let fine = deploy(json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 5}));
+        assert!(line(status("apps", "Deployment", &fine, 0)).contains("2 old replicas"));
+    }
+
     #[test]
     fn names_are_quoted_as_go_quotes_them() {
         assert_eq!(quote("web"), "\"web\"");
         assert_eq!(quote("a\"b\\c\u{1b}"), "\"a\\\"b\\\\c\\x1b\"");
+        // Go's %q: \a for BEL, format characters and U+00AD escaped (not printable for Go).
+        let name = "web\u{7}\u{202e}\u{200b}\u{ad}\u{2028}";
+        let done = json!({"metadata": {"name": name, "generation": 1}, "spec": {"replicas": 1},
+            "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "availableReplicas": 1}});
+        assert_eq!(
+            line(status("apps", "Deployment", &done, 0)),
+            "done: deployment \"web\\a\\u202e\\u200b\\u00ad\\u2028\" successfully rolled out\n"
+        );
     }
 }

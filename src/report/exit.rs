@@ -1,6 +1,7 @@
 //! Exit codes: the one table every path of kw reports through. Documented in README.md.
 
-/// Done: the listing or watch ended as asked, a limit was reached, or stdout was closed.
+/// Done: the listing or watch ended as asked, a limit was reached, or the stdout of a watch
+/// that awaits no verdict (`get -w`) was closed.
 pub const OK: i32 = 0;
 /// Usage or configuration error: bad flags, kubeconfig, unknown resource type.
 pub const USAGE: i32 = 1;
@@ -18,5 +19,9 @@ pub const SERVER_ERROR: i32 = 6;
 /// kw itself failed: a bug (a panic), reported in one line instead of a backtrace.
 /// sysexits.h's EX_SOFTWARE, clear of the codes above and of the shells' 126–165.
 pub const INTERNAL: i32 = 70;
+/// The reader of stdout went away before a run that awaits a verdict (`rollout status`, `wait`,
+/// `get --until`/`--fail-on`) reached it: 128 + SIGPIPE, as shells report kubectl killed by it.
+/// Never 0: `kw rollout status deploy/web | head -1` must not pass for a finished rollout.
+pub const CLOSED_PIPE: i32 = 141;
 /// Interrupted by Ctrl-C (SIGINT), as shells report it.
 pub const INTERRUPTED: i32 = 130;

@@ -106,7 +106,15 @@ fn finished_alone(finished: &Finished) -> Report {
     let quiet = |code| Report::new(Vec::new(), code);
     let troubled = finished.failed.is_some() || !finished.unreachable.is_empty();
     let printed = match &finished.end {
-        End::ClosedPipe => return quiet(exit::OK),
+        End::ClosedPipe {
+            verdict_lost: false,
+        } => return quiet(exit::OK),
+        End::ClosedPipe { verdict_lost: true } => {
+            return Report::error(
+                "stdout was closed before the wait ended: its verdict is unknown",
+                exit::CLOSED_PIPE,
+            )
+        }
         // A met condition decides the code; `--max-events` only ends the run, so a context that
         // failed still sets it (below).
         End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. } | Ended::Invalid(_))) => {

@@ -13,8 +13,10 @@ pub enum End {
     Done { printed: u64 },
     /// A condition or `--max-events` ended the run.
     Ended(Ended),
-    /// The reader of stdout went away: nothing more to do, and nothing to report.
-    ClosedPipe,
+    /// The reader of stdout went away: nothing more to do. `verdict_lost`: the run awaited a
+    /// verdict (`--until`, `--fail-on`, `rollout status`, `wait`) and had not met `--until`,
+    /// so it must not end as if it had.
+    ClosedPipe { verdict_lost: bool },
 }
 
 /// Everything `report` needs to word the end of a run.

@@ -68,7 +68,11 @@ pub fn finished(run: &RolloutFinished) -> Report {
 fn verdict(run: &RolloutFinished) -> Report {
     let finished = &run.finished;
     match &finished.end {
-        End::ClosedPipe | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        End::ClosedPipe {
+            verdict_lost: false,
+        }
+        | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        End::ClosedPipe { verdict_lost: true } => super::finished(finished),
         End::Ended(Ended::FailOn { expr, by }) => {
             let message = if expr == "delete" {
                 // kubectl will not watch a new object of the same name.

@@ -30,7 +30,11 @@ pub fn finished(run: &WaitFinished) -> Report {
 fn verdict(run: &WaitFinished) -> Report {
     let finished = &run.finished;
     match &finished.end {
-        End::ClosedPipe | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        End::ClosedPipe {
+            verdict_lost: false,
+        }
+        | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        End::ClosedPipe { verdict_lost: true } => super::finished(finished),
         End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
             Report::error("no matching resources found", exit::SERVER_ERROR)
         }

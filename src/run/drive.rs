@@ -272,7 +272,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     if let Some(judge) = run.judge.as_ref().filter(|_| ran_out) {
         run.outputs.not_met(&judge.not_met());
     }
-    if !matches!(end, End::ClosedPipe) {
+    if !matches!(end, End::ClosedPipe { .. }) {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
     let end = match end {
@@ -661,6 +661,8 @@ fn run_wrapped(
 /// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.
 struct Collector {
     judge: Option<SharedJudge>,
+    /// `--until` or `--fail-on` (`rollout status`, `wait`): the run ends on a verdict.
+    awaits_verdict: bool,
     several: bool,
     members: usize,
     done: usize,
@@ -677,6 +679,7 @@ impl Collector {
     fn new(run: &Run, members: usize) -> Collector {
         Collector {
             judge: run.judge.clone(),
+            awaits_verdict: run.plan.rules.has_conditions(),
             several: run.several,
             members,
             done: 0,
@@ -722,7 +725,11 @@ impl Collector {
                     return None;
                 }
                 Err(WatchError::Output(e)) if is_closed_pipe(&e) => {
-                    return Some(Ok(End::ClosedPipe))
+                    // Quiet for a stream; a verdict not reached is not a success.
+                    let met = self.judge.as_ref().and_then(SharedJudge::ended);
+                    let verdict_lost =
+                        self.awaits_verdict && !matches!(met, Some(Ended::Until { .. }));
+                    return Some(Ok(End::ClosedPipe { verdict_lost }));
                 }
                 // kubectl wait goes past a named object that does not exist, and says so
                 // after the others (`run`); the wait may be decided now.

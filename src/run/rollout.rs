@@ -45,8 +45,7 @@ pub fn status(
         match one(plan, &config, notices) {
             Err(error) if !is_the_objects_own(&error) => Err(error),
             result => {
-                closed =
-                    matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe));
+                closed = matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe { .. }));
                 run.objects.push(result);
                 Ok(())
             }
@@ -72,6 +71,14 @@ pub fn status(
                     config,
                     notices,
                 )?;
+                if finished.timed_out.is_some() && finished.failed.is_none() {
+                    // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
+                    run.objects.push(Ok(RolloutFinished {
+                        finished,
+                        failure: None,
+                    }));
+                    return Ok(run);
+                }
                 if let Some(failed) = finished.failed {
                     return Err(failed);
                 }

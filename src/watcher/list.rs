@@ -13,6 +13,8 @@ impl Watcher<'_> {
         print: bool,
         first: bool,
     ) -> Result<(), SyncError> {
+        // Counted over restarts too: a server that expires every token must not loop either.
+        let mut pages = 0u32;
         'restart: loop {
             self.known.begin_sync();
             let mut continue_token: Option<String> = None;
@@ -20,6 +22,13 @@ impl Watcher<'_> {
                 let path = self
                     .target
                     .list_path(self.options.chunk_size, continue_token.as_deref());
+                pages += 1;
+                if pages > MAX_LIST_PAGES {
+                    return Err(SyncError::Fatal(Halt::Failed(WatchError::TooManyPages {
+                        path: self.target.list_path(0, None),
+                        pages: MAX_LIST_PAGES,
+                    })));
+                }
                 let body = match self.get_with_retry(&path, first) {
                     Ok(body) => body,
                     Err(SyncError::Fatal(Halt::Failed(WatchError::Client(

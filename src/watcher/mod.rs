@@ -149,12 +149,20 @@ pub enum WatchError {
     Decode(#[from] DecodeError),
     #[error("the server sent an object of more than {limit} bytes in the list {path} (the limit is --max-object-size)")]
     ItemTooLarge { path: String, limit: usize },
+    /// The server answered page after page with a new continue token (or expired the token
+    /// again and again): a list that never ends is refused rather than read for ever.
+    #[error("the server sent more than {pages} pages for the list {path} (each with a continue token): kw stops there")]
+    TooManyPages { path: String, pages: u32 },
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
     /// Some named objects do not exist (the ones that do were printed).
     #[error("{} objects not found", .0.len())]
     NotFound(Vec<ClientError>),
 }
+
+/// The pages one list may take, restarts after an expired continue token included: 10,000
+/// pages of `--chunk-size` 500 is five million objects, past any real cluster.
+pub const MAX_LIST_PAGES: u32 = 10_000;
 
 /// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
 const MAX_STREAMING_FAILURES: u32 = 2;

@@ -591,6 +591,34 @@ fn a_proxy_url_without_a_scheme_never_shows_its_password() {
     assert!(cluster.sim.requests().is_empty());
 }
 
+/// Issue #45: no `@` and a password as the "scheme" (`audituser:s3cretpw://127.0.0.1:9`) was
+/// printed whole in `proxy URL "…" is invalid: bad host`; an unknown scheme alone was named.
+#[test]
+fn a_proxy_url_whose_scheme_is_a_password_never_shows_it() {
+    let cluster = Cluster::seeded();
+    for (url, said) in [
+        (
+            "audituser:s3cretpw://127.0.0.1:9",
+            "\"<redacted>://127.0.0.1:9\" is invalid: bad host",
+        ),
+        (
+            "s3cretpw://127.0.0.1:9",
+            "proxy URL has a scheme that is not supported",
+        ),
+    ] {
+        let config = write_kubeconfig(&cluster, url);
+        let mut cmd = cluster.kw();
+        cmd.args(["get", "namespaces", "-v", "9", "--kubeconfig"])
+            .arg(&config);
+        let outcome = run(&mut cmd, LIMIT);
+        assert_eq!(outcome.code, Some(1), "{outcome:#?}");
+        assert_no_password(&outcome);
+        let line = error_line(&outcome);
+        assert!(line.contains(said), "{line}");
+    }
+    assert!(cluster.sim.requests().is_empty());
+}
+
 #[test]
 fn a_proxy_that_breaks_the_tunnel_is_named_as_its_cause() {
     let cluster = Cluster::seeded();

@@ -487,6 +487,187 @@ fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
     );
 }
 
+/// Issue #45: a custom resource's message (kubectl has no viewer for it, kw's line says it)
+/// reaches stdout shown, not obeyed, as stderr shows it: OSC 52 (the clipboard), OSC 0 (the
+/// title), the 8-bit CSI and SGR 8 (hidden text) are text; a name holding a line break stays on
+/// its line, in `rollout status`, `-o name` and `wait`'s `condition met` alike.
+#[test]
+fn server_text_reaches_stdout_shown_and_on_one_line() {
+    use serde_json::json;
+    let cluster = Cluster::start(SimConfig::default());
+    let hostile = "copy\x1b]52;c;ZXZpbA==\x07 title\x1b]0;pwned\x07 \u{9b}2J \x1b[8mhidden";
+    let conditions = json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+        "message": hostile}]);
+    for name in ["gizmo", "a\nerror: forged"] {
+        cluster
+            .sim
+            .create("widgets", widget(name, 1, 1, conditions.clone()))
+            .expect("created");
+    }
+    let raw = |text: &str| text.chars().any(|c| c.is_control() && c != '\n');
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        "widgets.example.com/gizmo",
+        "--timeout=2s",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT);
+    assert_eq!(outcome.code, Some(3), "{outcome:#?}");
+    assert_eq!(
+        outcome.stdout,
+        "widget.example.com/gizmo: in progress: copy^[]52;c;ZXZpbA==^G title^[]0;pwned^G \\u{9b}2J ^[[8mhidden\n"
+    );
+
+    let mut kw = cluster.kw();
+    kw.args(["get", "widgets", "-o", "name"])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let names = run(kw, LIMIT);
+    assert_eq!(names.code, Some(0), "{names:#?}");
+    assert!(
+        names
+            .stdout
+            .lines()
+            .any(|l| l == "widget.example.com/a\\nerror: forged")
+            && !names.stdout.lines().any(|l| l.starts_with("error")),
+        "{:?}",
+        names.stdout
+    );
+    let mut kw = cluster.kw();
+    kw.args([
+        "wait",
+        "--for=jsonpath={.spec.color}=red",
+        "widgets",
+        "--all",
+    ])
+    .args(["--timeout=2s", "--kubeconfig"])
+    .arg(&cluster.kubeconfig);
+    let met = run(kw, LIMIT);
+    // The seeded widgets are of other colours: the wait times out, the red ones are met.
+    assert_eq!(met.code, Some(3), "{met:#?}");
+    assert!(
+        met.stdout
+            .lines()
+            .any(|l| l == "widget.example.com/a\\nerror: forged condition met")
+            && !met.stdout.lines().any(|l| l.starts_with("error")),
+        "{:?}",
+        met.stdout
+    );
+    assert!(!raw(&outcome.stdout) && !raw(&names.stdout) && !raw(&met.stdout));
+}
+
+/// Issue #45: `set -o pipefail; kw rollout status ... | head -1` on a rollout that never
+/// finishes exited 0: a reader gone before the verdict must not pass for a finished wait. Each
+/// run awaiting a verdict (`rollout status`, `get --until`) ends 141 (128 + SIGPIPE, as kubectl
+/// killed by it) at its next write, with a line on stderr; `get -w` alone still ends quietly, 0.
+#[test]
+fn a_reader_gone_before_the_verdict_is_not_a_success() {
+    use serde_json::json;
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let cluster = Cluster::start(SimConfig::default());
+    let progressing = |step: i64| {
+        json!([{"type": "Ready", "status": "False", "reason": "Provisioning",
+            "message": format!("step {step}")}])
+    };
+    cluster
+        .sim
+        .create("widgets", widget("gizmo", 1, 1, progressing(0)))
+        .expect("created");
+    let cases: [(&[&str], i32); 3] = [
+        (&["rollout", "status", "widgets.example.com/gizmo"], 141),
+        (
+            &["get", "widgets.example.com/gizmo", "-w", "--until", "ready"],
+            141,
+        ),
+        (&["get", "widgets.example.com/gizmo", "-w"], 0),
+    ];
+    let mut step = 0;
+    for (args, code) in cases {
+        let mut kw = cluster.kw();
+        kw.args(args)
+            .args(["--timeout=30s", "--kubeconfig"])
+            .arg(&cluster.kubeconfig)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let started = std::time::Instant::now();
+        let mut child = kw.spawn().expect("kw starts");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        stdout.read_line(&mut first).expect("a first line");
+        assert!(!first.is_empty(), "{args:?}");
+        // `head -1`: the reader goes away after one line; the rollout goes on.
+        drop(stdout);
+        let ended = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status.code();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{args:?} did not end"
+            );
+            step += 1;
+            cluster
+                .sim
+                .update("widgets", widget("gizmo", 1, 1, progressing(step)))
+                .expect("updated");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+            .expect("stderr");
+        assert_eq!(ended, Some(code), "{args:?}: {stderr}");
+        if code == 141 {
+            assert!(
+                stderr.contains("error: stdout was closed before the wait ended"),
+                "{args:?}: {stderr}"
+            );
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{args:?}");
+    }
+}
+
+/// Issue #45: a name or namespace `..` (or `.`, or holding `/` or `%`) was sent as
+/// `/apis/apps/v1/namespaces/../deployments/..`; it is refused before any request, in
+/// client-go's words, with exit 1.
+#[test]
+fn names_and_namespaces_that_would_change_the_path_are_refused_before_any_request() {
+    let cluster = Cluster::start(SimConfig::default());
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["rollout", "status", "deploy/..", "-n", ".."],
+            "error: invalid resource name \"..\": [may not be '..']",
+        ),
+        (
+            &["rollout", "status", "deploy/web", "-n", ".."],
+            "error: invalid namespace \"..\": [may not be '..']",
+        ),
+        (
+            &["get", "deployments", ".", "-w"],
+            "error: invalid resource name \".\": [may not be '.']",
+        ),
+        (
+            &["wait", "--for=delete", "deploy/a%2F..", "--timeout=2s"],
+            "error: invalid resource name \"a%2F..\": [may not contain '%']",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut kw = cluster.kw();
+        kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
+        let outcome = run(kw, LIMIT);
+        assert_eq!(outcome.code, Some(1), "{args:?}: {outcome:#?}");
+        assert_eq!(outcome.stderr.lines().next(), Some(said), "{args:?}");
+    }
+    let asked = cluster.sim.requests();
+    assert!(
+        !asked.iter().any(|r| format!("{r:?}").contains("..")),
+        "{asked:?}"
+    );
+}
+
 /// `-f DIR` reads the directory's manifests in name order, as kubectl does, skipping what is
 /// not .json, .yaml or .yml and, without `-R`, its subdirectories.
 #[test]

@@ -13,6 +13,7 @@
 use std::io::{self, Write};
 
 use crate::events::{kind_prefix, Event};
+use crate::output::escape::escaped_line;
 
 use super::{NotMet, Printer};
 
@@ -95,8 +96,9 @@ impl ConditionMetPrinter {
                 inner.checkpoint(&mut bytes)?;
             }
             None => {
+                // Server text, shown on one line (`escape`).
                 if let Some(context) = event.context {
-                    write!(bytes, "{context}/")?;
+                    write!(bytes, "{}/", escaped_line(context))?;
                 }
                 let resource = event.resource;
                 let name = if event.name.is_empty() {
@@ -106,8 +108,9 @@ impl ConditionMetPrinter {
                 };
                 writeln!(
                     bytes,
-                    "{}/{name} condition met",
-                    kind_prefix(&resource.kind, &resource.group)
+                    "{}/{} condition met",
+                    kind_prefix(&resource.kind, &resource.group),
+                    escaped_line(name)
                 )?;
             }
         }

@@ -8,6 +8,7 @@
 use std::io::{self, Write};
 
 use crate::events::{kind_prefix, Event};
+use crate::output::escape::write_escaped_line;
 
 use super::Printer;
 
@@ -26,8 +27,9 @@ impl Printer for NamePrinter {
     fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
         let resource = event.resource;
         self.line.clear();
+        // Server text, shown on one line (`escape`): a valid name is written as it is.
         if let Some(context) = event.context {
-            self.line.extend_from_slice(context.as_bytes());
+            write_escaped_line(&mut self.line, context);
             self.line.push(b'/');
         }
         self.line
@@ -38,7 +40,7 @@ impl Printer for NamePrinter {
         } else {
             event.name
         };
-        self.line.extend_from_slice(name.as_bytes());
+        write_escaped_line(&mut self.line, name);
         self.line.push(b'\n');
         out.write_all(&self.line)
     }

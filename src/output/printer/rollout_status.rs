@@ -7,11 +7,16 @@
 //! Nothing here judges: the run's judge judges each event by kubectl's viewers
 //! (`Readiness::Kubectl`, whose judgement carries kubectl's message) before it comes down, and
 //! leaves its judgement in a `JudgedEvent` this printer reads.
+//!
+//! Every line is server text (a name, a condition's message, a revision): it is written as one
+//! line with terminal controls shown (`escape::write_escaped_line`), as stderr writes its own, so
+//! an OSC 52 in a Job's message reaches stdout as `^[]52;...` and a name cannot forge a line.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::events::{kind_prefix, Event};
+use crate::output::escape::write_escaped_line;
 use crate::readiness::status_viewer::has_viewer;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
@@ -73,7 +78,7 @@ impl RolloutStatusPrinter {
             Some((_, before)) => *before = judgement.clone(),
             None => self.said.push((label.clone(), judgement.clone())),
         }
-        Some(format!("{label}: {judgement}\n"))
+        Some(format!("{label}: {judgement}"))
     }
 }
 
@@ -103,7 +108,7 @@ impl Printer for RolloutStatusPrinter {
         let done = judgement.state == State::Ready;
         let line = if has_viewer(&resource.group, &resource.kind) {
             // kubectl's viewer: its message on every event; an error is the verdict's.
-            (judgement.state != State::Failed).then(|| format!("{}\n", judgement.message))
+            (judgement.state != State::Failed).then(|| judgement.message.clone())
         } else {
             let label = format!(
                 "{}/{}",
@@ -118,10 +123,14 @@ impl Printer for RolloutStatusPrinter {
         if done {
             self.done.push(key);
         }
+        let mut bytes = Vec::with_capacity(line.len() + 32);
         if let Some(context) = event.context {
-            write!(out, "{context}: ")?;
+            write_escaped_line(&mut bytes, context);
+            bytes.extend_from_slice(b": ");
         }
-        out.write_all(line.as_bytes())
+        write_escaped_line(&mut bytes, line.trim_end_matches('\n'));
+        bytes.push(b'\n');
+        out.write_all(&bytes)
     }
 
     fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
@@ -149,6 +158,16 @@ mod tests {
         group: &str,
         object: serde_json::Value,
     ) -> String {
+        print_named(printer, kind, group, "web", object)
+    }
+
+    fn print_named(
+        printer: &mut RolloutStatusPrinter,
+        kind: &str,
+        group: &str,
+        name: &str,
+        object: serde_json::Value,
+    ) -> String {
         let judgement = crate::readiness::status_viewer::Readiness::Kubectl { revision: 0 }.judge(
             group,
             kind,
@@ -173,7 +192,7 @@ mod tests {
             resource: &resource,
             object: &raw,
             object_lacks_type: false,
-            name: "web",
+            name,
             namespace: "default",
             row: None,
             context: None,
@@ -217,5 +236,26 @@ mod tests {
         let first = print(&mut printer, "Job", "batch", running.clone());
         assert!(first.starts_with("job.batch/web: in progress"), "{first}");
         assert_eq!(print(&mut printer, "Job", "batch", running), "");
+    }
+
+    /// Server text reaches stdout shown, not obeyed, and on one line: a Job's message with
+    /// OSC 52, OSC 0, the 8-bit CSI and SGR 8, a name holding a line break.
+    #[test]
+    fn terminal_controls_and_line_breaks_from_the_server_are_shown_on_one_line() {
+        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
+        let message = "copy\x1b]52;c;ZXZpbA==\x07 title\x1b]0;pwned\x07 \u{9b}2J \x1b[8mhidden";
+        let failed = json!({"metadata": {"name": "web\nkw: forged"}, "status": {"conditions": [
+            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "message": message}]}});
+        let said = print_named(&mut printer, "Job", "batch", "web\nkw: forged", failed);
+        assert_eq!(said.matches('\n').count(), 1, "{said:?}");
+        assert!(said.starts_with("job.batch/web\\nkw: forged: "), "{said:?}");
+        assert!(
+            said.contains("copy^[]52;c;ZXZpbA==^G title^[]0;pwned^G \\u{9b}2J ^[[8mhidden"),
+            "{said:?}"
+        );
+        assert!(
+            !said.chars().any(|c| c.is_control() && c != '\n'),
+            "{said:?}"
+        );
     }
 }
