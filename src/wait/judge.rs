@@ -793,18 +793,19 @@ impl Judge {
     /// kubectl's does, and which flag would end it now. Said under `-q` too: it is the one
     /// line that saves the timeout.
     fn hint_hopeless(&mut self, key: &Key, seen: &Assessment) {
-        let failed = seen.judgement.as_ref().filter(|j| j.state == State::Failed);
+        // Per event: the cheap answers first; the rules are read only for a failed object.
+        if self.hinted || !self.rules.sequence {
+            return;
+        }
+        let Some(judgement) = seen.judgement.as_ref().filter(|j| j.state == State::Failed) else {
+            return;
+        };
         let waits_on_state = self
             .rules
             .until
             .iter()
             .any(|e| matches!(e, Expr::Condition { .. } | Expr::JsonPath { .. }));
-        let Some(judgement) = failed else {
-            return;
-        };
-        if self.hinted
-            || !self.rules.sequence
-            || !waits_on_state
+        if !waits_on_state
             || self.rules.fail_on.contains(&Expr::Failed)
             || self.met_once.contains(key)
         {
