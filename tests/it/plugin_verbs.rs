@@ -91,7 +91,7 @@ fn failures_through_kubectl_keep_kws_exit_code_and_kubectls_error_line() {
         (
             &["rollout", "status", "deploy/nope"],
             6,
-            "Error from server (NotFound): deployments \"nope\" not found",
+            "Error from server (NotFound): deployments.apps \"nope\" not found",
         ),
         (
             &["rollout", "status", "-l", "app=web"],

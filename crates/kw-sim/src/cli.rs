@@ -82,7 +82,8 @@ pub struct SimArgs {
     #[arg(long, value_name = "PLOT[:NAME]")]
     pub rollout: Vec<String>,
 
-    /// Seconds each step of a --rollout lasts.
+    /// Seconds each step of a --rollout lasts, and each step of what the controllers act out
+    /// for clients' writes (kubectl apply, set image, scale, rollout undo, delete).
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
     pub rollout_beat: f64,
 
@@ -224,7 +225,10 @@ impl SimArgs {
                 },
             }),
         };
+        // `rollouts` checks the beat; a bad one is refused there before the server starts.
+        let controller_beat = Duration::from_secs_f64(self.rollout_beat.clamp(0.001, 3600.0));
         Ok(SimConfig {
+            controller_beat,
             port: self.port,
             tls: !self.http,
             seed: self.seed,

@@ -71,6 +71,8 @@ pub struct SimConfig {
     pub server_cert_expired: bool,
     /// Listen on `[::1]` instead of 127.0.0.1.
     pub ipv6: bool,
+    /// How long a step of the controllers lasts (what clients write is acted out a step a beat).
+    pub controller_beat: Duration,
 }
 
 impl Default for SimConfig {
@@ -94,6 +96,7 @@ impl Default for SimConfig {
             server_names: None,
             server_cert_expired: false,
             ipv6: false,
+            controller_beat: Duration::from_millis(200),
         }
     }
 }

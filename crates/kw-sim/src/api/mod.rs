@@ -1,12 +1,15 @@
 //! The Kubernetes API, request by request: routing, who is asking and what they may do,
-//! discovery, list options and selectors, paging, Tables, watches, pod logs, flood mode, the
-//! Status answers, and the state all of them share. A request comes in as an
+//! discovery, list options and selectors, paging, Tables, watches, pod logs, flood mode, writes
+//! and patches with the OpenAPI documents kubectl checks first, the Status answers, and the
+//! state all of them share. A request comes in as an
 //! [`crate::http::Request`] and leaves as a [`reply::Reply`], which `server` writes.
 
 pub mod auth;
 pub mod discovery;
 pub mod flood;
+pub mod openapi;
 pub mod paging;
+pub mod patch;
 pub mod pod_logs;
 pub mod query;
 pub mod reply;
@@ -16,3 +19,4 @@ pub mod shared;
 pub mod status;
 pub mod table;
 pub mod watch;
+pub mod write;

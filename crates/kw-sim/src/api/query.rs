@@ -163,6 +163,7 @@ mod tests {
             target: "/".into(),
             headers: vec![("Accept".into(), accept.into())],
             close: false,
+            body: Vec::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Request handling for the API: routing paths to discovery, GET and LIST (with selectors,
 //! paging, resourceVersion semantics, Tables), authentication and authorization, list faults,
-//! and handing WATCH requests to `watch` (or `flood`). Produces a [`Reply`]; `server` writes it.
+//! handing WATCH requests to `watch` (or `flood`), writes to `write` and the OpenAPI documents
+//! kubectl validates against to `openapi`. Produces a [`Reply`]; `server` writes it.
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -10,16 +11,18 @@ use serde_json::{json, Map, Value};
 use super::auth::{self, Access, Authn, CertIdentity, User};
 use super::discovery;
 use super::flood;
+use super::openapi;
 use super::paging::{self, ContinueToken};
 use super::query::{self, filter, parse_resource_version, IncludeObject, ListOptions, Rendering};
 use super::reply::Reply;
 use super::shared::Shared;
 use super::status::{
-    bad_request, expired, invalid_options, list_fault_status, not_acceptable, not_found_path,
-    too_large,
+    bad_request, expired, invalid_options, list_fault_status, not_acceptable, not_found,
+    not_found_path, too_large,
 };
 use super::table;
 use super::watch;
+use super::write;
 use crate::http::Request;
 use crate::world::catalog::{self, ResourceInfo};
 use kw_wire::{Status, StatusDetails};
@@ -40,6 +43,14 @@ enum Route<'a> {
         namespace: Option<&'a str>,
         name: &'a str,
     },
+    /// `.../NAME/scale` of a workload.
+    Scale {
+        info: &'static ResourceInfo,
+        namespace: Option<&'a str>,
+        name: &'a str,
+    },
+    /// `/openapi/v3` and `/openapi/v3/GROUP-VERSION-PATH` (`openapi`).
+    OpenApi(&'a str),
     /// `namespaces/NS/pods/NAME/log` (`pod_logs`).
     PodLog {
         namespace: &'a str,
@@ -62,6 +73,11 @@ fn route(path: &str) -> Route<'_> {
         .collect();
     match segments.as_slice() {
         ["version"] => Route::Version,
+        ["openapi", "v3", ..] => Route::OpenApi(
+            path.trim_start_matches('/')
+                .trim_start_matches("openapi/v3")
+                .trim_matches('/'),
+        ),
         ["healthz"] | ["livez"] | ["readyz"] => Route::Health,
         ["api"] => Route::CoreVersions,
         ["api", "v1"] => Route::Resources("", "v1"),
@@ -104,6 +120,16 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
         ["namespaces", namespace, "pods", name, "log"] if group.is_empty() => {
             Route::PodLog { namespace, name }
         }
+        ["namespaces", namespace, plural, name, "scale"] => match find(plural) {
+            Some(info) if info.subresources.iter().any(|(sub, _)| *sub == "scale") => {
+                Route::Scale {
+                    info,
+                    namespace: Some(namespace),
+                    name,
+                }
+            }
+            _ => Route::NotFound,
+        },
         [plural, name] => match find(plural) {
             Some(info) if !info.namespaced => Route::Item {
                 info,
@@ -118,11 +144,14 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
 
 /// Handle one request.
 pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -> Reply {
-    // GET everywhere; DELETE of one object (`kubectl delete`), which the object's watchers see
-    // as DELETED at once (no grace period is acted out).
-    let deleting =
-        request.method == "DELETE" && matches!(route(request.path()), Route::Item { .. });
-    if request.method != "GET" && !deleting {
+    let method = request.method.as_str();
+    let allowed = match route(request.path()) {
+        Route::Collection { .. } => matches!(method, "GET" | "POST"),
+        Route::Item { .. } => matches!(method, "GET" | "PUT" | "PATCH" | "DELETE"),
+        Route::Scale { .. } => matches!(method, "GET" | "PUT" | "PATCH"),
+        _ => method == "GET",
+    };
+    if !allowed {
         let mut status = Status::failure(
             405,
             "MethodNotAllowed",
@@ -147,7 +176,7 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
     };
     // Like the default RBAC: version and health are public, the rest needs a user.
     let user = match (&route, user) {
-        (Route::Version | Route::Health, _) => None,
+        (Route::Version | Route::Health | Route::OpenApi(_), _) => None,
         (_, Some(user)) => Some(user),
         (_, None) => return Reply::status(auth::unauthorized()),
     };
@@ -205,6 +234,47 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             None => Reply::status(not_found_path()),
         },
         Route::NotFound => Reply::status(not_found_path()),
+        Route::OpenApi(rest) => openapi::reply(rest, shared.crds),
+        Route::Collection { info, namespace } if method == "POST" => {
+            let user = user.unwrap_or_else(anonymous);
+            if let Err(status) = check_access(&user, "create", info, namespace, None) {
+                return Reply::status(status);
+            }
+            write::create(shared, &write::Target { info, namespace }, request)
+        }
+        Route::Scale {
+            info,
+            namespace,
+            name,
+        } => {
+            let user = user.unwrap_or_else(anonymous);
+            let verb = match method {
+                "GET" => "get",
+                "PUT" => "update",
+                _ => "patch",
+            };
+            if let Err(status) = check_access(&user, verb, info, namespace, Some(name)) {
+                return Reply::status(status);
+            }
+            write::scale(shared, &write::Target { info, namespace }, name, request)
+        }
+        Route::Item {
+            info,
+            namespace,
+            name,
+        } if method == "PUT" || method == "PATCH" => {
+            let user = user.unwrap_or_else(anonymous);
+            let verb = if method == "PUT" { "update" } else { "patch" };
+            if let Err(status) = check_access(&user, verb, info, namespace, Some(name)) {
+                return Reply::status(status);
+            }
+            let target = write::Target { info, namespace };
+            if method == "PUT" {
+                write::replace(shared, &target, name, request)
+            } else {
+                write::patch(shared, &target, name, request)
+            }
+        }
         Route::Collection { info, namespace } => {
             let user = user.unwrap_or_else(anonymous);
             let options = ListOptions::parse(request.query());
@@ -231,7 +301,7 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             info,
             namespace,
             name,
-        } if deleting => {
+        } if method == "DELETE" => {
             let user = user.unwrap_or_else(anonymous);
             if let Err(status) = check_access(&user, "delete", info, namespace, Some(name)) {
                 return Reply::status(status);
@@ -240,7 +310,12 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
                 .store
                 .delete(info.plural, namespace.unwrap_or(""), name)
             {
-                Ok(object) => Reply::json(200, &object),
+                Ok(object) => {
+                    shared
+                        .controllers
+                        .written(info.plural, namespace.unwrap_or(""), name);
+                    Reply::json(200, &object)
+                }
                 Err(_) => Reply::status(not_found(info, name)),
             }
         }
@@ -465,22 +540,6 @@ fn list(
         }
     };
     Reply::json(200, &body)
-}
-
-/// The server's 404 for an object `name` of `info` that does not exist.
-fn not_found(info: &ResourceInfo, name: &str) -> Status {
-    let mut status = Status::failure(
-        404,
-        "NotFound",
-        format!("{} \"{}\" not found", info.plural, name),
-    );
-    status.details = Some(StatusDetails {
-        name: name.into(),
-        group: info.group.into(),
-        kind: info.plural.into(),
-        ..StatusDetails::default()
-    });
-    status
 }
 
 fn get(

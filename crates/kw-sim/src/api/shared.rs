@@ -69,6 +69,10 @@ pub struct Shared {
     pub server_names: Mutex<VecDeque<Option<String>>>,
     pub connections: Mutex<HashMap<u64, TcpStream>>,
     pub next_connection: AtomicU64,
+    /// What clients wrote, for the controllers to act out.
+    pub controllers: crate::world::controllers::Controllers,
+    /// How long a controller step lasts (`--rollout-beat`).
+    pub controller_beat: Duration,
 }
 
 impl Shared {

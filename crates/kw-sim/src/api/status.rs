@@ -3,6 +3,8 @@
 
 use kw_wire::{Status, StatusCause, StatusDetails};
 
+use crate::world::catalog::ResourceInfo;
+
 /// The 404 for paths the server does not serve.
 pub fn not_found_path() -> Status {
     let mut status = Status::failure(
@@ -14,7 +16,6 @@ pub fn not_found_path() -> Status {
     status
 }
 
-/// The parsed path.
 /// The 406 for an `Accept` the server cannot serve.
 pub fn not_acceptable() -> Status {
     Status::failure(
@@ -134,4 +135,82 @@ pub fn refused_status(code: u16) -> Status {
         return Status::failure(410, "Expired", "too old resource version");
     }
     list_fault_status(code)
+}
+
+/// `deployments.apps`, `pods`: how the server names a resource in its messages.
+pub fn qualified(info: &ResourceInfo) -> String {
+    if info.group.is_empty() {
+        info.plural.to_string()
+    } else {
+        format!("{}.{}", info.plural, info.group)
+    }
+}
+
+fn details(info: &ResourceInfo, name: &str) -> StatusDetails {
+    StatusDetails {
+        name: name.into(),
+        group: info.group.into(),
+        kind: info.plural.into(),
+        ..StatusDetails::default()
+    }
+}
+
+/// The 404 for an object that does not exist.
+pub fn not_found(info: &ResourceInfo, name: &str) -> Status {
+    let message = format!("{} \"{name}\" not found", qualified(info));
+    let mut status = Status::failure(404, "NotFound", message);
+    status.details = Some(details(info, name));
+    status
+}
+
+/// The 409 for a create of a name already taken.
+pub fn already_exists(info: &ResourceInfo, name: &str) -> Status {
+    let message = format!("{} \"{name}\" already exists", qualified(info));
+    let mut status = Status::failure(409, "AlreadyExists", message);
+    status.details = Some(details(info, name));
+    status
+}
+
+/// The 409 for a write whose resourceVersion precondition no longer holds.
+pub fn conflict(info: &ResourceInfo, name: &str) -> Status {
+    let message = format!(
+        "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
+        qualified(info)
+    );
+    let mut status = Status::failure(409, "Conflict", message);
+    status.details = Some(details(info, name));
+    status
+}
+
+/// The 422 for an object that fails validation at `field`.
+pub fn invalid(info: &ResourceInfo, name: &str, field: &str, detail: &str) -> Status {
+    let message = format!(
+        "{}.{} \"{name}\" is invalid: {field}: {detail}",
+        info.kind,
+        if info.group.is_empty() {
+            ""
+        } else {
+            info.group
+        }
+    )
+    .replace(". \"", " \"");
+    let mut status = Status::failure(422, "Invalid", message);
+    let mut details = details(info, name);
+    details.kind = info.kind.into();
+    details.causes = vec![StatusCause {
+        cause_type: "FieldValueInvalid".into(),
+        message: detail.into(),
+        field: field.into(),
+    }];
+    status.details = Some(details);
+    status
+}
+
+/// The 415 for a PATCH in a format the server does not take.
+pub fn unsupported_patch(content_type: &str) -> Status {
+    Status::failure(
+        415,
+        "UnsupportedMediaType",
+        format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got {content_type:?})"),
+    )
 }

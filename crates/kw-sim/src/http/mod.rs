@@ -8,8 +8,8 @@ use std::io::{self, BufRead, Read, Write};
 
 /// Headers larger than this get 431, as Go's default limit does (1 MiB there; 64 KiB here).
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
-/// Request bodies are read and discarded (the API is read-only over HTTP); bound them.
-const MAX_BODY_BYTES: u64 = 1024 * 1024;
+/// Request bodies (objects and patches) are bounded as kube-apiserver bounds them: 3 MiB.
+const MAX_BODY_BYTES: u64 = 3 * 1024 * 1024;
 
 /// One parsed request.
 #[derive(Debug, Clone)]
@@ -20,6 +20,8 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The client asked to close after this response (or spoke HTTP/1.0).
     pub close: bool,
+    /// What the client sent after the head (`Content-Length` bytes; empty without one).
+    pub body: Vec<u8>,
 }
 
 impl Request {
@@ -68,7 +70,7 @@ fn read_line(reader: &mut impl BufRead, budget: &mut usize) -> Result<Vec<u8>, R
     Ok(line)
 }
 
-/// Read the next request's head and discard its body.
+/// Read the next request: its head and its body.
 pub fn read_request(reader: &mut impl BufRead) -> Result<Request, ReadError> {
     let mut budget = MAX_HEADER_BYTES;
     let mut line = read_line(reader, &mut budget)?;
@@ -125,6 +127,7 @@ pub fn read_request(reader: &mut impl BufRead) -> Result<Request, ReadError> {
         target: target.to_string(),
         headers,
         close: version == "HTTP/1.0",
+        body: Vec::new(),
     };
     if let Some(connection) = request.header("connection") {
         if connection.eq_ignore_ascii_case("close") {
@@ -135,7 +138,7 @@ pub fn read_request(reader: &mut impl BufRead) -> Result<Request, ReadError> {
         .header("transfer-encoding")
         .is_some_and(|te| !te.eq_ignore_ascii_case("identity"))
     {
-        // Chunked request bodies are not needed by any client of a read-only API.
+        // kubectl and client-go send bodies with a Content-Length; chunked ones are not needed.
         return Err(ReadError::Bad("chunked request bodies are not supported"));
     }
     if let Some(length) = request.header("content-length") {
@@ -145,7 +148,13 @@ pub fn read_request(reader: &mut impl BufRead) -> Result<Request, ReadError> {
         if length > MAX_BODY_BYTES {
             return Err(ReadError::Bad("body too large"));
         }
-        io::copy(&mut reader.by_ref().take(length), &mut io::sink())?;
+        reader
+            .by_ref()
+            .take(length)
+            .read_to_end(&mut request.body)?;
+        if request.body.len() as u64 != length {
+            return Err(ReadError::Bad("truncated body"));
+        }
     }
     Ok(request)
 }

@@ -1,6 +1,7 @@
 //! The threads that act the world's stories out on the store: churn (asks
-//! `crate::world::churn::Churn` for the next mutations about RATE times a second) and rollouts
-//! (each plays the cues of `crate::world::rollout::script` at their times). Both apply
+//! `crate::world::churn::Churn` for the next mutations about RATE times a second), rollouts
+//! (each plays the cues of `crate::world::rollout::script` at their times, until a client
+//! writes its Deployment) and the controllers (`crate::world::controllers`, one step a beat). Both apply
 //! mutations the same way, skipping ones that no longer apply (a test changed the world).
 
 use std::sync::atomic::Ordering;
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::api::shared::Shared;
 use crate::world::churn::{Churn, Mutation};
+use crate::world::controllers::ControlLoop;
 use crate::world::objects::SeedObject;
 use crate::world::rollout::{script, Rollout};
 
@@ -57,13 +59,17 @@ pub fn spawn_rollout(
 ) -> std::io::Result<JoinHandle<()>> {
     let cues = script(rollout, seed, shared.store.now());
     let namespace = rollout.namespace.clone();
+    let deployment = rollout.name.clone();
     std::thread::Builder::new()
         .name("sim-rollout".into())
         .spawn(move || {
             let began = Instant::now();
             for cue in cues {
                 loop {
-                    if shared.shutdown.load(Ordering::SeqCst) {
+                    // A client that wrote the Deployment took it over from the story.
+                    if shared.shutdown.load(Ordering::SeqCst)
+                        || shared.controllers.has_taken(&namespace, &deployment)
+                    {
                         return;
                     }
                     let due = began + cue.at;
@@ -80,6 +86,22 @@ pub fn spawn_rollout(
                 for mutation in cue.mutations {
                     apply(&shared, mutation);
                 }
+            }
+        })
+}
+
+/// Run the controllers one step a beat, in a thread of its own.
+pub fn spawn_controllers(shared: Arc<Shared>) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("sim-controllers".into())
+        .spawn(move || {
+            let mut control = ControlLoop::default();
+            let beat = shared.controller_beat;
+            while !shared.shutdown.load(Ordering::SeqCst) {
+                let began = Instant::now();
+                control.tick(&shared.controllers, &shared.store, beat);
+                let spent = began.elapsed();
+                std::thread::sleep(beat.saturating_sub(spent).min(SLICE));
             }
         })
 }

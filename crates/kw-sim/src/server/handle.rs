@@ -102,6 +102,8 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         server_names: Mutex::new(VecDeque::new()),
         connections: Mutex::new(HashMap::new()),
         next_connection: AtomicU64::new(0),
+        controllers: Default::default(),
+        controller_beat: config.controller_beat,
     });
     let accept_shared = Arc::clone(&shared);
     let accept_thread = std::thread::Builder::new()
@@ -116,6 +118,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
         )?),
         None => None,
     };
+    drivers::spawn_controllers(Arc::clone(&shared))?;
     let scheme = if config.tls { "https" } else { "http" };
     Ok(SimHandle {
         shared,

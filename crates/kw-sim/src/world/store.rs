@@ -206,6 +206,51 @@ impl Store {
         ))
     }
 
+    /// Change an existing object under the store's lock, so that no other writer (a client, a
+    /// controller) comes between reading it and writing it back, as etcd's transaction keeps
+    /// a PATCH whole. `change` sees the current object and returns the new one, or refuses.
+    pub fn modify<E: From<SimError>>(
+        &self,
+        resource: &str,
+        namespace: &str,
+        name: &str,
+        change: impl FnOnce(&Value) -> Result<Value, E>,
+    ) -> Result<Value, E> {
+        let info = resource_info(resource)?;
+        let namespace = if info.namespaced { namespace } else { "" };
+        let key = (namespace.to_string(), name.to_string());
+        let mut state = self.lock();
+        let Some(previous) = state
+            .objects
+            .get(info.plural)
+            .and_then(|map| map.get(&key))
+            .cloned()
+        else {
+            return Err(SimError::NotFound {
+                resource: info.plural.into(),
+                name: name.into(),
+            }
+            .into());
+        };
+        let (_, _, mut object) = normalise(info, change(&previous)?)?;
+        for field in ["uid", "creationTimestamp", "name", "namespace"] {
+            object["metadata"][field] = previous["metadata"][field].clone();
+        }
+        if !info.namespaced {
+            if let Some(metadata) = object["metadata"].as_object_mut() {
+                metadata.remove("namespace");
+            }
+        }
+        Ok(self.commit(
+            &mut state,
+            info,
+            key,
+            EventType::Modified,
+            object,
+            Some(previous),
+        ))
+    }
+
     /// Remove an object; watches get DELETED with its last state and the new resourceVersion.
     pub fn delete(&self, resource: &str, namespace: &str, name: &str) -> Result<Value, SimError> {
         let info = resource_info(resource)?;

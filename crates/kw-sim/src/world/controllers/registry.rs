@@ -1,0 +1,109 @@
+//! The sim's image registry and what a container does once started, read off the Pod spec as a
+//! user writes it, so a manifest or a `kubectl set image` chooses the story:
+//!
+//! - An image **does not exist** (ErrImagePull, then ImagePullBackOff) when its repository is
+//!   not one the registry holds, or its name says so (`missing`, `nonexistent`,
+//!   `does-not-exist`, `typo`): `nginx:1.99-missing`, `registry.example/app:1`.
+//! - A container **crashes** (exit 1, CrashLoopBackOff) when its command or args end in
+//!   `exit N` with N > 0 (`sh -c "exit 1"`), or its image's name holds `crash`.
+//! - Otherwise it pulls, starts and is ready; a Job's container runs and exits 0.
+
+use serde_json::Value;
+
+/// Repositories the registry holds (any tag), as short names or under docker.io's library.
+const REPOSITORIES: &[&str] = &[
+    "nginx",
+    "busybox",
+    "alpine",
+    "redis",
+    "postgres",
+    "httpd",
+    "memcached",
+    "perl",
+    "python",
+    "ubuntu",
+    "debian",
+    "registry.k8s.io/pause",
+    "registry.k8s.io/e2e-test-images/agnhost",
+    "ghcr.io/kw-demo/web",
+    "ghcr.io/kw-demo/shop",
+];
+
+const MISSING_WORDS: &[&str] = &["missing", "nonexistent", "does-not-exist", "typo"];
+
+/// Whether `image` can be pulled.
+pub fn exists(image: &str) -> bool {
+    if image.is_empty() || MISSING_WORDS.iter().any(|word| image.contains(word)) {
+        return false;
+    }
+    let name = image.split('@').next().unwrap_or(image);
+    // The tag is after the last ':' that comes after the last '/' (a port has a '/' after it).
+    let repository = match (name.rfind(':'), name.rfind('/')) {
+        (Some(colon), slash) if slash.is_none_or(|slash| colon > slash) => &name[..colon],
+        _ => name,
+    };
+    let repository = repository
+        .strip_prefix("docker.io/library/")
+        .or_else(|| repository.strip_prefix("docker.io/"))
+        .unwrap_or(repository);
+    REPOSITORIES.contains(&repository)
+}
+
+/// Whether a container with this spec exits with a failure once started.
+pub fn crashes(container: &Value) -> bool {
+    if container["image"]
+        .as_str()
+        .is_some_and(|image| image.contains("crash"))
+    {
+        return true;
+    }
+    let words: Vec<&str> = ["command", "args"]
+        .iter()
+        .filter_map(|field| container[field].as_array())
+        .flatten()
+        .filter_map(Value::as_str)
+        .flat_map(str::split_whitespace)
+        .collect();
+    words.windows(2).any(|pair| {
+        pair[0].trim_start_matches(';') == "exit"
+            && pair[1]
+                .trim_end_matches(';')
+                .parse::<u32>()
+                .is_ok_and(|code| code > 0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn known_repositories_pull_and_others_do_not() {
+        assert!(exists("nginx:1.27"));
+        assert!(exists("docker.io/library/nginx:1.28"));
+        assert!(exists("busybox"));
+        assert!(exists("registry.k8s.io/pause:3.10"));
+        assert!(exists("nginx@sha256:abc"));
+        assert!(!exists("nginx:1.99-missing"));
+        assert!(!exists("registry.example:5000/app:1"));
+        assert!(!exists("ngnix:1.27"));
+        assert!(!exists(""));
+    }
+
+    #[test]
+    fn a_failing_exit_or_a_crash_image_crashes() {
+        assert!(crashes(
+            &json!({"image": "busybox", "command": ["sh", "-c", "exit 1"]})
+        ));
+        assert!(crashes(
+            &json!({"image": "busybox", "args": ["echo hi; exit 3"]})
+        ));
+        assert!(crashes(&json!({"image": "ghcr.io/kw-demo/crash:1"})));
+        assert!(!crashes(
+            &json!({"image": "busybox", "command": ["sh", "-c", "exit 0"]})
+        ));
+        assert!(!crashes(&json!({"image": "nginx:1.27"})));
+    }
+}
