@@ -35,7 +35,11 @@ pub fn banner(url: &str, kubeconfig: &str) -> String {
          Next, a rollout judged as in CI:\n\
          kw demo --rollout crash-loop:shop -- deploy/shop --until ready --fail-on failed\n\
          A simulated cluster at {url}; Ctrl-C stops it.\n\
-         Its kubeconfig, for kubectl: {kubeconfig}\n"
+         Its kubeconfig, for kubectl: {kubeconfig}\n\
+         Break a rollout from another shell, and let kw tell why it fails:\n\
+         \x20 export KUBECONFIG={kubeconfig}\n\
+         \x20 kubectl set image deploy/web web=nginx:1.99-missing\n\
+         \x20 kw rollout status deploy/web\n"
     )
 }
 
@@ -50,6 +54,7 @@ pub fn run(
     let config = kw_sim::SimConfig {
         churn: Some(args.churn),
         seed: args.seed,
+        controller_beat: ROLLOUT_BEAT,
         ..kw_sim::SimConfig::default()
     };
     let rollouts = args
@@ -135,5 +140,6 @@ mod tests {
             "\nkw demo --rollout crash-loop:shop -- deploy/shop --until ready --fail-on failed\n"
         ));
         assert!(text.contains("https://127.0.0.1:43567"));
+        assert!(text.contains("\n  kubectl set image deploy/web web=nginx:1.99-missing\n"));
     }
 }

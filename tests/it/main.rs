@@ -12,6 +12,7 @@ mod children;
 mod ci;
 mod completion_terminal;
 mod completions;
+mod deploy_script;
 mod discovery;
 mod fleet;
 mod fuzz_corpus;

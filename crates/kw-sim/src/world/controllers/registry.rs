@@ -27,6 +27,7 @@ const REPOSITORIES: &[&str] = &[
     "registry.k8s.io/e2e-test-images/agnhost",
     "ghcr.io/kw-demo/web",
     "ghcr.io/kw-demo/shop",
+    "ghcr.io/kw-demo/crash",
 ];
 
 const MISSING_WORDS: &[&str] = &["missing", "nonexistent", "does-not-exist", "typo"];

@@ -1,0 +1,144 @@
+//! A whole deploy script switched from kubectl to kw (`tests/scripts/deploy/deploy.sh`: apply,
+//! rollout status, `set image`, on failure `describe` and `rollout undo`, `get -o jsonpath`,
+//! `wait`, `delete`, `wait --for=delete`), run as written and with `KUBECTL=kw` against two sims
+//! told the same story: kw runs its own verbs and hands the rest to kubectl, and the script
+//! reads the same stdout, the same `error:` lines and ends with the same status.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kw_sim::SimConfig;
+
+use crate::harness::{self, run, Cluster, Outcome};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/deploy/deploy.sh")
+}
+
+/// The script with `KUBECTL=tool`, kubectl on PATH (for kw to hand verbs to), on its own sim.
+fn run_script(tool: &Path, image: &str) -> (Outcome, Duration) {
+    let cluster = Cluster::start(SimConfig::default());
+    let bin = cluster.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    std::os::unix::fs::symlink(harness::kubectl(), bin.join("kubectl")).expect("link");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut command = Command::new("bash");
+    command
+        .arg(script())
+        .env("KUBECTL", tool)
+        .env("IMAGE", image)
+        .env("KUBECONFIG", &cluster.kubeconfig)
+        .env("HOME", cluster.dir.path())
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .env_remove("KW_KUBECTL");
+    let started = Instant::now();
+    let outcome = run(command, LIMIT);
+    (outcome, started.elapsed())
+}
+
+/// stdout without the progress lines of `rollout status`: which of those a client prints
+/// depends on the moment its watch starts against the controllers' beat (two runs of kubectl
+/// differ there too); the goldens check them byte for byte against a recorded story.
+fn verdict_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|line| !line.starts_with("Waiting for"))
+        .collect()
+}
+
+fn error_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|line| line.starts_with("error:"))
+        .collect()
+}
+
+/// Run the script both ways on `image` and compare what a CI log and the pipeline read.
+fn switched_script_reads_the_same(story: &str, image: &str, expected_exit: i32) -> Outcome {
+    let kw = PathBuf::from(env!("CARGO_BIN_EXE_kw"));
+    let kubectl = harness::kubectl();
+    let (theirs, ours) = std::thread::scope(|scope| {
+        let theirs = scope.spawn(|| run_script(&kubectl, image));
+        let ours = scope.spawn(|| run_script(&kw, image));
+        (
+            theirs.join().expect("kubectl run"),
+            ours.join().expect("kw run"),
+        )
+    });
+    let ((theirs, their_time), (ours, our_time)) = (theirs, ours);
+    let same = verdict_lines(&theirs.stdout) == verdict_lines(&ours.stdout);
+    // The figures for the note: story, exit and seconds each way, stdout identical.
+    eprintln!(
+        "deploy script | {story} | kubectl: exit {:?}, {:.1} s | kw: exit {:?}, {:.1} s | stdout identical: {same} (byte for byte: {})",
+        theirs.code,
+        their_time.as_secs_f64(),
+        ours.code,
+        our_time.as_secs_f64(),
+        theirs.stdout == ours.stdout
+    );
+    assert_eq!(
+        theirs.code,
+        Some(expected_exit),
+        "kubectl: {}",
+        theirs.stderr
+    );
+    assert_eq!(ours.code, theirs.code, "kw: {}", ours.stderr);
+    assert_eq!(
+        verdict_lines(&ours.stdout),
+        verdict_lines(&theirs.stdout),
+        "kw's stdout:\n{}\nkubectl's:\n{}",
+        ours.stdout,
+        theirs.stdout
+    );
+    assert_eq!(error_lines(&ours.stderr), error_lines(&theirs.stderr));
+    ours
+}
+
+#[test]
+fn a_good_image_rolls_out_the_same_way() {
+    let ours = switched_script_reads_the_same("completes", "nginx:1.28", 0);
+    assert!(
+        ours.stdout.contains("running nginx:1.28"),
+        "{}",
+        ours.stdout
+    );
+    assert!(!ours.stdout.contains("rolling back"), "{}", ours.stdout);
+}
+
+#[test]
+fn an_image_that_does_not_exist_is_rolled_back_the_same_way() {
+    let ours = switched_script_reads_the_same("image-pull", "nginx:1.99-missing", 1);
+    // The rollback ran (kubectl's `rollout undo`, handed on by kw) and brought the old image.
+    assert!(ours.stdout.contains("rolled back"), "{}", ours.stdout);
+    assert!(
+        ours.stdout.contains("deployment.apps \"shop\" deleted"),
+        "{}",
+        ours.stdout
+    );
+    assert!(
+        ours.stdout.contains("running nginx:1.27"),
+        "{}",
+        ours.stdout
+    );
+    // kw named the cause where kubectl only says the deadline passed.
+    assert!(ours.stderr.contains("ImagePullBackOff"), "{}", ours.stderr);
+}
+
+#[test]
+fn a_crashing_container_is_rolled_back_the_same_way() {
+    let ours = switched_script_reads_the_same("crash-loop", "ghcr.io/kw-demo/crash:1", 1);
+    assert!(
+        ours.stdout.contains("running nginx:1.27"),
+        "{}",
+        ours.stdout
+    );
+    assert!(ours.stderr.contains("CrashLoopBackOff"), "{}", ours.stderr);
+}
