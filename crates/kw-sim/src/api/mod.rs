@@ -5,6 +5,7 @@
 //! [`crate::http::Request`] and leaves as a [`reply::Reply`], which `server` writes.
 
 pub mod auth;
+pub mod defaults;
 pub mod discovery;
 pub mod flood;
 pub mod openapi;

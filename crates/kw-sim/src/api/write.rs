@@ -11,6 +11,7 @@
 
 use serde_json::{json, Value};
 
+use super::defaults;
 use super::patch::{self, PatchError, PatchKind};
 use super::reply::Reply;
 use super::shared::Shared;
@@ -81,6 +82,19 @@ pub fn create(shared: &Shared, target: &Target<'_>, request: &Request) -> Reply 
     if object.get("spec").is_some() {
         object["metadata"]["generation"] = json!(1);
     }
+    // The uid is chosen here, before the store sees the object, because a Job's defaults
+    // (its selector) name it.
+    if object["metadata"]["uid"].as_str().is_none_or(str::is_empty) {
+        let key = format!(
+            "{}/{}/{name}/{}",
+            info.plural,
+            target.namespace(),
+            shared.store.current_resource_version()
+        );
+        object["metadata"]["uid"] = json!(crate::world::objects::uid(shared.store.seed(), &key));
+    }
+    let uid = object["metadata"]["uid"].as_str().unwrap_or("").to_string();
+    defaults::apply(info.plural, &mut object, &uid);
     if dry_run(request) {
         return Reply::json(201, &object);
     }
@@ -111,7 +125,15 @@ pub fn replace(shared: &Shared, target: &Target<'_>, name: &str, request: &Reque
     if let Err(status) = check_namespace(target, &mut object) {
         return Reply::status(status);
     }
-    store_change(shared, target, name, request, |_| Ok(object))
+    let info = target.info;
+    store_change(shared, target, name, request, move |current| {
+        let uid = current["metadata"]["uid"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        defaults::apply(info.plural, &mut object, &uid);
+        Ok(object)
+    })
 }
 
 /// PATCH to an object.

@@ -99,7 +99,7 @@ pub fn spawn_controllers(shared: Arc<Shared>) -> std::io::Result<JoinHandle<()>>
             let beat = shared.controller_beat;
             while !shared.shutdown.load(Ordering::SeqCst) {
                 let began = Instant::now();
-                control.tick(&shared.controllers, &shared.store, beat);
+                control.tick(&shared.controllers, &shared.store, &shared.logs, beat);
                 let spent = began.elapsed();
                 std::thread::sleep(beat.saturating_sub(spent).min(SLICE));
             }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::PatchError;
+use super::error::PatchError;
 
 pub fn apply(current: &Value, patch: &Value) -> Result<Value, PatchError> {
     let Value::Array(operations) = patch else {

@@ -4,9 +4,12 @@
 //! `set image`, `rollout restart`, `label`, `annotate`), which merges lists of named things by
 //! their key. Pure functions over JSON: `write` reads the body and stores the result.
 
+mod error;
 mod json_patch;
 mod merge;
 mod strategic;
+
+pub use error::PatchError;
 
 use serde_json::Value;
 
@@ -29,16 +32,6 @@ impl PatchKind {
             _ => None,
         }
     }
-}
-
-/// Why a patch could not be applied; the server answers 422 (or 400 for a body that is not
-/// JSON) with this message.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PatchError {
-    #[error("{0}")]
-    Malformed(String),
-    #[error("{0}")]
-    Unapplicable(String),
 }
 
 /// `current` with `patch` applied.

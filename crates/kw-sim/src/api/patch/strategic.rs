@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::PatchError;
+use super::error::PatchError;
 
 const PATCH: &str = "$patch";
 const RETAIN_KEYS: &str = "$retainKeys";

@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::{json, Map, Value};
 
 use super::kubelet::Kubelet;
+use super::owners::{is_ready, name_of, owned};
 use super::recorder::{Involved, Recorder, Source};
 use crate::world::objects::{owner_reference, rfc3339, safe_suffix};
 use crate::world::store::Store;
@@ -103,24 +104,6 @@ fn collect_garbage(store: &Store, namespace: &str, owner_uid: &str) {
         }
         let _ = store.delete("replicasets", namespace, name_of(&set));
     }
-}
-
-fn name_of(object: &Value) -> &str {
-    object["metadata"]["name"].as_str().unwrap_or("")
-}
-
-/// The objects of `resource` in `namespace` whose controller is `owner_uid`.
-fn owned(store: &Store, resource: &str, namespace: &str, owner_uid: &str) -> Vec<Value> {
-    let (_, map) = store.snapshot(resource);
-    map.iter()
-        .filter(|((ns, _), object)| {
-            ns == namespace
-                && object["metadata"]["ownerReferences"]
-                    .as_array()
-                    .is_some_and(|owners| owners.iter().any(|o| o["uid"] == owner_uid))
-        })
-        .map(|(_, object)| (**object).clone())
-        .collect()
 }
 
 struct Pass<'a> {
@@ -575,17 +558,6 @@ impl Pass<'_> {
             },
         );
     }
-}
-
-/// Whether the Pod's `Ready` condition is true.
-fn is_ready(pod: &Value) -> bool {
-    pod["status"]["conditions"]
-        .as_array()
-        .is_some_and(|conditions| {
-            conditions
-                .iter()
-                .any(|c| c["type"] == "Ready" && c["status"] == "True")
-        })
 }
 
 fn revision_of(object: &Value) -> Option<u64> {

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::recorder::{Involved, Recorder, Source};
 use super::registry;
+use crate::world::container_logs::{ContainerLog, PodLogs};
 use crate::world::objects::{PodBlueprint, PodStage};
 use crate::world::store::Store;
 
@@ -65,6 +66,7 @@ impl Kubelet {
     pub fn tick(
         &mut self,
         store: &Store,
+        logs: &PodLogs,
         recorder: &mut Recorder,
         now: SystemTime,
         beat: Duration,
@@ -85,14 +87,25 @@ impl Kubelet {
             let Some(mut blueprint) = PodBlueprint::from_pod(seed, pod) else {
                 return false;
             };
-            step(store, recorder, &mut blueprint, pod, progress, now, beat);
+            step(
+                store,
+                logs,
+                recorder,
+                &mut blueprint,
+                pod,
+                progress,
+                now,
+                beat,
+            );
             true
         });
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn step(
     store: &Store,
+    logs: &PodLogs,
     recorder: &mut Recorder,
     blueprint: &mut PodBlueprint,
     pod: &Value,
@@ -204,6 +217,32 @@ fn step(
                 );
             }
             started(&mut say);
+            let printed = registry::crash_output(&container);
+            if blueprint.restart_policy == "Never" {
+                // Nothing restarts it: the Pod has failed, as a Job's Pods do.
+                logs.set(
+                    &blueprint.namespace,
+                    &blueprint.name,
+                    &container_name,
+                    ContainerLog {
+                        current: printed,
+                        previous: None,
+                    },
+                );
+                write(store, pod, failed(blueprint, index, now));
+                progress.step = Step::Completed;
+                progress.next_at = now + FOREVER;
+                return;
+            }
+            logs.set(
+                &blueprint.namespace,
+                &blueprint.name,
+                &container_name,
+                ContainerLog {
+                    current: Vec::new(),
+                    previous: Some(printed),
+                },
+            );
             let message = format!(
                 "Back-off restarting failed container {container_name} in pod {}_{}({})",
                 blueprint.name, blueprint.namespace, progress.uid
@@ -268,6 +307,23 @@ fn write(store: &Store, pod: &Value, mut rendered: Value) {
         }
     }
     let _ = store.update("pods", rendered);
+}
+
+/// A Pod that ran once and whose container `index` exited 1 (`restartPolicy: Never`).
+fn failed(blueprint: &PodBlueprint, index: usize, now: SystemTime) -> Value {
+    let mut pod = blueprint.render(&PodStage::Completed, now);
+    pod["status"]["phase"] = json!("Failed");
+    let terminated = &mut pod["status"]["containerStatuses"][index]["state"]["terminated"];
+    terminated["exitCode"] = json!(1);
+    terminated["reason"] = json!("Error");
+    if let Some(conditions) = pod["status"]["conditions"].as_array_mut() {
+        for condition in conditions {
+            if condition["reason"] == "PodCompleted" {
+                condition["reason"] = json!("PodFailed");
+            }
+        }
+    }
+    pod
 }
 
 /// A Pod whose container `index` waits for `reason` (`ErrImagePull`, `ImagePullBackOff`).

@@ -1,6 +1,7 @@
 //! The control plane for what clients write: when kubectl creates, patches or deletes a
 //! Deployment or a Pod, these act the rest out as kube-controller-manager, the scheduler and
-//! the kubelet would, one step a beat: ReplicaSets and Pods made and removed, images pulled
+//! the kubelet would, one step a beat (Deployments, Jobs, bare Pods): ReplicaSets and Pods made
+//! and removed, images pulled
 //! or not (`registry`), containers started or crashing, status and Events written. The seeded
 //! world and the rollout stories are not theirs until a client writes to them.
 //!
@@ -8,7 +9,9 @@
 //! [`ControlLoop::tick`] every beat in a thread.
 
 mod deployment;
+mod job;
 mod kubelet;
+mod owners;
 mod recorder;
 pub mod registry;
 
@@ -16,6 +19,7 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
+use crate::world::container_logs::PodLogs;
 use crate::world::store::Store;
 
 /// What clients wrote since the control loop last looked, and which Deployments are the
@@ -29,7 +33,7 @@ pub struct Controllers {
 impl Controllers {
     /// A client wrote (created, changed or deleted) `resource` `namespace/name`.
     pub fn written(&self, resource: &str, namespace: &str, name: &str) {
-        if !matches!(resource, "deployments" | "pods") {
+        if !matches!(resource, "deployments" | "jobs" | "pods") {
             return;
         }
         if resource == "deployments" {
@@ -58,17 +62,25 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[derive(Default)]
 pub struct ControlLoop {
     deployments: deployment::Deployments,
+    jobs: job::Jobs,
     kubelet: kubelet::Kubelet,
     recorder: recorder::Recorder,
 }
 
 impl ControlLoop {
     /// One beat: take in what clients wrote, then move every controlled object one step.
-    pub fn tick(&mut self, controllers: &Controllers, store: &Store, beat: Duration) {
+    pub fn tick(
+        &mut self,
+        controllers: &Controllers,
+        store: &Store,
+        logs: &PodLogs,
+        beat: Duration,
+    ) {
         let now: SystemTime = store.now();
         for (resource, namespace, name) in controllers.take_written() {
             match resource.as_str() {
                 "deployments" => self.deployments.adopt(&namespace, &name),
+                "jobs" => self.jobs.adopt(&namespace, &name),
                 _ => {
                     // A bare Pod a client created (not one of a controller's): run it.
                     let (_, pods) = store.snapshot("pods");
@@ -85,6 +97,9 @@ impl ControlLoop {
         }
         self.deployments
             .tick(store, &mut self.kubelet, &mut self.recorder, now);
-        self.kubelet.tick(store, &mut self.recorder, now, beat);
+        self.jobs
+            .tick(store, &mut self.kubelet, &mut self.recorder, now);
+        self.kubelet
+            .tick(store, logs, &mut self.recorder, now, beat);
     }
 }

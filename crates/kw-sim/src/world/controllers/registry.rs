@@ -74,6 +74,21 @@ pub fn crashes(container: &Value) -> bool {
     })
 }
 
+/// What a crashing container printed before it exited: a crash image's complaint, nothing for
+/// a shell told to `exit`.
+pub fn crash_output(container: &Value) -> Vec<String> {
+    let image = container["image"].as_str().unwrap_or("");
+    if !image.contains("crash") {
+        return Vec::new();
+    }
+    vec![
+        format!("{image} starting"),
+        "loading configuration from /etc/app/config.yaml".into(),
+        "error: config key \"listen\" is missing".into(),
+        "exit status 1".into(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
