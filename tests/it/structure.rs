@@ -24,7 +24,9 @@
 //! child module's name, `use` groups included. A `pub use` is an arrow of the module it is in;
 //! others naming the re-exported name are credited through it to the module that defines it. A
 //! path to a module itself is an arrow to that module. `mod x;` is no arrow. Comments and
-//! literals are blanked first; what `#[cfg(test)]` is attached to is dropped, and only that: an
+//! literals are blanked first, but for a path in an attribute's string (`#[serde(with =
+//! "crate::x::f")]`), which is one; `#[path]` fails, as it would move a module's file away
+//! from where this scan reads it. What `#[cfg(test)]` is attached to is dropped, and only that: an
 //! item (a `mod tests { .. }`, a `use`, a `fn`, a `mod tests;` file) whole, a field, variant,
 //! match arm or statement up to its `,` or `;`. The product code after it counts.
 //!
@@ -447,10 +449,14 @@ fn module_path(relative: &str) -> Module {
 // ---- Product code: comments and literals blanked, test items dropped ----
 
 /// The text with comments turned into a space and every string, raw string and char literal
-/// into an empty one, so that nothing inside them reads as code (a brace, a path).
+/// into an empty one, so that nothing inside them reads as code (a brace, a path). A string in
+/// an attribute that is a path (`#[serde(with = "crate::x")]`) names that path: it is kept,
+/// after the empty literal.
 fn blank_comments_and_literals(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
+    // How many `[` are open inside the attribute being read (0: not in one).
+    let mut attribute = 0;
     let mut at = 0;
     while at < chars.len() {
         let rest = &chars[at..];
@@ -463,10 +469,23 @@ fn blank_comments_and_literals(text: &str) -> String {
             _ => (0, ""),
         };
         if skipped == 0 {
+            match rest[0] {
+                '[' if attribute > 0 || out.ends_with('#') || out.ends_with("#!") => attribute += 1,
+                ']' if attribute > 0 => attribute -= 1,
+                _ => {}
+            }
             out.push(rest[0]);
             at += 1;
         } else {
             out.push_str(blank);
+            let literal: String = rest[..skipped].iter().collect();
+            let inside = literal.trim_matches('"');
+            if attribute > 0
+                && inside.contains("::")
+                && inside.chars().all(|c| is_ident(c) || c == ':')
+            {
+                out.push_str(&format!(" {inside} "));
+            }
             at += skipped;
         }
     }
@@ -1088,6 +1107,12 @@ fn violations(rules: &Rules, tree: &Tree, workspace: &[&str]) -> Vec<String> {
         .collect();
     found.extend(crate_violations(&code, &others, rules.uses));
     found.extend(split_impl_violations(&code, rules.split_impls));
+    for module in code.keys().filter(|m| names_path_attribute(&code[*m])) {
+        found.push(format!(
+            "#[path] in {}: a module lives where the tree says, as this scan reads it",
+            shown(module)
+        ));
+    }
     let mut found: Vec<String> = found
         .into_iter()
         .map(|v| format!("{}: {v}", rules.name))
@@ -1261,6 +1286,15 @@ fn crate_violations(code: &BTreeMap<Module, String>, others: &[&str], uses: Uses
         }
     }
     found
+}
+
+/// Whether `code` has a `#[path = ".."]` attribute, which would put a module's file where the
+/// scan does not look for it.
+fn names_path_attribute(code: &str) -> bool {
+    code.match_indices("#[").any(|(at, _)| {
+        let rest = code[at + 2..].trim_start();
+        rest.starts_with("path") && rest[4..].trim_start().starts_with('=')
+    })
 }
 
 /// Whether `word` occurs in `code` as a whole identifier.
@@ -1900,5 +1934,34 @@ fn rooms_of_a_ranked_folder_import_only_lower_rooms() {
     assert_eq!(
         seeded_violations(&files),
         ["seed: unranked module e in high: give it a rank in structure.rs"]
+    );
+}
+
+#[test]
+fn a_path_in_an_attribute_string_is_an_arrow() {
+    // serde calls the function the string names: an arrow hidden in a literal.
+    let low = "pub struct Low { #[serde(deserialize_with = \"crate::high::b::helper\")] n: u8 }";
+    assert_eq!(
+        seeded_violations(&with(&[("low.rs", low)])),
+        ["seed: low → high::b: low (rank 0) imports high (rank 2); arrows point down only"]
+    );
+    // Other strings stay blank: a message, a name in the same module, a path outside an
+    // attribute.
+    let low = "#[error(\"crate::high::b: {0}\")]\n#[serde(rename = \"as-groups\", with = \"f\")]\n\
+               pub struct Low;\nconst PATH: &str = \"crate::high::b::helper\";";
+    assert_eq!(
+        seeded_violations(&with(&[("low.rs", low)])),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_module_moved_by_a_path_attribute_fails() {
+    // `#[path]` would make high/b.rs's code that of another module: the scan reads modules by
+    // where their files are.
+    let lib = "mod low; mod mid; mod peer; mod high;\n#[path = \"high/b.rs\"]\nmod moved;";
+    assert_eq!(
+        seeded_violations(&with(&[("lib.rs", lib)])),
+        ["seed: #[path] in crate: a module lives where the tree says, as this scan reads it"]
     );
 }
