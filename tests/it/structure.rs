@@ -26,9 +26,9 @@
 //! path to a module itself is an arrow to that module. `mod x;` is no arrow. Comments and
 //! literals are blanked first, but for a path in an attribute's string (`#[serde(with =
 //! "crate::x::f")]`), which is one; `#[path]` fails, as it would move a module's file away
-//! from where this scan reads it. What `#[cfg(test)]` is attached to is dropped, and only that: an
-//! item (a `mod tests { .. }`, a `use`, a `fn`, a `mod tests;` file) whole, a field, variant,
-//! match arm or statement up to its `,` or `;`. The product code after it counts.
+//! from where this scan reads it. What `#[cfg(test)]` is attached to is dropped, and only
+//! that: an item (a `mod tests { .. }`, a `use`, a `fn`, a `mod tests;` file) whole, a field,
+//! variant, match arm or statement up to its `,` or `;`. The product code after it counts.
 //!
 //! Sources are read as text, with a small lexer rather than a parser: fast, and enough for the
 //! paths that name modules. All violations are reported at once, sorted, one per line. Each
@@ -1330,8 +1330,13 @@ fn split_impl_violations(code: &BTreeMap<Module, String>, allowed: SplitImpls) -
                 .map(|(m, _)| shown(m))
                 .collect();
             found.push(format!(
-                "impl {ty} in {place}, away from its type (defined in {}): its method calls are arrows no path shows; keep a type's methods with the type",
-                if homes.is_empty() { "another file".to_string() } else { homes.join(", ") }
+                "impl {ty} in {place}, away from its type (defined in {}): its method calls are \
+                 arrows no path shows; keep a type's methods with the type",
+                if homes.is_empty() {
+                    "another file".to_string()
+                } else {
+                    homes.join(", ")
+                }
             ));
         }
     }
