@@ -1229,7 +1229,7 @@ fn room_violations(graph: &Graph, folder: &str, ranks: Ranks) -> Vec<String> {
         )
     };
     let rank_of = |room: &str| ranks.iter().find(|(r, _)| *r == room).map(|(_, r)| *r);
-    let rooms: BTreeSet<String> = graph.keys().filter_map(|m| room(m)).collect();
+    let rooms: BTreeSet<String> = graph.keys().filter_map(&room).collect();
     let place = shown(&folder);
     let mut found = Vec::new();
     if rooms.is_empty() {
@@ -1263,12 +1263,12 @@ fn room_violations(graph: &Graph, folder: &str, ranks: Ranks) -> Vec<String> {
 }
 
 /// Every module that names another crate of the workspace (`kw_sim::`, `use kw_sim as sim`,
-/// `extern crate`) where `uses` does not let its unit: a word, not a path, so that no alias
-/// hides it. A crate the table does not name may be named nowhere.
+/// `extern crate`) where `uses` does not let its unit: wherever the name is written, so that
+/// no alias hides it. A crate the table does not name may be named nowhere.
 fn crate_violations(code: &BTreeMap<Module, String>, others: &[&str], uses: Uses) -> Vec<String> {
     let mut found = Vec::new();
     for (module, product) in code {
-        for other in others.iter().filter(|other| names_word(product, other)) {
+        for other in others.iter().filter(|other| names_crate(product, other)) {
             let allowed = uses.iter().find(|(name, _)| name == other);
             let unit = unit_name(module);
             match allowed {
@@ -1297,10 +1297,16 @@ fn names_path_attribute(code: &str) -> bool {
     })
 }
 
-/// Whether `word` occurs in `code` as a whole identifier.
-fn names_word(code: &str, word: &str) -> bool {
-    code.match_indices(word).any(|(at, _)| {
-        !code[..at].ends_with(is_ident) && !code[at + word.len()..].starts_with(is_ident)
+/// Whether `code` names the crate `name`: as a path's head (`name::`), or after `use` or
+/// `extern crate` (`use name as alias;`). A variable that happens to share the name is not it.
+fn names_crate(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let (before, after) = (&code[..at], &code[at + name.len()..]);
+        let word_before = before.trim_end();
+        let word_before = &word_before[word_before.trim_end_matches(is_ident).len()..];
+        !before.ends_with(is_ident)
+            && !after.starts_with(is_ident)
+            && (after.trim_start().starts_with("::") || matches!(word_before, "use" | "crate"))
     })
 }
 
@@ -1862,6 +1868,12 @@ fn another_crate_of_the_workspace_is_named_only_where_allowed() {
             "{text}"
         );
     }
+    // A variable of the same name is not the crate.
+    let low = "pub struct Low;\nfn f() { let seed_sim = 1; g(seed_sim) }";
+    assert_eq!(
+        seeded_violations(&with(&[("low.rs", low)])),
+        Vec::<String>::new()
+    );
     // A crate of the workspace the table does not list may be named nowhere.
     let main = "fn main() { seed::run(); seed_other::go(); }";
     assert_eq!(
