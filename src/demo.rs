@@ -67,9 +67,9 @@ pub fn run(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let sim = kw_sim::start(config)?;
+    let sim = kw_sim::start(config).map_err(KwError::sim)?;
     for rollout in &rollouts {
-        sim.play_rollout(rollout)?;
+        sim.play_rollout(rollout).map_err(KwError::sim)?;
     }
     // The kubeconfig holds the sim's tokens and client key: a fresh directory only the user
     // can enter, under a name nobody can plant in advance (mkdtemp, mode 0700).
@@ -85,7 +85,7 @@ pub fn run(
         })?;
     let _ = DEMO_DIR.set(dir.path().to_path_buf());
     let kubeconfig: PathBuf = dir.path().join("kubeconfig");
-    sim.write_kubeconfig(&kubeconfig)?;
+    sim.write_kubeconfig(&kubeconfig).map_err(KwError::sim)?;
     eprint!("{}", banner(&sim.url(), &kubeconfig.display().to_string()));
     let mut argv: Vec<String> = vec!["kw".into(), "get".into()];
     if args.get_args.is_empty() {

@@ -149,7 +149,7 @@ fn run_sim(args: Vec<std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
-    exit_with(&done(kw_sim::run(cli.args).map_err(KwError::from)))
+    exit_with(&done(kw_sim::run(cli.args).map_err(KwError::sim)))
 }
 
 /// clap's own answer (help, version, or a usage error), printed as clap prints it.

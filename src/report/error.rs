@@ -29,8 +29,10 @@ pub enum KwError {
     Discovery(#[from] DiscoveryError),
     #[error(transparent)]
     Watch(#[from] WatchError),
-    #[error(transparent)]
-    Sim(#[from] kw_sim::SimError),
+    /// The simulator (`kw sim`, `kw demo`) failed. Held as any error, so that this layer does
+    /// not name the simulator's crate: only `demo` and `main` start one (tests/it/structure.rs).
+    #[error("{0}")]
+    Sim(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error(transparent)]
     Manifest(#[from] ManifestError),
     #[error(transparent)]
@@ -86,6 +88,11 @@ impl KwError {
             KwError::InContext { error, .. } => error.is_transient(),
             _ => false,
         }
+    }
+
+    /// The simulator's error (see `KwError::Sim`).
+    pub fn sim(error: impl std::error::Error + Send + Sync + 'static) -> KwError {
+        KwError::Sim(Box::new(error))
     }
 
     /// The error of one context, labelled with it.
