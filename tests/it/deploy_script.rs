@@ -1,6 +1,7 @@
-//! A whole deploy script switched from kubectl to kw (`tests/scripts/deploy/deploy.sh`: apply,
+//! Whole deploy scripts switched from kubectl to kw (`tests/scripts/deploy/deploy.sh`: apply,
 //! rollout status, `set image`, on failure `describe` and `rollout undo`, `get -o jsonpath`,
-//! `wait`, `delete`, `wait --for=delete`), run as written and with `KUBECTL=kw` against two sims
+//! `wait`, `delete`, `wait --for=delete`; `migrate.sh`: a Job applied from stdin, waited on,
+//! its log shown when it fails), run as written and with `KUBECTL=kw` against two sims
 //! told the same story: kw runs its own verbs and hands the rest to kubectl, and the script
 //! reads the same stdout, the same `error:` lines and ends with the same status.
 
@@ -14,12 +15,19 @@ use crate::harness::{self, run, Cluster, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/deploy/deploy.sh")
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/scripts/deploy/{name}"))
+}
+
+/// What a run is: the script, and the variable that picks the story (`IMAGE`, `COMMAND`).
+struct Story<'a> {
+    name: &'a str,
+    script: &'a str,
+    variable: (&'a str, &'a str),
 }
 
 /// The script with `KUBECTL=tool`, kubectl on PATH (for kw to hand verbs to), on its own sim.
-fn run_script(tool: &Path, image: &str) -> (Outcome, Duration) {
+fn run_script(tool: &Path, story: &Story<'_>) -> (Outcome, Duration) {
     let cluster = Cluster::start(SimConfig::default());
     let bin = cluster.dir.path().join("bin");
     std::fs::create_dir_all(&bin).expect("bin dir");
@@ -31,9 +39,9 @@ fn run_script(tool: &Path, image: &str) -> (Outcome, Duration) {
     );
     let mut command = Command::new("bash");
     command
-        .arg(script())
+        .arg(script(story.script))
         .env("KUBECTL", tool)
-        .env("IMAGE", image)
+        .env(story.variable.0, story.variable.1)
         .env("KUBECONFIG", &cluster.kubeconfig)
         .env("HOME", cluster.dir.path())
         .env("PATH", path)
@@ -61,13 +69,13 @@ fn error_lines(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Run the script both ways on `image` and compare what a CI log and the pipeline read.
-fn switched_script_reads_the_same(story: &str, image: &str, expected_exit: i32) -> Outcome {
+/// Run the script both ways and compare what a CI log and the pipeline read.
+fn switched_script_reads_the_same(story: &Story<'_>, expected_exit: i32) -> Outcome {
     let kw = PathBuf::from(env!("CARGO_BIN_EXE_kw"));
     let kubectl = harness::kubectl();
     let (theirs, ours) = std::thread::scope(|scope| {
-        let theirs = scope.spawn(|| run_script(&kubectl, image));
-        let ours = scope.spawn(|| run_script(&kw, image));
+        let theirs = scope.spawn(|| run_script(&kubectl, story));
+        let ours = scope.spawn(|| run_script(&kw, story));
         (
             theirs.join().expect("kubectl run"),
             ours.join().expect("kw run"),
@@ -77,7 +85,9 @@ fn switched_script_reads_the_same(story: &str, image: &str, expected_exit: i32) 
     let same = verdict_lines(&theirs.stdout) == verdict_lines(&ours.stdout);
     // The figures for the note: story, exit and seconds each way, stdout identical.
     eprintln!(
-        "deploy script | {story} | kubectl: exit {:?}, {:.1} s | kw: exit {:?}, {:.1} s | stdout identical: {same} (byte for byte: {})",
+        "{} | {} | kubectl: exit {:?}, {:.1} s | kw: exit {:?}, {:.1} s | stdout identical: {same} (byte for byte: {})",
+        story.script,
+        story.name,
         theirs.code,
         their_time.as_secs_f64(),
         ours.code,
@@ -102,9 +112,25 @@ fn switched_script_reads_the_same(story: &str, image: &str, expected_exit: i32) 
     ours
 }
 
+fn deploy<'a>(name: &'a str, image: &'a str) -> Story<'a> {
+    Story {
+        name,
+        script: "deploy.sh",
+        variable: ("IMAGE", image),
+    }
+}
+
+fn migrate<'a>(name: &'a str, command: &'a str) -> Story<'a> {
+    Story {
+        name,
+        script: "migrate.sh",
+        variable: ("COMMAND", command),
+    }
+}
+
 #[test]
 fn a_good_image_rolls_out_the_same_way() {
-    let ours = switched_script_reads_the_same("completes", "nginx:1.28", 0);
+    let ours = switched_script_reads_the_same(&deploy("completes", "nginx:1.28"), 0);
     assert!(
         ours.stdout.contains("running nginx:1.28"),
         "{}",
@@ -115,7 +141,7 @@ fn a_good_image_rolls_out_the_same_way() {
 
 #[test]
 fn an_image_that_does_not_exist_is_rolled_back_the_same_way() {
-    let ours = switched_script_reads_the_same("image-pull", "nginx:1.99-missing", 1);
+    let ours = switched_script_reads_the_same(&deploy("image-pull", "nginx:1.99-missing"), 1);
     // The rollback ran (kubectl's `rollout undo`, handed on by kw) and brought the old image.
     assert!(ours.stdout.contains("rolled back"), "{}", ours.stdout);
     assert!(
@@ -134,11 +160,40 @@ fn an_image_that_does_not_exist_is_rolled_back_the_same_way() {
 
 #[test]
 fn a_crashing_container_is_rolled_back_the_same_way() {
-    let ours = switched_script_reads_the_same("crash-loop", "ghcr.io/kw-demo/crash:1", 1);
+    let ours = switched_script_reads_the_same(&deploy("crash-loop", "ghcr.io/kw-demo/crash:1"), 1);
     assert!(
         ours.stdout.contains("running nginx:1.27"),
         "{}",
         ours.stdout
     );
     assert!(ours.stderr.contains("CrashLoopBackOff"), "{}", ours.stderr);
+}
+
+#[test]
+fn a_migration_job_that_completes_reads_the_same() {
+    let ours = switched_script_reads_the_same(&migrate("job-completes", "echo migrated"), 0);
+    assert!(
+        ours.stdout.contains("job.batch/migrate condition met\n"),
+        "{}",
+        ours.stdout
+    );
+    assert!(ours.stdout.contains("1 succeeded\n"), "{}", ours.stdout);
+}
+
+#[test]
+fn a_migration_job_that_fails_reads_the_same() {
+    let ours = switched_script_reads_the_same(&migrate("job-fails", "exit 1"), 1);
+    // Both attempts failed (backoffLimit 1), the script said so and cleaned up.
+    assert!(ours.stdout.contains("2 failed, "), "{}", ours.stdout);
+    assert!(
+        ours.stdout.contains("job.batch \"migrate\" deleted"),
+        "{}",
+        ours.stdout
+    );
+    // kw's summary names the Job's failure where kubectl only timed out.
+    assert!(
+        ours.stderr.contains("BackoffLimitExceeded"),
+        "{}",
+        ours.stderr
+    );
 }

@@ -46,6 +46,9 @@ pub fn apply(resource: &str, object: &mut Value, uid: &str) {
                 "selector",
                 json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}}),
             );
+            if !object["spec"]["template"]["metadata"].is_object() {
+                object["spec"]["template"]["metadata"] = json!({});
+            }
             for path in ["/metadata", "/spec/template/metadata"] {
                 let Some(target) = object.pointer_mut(path) else {
                     continue;
@@ -113,6 +116,7 @@ mod tests {
 
     #[test]
     fn a_short_job_gets_its_selector_labels_and_limits() {
+        // No template metadata at all, as in kubectl's docs' example.
         let mut job = json!({"metadata": {"name": "pi"}, "spec": {"template": {"spec": {
             "containers": [{"name": "pi", "image": "perl:5.34"}]}}}});
         apply("jobs", &mut job, "u-1");
