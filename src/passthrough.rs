@@ -56,7 +56,7 @@ const KUBECTL_ROLLOUT_COMMANDS: &[&str] = &["history", "pause", "restart", "resu
 
 /// Set in kubectl's environment when kw hands it a verb: a kw started under it that would hand
 /// a verb on again refuses instead (a `kubectl` that is kw under another name).
-const HANDED_ON: &str = "KW_HANDED_TO_KUBECTL";
+pub const HANDED_ON: &str = "KW_HANDED_TO_KUBECTL";
 
 /// The environment variable naming the kubectl to hand verbs to.
 pub const KUBECTL_VAR: &str = "KW_KUBECTL";
@@ -90,6 +90,22 @@ pub fn kubectl_verb(error: &clap::Error) -> Option<String> {
     let known = KUBECTL_COMMANDS.contains(&word.as_str())
         || KUBECTL_ROLLOUT_COMMANDS.contains(&word.as_str());
     known.then(|| word.clone())
+}
+
+/// Whether kw hands `verb` (with its first argument, for `rollout`) to kubectl.
+pub fn is_handed_on(verb: &str, first_argument: Option<&str>) -> bool {
+    KUBECTL_COMMANDS.contains(&verb)
+        || (verb == "rollout"
+            && first_argument.is_some_and(|sub| KUBECTL_ROLLOUT_COMMANDS.contains(&sub)))
+}
+
+/// The kubectl completion asks about the verbs kw hands on; none when kw was itself started by
+/// kubectl for a handed verb (it would ask itself again).
+pub fn kubectl_for_completion() -> Option<PathBuf> {
+    if std::env::var_os(HANDED_ON).is_some() {
+        return None;
+    }
+    find_kubectl("__complete").ok()
 }
 
 /// Run kubectl with `args` (kw's own, without the program name), inheriting stdin, stdout and

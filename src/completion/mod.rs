@@ -8,7 +8,8 @@
 //! scripts never go stale, and completion knows what only the cluster knows: its resource
 //! types, objects and namespaces. PowerShell and elvish get clap's static scripts (flags and
 //! subcommands only). kw linked as `kubectl_complete-kw` answers `kubectl kw <TAB>` from the
-//! same engine, in Cobra's format (`kubectl`).
+//! same engine, in Cobra's format (`kubectl`). The verbs kw hands to kubectl are completed by
+//! kubectl (`handed`).
 //!
 //! Names from the cluster are chosen by whoever can create an object: `candidate` leaves out
 //! those no shell can be trusted with, and each script quotes the rest as its shell needs.
@@ -18,6 +19,7 @@
 
 mod candidate;
 pub mod cluster;
+mod handed;
 pub mod kubectl;
 pub mod question;
 pub mod serve;

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use super::candidate::{self, Candidate};
 use super::cluster::{self, Reach};
+use super::handed;
 use super::question::{self, Need};
 use super::vocabulary::{self, Vocabulary};
 use super::words;
@@ -44,6 +45,14 @@ pub enum Answer {
 pub fn answer(words: &[String]) -> Answer {
     let vocabulary = Vocabulary::of_kw();
     let line = words::parse(words, &vocabulary.book());
+    let first_argument = line.arguments.first().map(String::as_str);
+    if let Some(handed) = handed::answer(line.subcommand.as_deref(), first_argument, words, BUDGET)
+    {
+        return match handed {
+            handed::Handed::Files => Answer::Files,
+            handed::Handed::Candidates(found) => Answer::Candidates(found),
+        };
+    }
     let question = question::ask(&line, &vocabulary);
     let answers = match &question.need {
         Need::Nothing => Vec::new(),

@@ -253,3 +253,55 @@ fn delete_then_wait_for_delete_through_kw() {
         "Error from server (NotFound): pods \"init-demo\" not found\n"
     );
 }
+
+/// kubectl's Cobra answer, candidate words only.
+fn candidates(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|line| !line.starts_with(':'))
+        .map(|line| line.split('\t').next().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn completing_a_handed_verb_asks_kubectl() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    let kubeconfig = cluster.kubeconfig.to_str().unwrap();
+    for words in [
+        vec!["describe", "deploy", ""],
+        vec!["--kubeconfig", kubeconfig, "rollout", "undo", ""],
+        vec!["describe", "--namesp"],
+    ] {
+        let mut typed: Vec<&str> = words.clone();
+        if !typed.contains(&"--kubeconfig") {
+            typed.splice(0..0, ["--kubeconfig", kubeconfig]);
+        }
+        let mut ours = vec!["__complete", "--"];
+        ours.extend(&typed);
+        let kw = kw_with_path(&cluster, &path, &ours);
+        let mut theirs = vec!["__complete"];
+        theirs.extend(&typed);
+        let kubectl = kubectl(&cluster, &theirs);
+        let expected = candidates(&kubectl.stdout);
+        assert!(!expected.is_empty(), "{typed:?}: kubectl offered nothing");
+        assert_eq!(candidates(&kw.stdout), expected, "{typed:?}");
+        assert_eq!(kw.code, Some(0));
+    }
+    // The seeded Deployments were among them: kubectl asked the cluster.
+    let mut typed = vec!["__complete", "--", "--kubeconfig", kubeconfig];
+    typed.extend(["describe", "deploy", ""]);
+    let kw = kw_with_path(&cluster, &path, &typed);
+    assert!(
+        candidates(&kw.stdout).contains(&"web".to_string()),
+        "{}",
+        kw.stdout
+    );
+    // kw's own verbs stay kw's: `get` is answered from kw's engine, not kubectl's.
+    let own = kw_with_path(
+        &cluster,
+        Path::new("/nonexistent"),
+        &["__complete", "--", "get", "--watch-o"],
+    );
+    assert_eq!(own.code, Some(0));
+}

@@ -183,6 +183,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("vocabulary", 1),
             ("question", 2),
             ("cluster", 3),
+            ("handed", 3),
             ("serve", 4),
             ("kubectl", 5),
             ("mod", 5),

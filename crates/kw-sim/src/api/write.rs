@@ -148,7 +148,7 @@ pub fn patch(shared: &Shared, target: &Target<'_>, name: &str, request: &Request
     };
     let info = target.info;
     store_change(shared, target, name, request, |current| {
-        let patched = patch::apply(kind, current, &patch).map_err(|error| patch_status(error))?;
+        let patched = patch::apply(kind, current, &patch).map_err(patch_status)?;
         check_name(info, name, &patched)?;
         Ok(patched)
     })
@@ -249,10 +249,10 @@ fn store_change(
     let result = shared
         .store
         .modify(info.plural, target.namespace(), name, |current| {
-            let mut object = change(current).map_err(Refusal::Status)?;
+            let mut object = change(current).map_err(|status| Refusal::Status(Box::new(status)))?;
             let sent = object["metadata"]["resourceVersion"].as_str().unwrap_or("");
             if !sent.is_empty() && Some(sent) != current["metadata"]["resourceVersion"].as_str() {
-                return Err(Refusal::Status(conflict(info, name)));
+                return Err(Refusal::Status(Box::new(conflict(info, name))));
             }
             if keeps_status {
                 object["status"] = current["status"].clone();
@@ -274,20 +274,20 @@ fn store_change(
             Reply::json(200, &stored)
         }
         Err(Refusal::DryRun(object)) => Reply::json(200, &object),
-        Err(Refusal::Status(status)) => Reply::status(status),
+        Err(Refusal::Status(status)) => Reply::status(*status),
     }
 }
 
 /// Why `store_change` wrote nothing: the server refused, or the client asked for a dry run
 /// (what would be stored, which the store must not keep).
 enum Refusal {
-    Status(Status),
+    Status(Box<Status>),
     DryRun(Value),
 }
 
 impl From<SimError> for Refusal {
     fn from(error: SimError) -> Refusal {
-        Refusal::Status(match error {
+        Refusal::Status(Box::new(match error {
             SimError::NotFound { resource, name } => {
                 match crate::world::catalog::by_plural(&resource) {
                     Some(info) => not_found(info, &name),
@@ -295,7 +295,7 @@ impl From<SimError> for Refusal {
                 }
             }
             other => bad_request(other.to_string()),
-        })
+        }))
     }
 }
 

@@ -171,7 +171,7 @@ fn merge_list(field: &str, current: &Value, patch: &[Value]) -> Result<Value, Pa
 
 /// Order `items` as `order` lists them (by merge key or value); those it does not name keep
 /// their place after the named ones, as the server sorts them.
-fn reorder(field: &str, items: &mut Vec<Value>, order: &[Value]) {
+fn reorder(field: &str, items: &mut [Value], order: &[Value]) {
     let key = match list_strategy(field, items) {
         Some(ListMerge::Key(key)) => Some(key),
         _ => None,

@@ -117,7 +117,6 @@ struct Pass<'a> {
 impl Pass<'_> {
     fn reconcile(&mut self, deployment: &Value, tracked: &mut Tracked) {
         let namespace = deployment["metadata"]["namespace"].as_str().unwrap_or("");
-        let name = name_of(deployment).to_string();
         let desired = deployment["spec"]["replicas"].as_i64().unwrap_or(1).max(0);
         let template = &deployment["spec"]["template"];
         let mut sets = self.sets(namespace, &tracked.uid);
@@ -159,20 +158,20 @@ impl Pass<'_> {
         let all: i64 = sets.iter().map(|set| set.replicas).sum();
         let new_unavailable = (sets[new_at].replicas - sets[new_at].ready).max(0);
         let mut budget = all - (desired - max_unavailable) - new_unavailable;
-        for at in 0..sets.len() {
-            if at == new_at || sets[at].replicas == 0 {
+        for (at, set) in sets.iter_mut().enumerate() {
+            if at == new_at || set.replicas == 0 {
                 continue;
             }
             // Old Pods that are not ready go first, whatever the budget.
-            let unready = sets[at].replicas - sets[at].ready;
-            let cut = sets[at]
+            let unready = set.replicas - set.ready;
+            let cut = set
                 .replicas
                 .min(budget.max(0))
-                .max(unready.min(sets[at].replicas));
+                .max(unready.min(set.replicas));
             if cut > 0 {
                 budget -= cut;
-                let target = sets[at].replicas - cut;
-                self.scale(deployment, &mut sets[at], target);
+                let target = set.replicas - cut;
+                self.scale(deployment, set, target);
             }
         }
         for set in &mut sets {
@@ -187,7 +186,6 @@ impl Pass<'_> {
             max_unavailable,
             revision,
         );
-        let _ = name;
     }
 
     fn sets(&self, namespace: &str, owner_uid: &str) -> Vec<Set> {
