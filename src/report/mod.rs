@@ -173,11 +173,16 @@ fn discovery(error: &DiscoveryError) -> Report {
     }
 }
 
+/// kubectl's line for a named object's 404 (`Error from server (NotFound): pods "x" not found`).
+pub fn not_found_line(error: &ClientError) -> String {
+    client(error).lines.join(" ")
+}
+
 fn watch(error: &WatchError) -> Report {
     match error {
         WatchError::Client(e) => client(e),
         WatchError::NotFound(errors) => Report::new(
-            errors.iter().map(|e| client(e).lines.join(" ")).collect(),
+            errors.iter().map(not_found_line).collect(),
             exit::SERVER_ERROR,
         ),
         WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),

@@ -8,14 +8,15 @@
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
-use crate::wait::Ended;
+use crate::wait::{Ended, Standing};
 
 /// How a `wait` run finished.
 #[derive(Debug)]
 pub struct WaitFinished {
     pub finished: Finished,
-    /// Every object (`pods/web`) in kubectl's order, and whether it met the condition.
-    pub objects: Vec<(String, bool)>,
+    /// Every object (`pods/web`) in kubectl's order, and where it stands: met, not met, or
+    /// named and not found.
+    pub objects: Vec<(String, Standing)>,
     /// `--timeout=0`: the objects were looked at once.
     pub checked_once: bool,
     /// `--for=create` alone: kubectl's timeout names no object then.
@@ -29,12 +30,31 @@ pub fn finished(run: &WaitFinished) -> Report {
 
 fn verdict(run: &WaitFinished) -> Report {
     let finished = &run.finished;
+    let missing: Vec<String> = run
+        .objects
+        .iter()
+        .filter_map(|(_, standing)| match standing {
+            Standing::Missing(line) => Some(line.clone()),
+            _ => None,
+        })
+        .collect();
     match &finished.end {
         End::ClosedPipe {
             verdict_lost: false,
         }
-        | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        | End::Ended(Ended::Until { .. })
+            if missing.is_empty() =>
+        {
+            Report::new(Vec::new(), exit::OK)
+        }
         End::ClosedPipe { verdict_lost: true } => super::finished(finished),
+        // The others met it; the named ones that do not exist fail the wait, each said in
+        // the order named, as kubectl says them after the others' lines.
+        End::Ended(Ended::Until { .. }) | End::Done { .. }
+            if !missing.is_empty() && finished.timed_out.is_none() && !run.checked_once =>
+        {
+            Report::new(missing, exit::SERVER_ERROR)
+        }
         End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
             Report::error("no matching resources found", exit::SERVER_ERROR)
         }
@@ -42,24 +62,52 @@ fn verdict(run: &WaitFinished) -> Report {
         End::Ended(Ended::Invalid(message)) => Report::error(message, exit::USAGE),
         _ if finished.timed_out.is_some() => {
             // kubectl waits on the objects in turn under one deadline: once it has passed on
-            // one, every object after it times out too.
-            let from_first = run.objects.iter().skip_while(|(_, met)| *met);
-            let messages: Vec<String> = from_first
-                .map(|(object, _)| format!("timed out waiting for the condition on {object}"))
+            // one, every object after it times out too. A named one that does not exist is
+            // said where it was named, before or after.
+            let first_unmet = run
+                .objects
+                .iter()
+                .position(|(_, standing)| *standing == Standing::NotMet);
+            let messages: Vec<String> = run
+                .objects
+                .iter()
+                .enumerate()
+                .filter_map(|(at, (object, standing))| match standing {
+                    Standing::Missing(line) => Some(line.clone()),
+                    _ if first_unmet.is_some_and(|first| at >= first) => {
+                        Some(format!("timed out waiting for the condition on {object}"))
+                    }
+                    _ => None,
+                })
                 .collect();
-            match messages.is_empty() || run.only_create {
-                true => Report::error("timed out waiting for the condition", exit::TIMEOUT),
-                false => errors(messages, exit::TIMEOUT),
+            match first_unmet.is_none() || run.only_create {
+                true if missing.is_empty() => {
+                    Report::error("timed out waiting for the condition", exit::TIMEOUT)
+                }
+                // Only the missing ones failed: what is wrong is that they do not exist.
+                _ if first_unmet.is_none() => errors(messages, exit::SERVER_ERROR),
+                _ => errors(messages, exit::TIMEOUT),
             }
         }
         End::Done { .. } if run.checked_once && finished.failed.is_none() => {
             let messages: Vec<String> = run
                 .objects
                 .iter()
-                .filter(|(_, met)| !met)
-                .map(|(object, _)| format!("condition not met for {object}"))
+                .filter_map(|(object, standing)| match standing {
+                    Standing::Met => None,
+                    Standing::NotMet => Some(format!("condition not met for {object}")),
+                    Standing::Missing(line) => Some(line.clone()),
+                })
                 .collect();
-            errors(messages, exit::TIMEOUT)
+            let unmet = run.objects.iter().any(|(_, s)| *s == Standing::NotMet);
+            errors(
+                messages,
+                if unmet {
+                    exit::TIMEOUT
+                } else {
+                    exit::SERVER_ERROR
+                },
+            )
         }
         _ => super::finished(finished),
     }
@@ -69,6 +117,8 @@ fn verdict(run: &WaitFinished) -> Report {
 fn errors(messages: Vec<String>, code: i32) -> Report {
     match messages.as_slice() {
         [] => Report::error("condition not met", code),
+        // An API error is said as kubectl says it: `Error from server (NotFound): ...`.
+        [one] if one.starts_with("Error from server") => Report::new(messages, code),
         [one] => Report::error(one, code),
         _ => Report::new(messages, code),
     }
@@ -90,7 +140,14 @@ mod tests {
             },
             objects: objects
                 .iter()
-                .map(|(o, met)| (o.to_string(), *met))
+                .map(|(o, met)| {
+                    let standing = if *met {
+                        Standing::Met
+                    } else {
+                        Standing::NotMet
+                    };
+                    (o.to_string(), standing)
+                })
                 .collect(),
             checked_once,
             only_create: false,

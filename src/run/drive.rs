@@ -237,23 +237,14 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         }
         verdict.unwrap_or_else(|| collector.all_done())
     };
-    let Collector {
-        failed, not_found, ..
-    } = collector;
-    // The others met what was asked: the missing ones are the wait's failure, said after
-    // their lines, as kubectl says its NotFound after the objects it waited on.
-    let verdict = match verdict {
-        Ok(End::Ended(Ended::Until { .. })) | Ok(End::Done { .. })
-            if !not_found.is_empty()
-                && run
-                    .deadline
-                    .is_none_or(|deadline| Instant::now() < deadline) =>
-        {
-            run.outputs.not_found(&log::lock(&run.not_found));
-            Err(KwError::Watch(WatchError::NotFound(not_found)))
-        }
-        verdict => verdict,
-    };
+    let Collector { failed, .. } = collector;
+    // kubectl wait goes past the named objects that do not exist: the others' lines are said
+    // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
+    // the order named (`report::wait`).
+    let missing = log::lock(&run.not_found).clone();
+    if !missing.is_empty() {
+        run.outputs.not_found(&missing);
+    }
     let end = match verdict {
         Ok(end) => end,
         Err(error) => {
@@ -569,7 +560,7 @@ impl Run {
             judged_event: self.judged_event.clone(),
         });
         let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
-        if let (Err(WatchError::NotFound(_)), Some(judge), [name]) =
+        if let (Err(WatchError::NotFound(errors)), Some(judge), [name]) =
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
@@ -580,7 +571,11 @@ impl Run {
                     namespace: target.namespace.clone().unwrap_or_default(),
                     name: name.clone(),
                 });
-                judge.not_found(index, &target.resource, name);
+                let line = errors
+                    .first()
+                    .map(crate::report::not_found_line)
+                    .unwrap_or_default();
+                judge.not_found(index, &target.resource, name, line);
             }
         }
         if let (Err(error), Some(stale)) = (&result, &prepared.stale) {
@@ -669,8 +664,6 @@ struct Collector {
     printed: u64,
     failed: Option<KwError>,
     lacking: Vec<DiscoveryError>,
-    /// kubectl wait's named objects that do not exist, passed over (their 404s).
-    not_found: Vec<crate::client::ClientError>,
 }
 
 type Verdict = Result<End, KwError>;
@@ -686,7 +679,6 @@ impl Collector {
             printed: 0,
             failed: None,
             lacking: Vec::new(),
-            not_found: Vec::new(),
         }
     }
 
@@ -732,14 +724,13 @@ impl Collector {
                     return Some(Ok(End::ClosedPipe { verdict_lost }));
                 }
                 // kubectl wait goes past a named object that does not exist, and says so
-                // after the others (`run`); the wait may be decided now.
-                Err(WatchError::NotFound(errors))
+                // after the others (the judge keeps its line); the wait may be decided now.
+                Err(WatchError::NotFound(_))
                     if self
                         .judge
                         .as_ref()
                         .is_some_and(SharedJudge::goes_past_missing) =>
                 {
-                    self.not_found.extend(errors);
                     let ended = self.judge.as_ref().and_then(SharedJudge::ended);
                     return ended.map(|ended| Ok(End::Ended(ended)));
                 }

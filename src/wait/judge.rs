@@ -21,6 +21,15 @@ use super::rules::Rules;
 /// through, bounded for an object whose message changes with every event.
 const SAID_PER_OBJECT: usize = 8;
 
+/// Where an object of kubectl wait stands at the end (`Judge::in_order`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    Met,
+    NotMet,
+    /// Named, and not found: kubectl's line for it.
+    Missing(String),
+}
+
 /// Why a watch ended early, as the judge recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended {
@@ -108,6 +117,10 @@ impl Assessment {
 pub struct Judge {
     rules: Rules,
     named: Vec<Named>,
+    /// Every object named, in the order named, the missing ones too (`in_order`).
+    named_given: Vec<Named>,
+    /// The named objects found not to exist, with kubectl's line for each (`not_found`).
+    missing: Vec<(Named, String)>,
     /// Watchers (targets) that have not delivered their first complete list yet.
     unsynced: Vec<bool>,
     /// Contexts whose watchers are not known yet (a run over several contexts resolves each
@@ -167,6 +180,8 @@ impl Judge {
     pub fn new(rules: Rules, named: Vec<Named>, targets: usize) -> Judge {
         Judge {
             rules,
+            named_given: named.clone(),
+            missing: Vec::new(),
             named,
             unsynced: vec![true; targets.max(1)],
             pending_members: 0,
@@ -207,6 +222,7 @@ impl Judge {
     /// nothing (it lacks the type, or was dropped) passes 0.
     pub fn member_resolved(&mut self, named: Vec<Named>, watchers: usize) -> usize {
         self.pending_members = self.pending_members.saturating_sub(1);
+        self.named_given.extend(named.iter().cloned());
         self.named.extend(named);
         let first = self.unsynced.len();
         self.unsynced.extend(std::iter::repeat_n(true, watchers));
@@ -844,16 +860,19 @@ impl Judge {
 
     /// Under `Rules::sequence` (kubectl wait): the named object of watcher `index` does not
     /// exist. kubectl says so and goes on to the next object: the wait no longer needs it.
+    /// `line` is kubectl's for it (`Error from server (NotFound): ...`).
     pub(super) fn not_found(
         &mut self,
         index: usize,
         resource: &ResourceInfo,
         name: &str,
+        line: String,
     ) -> Option<Ended> {
         if let Some(flag) = self.unsynced.get_mut(index) {
             *flag = false;
         }
         let gone = Named::new(resource, None, name);
+        self.missing.push((gone.clone(), line));
         self.named
             .retain(|n| !(n.resource == gone.resource && n.name == gone.name));
         let decided = self.decide();
@@ -963,19 +982,27 @@ impl Judge {
     /// Every object in kubectl wait's order (`plural/name`, as it names them), each with
     /// whether it has met an `--until` condition: the named ones in the order named (those that
     /// do not exist too), then the others by context, namespace and name.
-    pub fn in_order(&self) -> Vec<(String, bool)> {
+    pub fn in_order(&self) -> Vec<(String, Standing)> {
         let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
         let met = |resource: &str, name: &str| {
             self.met_once
                 .iter()
                 .any(|k| k.resource == resource && k.name == name)
         };
-        let mut objects: Vec<(String, bool)> = self
-            .named
+        let standing = |met: bool| if met { Standing::Met } else { Standing::NotMet };
+        let mut objects: Vec<(String, Standing)> = self
+            .named_given
             .iter()
             .map(|n| {
                 let label = format!("{}/{}", plural(&n.resource), n.name);
-                (label, met(&n.resource, &n.name))
+                let missing = self
+                    .missing
+                    .iter()
+                    .find(|(gone, _)| gone.resource == n.resource && gone.name == n.name);
+                match missing {
+                    Some((_, line)) => (label, Standing::Missing(line.clone())),
+                    None => (label, standing(met(&n.resource, &n.name))),
+                }
             })
             .collect();
         let mut others: Vec<&Key> = self
@@ -984,7 +1011,7 @@ impl Judge {
             .chain(&self.met_once)
             .filter(|k| {
                 !self
-                    .named
+                    .named_given
                     .iter()
                     .any(|n| n.resource == k.resource && n.name == k.name)
             })
@@ -995,7 +1022,7 @@ impl Judge {
         others.dedup();
         objects.extend(others.into_iter().map(|k| {
             let label = format!("{}/{}", plural(&k.resource), k.name);
-            (label, self.met_once.contains(k))
+            (label, standing(self.met_once.contains(k)))
         }));
         objects
     }

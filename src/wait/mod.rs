@@ -30,7 +30,7 @@ pub mod summary;
 
 pub use expr::{ConditionError, Expr, For};
 pub use identity::{Key, Named};
-pub use judge::{Ended, Judge, Trouble, Unmet};
+pub use judge::{Ended, Judge, Standing, Trouble, Unmet};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::{ConditionSink, Opening};

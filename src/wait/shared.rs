@@ -86,8 +86,9 @@ impl SharedJudge {
         index: usize,
         resource: &crate::events::ResourceInfo,
         name: &str,
+        line: String,
     ) -> Option<Ended> {
-        self.lock().not_found(index, resource, name)
+        self.lock().not_found(index, resource, name, line)
     }
 
     /// Whether kubectl wait's rules hold: objects met in turn, a missing one passed over.
@@ -107,7 +108,7 @@ impl SharedJudge {
 
     /// Every object in kubectl wait's order, and whether it met the condition
     /// (`Judge::in_order`).
-    pub fn in_order(&self) -> Vec<(String, bool)> {
+    pub fn in_order(&self) -> Vec<(String, super::Standing)> {
         self.lock().in_order()
     }
 

@@ -35,11 +35,14 @@ impl Target<'_> {
 
 /// POST to a collection: a new object.
 pub fn create(shared: &Shared, target: &Target<'_>, request: &Request) -> Reply {
+    match body(request) {
+        Ok(object) => create_object(shared, target, object, dry_run(request)),
+        Err(status) => Reply::status(status),
+    }
+}
+
+fn create_object(shared: &Shared, target: &Target<'_>, mut object: Value, dry: bool) -> Reply {
     let info = target.info;
-    let mut object = match body(request) {
-        Ok(object) => object,
-        Err(status) => return Reply::status(status),
-    };
     if let Err(status) = check_kind(info, &object) {
         return Reply::status(status);
     }
@@ -95,7 +98,7 @@ pub fn create(shared: &Shared, target: &Target<'_>, request: &Request) -> Reply 
     }
     let uid = object["metadata"]["uid"].as_str().unwrap_or("").to_string();
     defaults::apply(info.plural, &mut object, &uid);
-    if dry_run(request) {
+    if dry {
         return Reply::json(201, &object);
     }
     match shared.store.create(info.plural, object) {
@@ -147,6 +150,17 @@ pub fn patch(shared: &Shared, target: &Target<'_>, name: &str, request: &Request
         Err(status) => return Reply::status(status),
     };
     let info = target.info;
+    if kind == PatchKind::Apply {
+        let (_, map) = shared.store.snapshot(info.plural);
+        let key = (target.namespace().to_string(), name.to_string());
+        if !map.contains_key(&key) {
+            // Server-side apply of an object that does not exist creates it.
+            if let Err(status) = check_name(info, name, &patch) {
+                return Reply::status(status);
+            }
+            return create_object(shared, target, patch, dry_run(request));
+        }
+    }
     store_change(shared, target, name, request, |current| {
         let patched = patch::apply(kind, current, &patch).map_err(patch_status)?;
         check_name(info, name, &patched)?;
