@@ -24,7 +24,8 @@ if ! $K rollout status deployment/$APP --timeout=60s; then
 fi
 echo "running $($K get deployment $APP -o jsonpath='{.spec.template.spec.containers[0].image}')"
 $K wait --for=condition=Available deployment/$APP --timeout=30s
-$K get pods -l app=$APP -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | sort | uniq -c
+$K get deployment $APP -o jsonpath='{.status.readyReplicas}/{.spec.replicas} ready{"\n"}'
+$K get pods -l app=$APP -o name | wc -l | tr -d ' ' | grep -qv '^0$' && echo "pods running"
 
 $K delete deployment $APP --wait=false
 $K wait --for=delete deployment/$APP --timeout=30s

@@ -57,13 +57,14 @@ impl Deployments {
         kubelet: &mut Kubelet,
         recorder: &mut Recorder,
         now: SystemTime,
+        beat: Duration,
     ) {
         let keys: Vec<(String, String)> = self.tracked.keys().cloned().collect();
         for key in keys {
             let (_, deployments) = store.snapshot("deployments");
             let Some(deployment) = deployments.get(&key).map(|d| (**d).clone()) else {
                 if let Some(Some(tracked)) = self.tracked.remove(&key) {
-                    collect_garbage(store, &key.0, &tracked.uid);
+                    collect_garbage(store, kubelet, &key.0, &tracked.uid, now, beat);
                 }
                 continue;
             };
@@ -87,6 +88,7 @@ impl Deployments {
                 kubelet,
                 recorder,
                 now,
+                beat,
                 pods_made: &mut self.pods_made,
             };
             pass.reconcile(&deployment, tracked);
@@ -96,11 +98,18 @@ impl Deployments {
 
 /// A deleted Deployment's ReplicaSets and their Pods go, as the garbage collector removes
 /// dependents in the background.
-fn collect_garbage(store: &Store, namespace: &str, owner_uid: &str) {
+fn collect_garbage(
+    store: &Store,
+    kubelet: &mut Kubelet,
+    namespace: &str,
+    owner_uid: &str,
+    now: SystemTime,
+    beat: Duration,
+) {
     for set in owned(store, "replicasets", namespace, owner_uid) {
         let set_uid = set["metadata"]["uid"].as_str().unwrap_or("").to_string();
         for pod in owned(store, "pods", namespace, &set_uid) {
-            let _ = store.delete("pods", namespace, name_of(&pod));
+            kubelet.terminate(store, namespace, name_of(&pod), now, beat);
         }
         let _ = store.delete("replicasets", namespace, name_of(&set));
     }
@@ -111,6 +120,7 @@ struct Pass<'a> {
     kubelet: &'a mut Kubelet,
     recorder: &'a mut Recorder,
     now: SystemTime,
+    beat: Duration,
     pods_made: &'a mut u64,
 }
 
@@ -193,7 +203,11 @@ impl Pass<'_> {
             .into_iter()
             .map(|object| {
                 let uid = object["metadata"]["uid"].as_str().unwrap_or("").to_string();
-                let pods = owned(self.store, "pods", namespace, &uid);
+                // A Pod being deleted no longer counts, as the ReplicaSet controller skips it.
+                let pods: Vec<Value> = owned(self.store, "pods", namespace, &uid)
+                    .into_iter()
+                    .filter(|pod| pod["metadata"]["deletionTimestamp"].is_null())
+                    .collect();
                 let ready = pods.iter().filter(|pod| is_ready(pod)).count() as i64;
                 let pods: Vec<String> = pods.iter().map(|pod| name_of(pod).to_string()).collect();
                 Set {
@@ -384,7 +398,8 @@ impl Pass<'_> {
                 .rposition(|pod| !ready(pod))
                 .unwrap_or(set.pods.len() - 1);
             let pod_name = set.pods.remove(at);
-            let _ = self.store.delete("pods", namespace, &pod_name);
+            self.kubelet
+                .terminate(self.store, namespace, &pod_name, self.now, self.beat);
             let message = format!("Deleted pod: {pod_name}");
             let object = set.object.clone();
             self.event(

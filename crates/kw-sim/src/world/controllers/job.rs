@@ -5,7 +5,7 @@
 //! kubelet's to say, from its spec (`registry`).
 
 use std::collections::HashMap;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
 
@@ -35,6 +35,7 @@ impl Jobs {
         kubelet: &mut Kubelet,
         recorder: &mut Recorder,
         now: SystemTime,
+        beat: Duration,
     ) {
         let keys: Vec<(String, String)> = self.tracked.keys().cloned().collect();
         for key in keys {
@@ -43,7 +44,7 @@ impl Jobs {
                 // Gone: its Pods go with it, as the garbage collector removes dependents.
                 if let Some(Some(uid)) = self.tracked.remove(&key) {
                     for pod in owned(store, "pods", &key.0, &uid) {
-                        let _ = store.delete("pods", &key.0, name_of(&pod));
+                        kubelet.terminate(store, &key.0, name_of(&pod), now, beat);
                     }
                 }
                 continue;

@@ -11,9 +11,11 @@ use serde_json::{json, Value};
 use super::recorder::{Involved, Recorder, Source};
 use super::registry;
 use crate::world::container_logs::{ContainerLog, PodLogs};
-use crate::world::objects::{PodBlueprint, PodStage};
+use crate::world::objects::{rfc3339, PodBlueprint, PodStage};
 use crate::world::store::Store;
 
+/// The default termination grace, as `deletionTimestamp` says it (the sim's Pods stop in a beat).
+const GRACE: Duration = Duration::from_secs(30);
 /// How long "never again" is.
 const FOREVER: Duration = Duration::from_secs(3600 * 24 * 365);
 /// Back-off rounds stop doubling here (2^5 beats), as the kubelet caps its back-off.
@@ -44,6 +46,8 @@ struct Progress {
 pub struct Kubelet {
     pods: HashMap<(String, String), Progress>,
     placed: usize,
+    /// Pods told to stop, and when they are gone: (namespace, name, uid, at).
+    terminating: Vec<(String, String, String, SystemTime)>,
 }
 
 impl Kubelet {
@@ -62,6 +66,30 @@ impl Kubelet {
         );
     }
 
+    /// Stop a Pod as a deletion with the default grace does: it is `Terminating` (its
+    /// `deletionTimestamp` set) for a beat, then gone.
+    pub fn terminate(
+        &mut self,
+        store: &Store,
+        namespace: &str,
+        name: &str,
+        now: SystemTime,
+        beat: Duration,
+    ) {
+        self.pods.remove(&(namespace.to_string(), name.to_string()));
+        let marked = store.modify::<crate::error::SimError>("pods", namespace, name, |current| {
+            let mut pod = current.clone();
+            pod["metadata"]["deletionTimestamp"] = json!(rfc3339(now + GRACE));
+            pod["metadata"]["deletionGracePeriodSeconds"] = json!(GRACE.as_secs());
+            Ok(pod)
+        });
+        if let Ok(pod) = marked {
+            let uid = pod["metadata"]["uid"].as_str().unwrap_or("").to_string();
+            self.terminating
+                .push((namespace.into(), name.into(), uid, now + beat));
+        }
+    }
+
     /// Move every Pod that is due one step.
     pub fn tick(
         &mut self,
@@ -71,6 +99,19 @@ impl Kubelet {
         now: SystemTime,
         beat: Duration,
     ) {
+        self.terminating.retain(|(namespace, name, uid, at)| {
+            if now < *at {
+                return true;
+            }
+            let (_, pods) = store.snapshot("pods");
+            let same = pods
+                .get(&(namespace.clone(), name.clone()))
+                .is_some_and(|pod| pod["metadata"]["uid"].as_str() == Some(uid.as_str()));
+            if same {
+                let _ = store.delete("pods", namespace, name);
+            }
+            false
+        });
         let (_, pods) = store.snapshot("pods");
         let seed = store.seed();
         self.pods.retain(|(namespace, name), progress| {

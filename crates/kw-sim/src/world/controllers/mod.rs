@@ -96,9 +96,9 @@ impl ControlLoop {
             }
         }
         self.deployments
-            .tick(store, &mut self.kubelet, &mut self.recorder, now);
+            .tick(store, &mut self.kubelet, &mut self.recorder, now, beat);
         self.jobs
-            .tick(store, &mut self.kubelet, &mut self.recorder, now);
+            .tick(store, &mut self.kubelet, &mut self.recorder, now, beat);
         self.kubelet
             .tick(store, logs, &mut self.recorder, now, beat);
     }
