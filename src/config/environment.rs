@@ -56,15 +56,22 @@ impl Environment {
     }
 }
 
+/// The user's home: `HOME`, else (as client-go's `homedir` on Windows) `USERPROFILE`.
+pub fn home_dir() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|v| !v.is_empty());
+    let home = if cfg!(windows) {
+        home.or_else(|| std::env::var_os("USERPROFILE").filter(|v| !v.is_empty()))
+    } else {
+        home
+    };
+    home.map(PathBuf::from)
+}
+
 /// Where discovery is cached: `$XDG_CACHE_HOME/kw/discovery`, else `$HOME/.cache/kw/discovery`.
 pub fn discovery_cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })?;
+        .or_else(|| home_dir().map(|home| home.join(".cache")))?;
     Some(base.join("kw").join("discovery"))
 }

@@ -277,10 +277,10 @@ pub fn load(sources: &LoadSources<'_>) -> Result<Kubeconfig, KubeconfigError> {
     Ok(merged)
 }
 
-/// Loads by kubectl's rules, taking `KUBECONFIG` and `HOME` from the environment.
+/// Loads by kubectl's rules, taking `KUBECONFIG` and the home directory from the environment.
 pub fn load_from_env(explicit: Option<&Path>) -> Result<Kubeconfig, KubeconfigError> {
     let kubeconfig_env = std::env::var_os("KUBECONFIG");
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = super::environment::home_dir();
     let kubeconfig_env = kubeconfig_env.as_ref().map(|value| value.to_string_lossy());
     load(&LoadSources {
         explicit,

@@ -56,11 +56,26 @@ pub fn stdout_width() -> Option<usize> {
     {
         return Some(columns);
     }
+    terminal_columns()
+}
+
+#[cfg(unix)]
+fn terminal_columns() -> Option<usize> {
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
     // SAFETY: TIOCGWINSZ writes only into the `winsize` we own; a descriptor that is not a
     // terminal makes it fail, which is answered as "unknown".
     let result = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
     (result == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+/// The console's width (Windows), when stdout is one.
+#[cfg(not(unix))]
+fn terminal_columns() -> Option<usize> {
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let (columns, _) = crossterm::terminal::size().ok()?;
+    (columns > 0).then_some(usize::from(columns))
 }
 
 fn parse_columns(value: &str) -> Option<usize> {

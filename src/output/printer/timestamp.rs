@@ -91,6 +91,7 @@ fn short_clock(at: SystemTime, offset: i64) -> String {
 
 /// The local zone's offset from UTC at `at`, from the C library (which reads `TZ` and
 /// `/etc/localtime`).
+#[cfg(unix)]
 fn local_offset_seconds(at: SystemTime) -> Option<i64> {
     let seconds = at.duration_since(UNIX_EPOCH).ok()?.as_secs();
     let time = libc::time_t::try_from(seconds).ok()?;
@@ -101,6 +102,41 @@ fn local_offset_seconds(at: SystemTime) -> Option<i64> {
         return None;
     }
     Some(tm.tm_gmtoff as i64)
+}
+
+/// The local zone's offset from UTC at `at`: Windows' C library has no `tm_gmtoff`, so the
+/// local calendar time is read back as if it were UTC and compared.
+#[cfg(not(unix))]
+fn local_offset_seconds(at: SystemTime) -> Option<i64> {
+    let seconds = at.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    let time = libc::time_t::try_from(seconds).ok()?;
+    // SAFETY: `localtime_s` writes only into the `tm` we own and reads the `time_t` we pass.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    if unsafe { libc::localtime_s(&mut tm, &time) } != 0 {
+        return None;
+    }
+    let days = days_from_civil(
+        i64::from(tm.tm_year) + 1900,
+        i64::from(tm.tm_mon) + 1,
+        i64::from(tm.tm_mday),
+    );
+    let local = days * 86_400
+        + i64::from(tm.tm_hour) * 3_600
+        + i64::from(tm.tm_min) * 60
+        + i64::from(tm.tm_sec);
+    Some(local - seconds as i64)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+#[cfg(not(unix))]
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month_index = (month + 9) % 12;
+    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]

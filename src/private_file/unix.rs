@@ -1,16 +1,5 @@
-//! Directories and files only their owner may write or read (the discovery cache), opened so that
-//! another local user can neither plant nor redirect them.
-//!
-//! A directory is opened once, one component at a time from `/`, without following a link
-//! blindly (`O_NOFOLLOW | O_DIRECTORY`); everything after that is relative to the open handle
-//! (`openat`, `renameat`), so swapping a path for a symlink between the check and the use changes
-//! nothing. Every directory on the way must be one nobody else may change (owned by root or the
-//! user; not writable by group, unless it is the user's private group, nor by others; or sticky
-//! as `/tmp` is: as ssh checks `~/.ssh`); the directory itself must be the user's and writable
-//! by the user alone. A symlink on the way is followed only when root or the user made it.
-//! Files are created exclusively with mode 0600 under a name nobody can predict, then renamed
-//! into place (a rename replaces a symlink planted at the target instead of following it), so a
-//! reader never sees half a file either.
+//! The directory handle on Unix: opened component by component without following links
+//! blindly, with every check of `super` done on open handles.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
@@ -19,42 +8,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
+use super::error::DirError;
+
 /// Links followed while opening one directory, as the kernel's own limit (`MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
-
-/// Why a directory was not opened.
-#[derive(Debug)]
-pub enum DirError {
-    /// It does not exist (and was not to be made).
-    Missing,
-    /// `dir`, on the way to it, may be changed by another user.
-    UntrustedParent {
-        dir: PathBuf,
-        why: String,
-    },
-    /// The directory itself belongs to another user, or others may write to it.
-    Untrusted {
-        why: String,
-    },
-    Io(io::Error),
-}
-
-impl std::fmt::Display for DirError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DirError::Missing => write!(f, "it does not exist"),
-            DirError::UntrustedParent { dir, why } => write!(f, "{}: {why}", dir.display()),
-            DirError::Untrusted { why } => write!(f, "{why}"),
-            DirError::Io(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl From<io::Error> for DirError {
-    fn from(error: io::Error) -> DirError {
-        DirError::Io(error)
-    }
-}
 
 /// An open directory that only its owner (the user running kw) may change.
 #[derive(Debug)]
