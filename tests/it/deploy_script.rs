@@ -120,6 +120,14 @@ fn deploy<'a>(name: &'a str, image: &'a str) -> Story<'a> {
     }
 }
 
+fn directory<'a>(name: &'a str, image: &'a str) -> Story<'a> {
+    Story {
+        name,
+        script: "directory.sh",
+        variable: ("IMAGE", image),
+    }
+}
+
 fn migrate<'a>(name: &'a str, command: &'a str) -> Story<'a> {
     Story {
         name,
@@ -195,5 +203,33 @@ fn a_migration_job_that_fails_reads_the_same() {
         ours.stderr.contains("BackoffLimitExceeded"),
         "{}",
         ours.stderr
+    );
+}
+
+#[test]
+fn a_directory_of_manifests_rolls_out_the_same_way() {
+    let ours =
+        switched_script_reads_the_same(&directory("completes", "ghcr.io/kw-demo/shop:1.4.2"), 0);
+    for line in [
+        "namespace/shop created",
+        "service/shop created",
+        "condition met",
+        "service at 10.96.",
+    ] {
+        assert!(ours.stdout.contains(line), "{line}: {}", ours.stdout);
+    }
+}
+
+#[test]
+fn a_directory_whose_image_does_not_exist_fails_the_same_way() {
+    let ours = switched_script_reads_the_same(
+        &directory("image-pull", "ghcr.io/kw-demo/shop:1.4.3-typo"),
+        1,
+    );
+    assert!(
+        ours.stdout
+            .contains("Progressing=False ProgressDeadlineExceeded"),
+        "{}",
+        ours.stdout
     );
 }

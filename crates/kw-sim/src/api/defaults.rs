@@ -1,5 +1,5 @@
 //! The defaults kube-apiserver fills in on a write, for the kinds clients create in scripts
-//! (Deployments, Jobs, Pods): what `kubectl get -o yaml` shows after an `apply` of a short
+//! (Deployments, Jobs, Pods, Services, Namespaces): what `kubectl get -o yaml` shows after an `apply` of a short
 //! manifest, and what the controllers read (`replicas`, `progressDeadlineSeconds`, a Job's
 //! selector and `backoffLimit`).
 
@@ -63,8 +63,50 @@ pub fn apply(resource: &str, object: &mut Value, uid: &str) {
             pod_spec(&mut object["spec"]["template"]["spec"], "Never");
         }
         "pods" => pod_spec(&mut object["spec"], "Always"),
+        "services" => service(object, uid),
+        "namespaces" => {
+            default(&mut object["spec"], "finalizers", json!(["kubernetes"]));
+            default(&mut object["status"], "phase", json!("Active"));
+            let name = object["metadata"]["name"].clone();
+            if !object["metadata"]["labels"].is_object() {
+                object["metadata"]["labels"] = json!({});
+            }
+            default(
+                &mut object["metadata"]["labels"],
+                "kubernetes.io/metadata.name",
+                name,
+            );
+        }
         _ => {}
     }
+}
+
+/// A Service as the API server completes it: `ClusterIP`, an address from the service range
+/// (derived from its uid, so the same world gives the same address), TCP ports whose target is
+/// the port itself unless said.
+fn service(object: &mut Value, uid: &str) {
+    let spec = &mut object["spec"];
+    default(spec, "type", json!("ClusterIP"));
+    default(spec, "sessionAffinity", json!("None"));
+    default(spec, "internalTrafficPolicy", json!("Cluster"));
+    default(spec, "ipFamilies", json!(["IPv4"]));
+    default(spec, "ipFamilyPolicy", json!("SingleStack"));
+    if spec["clusterIP"].is_null() {
+        let hash = uid
+            .bytes()
+            .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        let address = format!("10.96.{}.{}", (hash >> 8) % 256, 2 + hash % 250);
+        spec["clusterIP"] = json!(address);
+        spec["clusterIPs"] = json!([address]);
+    }
+    if let Some(ports) = spec["ports"].as_array_mut() {
+        for port in ports {
+            default(port, "protocol", json!("TCP"));
+            let number = port["port"].clone();
+            default(port, "targetPort", number);
+        }
+    }
+    default(&mut object["status"], "loadBalancer", json!({}));
 }
 
 fn default(target: &mut Value, field: &str, value: Value) {
@@ -134,6 +176,23 @@ mod tests {
             job["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"],
             "IfNotPresent"
         );
+    }
+
+    #[test]
+    fn a_service_gets_an_address_and_tcp_ports() {
+        let mut service =
+            json!({"spec": {"ports": [{"port": 80}, {"port": 53, "protocol": "UDP"}]}});
+        apply("services", &mut service, "u-7");
+        assert_eq!(service["spec"]["type"], "ClusterIP");
+        assert!(service["spec"]["clusterIP"]
+            .as_str()
+            .unwrap()
+            .starts_with("10.96."));
+        assert_eq!(
+            service["spec"]["ports"][0],
+            json!({"port": 80, "protocol": "TCP", "targetPort": 80})
+        );
+        assert_eq!(service["spec"]["ports"][1]["protocol"], "UDP");
     }
 
     #[test]
