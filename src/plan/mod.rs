@@ -232,6 +232,9 @@ impl Deadlines {
     }
 }
 
+/// How the caller reads a file the flags name (`std::fs::read_to_string` in a run).
+pub type ReadFile<'a> = &'a dyn Fn(&std::path::Path) -> std::io::Result<String>;
+
 /// `kw get`'s plan as the flags alone decide it: every flag checked, the template file `-o`
 /// names (if any) not read yet. `read_files` reads it and gives the plan.
 #[derive(Debug, Clone)]
@@ -266,13 +269,15 @@ impl FlagPlan {
         Ok(self)
     }
 
-    /// Planning's one I/O step: read and parse the template file `-o` names.
-    pub fn read_files(self) -> Result<GetPlan, PlanError> {
+    /// The plan, with the template file `-o` names parsed from what `read` gives for its path:
+    /// the caller reads, so that planning does no I/O of its own.
+    pub fn read_files(self, read: ReadFile<'_>) -> Result<GetPlan, PlanError> {
         let mut plan = self.plan;
         if let Some(file) = &self.template_file {
+            let format = file.parse(read(file.path()))?;
             plan.output.format = match self.missing_keys_refused {
-                true => file.read()?.missing_keys_refused(),
-                false => file.read()?,
+                true => format.missing_keys_refused(),
+                false => format,
             };
         }
         Ok(plan)
@@ -617,6 +622,7 @@ impl GetPlan {
         targets: &[Target],
         color: bool,
         terminal: bool,
+        width: Option<usize>,
         started: SystemTime,
     ) -> PrintOptions {
         let output = &self.output;
@@ -640,10 +646,8 @@ impl GetPlan {
             started: Some(started),
             color,
             terminal,
-            // Asked here, with the answer to `terminal`, so that printers never ask.
-            width: terminal
-                .then(crate::output::terminal::stdout_width)
-                .flatten(),
+            // The caller asked the terminal, so that neither the plan nor the printers do.
+            width,
             diff: output.diff,
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),
@@ -927,7 +931,7 @@ mod tests {
     }
 
     fn plan(args: &[&str]) -> Result<GetPlan, PlanError> {
-        flag_plan(args)?.read_files()
+        flag_plan(args)?.read_files(&|path| std::fs::read_to_string(path))
     }
 
     #[test]
@@ -1026,6 +1030,7 @@ mod tests {
             &targets,
             false,
             false,
+            None,
             SystemTime::UNIX_EPOCH,
         );
         assert!(options.all_namespaces);
@@ -1205,7 +1210,10 @@ mod tests {
         // found by `read_files`, with the words `-o` always had.
         let named = flag_plan(&["pods", "-o", "jsonpath-file=/nonexistent/kw.tpl"]).unwrap();
         assert_eq!(
-            named.read_files().unwrap_err().to_string(),
+            named
+                .read_files(&|path| std::fs::read_to_string(path))
+                .unwrap_err()
+                .to_string(),
             "error reading jsonpath-file file /nonexistent/kw.tpl: No such file or directory (os error 2)"
         );
         let dir = tempfile::tempdir().unwrap();

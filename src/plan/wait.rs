@@ -11,7 +11,7 @@ use crate::output::printer::OutputFormat;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{ConditionError, Expr, For, Rules};
 
-use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, Request};
+use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};
 
 /// kw's `get` default.
 const MAX_OBJECT_SIZE: usize = 64 << 20;
@@ -20,7 +20,7 @@ const MAX_OBJECT_SIZE: usize = 64 << 20;
 const A_WEEK: Duration = Duration::from_secs(168 * 3600);
 
 /// The plan of `kw wait ARGS`. Pure.
-pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
+pub fn plan(args: &WaitArgs, read: ReadFile<'_>) -> Result<GetPlan, PlanError> {
     let until = conditions_of(&args.for_conditions)?;
     let mut fail_on = args
         .fail_on
@@ -39,7 +39,7 @@ pub fn plan(args: &WaitArgs) -> Result<GetPlan, PlanError> {
     }
     let inner = match args.output.as_deref() {
         None | Some("") => None,
-        Some(format) => Some(Box::new(output_of(format)?)),
+        Some(format) => Some(Box::new(output_of(format, read)?)),
     };
     // Why a wait on an object's state failed or ran out (its Pods, their Warning events, a
     // crashed container's log): for kubectl's conditions too, which say nothing of the cause.
@@ -163,10 +163,10 @@ fn request_of(args: &WaitArgs) -> Result<(Request, Vec<String>), PlanError> {
 }
 
 /// The `-o` formats kubectl wait prints with.
-fn output_of(text: &str) -> Result<OutputFormat, PlanError> {
+fn output_of(text: &str, read: ReadFile<'_>) -> Result<OutputFormat, PlanError> {
     let format = match parse_output_spec(text)? {
         OutputSpec::Format(format) => format,
-        OutputSpec::File(file) => file.read()?,
+        OutputSpec::File(file) => file.parse(read(file.path()))?,
     };
     match format {
         OutputFormat::Name
@@ -197,7 +197,13 @@ mod tests {
         let Command::Wait(wait) = &cli.command else {
             panic!("not kw wait");
         };
-        plan(wait)
+        // Planning reads no file itself: one a test names is not there.
+        plan(wait, &|path| {
+            Err(std::io::Error::other(format!(
+                "{} is not read in unit tests",
+                path.display()
+            )))
+        })
     }
 
     fn message(args: &[&str]) -> String {

@@ -48,6 +48,8 @@ pub(super) struct Run {
     outputs: Outputs,
     color: bool,
     terminal: bool,
+    /// The terminal's width (`COLUMNS` first), read once for every printer; `None` off a terminal.
+    width: Option<usize>,
     started: SystemTime,
     /// What kubectl says when the one-shot list is empty: the members' message when they agree.
     when_empty: Mutex<Option<String>>,
@@ -120,6 +122,9 @@ impl Run {
             reconnects,
             color: crate::output::terminal::use_color(plan.output.color, terminal),
             terminal,
+            width: terminal
+                .then(crate::output::terminal::stdout_width)
+                .flatten(),
             started: SystemTime::now(),
             judge,
             plan,
@@ -512,6 +517,7 @@ impl Run {
             &prepared.targets,
             self.color,
             self.terminal,
+            self.width,
             self.started,
         );
         options.judged = self.judged_event.clone();

@@ -16,6 +16,7 @@ mod cause;
 mod drive;
 mod evidence;
 mod gate;
+mod manifest_files;
 mod member;
 mod outputs;
 pub mod rollout;
@@ -41,7 +42,7 @@ pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Fi
     let plan = FlagPlan::from_args(args)?
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
-        .read_files()?;
+        .read_files(&|path| std::fs::read_to_string(path))?;
     run_plan(plan, config, notices).map(|(finished, _)| finished)
 }
 
@@ -211,20 +212,18 @@ fn warn_insecure(members: &[member::Member]) {
 /// objects (read once, here; a nameless one refused in kubectl wait's words under `wait`).
 fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, KwError> {
     Ok(match request {
-        Request::Manifest { paths, recursive } => {
-            crate::plan::manifest::load_all(paths, *recursive)
-                .map_err(|e| match kubectl_wait {
-                    true => e.in_kubectl_wait_words(),
-                    false => e,
-                })?
-                .into_iter()
-                .map(|o| Requested {
-                    type_name: o.type_query(),
-                    names: vec![o.name],
-                    namespace: o.namespace,
-                })
-                .collect()
-        }
+        Request::Manifest { paths, recursive } => manifest_files::load_all(paths, *recursive)
+            .map_err(|e| match kubectl_wait {
+                true => e.in_kubectl_wait_words(),
+                false => e,
+            })?
+            .into_iter()
+            .map(|o| Requested {
+                type_name: o.type_query(),
+                names: vec![o.name],
+                namespace: o.namespace,
+            })
+            .collect(),
         Request::Types(types) => types
             .iter()
             .map(|(t, names)| Requested {

@@ -58,7 +58,7 @@ pub fn status(
             }
         }
         Objects::Manifest(paths) => {
-            for object in crate::plan::manifest::load_all(&paths, args.recursive)? {
+            for object in super::manifest_files::load_all(&paths, args.recursive)? {
                 let request = Request::Types(vec![(object.type_query(), vec![object.name])]);
                 watch(request, object.namespace)?;
             }

@@ -15,7 +15,7 @@ pub fn wait(
     config: &ConfigFlags,
     notices: &Notices,
 ) -> Result<WaitFinished, KwError> {
-    let mut plan = crate::plan::wait::plan(args)?;
+    let mut plan = crate::plan::wait::plan(args, &|path| std::fs::read_to_string(path))?;
     plan.request_timeout = match config.request_timeout.as_deref() {
         Some(value) => crate::config::flags::parse_request_timeout(value)
             .map_err(crate::plan::PlanError::from)?,

@@ -245,6 +245,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
         "run",
         &[
             ("gate", 0),
+            ("manifest_files", 0),
             ("member", 0),
             ("outputs", 0),
             ("watches", 0),
@@ -397,6 +398,63 @@ fn every_crate_of_the_workspace_is_checked_and_read() {
             "demo → kw_sim: this crate does not use kw_sim",
             "main → kw_sim: this crate does not use kw_sim",
         ]
+    );
+}
+
+/// What only the edges of a run may do (read files, stdin, the environment, the terminal):
+/// the plan is decided from values its caller read (issue 46).
+const PLAN_IO: &[&str] = &[
+    "std::fs",
+    "fs::read",
+    "File::open",
+    "stdin(",
+    "env::var",
+    "stdout_width",
+    "stdout_is_terminal",
+];
+
+/// The I/O calls in the product code of the modules under `folder`.
+fn io_calls(tree: &Tree, folder: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, text) in tree {
+        if module.first().map(String::as_str) != Some(folder) {
+            continue;
+        }
+        let Some((code, _)) = product_code(text) else {
+            continue;
+        };
+        for call in PLAN_IO {
+            if code.contains(call) {
+                found.push(format!("{}: {call}", shown(module)));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_plan_is_decided_without_io() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = io_calls(&read_tree(&root.join("src")), "plan");
+    assert!(found.is_empty(), "the plan does I/O:\n{}", found.join("\n"));
+    // The check sees a read in product code, and leaves a test's alone.
+    let seeded = seeded(&[
+        (
+            "plan/mod.rs",
+            "pub fn f() { let _ = std::fs::read_to_string(\"x\"); }",
+        ),
+        (
+            "plan/wait.rs",
+            "#[cfg(test)]\nmod tests { fn g() { std::io::stdin(); } }",
+        ),
+        (
+            "output/mod.rs",
+            "pub fn h() { std::env::var(\"COLUMNS\"); }",
+        ),
+    ]);
+    assert_eq!(
+        io_calls(&seeded, "plan"),
+        ["plan: std::fs", "plan: fs::read"]
     );
 }
 

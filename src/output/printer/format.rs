@@ -186,29 +186,36 @@ pub struct TemplateFile {
 }
 
 impl TemplateFile {
-    /// Read the file and parse the template it holds.
-    pub fn read(&self) -> Result<OutputFormat, FormatError> {
+    /// The file's path, for the caller to read.
+    pub fn path(&self) -> &Path {
+        Path::new(&self.path)
+    }
+
+    /// The template in what reading the file gave, or the error `-o` words for the read.
+    pub fn parse(&self, read: std::io::Result<String>) -> Result<OutputFormat, FormatError> {
         if self.flag == "go-template-file" {
             // kubectl words Go's error: `open PATH: no such file or directory`.
-            let text = std::fs::read_to_string(Path::new(&self.path)).map_err(|e| {
-                FormatError::GoTemplateFile {
-                    path: self.path.clone(),
-                    message: go_open_error(&self.path, &e),
-                }
+            let text = read.map_err(|e| FormatError::GoTemplateFile {
+                path: self.path.clone(),
+                message: go_open_error(&self.path, &e),
             })?;
             return go_template(&text);
         }
-        let text =
-            std::fs::read_to_string(Path::new(&self.path)).map_err(|e| FormatError::File {
-                flag: self.flag.to_string(),
-                path: self.path.clone(),
-                message: e.to_string(),
-            })?;
+        let text = read.map_err(|e| FormatError::File {
+            flag: self.flag.to_string(),
+            path: self.path.clone(),
+            message: e.to_string(),
+        })?;
         match self.flag {
             "custom-columns-file" => columns_from_file(&text),
             "go-template-file" => go_template(&text),
             _ => jsonpath(&text, false),
         }
+    }
+
+    /// Read the file and parse the template it holds.
+    pub fn read(&self) -> Result<OutputFormat, FormatError> {
+        self.parse(std::fs::read_to_string(self.path()))
     }
 }
 
