@@ -7,8 +7,11 @@ use serde_json::{Map, Value as Json};
 
 use crate::goformat::fmt::write_go_float_v;
 
+/// Lists and maps borrow from the decoded object: `$`, variables and dot refer to the data,
+/// never copy it (a template reading `len $.items` per item of a list of thousands would
+/// otherwise copy the whole list each time, quadratic in the list).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     /// Go's invalid `reflect.Value`: a missing key, printed `<no value>`.
     Missing,
     /// A nil `interface{}` (JSON `null`).
@@ -20,12 +23,12 @@ pub enum Value {
     GoInt(i64),
     Float(f64),
     Str(String),
-    List(Vec<Json>),
-    Map(Map<String, Json>),
+    List(&'a [Json]),
+    Map(&'a Map<String, Json>),
 }
 
-impl Value {
-    pub fn from_json(json: &Json) -> Value {
+impl<'a> Value<'a> {
+    pub fn from_json(json: &'a Json) -> Value<'a> {
         match json {
             Json::Null => Value::Nil,
             Json::Bool(b) => Value::Bool(*b),
@@ -34,8 +37,8 @@ impl Value {
                 None => Value::Float(n.as_f64().unwrap_or(0.0)),
             },
             Json::String(s) => Value::Str(s.clone()),
-            Json::Array(items) => Value::List(items.clone()),
-            Json::Object(map) => Value::Map(map.clone()),
+            Json::Array(items) => Value::List(items),
+            Json::Object(map) => Value::Map(map),
         }
     }
 
@@ -79,8 +82,8 @@ pub fn write_v(out: &mut String, value: &Value) {
         Value::Int(i) | Value::GoInt(i) => out.push_str(&i.to_string()),
         Value::Float(f) => write_float(out, *f),
         Value::Str(s) => out.push_str(s),
-        Value::List(items) => write_json_v(out, &Json::Array(items.clone())),
-        Value::Map(map) => write_json_v(out, &Json::Object(map.clone())),
+        Value::List(items) => write_json_items(out, items),
+        Value::Map(map) => write_json_map(out, map),
     }
 }
 
@@ -93,32 +96,36 @@ fn write_float(out: &mut String, float: f64) {
 /// `%v` of JSON-decoded data: numbers are float64, maps sorted, `null` is `<nil>`.
 pub fn write_json_v(out: &mut String, json: &Json) {
     match json {
-        Json::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(' ');
-                }
-                write_json_v(out, item);
-            }
-            out.push(']');
-        }
-        Json::Object(map) => {
-            let mut members: Vec<(&String, &Json)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push_str("map[");
-            for (index, (key, item)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(' ');
-                }
-                out.push_str(key);
-                out.push(':');
-                write_json_v(out, item);
-            }
-            out.push(']');
-        }
+        Json::Array(items) => write_json_items(out, items),
+        Json::Object(map) => write_json_map(out, map),
         other => write_v(out, &Value::from_json(other)),
     }
+}
+
+fn write_json_items(out: &mut String, items: &[Json]) {
+    out.push('[');
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        write_json_v(out, item);
+    }
+    out.push(']');
+}
+
+fn write_json_map(out: &mut String, map: &Map<String, Json>) {
+    let mut members: Vec<(&String, &Json)> = map.iter().collect();
+    members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    out.push_str("map[");
+    for (index, (key, item)) in members.into_iter().enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        out.push_str(key);
+        out.push(':');
+        write_json_v(out, item);
+    }
+    out.push(']');
 }
 
 /// `fmt.Sprint(args...)`: a space between operands when neither is a string.
