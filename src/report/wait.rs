@@ -8,6 +8,7 @@
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
+use crate::wait::summary::NAMED_OBJECTS;
 use crate::wait::Ended;
 
 /// How a `wait` run finished.
@@ -44,25 +45,45 @@ fn verdict(run: &WaitFinished) -> Report {
             // kubectl waits on the objects in turn under one deadline: once it has passed on
             // one, every object after it times out too.
             let from_first = run.objects.iter().skip_while(|(_, met)| *met);
-            let messages: Vec<String> = from_first
-                .map(|(object, _)| format!("timed out waiting for the condition on {object}"))
-                .collect();
+            let messages: Vec<String> = named(
+                from_first
+                    .map(|(object, _)| format!("timed out waiting for the condition on {object}")),
+                |more| format!("timed out waiting for the condition on {more} more objects"),
+            );
             match messages.is_empty() || run.only_create {
                 true => Report::error("timed out waiting for the condition", exit::TIMEOUT),
                 false => errors(messages, exit::TIMEOUT),
             }
         }
         End::Done { .. } if run.checked_once && finished.failed.is_none() => {
-            let messages: Vec<String> = run
-                .objects
-                .iter()
-                .filter(|(_, met)| !met)
-                .map(|(object, _)| format!("condition not met for {object}"))
-                .collect();
+            let messages: Vec<String> = named(
+                run.objects
+                    .iter()
+                    .filter(|(_, met)| !met)
+                    .map(|(object, _)| format!("condition not met for {object}")),
+                |more| format!("condition not met for {more} more objects"),
+            );
             errors(messages, exit::TIMEOUT)
         }
         _ => super::finished(finished),
     }
+}
+
+/// kubectl's line for each object, of the first `NAMED_OBJECTS`; the others counted in one.
+fn named(lines: impl Iterator<Item = String>, more: impl Fn(usize) -> String) -> Vec<String> {
+    let mut named = Vec::new();
+    let mut unnamed = 0;
+    for line in lines {
+        if named.len() < NAMED_OBJECTS {
+            named.push(line);
+        } else {
+            unnamed += 1;
+        }
+    }
+    if unnamed > 0 {
+        named.push(more(unnamed));
+    }
+    named
 }
 
 /// kubectl's words for its errors: one is an `error:` line, several are a line each.
