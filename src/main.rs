@@ -71,6 +71,16 @@ fn main() -> ExitCode {
             std::process::exit(exit::INTERRUPTED)
         }
     });
+    // After ctrlc's: SIGTERM, SIGHUP and SIGQUIT end kw with 128 + the signal, Ctrl-Z stops
+    // it, an abort gives the terminal back; the live view's terminal is restored each time.
+    kw::output::signals::install({
+        let notices = notices.clone();
+        move |signal| {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::signalled(signal))
+        }
+    });
     let awaits_verdict = match &cli.command {
         Command::Get(args) => !args.until.is_empty() || !args.fail_on.is_empty(),
         _ => false,
