@@ -178,20 +178,20 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             flags.push(flag);
             chars.next();
         }
-        let mut width = String::new();
-        while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
-            width.push(digit);
-            chars.next();
-        }
+        // Go's `parsenum`: a width or precision past a million is no number, and the verb is
+        // lost (`%!(NOVERB)`), as a format cannot make kw pad by a gigabyte.
+        let Some(width) = number(&mut chars) else {
+            out.push_str("%!(NOVERB)");
+            break;
+        };
         let mut precision: Option<usize> = None;
         if chars.peek() == Some(&'.') {
             chars.next();
-            let mut digits = String::new();
-            while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
-                digits.push(digit);
-                chars.next();
-            }
-            precision = Some(digits.parse().unwrap_or(0));
+            let Some(digits) = number(&mut chars) else {
+                out.push_str("%!(NOVERB)");
+                break;
+            };
+            precision = Some(digits.unwrap_or(0));
         }
         let Some(verb) = chars.next() else {
             out.push_str("%!(NOVERB)");
@@ -207,7 +207,7 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
         };
         next += 1;
         let text = format_verb(verb, arg, precision);
-        let width: usize = width.parse().unwrap_or(0);
+        let width = width.unwrap_or(0);
         let len = text.chars().count();
         if len >= width || text.starts_with("%!") {
             out.push_str(&text);
@@ -243,6 +243,38 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
     out
 }
 
+/// Go's `tooLarge`: widths and precisions are at most a million.
+const MAX_NUMBER: usize = 1_000_000;
+
+/// The digits at `chars`, as Go's `parsenum` reads them: `Some(None)` when there are none,
+/// `None` when the number passes `MAX_NUMBER` (the rest of the format is then lost, as in Go).
+fn number(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Option<usize>> {
+    let mut number: Option<usize> = None;
+    while let Some(digit) = chars.peek().and_then(|c| c.to_digit(10)) {
+        let so_far = number.unwrap_or(0);
+        if so_far > MAX_NUMBER {
+            chars.for_each(drop);
+            return None;
+        }
+        number = Some(so_far * 10 + digit as usize);
+        chars.next();
+    }
+    Some(number)
+}
+
+/// `%.Nf` of `float` for any precision up to `MAX_NUMBER`: Rust's formatter takes at most
+/// 65,535 digits (and panics past them), while a float64's exact decimal expansion ends within
+/// 1,074 digits after the point, so the digits past those are zeros.
+fn fixed(float: f64, precision: usize) -> String {
+    const EXACT: usize = 1_100;
+    if precision <= EXACT || !float.is_finite() {
+        return format!("{float:.*}", precision.min(EXACT));
+    }
+    let mut text = format!("{float:.EXACT$}");
+    text.extend(std::iter::repeat_n('0', precision - EXACT));
+    text
+}
+
 /// One verb applied to one operand, before padding.
 fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
     let mut out = String::new();
@@ -260,7 +292,7 @@ fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
         ('q', Value::Str(s)) => out.push_str(&go_quote(s)),
         ('d', Value::Int(i) | Value::GoInt(i)) => out.push_str(&i.to_string()),
         ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
-        ('f' | 'F', Value::Float(f)) => out.push_str(&format!("{f:.*}", precision.unwrap_or(6))),
+        ('f' | 'F', Value::Float(f)) => out.push_str(&fixed(*f, precision.unwrap_or(6))),
         ('x', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:x}")),
         ('X', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:X}")),
         ('x', Value::Str(s)) => {
@@ -345,5 +377,27 @@ mod tests {
             sprintf("%s", &[Value::Nil, Value::GoInt(2)]),
             "%!s(<nil>)%!(EXTRA int=2)"
         );
+    }
+
+    /// Widths and precisions as Go bounds them (issue #45, item 9): past a million the verb is
+    /// lost, as in Go, never a gigabyte of padding; a precision past Rust's 65,535 digits
+    /// still prints (it panicked), the digits past a float64's exact expansion being zeros.
+    #[test]
+    fn widths_and_precisions_are_bounded_as_go_bounds_them() {
+        assert_eq!(
+            sprintf("%0999999999d", &[Value::GoInt(1)]),
+            "%!(NOVERB)%!(EXTRA int=1)"
+        );
+        assert_eq!(
+            sprintf("a%.99999999f b", &[Value::Float(1.5)]),
+            "a%!(NOVERB)%!(EXTRA float64=1.5)"
+        );
+        let wide = sprintf("%.65536f", &[Value::Float(1.5)]);
+        assert_eq!(wide.len(), 2 + 65_536);
+        assert!(wide.starts_with("1.5000") && wide.ends_with("000"));
+        let exact = sprintf("%.1080f", &[Value::Float(0.1)]);
+        assert!(exact.starts_with("0.1000000000000000055511151231257827021181583404541015625000"));
+        assert_eq!(sprintf("%.2000f", &[Value::Float(0.1)])[..1082], exact[..]);
+        assert_eq!(sprintf("%1000001d|", &[Value::GoInt(1)]).len(), 1_000_002);
     }
 }
