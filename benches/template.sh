@@ -21,6 +21,7 @@ if [[ -z "${KW:-}" ]]; then
 fi
 KUBECTL=${KUBECTL:-${CARGO_TARGET_DIR:-target}/reference-tools/bin/kubectl}
 [[ -x "$KUBECTL" ]] || KUBECTL=$(command -v kubectl)
+# shellcheck disable=SC2016 # Go's `$`, not the shell's
 TEMPLATE='{{range $i,$p := .items}}{{$p.metadata.name}} of {{len $.items}}{{"\n"}}{{end}}'
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kw-template.XXXXXX")
