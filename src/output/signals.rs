@@ -51,6 +51,12 @@ mod unix {
             unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
         }
         let [read, write] = fds;
+        // SAFETY: fcntl(2) on the descriptor just made: a handler never blocks on a full pipe
+        // (a storm of signals loses bytes, never hangs a thread in its handler).
+        unsafe {
+            let flags = libc::fcntl(write, libc::F_GETFL);
+            libc::fcntl(write, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
         let spawned = std::thread::Builder::new()
             .name("kw-signals".into())
             .spawn(move || serve(read, &*end));
