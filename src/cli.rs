@@ -590,7 +590,8 @@ Environment:
   NO_COLOR         no colours in diagnostics
 
 Exit codes: 0 done, 1 usage/config, 2 --fail-on met, 3 --timeout, 4 auth refused (401/403),
-5 server unreachable, 6 server error, 130 interrupted, 141 stdout closed before a verdict.";
+5 server unreachable, 6 server error, 130 interrupted, 141 stdout closed before a verdict,
+128 + N ended by signal N (143 SIGTERM).";
 
 /// Shown under `kw get --help`.
 const GET_EXAMPLES: &str = "\

@@ -71,6 +71,16 @@ fn main() -> ExitCode {
             std::process::exit(exit::INTERRUPTED)
         }
     });
+    // After ctrlc's: SIGTERM, SIGHUP and SIGQUIT end kw with 128 + the signal, Ctrl-Z stops
+    // it, an abort gives the terminal back; the live view's terminal is restored each time.
+    kw::output::signals::install({
+        let notices = notices.clone();
+        move |signal| {
+            kw::demo::remove_leftovers();
+            kw::output::live::restore(&notices);
+            std::process::exit(exit::signalled(signal))
+        }
+    });
     let awaits_verdict = match &cli.command {
         Command::Get(args) => !args.until.is_empty() || !args.fail_on.is_empty(),
         _ => false,
@@ -87,10 +97,23 @@ fn main() -> ExitCode {
             std::process::exit(exit::OK)
         });
     }
+    // kw's own work runs on a stack sized for the deepest object it reads, main's 8 MiB being
+    // too little for a debug build's walks (the watch threads get the same).
+    let report = stacker::grow(kw::decode::depth::STACK, || run_command(cli, &notices));
+    match report {
+        Ok(report) => exit_with(&report),
+        Err(code) => code,
+    }
+}
+
+/// The command, once everything main sets up is in place: its report, or the exit code of one
+/// that answers by itself (`kw sim`).
+fn run_command(cli: Cli, notices: &kw::log::Notices) -> Result<Report, ExitCode> {
+    let notices = notices.clone();
     let report = match cli.command {
         Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
         Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),
-        Command::Sim(passthrough) => return run_sim(passthrough.args),
+        Command::Sim(passthrough) => return Err(run_sim(passthrough.args)),
         Command::Completion(args) => done(run_completion(args)),
         Command::Version(args) => done(kw::version::run(args, &cli.config)),
         Command::Rollout(rollout) => match rollout.command {
@@ -106,7 +129,7 @@ fn main() -> ExitCode {
             Err(error) => report::error(&error),
         },
     };
-    exit_with(&report)
+    Ok(report)
 }
 
 fn finished(result: Result<kw::report::outcome::Finished, KwError>) -> Report {

@@ -3,6 +3,7 @@
 //! from the buffer untouched. Hostile input gives errors with byte offsets, never a panic, and a
 //! value larger than the configured limit is refused before it exhausts memory.
 
+pub mod depth;
 pub mod scan;
 
 use std::borrow::Cow;

@@ -15,8 +15,8 @@ pub struct ExecError(pub String);
 /// Dot, or a field's receiver: `boxed` when it came out of a map or a slice, so Go sees an
 /// `interface {}` (which its errors name).
 #[derive(Debug, Clone)]
-struct Dot {
-    value: Value,
+struct Dot<'a> {
+    value: Value<'a>,
     boxed: bool,
 }
 
@@ -33,7 +33,8 @@ pub struct State<'a> {
     name: &'a str,
     text: &'a str,
     out: &'a mut String,
-    vars: Vec<(String, Value)>,
+    /// Variables refer to the data (`Value` borrows it): `$` is the object itself, not a copy.
+    vars: Vec<(String, Value<'a>)>,
     iterations: usize,
     /// Go's `missingkey=error` (kubectl's `--allow-missing-template-keys=false`): a key a map
     /// lacks is an error instead of `<no value>`.
@@ -42,12 +43,12 @@ pub struct State<'a> {
 
 type Result<T> = std::result::Result<T, ExecError>;
 
-pub fn execute(
-    name: &str,
-    text: &str,
+pub fn execute<'a>(
+    name: &'a str,
+    text: &'a str,
     nodes: &[Node],
-    data: &Json,
-    out: &mut String,
+    data: &'a Json,
+    out: &'a mut String,
     missing_key_error: bool,
 ) -> Result<()> {
     let root = Value::from_json(data);
@@ -66,7 +67,7 @@ pub fn execute(
     state.walk_list(&dot, nodes).map(|_| ())
 }
 
-impl State<'_> {
+impl<'a> State<'a> {
     fn error(&self, pos: usize, context: &str, message: &str) -> ExecError {
         let before = &self.text[..pos.min(self.text.len())];
         let line = 1 + before.matches('\n').count();
@@ -81,7 +82,7 @@ impl State<'_> {
         ))
     }
 
-    fn walk_list(&mut self, dot: &Dot, nodes: &[Node]) -> Result<Flow> {
+    fn walk_list(&mut self, dot: &Dot<'a>, nodes: &[Node]) -> Result<Flow> {
         for node in nodes {
             match self.walk(dot, node)? {
                 Flow::Normal => {}
@@ -91,7 +92,7 @@ impl State<'_> {
         Ok(Flow::Normal)
     }
 
-    fn walk(&mut self, dot: &Dot, node: &Node) -> Result<Flow> {
+    fn walk(&mut self, dot: &Dot<'a>, node: &Node) -> Result<Flow> {
         match node {
             Node::Text(text) => self.out.push_str(text),
             Node::Action(pipe) => {
@@ -130,26 +131,27 @@ impl State<'_> {
         Ok(Flow::Normal)
     }
 
-    fn walk_range(&mut self, dot: &Dot, control: &Control) -> Result<Flow> {
+    fn walk_range(&mut self, dot: &Dot<'a>, control: &Control) -> Result<Flow> {
         let mark = self.vars.len();
         let value = self.eval_pipeline(dot, &control.pipe)?;
-        let elements: Vec<(Value, Json)> = match &value {
+        let elements: Vec<(Value<'a>, &'a Json)> = match value {
             Value::List(items) => items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| (Value::GoInt(i as i64), item.clone()))
+                .map(|(i, item)| (Value::GoInt(i as i64), item))
                 .collect(),
             Value::Map(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-                keys.into_iter()
-                    .map(|key| (Value::Str(key.clone()), map[key].clone()))
+                let mut members: Vec<(&String, &'a Json)> = map.iter().collect();
+                members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                members
+                    .into_iter()
+                    .map(|(key, item)| (Value::Str(key.clone()), item))
                     .collect()
             }
             Value::Missing | Value::Nil => Vec::new(),
             other => {
                 let mut shown = String::new();
-                write_v(&mut shown, other);
+                write_v(&mut shown, &other);
                 return Err(self.error(
                     control.pipe.pos,
                     &control.pipe.context(),
@@ -171,7 +173,7 @@ impl State<'_> {
                     "too many range iterations",
                 ));
             }
-            let element = Value::from_json(&element);
+            let element = Value::from_json(element);
             match control.pipe.decl.as_slice() {
                 [one] => self.set_var(one, element.clone(), mark),
                 [first, second] => {
@@ -195,15 +197,15 @@ impl State<'_> {
     }
 
     /// Range variables live just above `mark`: set them in place, declaring on first use.
-    fn set_var(&mut self, name: &str, value: Value, mark: usize) {
+    fn set_var(&mut self, name: &str, value: Value<'a>, mark: usize) {
         match self.vars[mark..].iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
             None => self.vars.push((name.to_string(), value)),
         }
     }
 
-    fn eval_pipeline(&mut self, dot: &Dot, pipe: &Pipe) -> Result<Value> {
-        let mut value: Option<Value> = None;
+    fn eval_pipeline(&mut self, dot: &Dot<'a>, pipe: &Pipe) -> Result<Value<'a>> {
+        let mut value: Option<Value<'a>> = None;
         for cmd in &pipe.cmds {
             let result = self.eval_command(dot, cmd, value.take())?;
             // Go digs a nil interface out to an invalid value.
@@ -225,7 +227,12 @@ impl State<'_> {
         Ok(value)
     }
 
-    fn eval_command(&mut self, dot: &Dot, cmd: &Command, last: Option<Value>) -> Result<Value> {
+    fn eval_command(
+        &mut self,
+        dot: &Dot<'a>,
+        cmd: &Command,
+        last: Option<Value<'a>>,
+    ) -> Result<Value<'a>> {
         let first = &cmd.args[0];
         let has_args = cmd.args.len() > 1 || last.is_some();
         match first {
@@ -258,7 +265,7 @@ impl State<'_> {
     }
 
     /// The value of an operand given as an argument.
-    fn operand(&mut self, dot: &Dot, operand: &Operand) -> Result<Value> {
+    fn operand(&mut self, dot: &Dot<'a>, operand: &Operand) -> Result<Value<'a>> {
         Ok(match operand {
             Operand::Field { pos, names } => {
                 self.field_chain(&dot.value, dot.boxed, names, *pos, operand)?
@@ -295,12 +302,12 @@ impl State<'_> {
     /// template that reads `$.kind` per item must not copy the whole list each time).
     fn field_chain(
         &self,
-        receiver: &Value,
+        receiver: &Value<'a>,
         boxed: bool,
         names: &[String],
         pos: usize,
         node: &Operand,
-    ) -> Result<Value> {
+    ) -> Result<Value<'a>> {
         let Some((first, rest)) = names.split_first() else {
             return Ok(receiver.clone());
         };
@@ -329,7 +336,7 @@ impl State<'_> {
                 Ok(Value::Missing)
             }
         };
-        let mut current = match receiver {
+        let mut current: &'a Json = match receiver {
             Value::Missing => return Ok(Value::Missing),
             Value::Nil => return Err(nil(first)),
             Value::Map(map) => match map.get(first) {
@@ -359,7 +366,13 @@ impl State<'_> {
         Ok(Value::from_json(current))
     }
 
-    fn call(&mut self, dot: &Dot, cmd: &Command, name: &str, last: Option<Value>) -> Result<Value> {
+    fn call(
+        &mut self,
+        dot: &Dot<'a>,
+        cmd: &Command,
+        name: &str,
+        last: Option<Value<'a>>,
+    ) -> Result<Value<'a>> {
         let args = &cmd.args[1..];
         let count = args.len() + usize::from(last.is_some());
         let at = |state: &Self, message: &str| state.error(cmd.pos, &cmd.context(), message);
@@ -620,7 +633,7 @@ impl State<'_> {
 }
 
 /// Go's `slice x 1 2`: strings and lists, `int` indexes.
-fn slice(item: &Value, indexes: &[Value]) -> std::result::Result<Value, String> {
+fn slice<'a>(item: &Value<'a>, indexes: &[Value<'_>]) -> std::result::Result<Value<'a>, String> {
     let len = match item {
         Value::Str(s) => s.len(),
         Value::List(items) => items.len(),
@@ -669,7 +682,7 @@ fn slice(item: &Value, indexes: &[Value]) -> std::result::Result<Value, String> 
                 String::from_utf8_lossy(&s.as_bytes()[bounds[0]..bounds[1]]).into_owned(),
             ),
         },
-        Value::List(items) => Value::List(items[bounds[0]..bounds[1]].to_vec()),
+        Value::List(items) => Value::List(&items[bounds[0]..bounds[1]]),
         _ => Value::Missing,
     })
 }

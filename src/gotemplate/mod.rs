@@ -72,15 +72,21 @@ const MAX_DATA_DEPTH: usize = 10_000;
 /// Generous for a debug build (a 3,000-level object overflowed a 2 MiB test thread).
 const STACK_PER_LEVEL: usize = 8 * 1024;
 
-/// How deeply `data` nests, counted without recursion.
+/// How deeply `data` nests, counted without recursion: its arrays and objects, as the API
+/// server counts them (`{}` is one level, a string none), so that every object kw reads runs.
 fn depth_of(data: &serde_json::Value) -> usize {
     let mut deepest = 0;
     let mut pending = vec![(data, 1)];
     while let Some((value, depth)) = pending.pop() {
-        deepest = deepest.max(depth);
         match value {
-            serde_json::Value::Array(items) => pending.extend(items.iter().map(|v| (v, depth + 1))),
-            serde_json::Value::Object(map) => pending.extend(map.values().map(|v| (v, depth + 1))),
+            serde_json::Value::Array(items) => {
+                deepest = deepest.max(depth);
+                pending.extend(items.iter().map(|v| (v, depth + 1)));
+            }
+            serde_json::Value::Object(map) => {
+                deepest = deepest.max(depth);
+                pending.extend(map.values().map(|v| (v, depth + 1)));
+            }
             _ => {}
         }
     }

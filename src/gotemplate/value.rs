@@ -7,8 +7,11 @@ use serde_json::{Map, Value as Json};
 
 use crate::goformat::fmt::write_go_float_v;
 
+/// Lists and maps borrow from the decoded object: `$`, variables and dot refer to the data,
+/// never copy it (a template reading `len $.items` per item of a list of thousands would
+/// otherwise copy the whole list each time, quadratic in the list).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     /// Go's invalid `reflect.Value`: a missing key, printed `<no value>`.
     Missing,
     /// A nil `interface{}` (JSON `null`).
@@ -20,12 +23,12 @@ pub enum Value {
     GoInt(i64),
     Float(f64),
     Str(String),
-    List(Vec<Json>),
-    Map(Map<String, Json>),
+    List(&'a [Json]),
+    Map(&'a Map<String, Json>),
 }
 
-impl Value {
-    pub fn from_json(json: &Json) -> Value {
+impl<'a> Value<'a> {
+    pub fn from_json(json: &'a Json) -> Value<'a> {
         match json {
             Json::Null => Value::Nil,
             Json::Bool(b) => Value::Bool(*b),
@@ -34,8 +37,8 @@ impl Value {
                 None => Value::Float(n.as_f64().unwrap_or(0.0)),
             },
             Json::String(s) => Value::Str(s.clone()),
-            Json::Array(items) => Value::List(items.clone()),
-            Json::Object(map) => Value::Map(map.clone()),
+            Json::Array(items) => Value::List(items),
+            Json::Object(map) => Value::Map(map),
         }
     }
 
@@ -79,8 +82,8 @@ pub fn write_v(out: &mut String, value: &Value) {
         Value::Int(i) | Value::GoInt(i) => out.push_str(&i.to_string()),
         Value::Float(f) => write_float(out, *f),
         Value::Str(s) => out.push_str(s),
-        Value::List(items) => write_json_v(out, &Json::Array(items.clone())),
-        Value::Map(map) => write_json_v(out, &Json::Object(map.clone())),
+        Value::List(items) => write_json_items(out, items),
+        Value::Map(map) => write_json_map(out, map),
     }
 }
 
@@ -93,32 +96,36 @@ fn write_float(out: &mut String, float: f64) {
 /// `%v` of JSON-decoded data: numbers are float64, maps sorted, `null` is `<nil>`.
 pub fn write_json_v(out: &mut String, json: &Json) {
     match json {
-        Json::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(' ');
-                }
-                write_json_v(out, item);
-            }
-            out.push(']');
-        }
-        Json::Object(map) => {
-            let mut members: Vec<(&String, &Json)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push_str("map[");
-            for (index, (key, item)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(' ');
-                }
-                out.push_str(key);
-                out.push(':');
-                write_json_v(out, item);
-            }
-            out.push(']');
-        }
+        Json::Array(items) => write_json_items(out, items),
+        Json::Object(map) => write_json_map(out, map),
         other => write_v(out, &Value::from_json(other)),
     }
+}
+
+fn write_json_items(out: &mut String, items: &[Json]) {
+    out.push('[');
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        write_json_v(out, item);
+    }
+    out.push(']');
+}
+
+fn write_json_map(out: &mut String, map: &Map<String, Json>) {
+    let mut members: Vec<(&String, &Json)> = map.iter().collect();
+    members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    out.push_str("map[");
+    for (index, (key, item)) in members.into_iter().enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        out.push_str(key);
+        out.push(':');
+        write_json_v(out, item);
+    }
+    out.push(']');
 }
 
 /// `fmt.Sprint(args...)`: a space between operands when neither is a string.
@@ -151,8 +158,9 @@ pub fn go_quote(text: &str) -> String {
     crate::goformat::quote::quote(text)
 }
 
-/// `fmt.Sprintf` for the verbs templates use: `%v %s %d %q %t %f %x %%`, with Go's
-/// `%!d(float64=1)` for a verb that does not fit its operand.
+/// `fmt.Sprintf` for the verbs templates use: `%v %s %d %q %t %f %e %x %o %c %U %%`, the
+/// flags `- + # 0` and `*` widths, with Go's `%!d(float64=1)` for a verb that does not fit its
+/// operand (`%g` and `%x` of a float among them).
 pub fn sprintf(format: &str, args: &[Value]) -> String {
     let mut out = String::new();
     let mut next = 0;
@@ -171,20 +179,39 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             flags.push(flag);
             chars.next();
         }
-        let mut width = String::new();
-        while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
-            width.push(digit);
+        // `%*d`: the width is the next operand, an int (negative: left-justified).
+        let mut left = flags.contains('-');
+        let width = if chars.peek() == Some(&'*') {
             chars.next();
-        }
+            let width = match args.get(next) {
+                Some(Value::Int(w) | Value::GoInt(w)) if w.unsigned_abs() <= MAX_NUMBER as u64 => {
+                    left |= *w < 0;
+                    Some(w.unsigned_abs() as usize)
+                }
+                _ => {
+                    out.push_str("%!(BADWIDTH)");
+                    None
+                }
+            };
+            next += 1;
+            width
+        } else {
+            // Go's `parsenum`: a width or precision past a million is no number, and the verb
+            // is lost (`%!(NOVERB)`), as a format cannot make kw pad by a gigabyte.
+            let Some(width) = number(&mut chars) else {
+                out.push_str("%!(NOVERB)");
+                break;
+            };
+            width
+        };
         let mut precision: Option<usize> = None;
         if chars.peek() == Some(&'.') {
             chars.next();
-            let mut digits = String::new();
-            while let Some(&digit) = chars.peek().filter(|c| c.is_ascii_digit()) {
-                digits.push(digit);
-                chars.next();
-            }
-            precision = Some(digits.parse().unwrap_or(0));
+            let Some(digits) = number(&mut chars) else {
+                out.push_str("%!(NOVERB)");
+                break;
+            };
+            precision = Some(digits.unwrap_or(0));
         }
         let Some(verb) = chars.next() else {
             out.push_str("%!(NOVERB)");
@@ -199,17 +226,19 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             continue;
         };
         next += 1;
-        let text = format_verb(verb, arg, precision);
-        let width: usize = width.parse().unwrap_or(0);
+        let text = format_verb(verb, arg, precision, &flags);
+        let width = width.unwrap_or(0);
         let len = text.chars().count();
         if len >= width || text.starts_with("%!") {
             out.push_str(&text);
-        } else if flags.contains('-') {
+        } else if left {
             out.push_str(&text);
             out.push_str(&" ".repeat(width - len));
-        } else if flags.contains('0') && matches!(verb, 'd' | 'f' | 'x') {
-            let (sign, digits) = match text.strip_prefix('-') {
-                Some(rest) => ("-", rest),
+        } else if flags.contains('0')
+            && matches!(verb, 'd' | 'f' | 'F' | 'e' | 'E' | 'x' | 'X' | 'o')
+        {
+            let (sign, digits) = match text.strip_prefix(['-', '+']) {
+                Some(rest) => (&text[..1], rest),
                 None => ("", text.as_str()),
             };
             out.push_str(sign);
@@ -236,8 +265,99 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
     out
 }
 
+/// Go's `tooLarge`: widths and precisions are at most a million.
+const MAX_NUMBER: usize = 1_000_000;
+
+/// The digits at `chars`, as Go's `parsenum` reads them: `Some(None)` when there are none,
+/// `None` when the number passes `MAX_NUMBER` (the rest of the format is then lost, as in Go).
+fn number(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Option<usize>> {
+    let mut number: Option<usize> = None;
+    while let Some(digit) = chars.peek().and_then(|c| c.to_digit(10)) {
+        let so_far = number.unwrap_or(0);
+        if so_far > MAX_NUMBER {
+            chars.for_each(drop);
+            return None;
+        }
+        number = Some(so_far * 10 + digit as usize);
+        chars.next();
+    }
+    Some(number)
+}
+
+/// `%.Nf` of `float` for any precision up to `MAX_NUMBER`: Rust's formatter takes at most
+/// 65,535 digits (and panics past them), while a float64's exact decimal expansion ends within
+/// 1,074 digits after the point, so the digits past those are zeros.
+fn fixed(float: f64, precision: usize) -> String {
+    const EXACT: usize = 1_100;
+    if precision <= EXACT || !float.is_finite() {
+        return format!("{float:.*}", precision.min(EXACT));
+    }
+    let mut text = format!("{float:.EXACT$}");
+    text.extend(std::iter::repeat_n('0', precision - EXACT));
+    text
+}
+
+/// `%e` as Go writes it: `1.500000e+00`, the exponent signed and of two digits at least.
+fn exponent(float: f64, precision: usize, upper: bool) -> String {
+    if !float.is_finite() {
+        return fixed(float, 0);
+    }
+    let text = format!("{float:.*e}", precision.min(1_100));
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let (sign, digits) = match exp.strip_prefix('-') {
+        Some(digits) => ('-', digits),
+        None => ('+', exp),
+    };
+    let mut out = String::from(mantissa);
+    if precision > 1_100 {
+        out.extend(std::iter::repeat_n('0', precision - 1_100));
+    }
+    out.push(if upper { 'E' } else { 'e' });
+    out.push(sign);
+    if digits.len() < 2 {
+        out.push('0');
+    }
+    out.push_str(digits);
+    out
+}
+
+/// An integer in base 16 or 8 as Go's `%x`/`%X`/`%o` write it: a sign, then the magnitude's
+/// digits (never two's complement), `0x`/`0X`/`0` in front with `#`.
+fn radix(int: i64, verb: char, flags: &str) -> String {
+    let magnitude = int.unsigned_abs();
+    let digits = match verb {
+        'x' => format!("{magnitude:x}"),
+        'X' => format!("{magnitude:X}"),
+        _ => format!("{magnitude:o}"),
+    };
+    let prefix = match (flags.contains('#'), verb) {
+        (false, _) => "",
+        (true, 'x') => "0x",
+        (true, 'X') => "0X",
+        (true, _) => "0",
+    };
+    format!("{}{prefix}{digits}", sign(int < 0, flags))
+}
+
+/// The sign Go writes before a number: `-`, or `+` with the `+` flag.
+fn sign(negative: bool, flags: &str) -> &'static str {
+    match (negative, flags.contains('+')) {
+        (true, _) => "-",
+        (false, true) => "+",
+        (false, false) => "",
+    }
+}
+
+/// An integer as a rune, as Go's `%c` takes it: U+FFFD when it is none.
+fn rune(int: i64) -> char {
+    u32::try_from(int)
+        .ok()
+        .and_then(char::from_u32)
+        .unwrap_or('\u{FFFD}')
+}
+
 /// One verb applied to one operand, before padding.
-fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
+fn format_verb(verb: char, arg: &Value, precision: Option<usize>, flags: &str) -> String {
     let mut out = String::new();
     match (verb, arg) {
         ('T', _) => out.push_str(match arg {
@@ -251,11 +371,46 @@ fn format_verb(verb: char, arg: &Value, precision: Option<usize>) -> String {
         },
         ('s', Value::List(_) | Value::Map(_)) => write_v(&mut out, arg),
         ('q', Value::Str(s)) => out.push_str(&go_quote(s)),
-        ('d', Value::Int(i) | Value::GoInt(i)) => out.push_str(&i.to_string()),
+        ('d', Value::Int(i) | Value::GoInt(i)) => {
+            out.push_str(sign(*i < 0, flags));
+            out.push_str(&i.unsigned_abs().to_string());
+        }
         ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
-        ('f' | 'F', Value::Float(f)) => out.push_str(&format!("{f:.*}", precision.unwrap_or(6))),
-        ('x', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:x}")),
-        ('X', Value::Int(i) | Value::GoInt(i)) => out.push_str(&format!("{i:X}")),
+        ('f' | 'F', Value::Float(f)) => {
+            if *f >= 0.0 && flags.contains('+') {
+                out.push('+');
+            }
+            out.push_str(&fixed(*f, precision.unwrap_or(6)));
+        }
+        ('e' | 'E', Value::Float(f)) => {
+            if *f >= 0.0 && flags.contains('+') {
+                out.push('+');
+            }
+            out.push_str(&exponent(*f, precision.unwrap_or(6), verb == 'E'));
+        }
+        ('x' | 'X' | 'o', Value::Int(i) | Value::GoInt(i)) => out.push_str(&radix(*i, verb, flags)),
+        ('c', Value::Int(i) | Value::GoInt(i)) => out.push(rune(*i)),
+        ('q', Value::Int(i) | Value::GoInt(i)) => {
+            // strconv.QuoteRune: `%q` of the rune, in single quotes.
+            let quoted = go_quote(&rune(*i).to_string());
+            let inner = &quoted[1..quoted.len() - 1];
+            let inner = match inner {
+                "\\\"" => "\"".to_string(),
+                "'" => "\\'".to_string(),
+                other => other.to_string(),
+            };
+            out.push_str(&format!("'{inner}'"));
+        }
+        ('U', Value::Int(i) | Value::GoInt(i)) => {
+            out.push_str(&format!("U+{:04X}", *i as u64));
+            let shown = rune(*i);
+            if flags.contains('#')
+                && u32::try_from(*i).is_ok_and(|c| char::from_u32(c).is_some())
+                && crate::goformat::quote::is_print(shown)
+            {
+                out.push_str(&format!(" '{shown}'"));
+            }
+        }
         ('x', Value::Str(s)) => {
             for byte in s.bytes() {
                 out.push_str(&format!("{byte:02x}"));
@@ -338,5 +493,75 @@ mod tests {
             sprintf("%s", &[Value::Nil, Value::GoInt(2)]),
             "%!s(<nil>)%!(EXTRA int=2)"
         );
+    }
+
+    /// Widths and precisions as Go bounds them (issue #45, item 9): past a million the verb is
+    /// lost, as in Go, never a gigabyte of padding; a precision past Rust's 65,535 digits
+    /// still prints (it panicked), the digits past a float64's exact expansion being zeros.
+    #[test]
+    fn widths_and_precisions_are_bounded_as_go_bounds_them() {
+        assert_eq!(
+            sprintf("%0999999999d", &[Value::GoInt(1)]),
+            "%!(NOVERB)%!(EXTRA int=1)"
+        );
+        assert_eq!(
+            sprintf("a%.99999999f b", &[Value::Float(1.5)]),
+            "a%!(NOVERB)%!(EXTRA float64=1.5)"
+        );
+        let wide = sprintf("%.65536f", &[Value::Float(1.5)]);
+        assert_eq!(wide.len(), 2 + 65_536);
+        assert!(wide.starts_with("1.5000") && wide.ends_with("000"));
+        let exact = sprintf("%.1080f", &[Value::Float(0.1)]);
+        assert!(exact.starts_with("0.1000000000000000055511151231257827021181583404541015625000"));
+        assert_eq!(sprintf("%.2000f", &[Value::Float(0.1)])[..1082], exact[..]);
+        assert_eq!(sprintf("%1000001d|", &[Value::GoInt(1)]).len(), 1_000_002);
+    }
+
+    /// The verbs and flags kubectl users type, each as kubectl 1.37 printed it (issue #45,
+    /// item 9): `%*d`, `%q`/`%c`/`%U` on ints, `%e` on floats, the `+` and `#` flags, and
+    /// `%x` of a negative int as a sign and its magnitude.
+    #[test]
+    fn verbs_and_flags_as_go_prints_them() {
+        let (i, f) = (Value::GoInt, Value::Float);
+        assert_eq!(
+            sprintf("%*d|%-*d|%*d|", &[i(3), i(4), i(3), i(4), i(-3), i(4)]),
+            "  4|4  |4  |"
+        );
+        assert_eq!(
+            sprintf(
+                "%q|%c|%U|%#U|%q|%q|",
+                &[i(65), i(66), i(67), i(68), i(39), i(34)]
+            ),
+            r#"'A'|B|U+0043|U+0044 'D'|'\''|'"'|"#
+        );
+        assert_eq!(
+            sprintf(
+                "%e|%E|%.2e|%+e|%e|",
+                &[f(1.5), f(1234.5678), f(0.000123), f(2.0), f(-1e-300)]
+            ),
+            "1.500000e+00|1.234568E+03|1.23e-04|+2.000000e+00|-1.000000e-300|"
+        );
+        assert_eq!(
+            sprintf(
+                "%+d|%#x|%#X|%#o|%x|%08.3f|%+.1f|%-+5d|%+05d|",
+                &[
+                    i(5),
+                    i(255),
+                    i(255),
+                    i(8),
+                    i(-255),
+                    f(2.46802),
+                    f(2.0),
+                    i(7),
+                    i(42)
+                ]
+            ),
+            "+5|0xff|0XFF|010|-ff|0002.468|+2.0|+7   |+0042|"
+        );
+        assert_eq!(
+            sprintf("%*d|", &[Value::Str("a".into()), i(1)]),
+            "%!(BADWIDTH)1|"
+        );
+        assert_eq!(sprintf("%c|", &[i(-1)]), "\u{FFFD}|");
     }
 }

@@ -6,6 +6,7 @@
 pub mod escape;
 pub mod live;
 pub mod printer;
+pub mod signals;
 pub mod sinks;
 pub mod terminal;
 pub mod writer;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::config::settings::path_segment_refusal;
 use crate::events::kind_prefix;
 
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +31,18 @@ pub enum ManifestError {
     NameRequired,
     #[error("-f {path}: names no objects")]
     Empty { path: PathBuf },
+    /// A name or namespace that would change the request's path (`..`, `a/b`), refused before
+    /// any request in client-go's words, as kubectl refuses it.
+    #[error(
+        "invalid resource name {}: [{reasons}]",
+        crate::goformat::quote::quote(name)
+    )]
+    InvalidName { name: String, reasons: String },
+    #[error(
+        "invalid namespace {}: [{reasons}]",
+        crate::goformat::quote::quote(namespace)
+    )]
+    InvalidNamespace { namespace: String, reasons: String },
     /// kubectl's words for a directory with no manifest in it.
     #[error("error reading [{path}]: recognized file extensions are [.json .yaml .yml]")]
     NoManifestFiles { path: PathBuf },
@@ -139,7 +152,7 @@ fn flatten(
         }
         return Ok(());
     }
-    out.push(ManifestObject {
+    let object = ManifestObject {
         api_version: document
             .api_version
             .filter(|v| !v.is_empty())
@@ -154,7 +167,22 @@ fn flatten(
             .name
             .filter(|n| !n.is_empty())
             .ok_or_else(|| missing("metadata.name"))?,
-    });
+    };
+    if let Some(reasons) = path_segment_refusal(&object.name) {
+        return Err(ManifestError::InvalidName {
+            name: object.name,
+            reasons,
+        });
+    }
+    if let Some(namespace) = &object.namespace {
+        if let Some(reasons) = path_segment_refusal(namespace) {
+            return Err(ManifestError::InvalidNamespace {
+                namespace: namespace.clone(),
+                reasons,
+            });
+        }
+    }
+    out.push(object);
     Ok(())
 }
 
@@ -235,5 +263,30 @@ spec:
         );
         let err = parse(Path::new("m.yaml"), "").unwrap_err().to_string();
         assert_eq!(err, "-f m.yaml: names no objects");
+    }
+
+    /// A manifest's name or namespace that would change the request's path is refused before
+    /// any request, in client-go's words (issue #45, item 11: `/namespaces/../pods/web` was
+    /// sent).
+    #[test]
+    fn names_and_namespaces_that_are_no_path_segment_are_refused() {
+        let path = Path::new("m.yaml");
+        let pod = |name: &str, namespace: &str| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{name}\"\n  namespace: \"{namespace}\"\n")
+        };
+        let refused = |text: String| parse(path, &text).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            refused(pod("..", "default")),
+            "invalid resource name \"..\": [may not be '..']"
+        );
+        assert_eq!(
+            refused(pod("web", "..")),
+            "invalid namespace \"..\": [may not be '..']"
+        );
+        assert_eq!(
+            refused(pod("a/b", "default")),
+            "invalid resource name \"a/b\": [may not contain '/']"
+        );
+        assert!(parse(path, &pod("web.1", "default")).is_ok());
     }
 }

@@ -25,3 +25,8 @@ pub const INTERNAL: i32 = 70;
 pub const CLOSED_PIPE: i32 = 141;
 /// Interrupted by Ctrl-C (SIGINT), as shells report it.
 pub const INTERRUPTED: i32 = 130;
+/// Ended by SIGTERM (143), SIGHUP (129) or SIGQUIT (131): 128 + the signal's number, as shells
+/// report a process the signal killed (the terminal given back first).
+pub fn signalled(signal: i32) -> i32 {
+    128 + signal
+}

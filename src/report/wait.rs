@@ -8,6 +8,7 @@
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
+use crate::wait::summary::NAMED_OBJECTS;
 use crate::wait::{Ended, Standing};
 
 /// How a `wait` run finished.
@@ -63,23 +64,24 @@ fn verdict(run: &WaitFinished) -> Report {
         _ if finished.timed_out.is_some() => {
             // kubectl waits on the objects in turn under one deadline: once it has passed on
             // one, every object after it times out too. A named one that does not exist is
-            // said where it was named, before or after.
+            // said where it was named, before or after. Past NAMED_OBJECTS lines, the rest are
+            // counted in one.
             let first_unmet = run
                 .objects
                 .iter()
                 .position(|(_, standing)| *standing == Standing::NotMet);
-            let messages: Vec<String> = run
-                .objects
-                .iter()
-                .enumerate()
-                .filter_map(|(at, (object, standing))| match standing {
-                    Standing::Missing(line) => Some(line.clone()),
-                    _ if first_unmet.is_some_and(|first| at >= first) => {
-                        Some(format!("timed out waiting for the condition on {object}"))
-                    }
-                    _ => None,
-                })
-                .collect();
+            let messages: Vec<String> = named(
+                run.objects.iter().enumerate().filter_map(
+                    |(at, (object, standing))| match standing {
+                        Standing::Missing(line) => Some(line.clone()),
+                        _ if first_unmet.is_some_and(|first| at >= first) => {
+                            Some(format!("timed out waiting for the condition on {object}"))
+                        }
+                        _ => None,
+                    },
+                ),
+                |more| format!("timed out waiting for the condition on {more} more objects"),
+            );
             match first_unmet.is_none() || run.only_create {
                 true if missing.is_empty() => {
                     Report::error("timed out waiting for the condition", exit::TIMEOUT)
@@ -90,15 +92,16 @@ fn verdict(run: &WaitFinished) -> Report {
             }
         }
         End::Done { .. } if run.checked_once && finished.failed.is_none() => {
-            let messages: Vec<String> = run
-                .objects
-                .iter()
-                .filter_map(|(object, standing)| match standing {
-                    Standing::Met => None,
-                    Standing::NotMet => Some(format!("condition not met for {object}")),
-                    Standing::Missing(line) => Some(line.clone()),
-                })
-                .collect();
+            let messages: Vec<String> = named(
+                run.objects
+                    .iter()
+                    .filter_map(|(object, standing)| match standing {
+                        Standing::Met => None,
+                        Standing::NotMet => Some(format!("condition not met for {object}")),
+                        Standing::Missing(line) => Some(line.clone()),
+                    }),
+                |more| format!("condition not met for {more} more objects"),
+            );
             let unmet = run.objects.iter().any(|(_, s)| *s == Standing::NotMet);
             errors(
                 messages,
@@ -111,6 +114,23 @@ fn verdict(run: &WaitFinished) -> Report {
         }
         _ => super::finished(finished),
     }
+}
+
+/// kubectl's line for each object, of the first `NAMED_OBJECTS`; the others counted in one.
+fn named(lines: impl Iterator<Item = String>, more: impl Fn(usize) -> String) -> Vec<String> {
+    let mut named = Vec::new();
+    let mut unnamed = 0;
+    for line in lines {
+        if named.len() < NAMED_OBJECTS {
+            named.push(line);
+        } else {
+            unnamed += 1;
+        }
+    }
+    if unnamed > 0 {
+        named.push(more(unnamed));
+    }
+    named
 }
 
 /// kubectl's words for its errors: one is an `error:` line, several are a line each.

@@ -8,16 +8,18 @@
 //! ends the others: a context that fails says so at once and the run goes on without it (its
 //! error sets the exit code at the end), unless the run cannot decide without it.
 
+use std::io;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::environment::Environment;
+use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
 use crate::log::{self, ContextScope, Notices};
 use crate::output::printer::{JudgedEvent, OutputFormat};
-use crate::output::sinks::{WithContext, WithKind};
+use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
 use crate::report;
@@ -169,17 +171,32 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         for (member, scope) in members.into_iter().zip(scopes.iter().cloned()) {
             let run = Arc::clone(&run);
             let reports = reports.clone();
-            std::thread::spawn(move || {
-                if let Some(scope) = &scope {
-                    scope.enter();
-                }
-                let tell = reports.clone();
-                let send = |report| {
-                    let _ = reports.send(report);
-                };
-                run.watch_member(member, &send, tell);
-                send(MemberNews::Done);
-            });
+            let failed = reports.clone();
+            let context = member.context.clone();
+            // The last one out drops the run, and with it the objects its printers and judge
+            // still hold (serde_json drops a `Value` level by level): a stack sized for the
+            // deepest one read, as every watch thread has.
+            let spawned = std::thread::Builder::new()
+                .stack_size(depth::STACK)
+                .spawn(move || {
+                    if let Some(scope) = &scope {
+                        scope.enter();
+                    }
+                    let tell = reports.clone();
+                    let send = |report| {
+                        let _ = reports.send(report);
+                    };
+                    run.watch_member(member, &send, tell);
+                    send(MemberNews::Done);
+                });
+            if let Err(error) = spawned {
+                let error = io::Error::new(
+                    error.kind(),
+                    format!("cannot start a thread to watch: {error}"),
+                );
+                let _ = failed.send(MemberNews::Watcher(context, Err(WatchError::Output(error))));
+                let _ = failed.send(MemberNews::Done);
+            }
         }
         drop(reports);
         loop {
@@ -378,7 +395,7 @@ impl Run {
                 let prepared = &prepared;
                 let scope = scope.clone();
                 let watches = watches.as_ref();
-                threads.spawn(move || {
+                let watch = move || {
                     if let Some(scope) = &scope {
                         scope.enter();
                     }
@@ -390,7 +407,25 @@ impl Run {
                     };
                     let result = self.run_target(prepared, target, with_kind, at);
                     report(MemberNews::Watcher(context.cloned(), result));
-                });
+                };
+                // The thread decodes, judges and prints the target's objects: a stack sized
+                // for the deepest one read.
+                let spawned = std::thread::Builder::new()
+                    .stack_size(depth::STACK)
+                    .spawn_scoped(threads, watch);
+                if let Err(error) = spawned {
+                    let error = io::Error::new(
+                        error.kind(),
+                        format!(
+                            "cannot start a thread to watch {}: {error}",
+                            target.resource.plural
+                        ),
+                    );
+                    report(MemberNews::Watcher(
+                        context.cloned(),
+                        Err(WatchError::Output(error)),
+                    ));
+                }
             }
         });
     }
@@ -653,9 +688,13 @@ fn run_wrapped(
         }
         None => base,
     };
+    // Outermost: no object deeper than the threads' stacks are sized for reaches a sink.
     match context {
-        Some(context) => watcher.run(&mut WithContext::new(base, Arc::clone(context))),
-        None => watcher.run(base),
+        Some(context) => watcher.run(&mut DepthBound::new(WithContext::new(
+            base,
+            Arc::clone(context),
+        ))),
+        None => watcher.run(&mut DepthBound::new(base)),
     }
 }
 

@@ -19,8 +19,10 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::client::Client;
+use crate::decode::depth;
 use crate::events::{Event, Flow, ResourceInfo, Sink};
 use crate::log::{self, ContextScope};
+use crate::output::sinks::DepthBound;
 use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
@@ -124,22 +126,31 @@ impl WatchSet {
         }
         crate::log::lock(&self.unlisted).insert(key.clone());
         let watches = Arc::clone(self);
+        let unstarted = key.clone();
         // Left to end with the process, as the primary watchers are once the run has ended.
-        std::thread::spawn(move || {
-            if let Some(scope) = &watches.scope {
-                scope.enter();
-            }
-            let mut watcher = Watcher::new(&watches.client, target, watches.options.clone())
-                .counting_reconnects_in(&watches.reconnects);
-            let mut sink = Feed {
-                watches: &watches,
-                key: &key,
-            };
-            if let Err(error) = watcher.run(&mut sink) {
-                watches.failed(&key, &error);
-            }
-            watches.first_list_done(&key);
-        });
+        // Its objects reach the judge's causes: a stack sized for the deepest one read.
+        let spawned = std::thread::Builder::new()
+            .stack_size(depth::STACK)
+            .spawn(move || {
+                if let Some(scope) = &watches.scope {
+                    scope.enter();
+                }
+                let mut watcher = Watcher::new(&watches.client, target, watches.options.clone())
+                    .counting_reconnects_in(&watches.reconnects);
+                let mut sink = Feed {
+                    watches: &watches,
+                    key: &key,
+                };
+                if let Err(error) = watcher.run(&mut DepthBound::new(&mut sink)) {
+                    watches.failed(&key, &error);
+                }
+                watches.first_list_done(&key);
+            });
+        if spawned.is_err() {
+            // No thread to be had: that watch is missing, as one the server refused.
+            self.first_list_done(&unstarted);
+            return false;
+        }
         true
     }
 

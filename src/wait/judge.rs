@@ -16,6 +16,7 @@ use crate::wire::EventType;
 use super::expr::{Expr, For};
 use super::identity::{Key, Named};
 use super::rules::Rules;
+use super::summary::NAMED_OBJECTS;
 
 /// Judgements remembered as said per object: enough for the states a flapping object passes
 /// through, bounded for an object whose message changes with every event.
@@ -143,8 +144,11 @@ pub struct Judge {
     /// The readiness rules' judgement of the event last judged, before a stuck Pod's grace
     /// weighs in: what `rollout status` says of it.
     last_judged: Option<Judgement>,
-    /// The judgements said of each object (the last `SAID_PER_OBJECT`), each said once.
+    /// The judgements said of each object (the last `SAID_PER_OBJECT`), each said once; of
+    /// `NAMED_OBJECTS` objects at most.
     said: HashMap<Key, Vec<Judgement>>,
+    /// Objects past `NAMED_OBJECTS` whose progress was not told: said once, in one line.
+    untold: bool,
     /// Workloads' stuck children, by child label (`pod/web-1`): they fail the workload once
     /// stuck for `Rules::fail_grace`. Only children stuck now are kept.
     troubles: HashMap<Key, BTreeMap<String, Trouble>>,
@@ -193,6 +197,7 @@ impl Judge {
             next_tick: None,
             progress: Vec::new(),
             said: HashMap::new(),
+            untold: false,
             last_judged: None,
             evidence: HashMap::new(),
             troubles: HashMap::new(),
@@ -590,6 +595,10 @@ impl Judge {
         if self.pending_said.get(key) == Some(&due) {
             return None;
         }
+        // Bounded as the progress lines are (`say_change`).
+        if !self.pending_said.contains_key(key) && self.pending_said.len() >= NAMED_OBJECTS {
+            return None;
+        }
         let left = due.duration_since(now).ok()?;
         // Whole seconds, rounded up: "failing in 0s" would read as already failed.
         let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
@@ -692,6 +701,15 @@ impl Judge {
             Some(before) => before != judgement,
         };
         if !self.rules.progress || !news {
+            return;
+        }
+        if !self.said.contains_key(key) && self.said.len() >= NAMED_OBJECTS {
+            if !self.untold {
+                self.untold = true;
+                self.progress.push(format!(
+                    "… and more: the progress of objects past the first {NAMED_OBJECTS} is not told one by one"
+                ));
+            }
             return;
         }
         let said = self.said.entry(key.clone()).or_default();

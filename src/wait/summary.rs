@@ -12,6 +12,11 @@ use std::time::Duration;
 
 use crate::readiness::{Judgement, State};
 
+/// Objects stderr names one by one: in the progress of a wait, its summary and its timeout's
+/// lines. Past them, objects are counted (`… and 99900 more`), so that a server that sends new
+/// never-ready objects for ever (or a selector over thousands) cannot make stderr grow with
+/// them: 100,000 Pods wrote 18.9 MB before.
+pub const NAMED_OBJECTS: usize = 100;
 /// Warning events kept per object for the summary (the newest).
 pub const WARNINGS_PER_OBJECT: usize = 3;
 /// Lines of a crashed container's previous log shown.
@@ -208,7 +213,12 @@ impl Summary {
             (None, false) => lines.push("  not ready:".into()),
             (Some(question), false) => lines.push(format!("  not met ({question}):")),
         }
-        for object in &self.not_ready {
+        for (at, object) in self.not_ready.iter().enumerate() {
+            if at == NAMED_OBJECTS {
+                let more = self.not_ready.len() - at;
+                lines.push(format!("    … and {more} more"));
+                break;
+            }
             let line = match failed_object {
                 Some((label, cause)) if label == object.label => {
                     format!("    {}: failed: {cause}", object.label)

@@ -15,6 +15,7 @@ use crate::harness::watchdog::{self, Output, Stream};
 
 // Further attacks, each in its own file, using the hostile server below.
 mod cache_race;
+mod depth;
 mod discovery_names;
 mod lists;
 
@@ -30,6 +31,9 @@ enum Answer {
     /// Read the request, then never answer (until the server is dropped).
     Stall,
     NotFound,
+    /// 200 with a chunked body (a watch): these bytes in one chunk, then nothing more, the
+    /// response held open until the server is dropped.
+    Stream(Vec<u8>),
 }
 
 impl Answer {
@@ -116,14 +120,29 @@ fn connection(
             .unwrap_or_default()
             .to_string();
         asked.lock().unwrap().push(path.clone());
+        // Hold the connection open and silent until the test ends (at most LIMIT).
+        let hold = || {
+            let (lock, wake) = stop;
+            let stopped = lock.lock().unwrap();
+            let _ = wake.wait_timeout_while(stopped, LIMIT, |stopped| !*stopped);
+        };
         let (status, body, gzip) = match answer(&path) {
             Answer::Json { body, gzip } => ("200 OK", body, gzip),
             Answer::NotFound => ("404 Not Found", b"{}".to_vec(), false),
-            Answer::Stall => {
-                // Hold the connection open and silent until the test ends (at most LIMIT).
-                let (lock, wake) = stop;
-                let stopped = lock.lock().unwrap();
-                let _ = wake.wait_timeout_while(stopped, LIMIT, |stopped| !*stopped);
+            Answer::Stall => return hold(),
+            Answer::Stream(body) => {
+                let mut answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
+                     Transfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+                    body.len()
+                )
+                .into_bytes();
+                answer.extend_from_slice(&body);
+                answer.extend_from_slice(b"\r\n");
+                let mut writer = &stream;
+                if writer.write_all(&answer).is_ok() {
+                    hold();
+                }
                 return;
             }
         };

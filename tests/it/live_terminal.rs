@@ -234,6 +234,120 @@ fn ctrl_c_and_timeout_leave_the_last_frame_and_a_sane_terminal() {
     );
 }
 
+/// The terminal's cursor and auto-wrap flags as tmux sees them (`1 1`: shown, wrapping).
+fn cursor_and_wrap(terminal: &Terminal) -> String {
+    terminal
+        .tmux(&["display", "-p", "#{cursor_flag} #{wrap_flag}"])
+        .trim()
+        .to_string()
+}
+
+/// Wait until the terminal's flags are `flags` (at most 20 s).
+fn wait_for_flags(terminal: &Terminal, flags: &str, what: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while cursor_and_wrap(terminal) != flags {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: the flags stay {}; the screen:\n{}",
+            cursor_and_wrap(terminal),
+            terminal.screen().join("\n")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Ctrl-Z gives the terminal back while kw is stopped and `fg` brings the view back; SIGTERM
+/// ends it with 143 and the terminal given back (issue #45, item 7; before, the prompt came
+/// back after Ctrl-Z with the cursor hidden and auto-wrap off, and SIGTERM exited 130).
+#[test]
+fn ctrl_z_and_sigterm_give_the_terminal_back() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = shop();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -n shop --live");
+    terminal.press("Enter");
+    terminal.wait_for("the listed pods", |screen| {
+        frame(screen)
+            .footer
+            .is_some_and(|f| f.starts_with("8 pods"))
+    });
+    wait_for_flags(
+        &terminal,
+        "0 0",
+        "the view hides the cursor and stops wrapping",
+    );
+
+    terminal.press("C-z");
+    terminal.wait_for("the job stopped", |screen| {
+        screen.iter().any(|l| l.contains("Stopped"))
+    });
+    assert_eq!(
+        cursor_and_wrap(&terminal),
+        "1 1",
+        "given back while stopped"
+    );
+
+    terminal.type_text("fg");
+    terminal.press("Enter");
+    wait_for_flags(&terminal, "0 0", "the view draws again once continued");
+    let screen = terminal.wait_for("a frame after fg", |screen| {
+        let after = screen.iter().rposition(|l| {
+            l.trim() == "kw get pods -n shop --live; echo \"code=$?\"" || l.ends_with("fg")
+        });
+        after.is_some_and(|at| frame(&screen[at..]).footer.is_some())
+    });
+    assert!(frame(&screen).headers >= 1, "{}", screen.join("\n"));
+
+    // kw is the shell's one child: its pid, for SIGTERM.
+    let shell = terminal.tmux(&["display", "-p", "#{pane_pid}"]);
+    let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", shell.trim()))
+        .expect("the shell's children");
+    let kw: libc::pid_t = children
+        .split_whitespace()
+        .next()
+        .and_then(|pid| pid.parse().ok())
+        .expect("kw's pid");
+    // SAFETY: kill(2) of the process this test started in its terminal.
+    assert_eq!(unsafe { libc::kill(kw, libc::SIGTERM) }, 0);
+    wait_for_flags(&terminal, "1 1", "given back at the end");
+    // `fg` returns kw's status.
+    terminal.type_text("echo \"code=$?\"");
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.starts_with("code="))
+    });
+    assert!(
+        screen.iter().any(|l| l == "code=143"),
+        "{}",
+        screen.join("\n")
+    );
+}
+
+/// An abort while the view holds the terminal (a stack overflow ends in one; debug builds can
+/// be told to abort): the cursor shown and auto-wrap on again, from the SIGABRT handler, and
+/// the abort's own exit (issue #45, item 7).
+#[test]
+fn an_abort_in_the_view_gives_the_terminal_back() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = shop();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("KW_TEST_ABORT_IN_VIEW=1 kw get pods -n shop --live; echo \"code=$?\"");
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.starts_with("code="))
+    });
+    assert!(
+        screen.iter().any(|l| l == "code=134"),
+        "{}",
+        screen.join("\n")
+    );
+    assert_eq!(cursor_and_wrap(&terminal), "1 1", "given back");
+}
+
 /// A bug in kw (a panic, which debug builds can be told to meet while the view draws) still
 /// ends as an error does: one line on stderr, exit code 70, and the terminal given back: the
 /// cursor shown, the frame's last line not claiming a Ctrl-C, no Rust backtrace.

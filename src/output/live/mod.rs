@@ -46,6 +46,18 @@ pub fn restore(notices: &Notices) {
     notices.release();
 }
 
+/// Ctrl-Z: give the terminal back while kw is stopped; the view draws anew once continued.
+pub fn suspend() {
+    screen::suspend();
+}
+
+/// From a signal handler (an abort): the cursor shown and auto-wrap on, nothing else (no lock,
+/// no allocation). Unix only, as the handler is.
+#[cfg(unix)]
+pub fn restore_in_signal_handler() {
+    screen::restore_in_signal_handler();
+}
+
 /// After a panic: the cursor shown and auto-wrap on again. The notices held are left: their
 /// lock may be the one the panicking thread holds.
 pub fn restore_after_panic() {
@@ -203,6 +215,11 @@ impl View {
                 #[cfg(debug_assertions)]
                 if std::env::var_os("KW_TEST_PANIC_IN_VIEW").is_some() {
                     panic!("KW_TEST_PANIC_IN_VIEW set: a panic while the view holds the terminal");
+                }
+                // And an abort (what a stack overflow ends in), for the SIGABRT handler's.
+                #[cfg(debug_assertions)]
+                if std::env::var_os("KW_TEST_ABORT_IN_VIEW").is_some() {
+                    std::process::abort();
                 }
             }
             if stopping {

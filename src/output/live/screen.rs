@@ -15,6 +15,7 @@
 //! redraw a line down. `restore` turns it back on, at the end of the view and on Ctrl-C.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crossterm::{cursor, queue, terminal};
@@ -29,13 +30,23 @@ struct Taken {
     /// The frame's last line as Ctrl-C leaves it (its `Ctrl-C to end` replaced), when the
     /// frame on screen is not the last one.
     on_interrupt: Option<Vec<u8>>,
+    /// The terminal was given back for a while (Ctrl-Z): the next frame is drawn anew where
+    /// the cursor is, the shell having written below the old one.
+    fresh: bool,
 }
 
 static TAKEN: Mutex<Taken> = Mutex::new(Taken {
     changed: false,
     given_back: false,
     on_interrupt: None,
+    fresh: false,
 });
+
+/// `Taken::changed`, readable without the lock: by a signal handler (an abort), which may run
+/// on the thread that holds it.
+static CHANGED: AtomicBool = AtomicBool::new(false);
+/// What gives the terminal back: auto-wrap on (`EnableLineWrap`), the cursor shown (`Show`).
+const GIVE_BACK: &[u8] = b"\x1b[?7h\x1b[?25h";
 
 pub(super) struct Screen {
     /// Lines of the frame on screen (the cursor is on the line under them).
@@ -78,6 +89,9 @@ impl Screen {
         if taken.given_back {
             return Ok(());
         }
+        if std::mem::take(&mut taken.fresh) {
+            self.drawn = 0;
+        }
         let mut out: Vec<u8> = Vec::with_capacity(lines.iter().map(Vec::len).sum::<usize>() + 64);
         if !taken.changed {
             queue!(out, cursor::Hide, terminal::DisableLineWrap)?;
@@ -107,6 +121,7 @@ impl Screen {
         }
         queue!(out, terminal::Clear(terminal::ClearType::FromCursorDown))?;
         taken.changed = true;
+        CHANGED.store(true, Ordering::SeqCst);
         taken.on_interrupt = on_interrupt;
         let mut stdout = io::stdout().lock();
         stdout.write_all(&out)?;
@@ -147,11 +162,43 @@ pub fn restore_if_free() {
     }
 }
 
+/// Give the terminal back for a while (Ctrl-Z stops kw): the cursor shown and auto-wrap on, as
+/// the shell expects them; the view draws again, anew, once kw is continued.
+pub fn suspend() {
+    let mut taken = crate::log::lock(&TAKEN);
+    if taken.given_back || !std::mem::take(&mut taken.changed) {
+        return;
+    }
+    CHANGED.store(false, Ordering::SeqCst);
+    taken.fresh = true;
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(GIVE_BACK);
+    let _ = stdout.flush();
+}
+
+/// From a signal handler (an abort: a stack overflow, a failed allocation), where no lock may
+/// be taken nor memory allocated: the cursor shown and auto-wrap on, in one `write(2)`, when
+/// the view changed them. The frame is left as it is. (Unix only: the handler is.)
+#[cfg(unix)]
+pub fn restore_in_signal_handler() {
+    if CHANGED.load(Ordering::SeqCst) {
+        // SAFETY: write(2) is async-signal-safe; the bytes are a static.
+        unsafe {
+            libc::write(
+                libc::STDOUT_FILENO,
+                GIVE_BACK.as_ptr().cast(),
+                GIVE_BACK.len(),
+            );
+        }
+    }
+}
+
 fn give_back(mut taken: std::sync::MutexGuard<'_, Taken>) {
     taken.given_back = true;
     if !std::mem::take(&mut taken.changed) {
         return;
     }
+    CHANGED.store(false, Ordering::SeqCst);
     let mut out: Vec<u8> = Vec::new();
     if let Some(line) = taken.on_interrupt.take() {
         // The cursor waits on the line under the frame.
