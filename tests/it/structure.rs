@@ -125,6 +125,8 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("printer", 1),
             ("live", 2),
             ("writer", 2),
+            // What a signal does to the live view.
+            ("signals", 3),
         ],
     ),
     // The building blocks of kubectl's formats, the options they are told, then the formats
