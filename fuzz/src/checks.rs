@@ -303,11 +303,29 @@ fn same_value(a: &Value, b: &Value) -> bool {
 }
 
 /// Target `goformat`: kubectl's `-o json` (indented and compact) and `-o yaml` of any JSON value
-/// read back as the same value.
+/// read back as the same value. It runs on a thread with the stack kw gives its object threads
+/// (`decode::depth::STACK`), not the fuzzer's main thread: a deep input that only the larger
+/// main stack survives would otherwise pass here and abort kw.
 pub fn goformat(data: &[u8]) {
+    let data = data.to_vec();
+    let checked = std::thread::Builder::new()
+        .stack_size(kw::decode::depth::STACK)
+        .spawn(move || goformat_on_this_thread(&data))
+        .expect("a thread for the check")
+        .join();
+    if let Err(panic) = checked {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+fn goformat_on_this_thread(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // Past the API server's depth kw refuses the object before any printer sees it.
+    if kw::decode::depth::exceeds(text, kw::decode::depth::MAX_DEPTH) {
+        return;
+    }
     let Ok(value) = decode::value(text) else {
         return;
     };
@@ -444,14 +462,50 @@ fn is_control(bytes: &[u8], index: usize) -> bool {
     }
 }
 
-/// Target `escape`: server text through the terminal escaper and the table layout. No control
-/// byte but tab and newline survives escaping, text without one is untouched, and laying escaped
-/// cells out in columns neither panics nor brings a control back.
+/// The terminal escaper written again, char by char, from its documentation (kubectl's `^[` and
+/// `\r`, caret notation for the other C0 controls and DEL, `\u{..}` for C1), so that an
+/// escaper that drops a control instead of showing it fails the differential check.
+pub fn reference_escape(text: &str, one_line: bool) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\n' if one_line => out.push_str("\\n"),
+            '\t' | '\n' => out.push(c),
+            '\u{1b}' => out.push_str("^["),
+            '\r' => out.push_str("\\r"),
+            '\u{0}'..='\u{1f}' => {
+                out.push('^');
+                out.push(char::from(c as u8 + 0x40));
+            }
+            '\u{7f}' => out.push_str("^?"),
+            '\u{80}'..='\u{9f}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Target `escape`: server text through the terminal escaper and the table layout. The escaper
+/// writes what an independent one (`reference_escape`) writes, for cells and for whole lines;
+/// no control byte but tab and newline survives, text without one is untouched, and laying
+/// escaped cells out in columns neither panics nor brings a control back.
 pub fn escape(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut out = Vec::new();
     kw::output::escape::write_escaped(&mut out, &text);
     let escaped = String::from_utf8(out).expect("escaping keeps UTF-8");
+    assert_eq!(
+        escaped,
+        reference_escape(&text, false),
+        "the escaper and its reference differ"
+    );
+    let mut line = Vec::new();
+    kw::output::escape::write_escaped_line(&mut line, &text);
+    assert_eq!(
+        String::from_utf8(line).expect("escaping keeps UTF-8"),
+        reference_escape(&text, true),
+        "a line's escaper and its reference differ"
+    );
     let bytes = escaped.as_bytes();
     assert!(
         !(0..bytes.len()).any(|index| is_control(bytes, index)),

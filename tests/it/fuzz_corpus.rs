@@ -96,3 +96,33 @@ fn discovery_corpus() {
 fn proxy_reply_corpus() {
     replay("proxy_reply", checks::proxy_reply);
 }
+
+/// The escape oracle is differential: an escaper that drops a control instead of showing it
+/// (what the old oracle let through) differs from the reference; kw's matches it on every
+/// control there is.
+#[test]
+fn the_escape_oracle_catches_an_escaper_that_drops_controls() {
+    let every_control: String = (0u32..0x20)
+        .chain([0x7f])
+        .chain(0x80..0xa0)
+        .filter_map(char::from_u32)
+        .collect();
+    let dropped: String = every_control
+        .chars()
+        .filter(|c| matches!(c, '\t' | '\n'))
+        .collect();
+    assert_ne!(checks::reference_escape(&every_control, false), dropped);
+    checks::escape(every_control.as_bytes());
+    checks::escape("a\u{1b}]52;c;aGk=\u{7}b\u{9b}31m".as_bytes());
+}
+
+/// The goformat oracle runs where kw does, on its object threads' stack, at the API server's
+/// 10,000 levels (the old oracle passed a depth on the fuzzer's 8 MiB main thread that aborted
+/// kw's 2 MiB watch threads).
+#[test]
+fn the_goformat_oracle_runs_deep_objects_on_kws_stack() {
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    checks::goformat(deep.as_bytes());
+    let map = format!("{}1{}", "{\"a\":".repeat(9_999), "}".repeat(9_999));
+    checks::goformat(map.as_bytes());
+}
