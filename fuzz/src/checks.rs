@@ -784,6 +784,15 @@ pub fn diff(data: &[u8]) {
         }
         let changes = field_changes(&old, &new, detail);
         assert!(changes.len() <= leaves(&old) + leaves(&new));
+        // Every changed leaf is shown under `--diff=all`: two objects that differ in more than
+        // empty parts (which `--diff` counts as absent) give a change. A `field_changes` that
+        // finds nothing fails here.
+        if detail == DiffDetail::All && changes.is_empty() {
+            assert!(
+                same_value(&pruned(&old), &pruned(&new)),
+                "--diff=all found no change between different objects"
+            );
+        }
         for change in &changes {
             for width in [None, Some(0), Some(20), Some(80)] {
                 let line = describe_field(change, width);
@@ -801,6 +810,28 @@ pub fn diff(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// `value` without what `--diff` treats as absent: nulls, and objects and lists left empty.
+fn pruned(value: &Value) -> Value {
+    fn empty(value: &Value) -> bool {
+        match value {
+            Value::Null => true,
+            Value::Object(map) => map.is_empty(),
+            Value::Array(items) => items.is_empty(),
+            _ => false,
+        }
+    }
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), pruned(value)))
+                .filter(|(_, value)| !empty(value))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(pruned).collect()),
+        other => other.clone(),
     }
 }
 
