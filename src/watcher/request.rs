@@ -66,12 +66,14 @@ impl Target {
         scoped.object_path(name)
     }
 
-    /// The field selector sent: the user's, plus `metadata.name=` for a single named object.
+    /// The field selector sent: the user's, plus `metadata.name=` for a single named object,
+    /// its value escaped as client-go's `fields.EscapeValue` escapes it (`\`, `,` and `=`), so
+    /// a name can never add a term of its own.
     fn field_selector(&self) -> Option<String> {
         let by_name = self
             .names
             .first()
-            .map(|name| format!("metadata.name={name}"));
+            .map(|name| format!("metadata.name={}", escape_selector_value(name)));
         match (by_name, &self.field_selector) {
             (Some(a), Some(b)) => Some(format!("{a},{b}")),
             (Some(a), None) => Some(a),
@@ -154,6 +156,19 @@ pub fn encode(s: &str) -> String {
         } else {
             out.push_str(&format!("%{b:02X}"));
         }
+    }
+    out
+}
+
+/// A field selector's value with its operators escaped (`\\`, `\,`, `\=`), as client-go's
+/// `fields.EscapeValue` writes it and the API server reads it.
+pub fn escape_selector_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ',' | '=') {
+            out.push('\\');
+        }
+        out.push(c);
     }
     out
 }

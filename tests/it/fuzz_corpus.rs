@@ -126,3 +126,21 @@ fn the_goformat_oracle_runs_deep_objects_on_kws_stack() {
     let map = format!("{}1{}", "{\"a\":".repeat(9_999), "}".repeat(9_999));
     checks::goformat(map.as_bytes());
 }
+
+/// The selectors oracle reads the field selector as the API server does: a name holding `,` or
+/// `=` must stay one term (kw escapes it as client-go's `fields.EscapeValue`), which the old
+/// oracle, building the selector as kw did, could not see.
+#[test]
+fn the_selectors_oracle_reads_a_name_as_the_server_does() {
+    for name in [
+        "web,metadata.namespace=kube-system",
+        "a\\,b",
+        "x=y",
+        "plain",
+    ] {
+        let data = format!("\0app=web\0status.phase=Running\0{name}\0default\0");
+        checks::selectors(data.as_bytes());
+        let data = format!("\0\0\0{name}\0default\0");
+        checks::selectors(data.as_bytes());
+    }
+}

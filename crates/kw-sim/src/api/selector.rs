@@ -318,21 +318,28 @@ fn selectable_fields(resource: &str) -> &'static [&'static str] {
     }
 }
 
-/// Parse a `fieldSelector` query parameter for a resource.
+/// Parse a `fieldSelector` query parameter for a resource. Values may escape the operators
+/// (`\\`, `\,`, `\=`), as client-go's `fields.EscapeValue` writes them: terms split at the
+/// commas that are not escaped, and a value is read with its escapes undone.
 pub fn parse_fields(text: &str, resource: &str) -> Result<FieldSelector, SelectorError> {
     let mut terms = Vec::new();
-    for term in text.split(',').filter(|term| !term.trim().is_empty()) {
-        let (field, equal, value) = if let Some((field, value)) = term.split_once("!=") {
-            (field, false, value)
-        } else if let Some((field, value)) = term.split_once("==") {
-            (field, true, value)
-        } else if let Some((field, value)) = term.split_once('=') {
-            (field, true, value)
+    for term in split_unescaped(text, ',')
+        .into_iter()
+        .filter(|term| !term.trim().is_empty())
+    {
+        let syntax = || SelectorError::FieldSyntax {
+            selector: text.into(),
+            term: term.to_string(),
+        };
+        let Some(at) = first_unescaped(term, '=') else {
+            return Err(syntax());
+        };
+        let (field, equal, value) = if at > 0 && term.as_bytes()[at - 1] == b'!' {
+            (&term[..at - 1], false, &term[at + 1..])
+        } else if term[at + 1..].starts_with('=') {
+            (&term[..at], true, &term[at + 2..])
         } else {
-            return Err(SelectorError::FieldSyntax {
-                selector: text.into(),
-                term: term.into(),
-            });
+            (&term[..at], true, &term[at + 1..])
         };
         let field = field.trim();
         let supported = field == "metadata.name"
@@ -341,9 +348,57 @@ pub fn parse_fields(text: &str, resource: &str) -> Result<FieldSelector, Selecto
         if !supported {
             return Err(SelectorError::UnsupportedField(field.into()));
         }
-        terms.push((field.to_string(), equal, value.trim().to_string()));
+        terms.push((field.to_string(), equal, unescape(value.trim())));
     }
     Ok(FieldSelector { terms })
+}
+
+/// `text` split at every `separator` not escaped by a backslash.
+fn split_unescaped(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            c if c == separator => {
+                parts.push(&text[start..at]);
+                start = at + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// Where the first `wanted` not escaped by a backslash is.
+fn first_unescaped(text: &str, wanted: char) -> Option<usize> {
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            c if c == wanted => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut escaped = false;
+    for c in value.chars() {
+        if escaped || c != '\\' {
+            out.push(c);
+            escaped = false;
+        } else {
+            escaped = true;
+        }
+    }
+    out
 }
 
 impl FieldSelector {
@@ -385,6 +440,25 @@ impl Filter {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_escaped_value_is_one_term_read_back_whole() {
+        let one = parse_fields("metadata.name=a\\,metadata.namespace\\=x", "pods").unwrap();
+        assert_eq!(
+            one.terms,
+            [(
+                "metadata.name".into(),
+                true,
+                "a,metadata.namespace=x".into()
+            )]
+        );
+        let two = parse_fields("metadata.name=a,metadata.namespace!=x", "pods").unwrap();
+        assert_eq!(two.terms.len(), 2);
+        assert!(!two.terms[1].1);
+        let slash = parse_fields("metadata.name==a\\\\b", "pods").unwrap();
+        assert_eq!(slash.terms[0].2, "a\\b");
+    }
+
     use super::*;
     use serde_json::json;
 
