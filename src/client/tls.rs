@@ -20,6 +20,18 @@ use ureq::unversioned::transport::{
 use crate::config::connection::Connection;
 use crate::config::endpoint::{ClientIdentity, TrustRoots};
 
+/// The TLS layer's buffers, each allocated whole on a connection's first request and kept while it
+/// lives, so they are what a connection costs (a fleet of a thousand clusters holds a thousand):
+/// decrypted bytes in (rustls hands over at most about one 16 KiB record per read, so more room
+/// would stay unused), and a request's head out (its longest line, a URL or a token, must fit).
+const PLAINTEXT_IN: usize = 32 << 10;
+const REQUEST_HEAD_OUT: usize = 32 << 10;
+/// Under TLS the socket's own buffers (ureq's, sized by the agent) only carry records between
+/// the socket and rustls: a few records per read in, one record at a time out. (ureq's default,
+/// 128 KiB each way, made 256 KiB per connection at this layer and as much again above it.)
+pub const RECORDS_IN: usize = 32 << 10;
+pub const RECORDS_OUT: usize = 16 << 10;
+
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
 pub enum TlsSetupError {
@@ -211,10 +223,7 @@ impl<In: Transport> ureq::unversioned::transport::Connector<In> for Connector {
             }
             Err(other) => return Err(other),
         }
-        let buffers = LazyBuffers::new(
-            details.config.input_buffer_size(),
-            details.config.output_buffer_size(),
-        );
+        let buffers = LazyBuffers::new(PLAINTEXT_IN, REQUEST_HEAD_OUT);
         Ok(Some(Either::B(TlsTransport {
             buffers,
             stream: StreamOwned { conn, sock },
