@@ -377,23 +377,30 @@ impl Run {
             });
             watches
         });
+        let watch_target = |index: usize, target: &Target| {
+            let at = At {
+                index: first_index + index,
+                context,
+                printed: 0,
+                watches: watches.as_ref(),
+            };
+            let result = self.run_target(&prepared, target, with_kind, at);
+            report(MemberNews::Watcher(context.cloned(), result));
+        };
+        // One target (a fleet's usual `get pods -w`) is watched on the member's own thread: a
+        // thread per context, not two.
+        if let [target] = prepared.targets.as_slice() {
+            return watch_target(0, target);
+        }
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {
-                let prepared = &prepared;
                 let scope = scope.clone();
-                let watches = watches.as_ref();
+                let watch_target = &watch_target;
                 threads.spawn(move || {
                     if let Some(scope) = &scope {
                         scope.enter();
                     }
-                    let at = At {
-                        index: first_index + index,
-                        context,
-                        printed: 0,
-                        watches,
-                    };
-                    let result = self.run_target(prepared, target, with_kind, at);
-                    report(MemberNews::Watcher(context.cloned(), result));
+                    watch_target(index, target);
                 });
             }
         });

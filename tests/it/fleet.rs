@@ -597,6 +597,72 @@ fn a_merged_watch_has_every_change_of_every_cluster_once_in_order() {
     assert_eq!(stderr, "", "a healthy watch says nothing on stderr");
 }
 
+/// What a watching kw holds, from /proc: its open sockets and its threads.
+fn sockets_and_threads(pid: u32) -> (usize, usize) {
+    let sockets = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("kw's fds")
+        .flatten()
+        .filter(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|to| to.to_string_lossy().starts_with("socket:"))
+        })
+        .count();
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .expect("kw's threads")
+        .count();
+    (sockets, threads)
+}
+
+/// A fleet of a thousand contexts is paid per context (issue 47): a cluster watched for one
+/// type costs one connection (the watch takes the one its discovery and list left, none idles
+/// beside it) and one thread, once every context watches.
+#[test]
+fn a_watched_context_costs_one_connection_and_one_thread() {
+    let contexts = ["east", "west", "north", "south"];
+    let fleet = Fleet::start(
+        contexts
+            .iter()
+            .zip(31..)
+            .map(|(name, seed)| (*name, empty(seed)))
+            .collect(),
+    );
+    let mut live = Live::spawn(&mut fleet.get(&[
+        "pods",
+        "-w",
+        "-o",
+        "jsonl",
+        "--output-watch-events",
+        "--context",
+        "east,west,north,south",
+    ]));
+    let mut printed = Vec::new();
+    // A pod before and one after the first list: the second comes through each watch.
+    for round in ["first", "second"] {
+        for context in contexts {
+            fleet
+                .sim(context)
+                .create("pods", pod(&format!("{context}-{round}"), "Pending"))
+                .unwrap();
+        }
+        read_until_caught_up(&live, &fleet, &contexts, &mut printed);
+    }
+    let (sockets, threads) = sockets_and_threads(live.child.id());
+    let stderr = live.kill();
+    assert_eq!(stderr, "");
+    assert_eq!(
+        sockets,
+        contexts.len(),
+        "one connection per watched context"
+    );
+    // One per context, and the few of the process (main, the signal handler's).
+    assert!(
+        threads <= contexts.len() + 3,
+        "{threads} threads for {} contexts",
+        contexts.len()
+    );
+    assert_exact_per_context(&fleet, &contexts, &printed);
+}
+
 #[test]
 fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     let contexts = ["east", "west"];
