@@ -9,6 +9,7 @@
 
 pub mod backoff;
 mod clock;
+mod shared;
 pub mod tls;
 mod tunnel;
 
@@ -23,6 +24,7 @@ use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 pub use clock::ServerClock;
+pub use shared::Shared;
 use ureq::unversioned::resolver::DefaultResolver;
 use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
 
@@ -171,6 +173,8 @@ pub struct Client {
     deadline: Option<Instant>,
     /// The server's clock, from its responses.
     clock: Arc<ServerClock>,
+    /// What this client shares with the others of the run (TLS configurations).
+    shared: Arc<Shared>,
 }
 
 /// The HTTP agent for one client identity. Rebuilt when the identity changes, which also drops
@@ -186,6 +190,15 @@ impl Client {
     /// A client for one server. `idle_timeout` is how long a watch may stay silent before kw
     /// treats the connection as dead. No request is made and no plugin run here.
     pub fn new(conn: &Connection, idle_timeout: Duration) -> Result<Client, ClientError> {
+        Client::sharing(conn, idle_timeout, &Arc::default())
+    }
+
+    /// `new`, sharing with the other clients of a run what `shared` holds.
+    pub fn sharing(
+        conn: &Connection,
+        idle_timeout: Duration,
+        shared: &Arc<Shared>,
+    ) -> Result<Client, ClientError> {
         let proxy = match &conn.proxy {
             Some(proxy) => Some(proxy.to_ureq().map_err(SetupError::from)?),
             None => None,
@@ -199,6 +212,7 @@ impl Client {
         };
         let proxy_display = conn.proxy.as_ref().map(|proxy| proxy.to_string());
         let transport = build_transport(
+            &shared.tls,
             conn,
             None,
             &proxy,
@@ -212,7 +226,8 @@ impl Client {
         let server_display = conn.server.to_string();
         Ok(Client {
             connection: conn.clone(),
-            auth: Authenticator::new(conn.credentials.source()),
+            auth: Authenticator::new(conn.credentials.source())
+                .plugins_limited_by(Arc::clone(&shared.plugins)),
             transport: Mutex::new(transport),
             proxy,
             proxy_display,
@@ -227,6 +242,7 @@ impl Client {
             object_limit: DEFAULT_OBJECT_LIMIT,
             deadline: None,
             clock: Arc::default(),
+            shared: Arc::clone(shared),
         })
     }
 
@@ -508,6 +524,7 @@ impl Client {
                 "using a new client certificate from the exec plugin"
             );
             *transport = build_transport(
+                &self.shared.tls,
                 &self.connection,
                 credential.identity.clone(),
                 &self.proxy,
@@ -795,6 +812,7 @@ fn impersonation_headers(impersonate: &Impersonation) -> Vec<(String, String)> {
 }
 
 fn build_transport(
+    configs: &tls::Configs,
     conn: &Connection,
     identity: Option<Arc<ClientIdentity>>,
     proxy: &Option<ureq::Proxy>,
@@ -802,7 +820,7 @@ fn build_transport(
     read_timeout: Duration,
 ) -> Result<Transport, ClientError> {
     let server_tls = match conn.server.scheme {
-        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
+        Scheme::Https => Some(configs.client_config(conn, identity.as_deref())?),
         Scheme::Http => None,
     };
     let tls = tls::Connector::new(

@@ -3,7 +3,8 @@
 //! asked for `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked and sent as SNI,
 //! never the check.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
@@ -96,6 +97,68 @@ pub fn client_config(
         None => builder.with_no_client_auth(),
     };
     Ok(Arc::new(config))
+}
+
+/// The TLS configurations of a run's clients, one per distinct trust setting (the CA bundle or
+/// the system's roots, insecure or not, `tls-server-name`, the client certificate): a fleet's
+/// contexts that trust alike share one, built once (the system's roots read from disk once, not
+/// once per context), and with it rustls's cache of sessions, so that a context's connection to
+/// a server another context has reached resumes a session instead of a full handshake.
+#[derive(Default)]
+pub struct Configs {
+    built: Mutex<HashMap<TrustKey, Arc<ClientConfig>>>,
+}
+
+/// What a configuration is built from, as bytes.
+#[derive(PartialEq, Eq, Hash)]
+struct TrustKey {
+    insecure: bool,
+    /// The bundle's certificates; `None`: the system's roots.
+    roots: Option<Vec<Vec<u8>>>,
+    server_name: Option<String>,
+    /// The client certificate's chain and its key.
+    identity: Option<(Vec<Vec<u8>>, Vec<u8>)>,
+}
+
+impl TrustKey {
+    fn of(conn: &Connection, identity: Option<&ClientIdentity>) -> TrustKey {
+        let ders = |certs: &[CertificateDer]| certs.iter().map(|c| c.to_vec()).collect();
+        TrustKey {
+            insecure: conn.insecure_skip_tls_verify,
+            roots: match &conn.roots {
+                TrustRoots::Platform => None,
+                TrustRoots::Bundle { certs, .. } => Some(ders(certs)),
+            },
+            server_name: conn.tls_server_name.clone(),
+            identity: identity
+                .or(conn.credentials.client_identity.as_ref())
+                .map(|identity| {
+                    (
+                        ders(&identity.chain),
+                        identity.key.secret_der().to_vec(),
+                    )
+                }),
+        }
+    }
+}
+
+impl Configs {
+    /// `client_config`, built once per trust setting. Built under the lock: a fleet's threads
+    /// all ask at once at the start, and one build (the system's roots read once) is the point.
+    pub fn client_config(
+        &self,
+        conn: &Connection,
+        identity: Option<&ClientIdentity>,
+    ) -> Result<Arc<ClientConfig>, TlsSetupError> {
+        let key = TrustKey::of(conn, identity);
+        let mut built = self.built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(config) = built.get(&key) {
+            return Ok(Arc::clone(config));
+        }
+        let config = client_config(conn, identity)?;
+        built.insert(key, Arc::clone(&config));
+        Ok(config)
+    }
 }
 
 fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupError> {

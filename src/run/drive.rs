@@ -58,6 +58,10 @@ pub(super) struct Run {
     judged_event: Option<JudgedEvent>,
     /// kubectl wait's named objects found missing, passed over: said after the others.
     not_found: Mutex<Vec<crate::output::printer::NotMet>>,
+    /// What the members' clients share (TLS configurations, plugin permits).
+    shared: Arc<crate::client::Shared>,
+    /// A few members get ready at a time.
+    readying: crate::permits::Permits,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -131,6 +135,8 @@ impl Run {
             causes: Mutex::new(Vec::new()),
             judged_event,
             not_found: Mutex::new(Vec::new()),
+            shared: Arc::default(),
+            readying: super::member::readying(),
         }
     }
 }
@@ -491,6 +497,8 @@ impl Run {
             environment: &self.environment,
             deadline: self.deadline,
             several: self.several,
+            shared: &self.shared,
+            readying: &self.readying,
         }
     }
 

@@ -45,6 +45,7 @@ const KW_RANKS: Ranks = &[
     ("log", 0),
     ("spelling", 0),
     ("private_file", 0),
+    ("permits", 0),
     ("goformat", 0),
     ("events", 0),
     ("jsonpath", 1),
