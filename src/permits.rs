@@ -52,9 +52,10 @@ impl Permits {
                 .since
                 .iter()
                 .filter(|(_, since)| now.duration_since(*since) < self.patience);
-            let (count, oldest) = young.fold((0, None::<Instant>), |(count, oldest), (_, since)| {
-                (count + 1, Some(oldest.map_or(*since, |o| o.min(*since))))
-            });
+            let (count, oldest) =
+                young.fold((0, None::<Instant>), |(count, oldest), (_, since)| {
+                    (count + 1, Some(oldest.map_or(*since, |o| o.min(*since))))
+                });
             match oldest {
                 Some(oldest) if count >= self.limit => {
                     // Until a holder gives its permit back, or the oldest turns patient's age.

@@ -24,14 +24,16 @@ use crate::config::endpoint::{ClientIdentity, TrustRoots};
 /// The TLS layer's buffers, each allocated whole on a connection's first request and kept while it
 /// lives, so they are what a connection costs (a fleet of a thousand clusters holds a thousand):
 /// decrypted bytes in (rustls hands over at most about one 16 KiB record per read, so more room
-/// would stay unused), and a request's head out (its longest line, a URL or a token, must fit).
+/// would stay unused), and a request's head out (its longest line, a URL or a token, must fit:
+/// 16 KiB is twice what common proxies in front of API servers accept for one header line).
 const PLAINTEXT_IN: usize = 32 << 10;
-const REQUEST_HEAD_OUT: usize = 32 << 10;
+const REQUEST_HEAD_OUT: usize = 16 << 10;
 /// Under TLS the socket's own buffers (ureq's, sized by the agent) only carry records between
-/// the socket and rustls: a few records per read in, one record at a time out. (ureq's default,
-/// 128 KiB each way, made 256 KiB per connection at this layer and as much again above it.)
+/// the socket and rustls: a few records per read in; out, what kw writes is requests and
+/// handshakes, a few KiB (a larger record goes out in pieces). (ureq's default, 128 KiB each
+/// way, made 256 KiB per connection at this layer and as much again above it.)
 pub const RECORDS_IN: usize = 32 << 10;
-pub const RECORDS_OUT: usize = 16 << 10;
+pub const RECORDS_OUT: usize = 4 << 10;
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
@@ -132,12 +134,7 @@ impl TrustKey {
             server_name: conn.tls_server_name.clone(),
             identity: identity
                 .or(conn.credentials.client_identity.as_ref())
-                .map(|identity| {
-                    (
-                        ders(&identity.chain),
-                        identity.key.secret_der().to_vec(),
-                    )
-                }),
+                .map(|identity| (ders(&identity.chain), identity.key.secret_der().to_vec())),
         }
     }
 }
@@ -151,7 +148,10 @@ impl Configs {
         identity: Option<&ClientIdentity>,
     ) -> Result<Arc<ClientConfig>, TlsSetupError> {
         let key = TrustKey::of(conn, identity);
-        let mut built = self.built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut built = self
+            .built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(config) = built.get(&key) {
             return Ok(Arc::clone(config));
         }
@@ -560,6 +560,52 @@ fn rfc3339(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::endpoint::{Scheme, ServerUrl};
+
+    fn self_signed(name: &str) -> CertificateDer<'static> {
+        let made = rcgen::generate_simple_self_signed(vec![name.to_string()]).unwrap();
+        made.cert.der().clone()
+    }
+
+    fn connection(ca: &CertificateDer<'static>, insecure: bool, port: u16) -> Connection {
+        Connection {
+            server: ServerUrl {
+                scheme: Scheme::Https,
+                host: "127.0.0.1".into(),
+                port,
+                base_path: String::new(),
+            },
+            roots: TrustRoots::Bundle {
+                certs: vec![ca.clone()],
+                origin: "the test's CA".into(),
+            },
+            insecure_skip_tls_verify: insecure,
+            tls_server_name: None,
+            credentials: Default::default(),
+            impersonate: Default::default(),
+            proxy: None,
+            request_timeout: None,
+        }
+    }
+
+    #[test]
+    fn contexts_that_trust_alike_share_one_configuration() {
+        let configs = Configs::default();
+        let (ca, other) = (self_signed("ca.test"), self_signed("other.test"));
+        let config = |conn: &Connection| configs.client_config(conn, None).unwrap();
+        let first = config(&connection(&ca, false, 6443));
+        // Another server trusted alike (the address is not part of the trust).
+        assert!(Arc::ptr_eq(&first, &config(&connection(&ca, false, 7443))));
+        assert!(!Arc::ptr_eq(
+            &first,
+            &config(&connection(&other, false, 6443))
+        ));
+        assert!(!Arc::ptr_eq(&first, &config(&connection(&ca, true, 6443))));
+        let mut renamed = connection(&ca, false, 6443);
+        renamed.tls_server_name = Some("api.test".into());
+        assert!(!Arc::ptr_eq(&first, &config(&renamed)));
+        assert_eq!(configs.built.lock().unwrap().len(), 4);
+    }
 
     #[test]
     fn presented_names_lose_their_debug_wrapping() {

@@ -462,6 +462,32 @@ fn impersonation_headers_reach_the_server() {
         .contains(&("Impersonate-Group".to_string(), "g1".to_string())));
 }
 
+/// One header line of 15,000 bytes (a long group name; an OIDC token with many groups is as
+/// long) still fits what kw writes a request's head into (16 KiB a line since issue 47).
+#[test]
+fn a_header_line_of_fifteen_thousand_bytes_reaches_the_server() {
+    let cluster = Cluster::seeded();
+    let group = "g".repeat(15_000);
+    let outcome = run(
+        &mut cluster.get(&["namespaces", "--as-group", &group, "--as", "jane"]),
+        LIMIT,
+    );
+    assert_ok(&outcome);
+    let requests = cluster.sim.requests();
+    assert!(!requests.is_empty());
+    for request in requests {
+        assert!(
+            request
+                .headers
+                .iter()
+                .any(|(name, value)| name == "Impersonate-Group" && *value == group),
+            "{} {}",
+            request.method,
+            request.path
+        );
+    }
+}
+
 #[test]
 fn verbose_logs_redact_the_bearer_token() {
     let cluster = Cluster::seeded();
