@@ -663,6 +663,59 @@ fn a_watched_context_costs_one_connection_and_one_thread() {
     assert_exact_per_context(&fleet, &contexts, &printed);
 }
 
+/// Forty contexts whose server accepts connections and never says a word (a TLS handshake
+/// that hangs), named before a healthy one: more than get ready at once (32), so the healthy
+/// context's turn comes only because a hanging one gives its place after its patience, long
+/// before the hanging handshakes time out (30 s). Its rows come while they all still hang.
+#[test]
+fn clusters_that_never_answer_do_not_hold_up_the_others_first_rows() {
+    const SILENT: usize = 40;
+    let fleet = Fleet::start(vec![("east", empty(41))]);
+    fleet
+        .sim("east")
+        .create("pods", pod("east-first", "Pending"))
+        .unwrap();
+    // Connections complete in the kernel's backlog and are never read or answered.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let port = silent.local_addr().unwrap().port();
+    let text = kubeconfig_text(&fleet.sims);
+    let ca = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("certificate-authority-data: "))
+        .expect("east's CA")
+        .to_string();
+    let contexts: String = (0..SILENT)
+        .map(|i| {
+            format!(
+                "- name: silent-{i}\n  context:\n    cluster: silent-cluster\n    user: east-admin\n"
+            )
+        })
+        .collect();
+    let text = text
+        .replacen(
+            "clusters:\n",
+            &format!(
+                "clusters:\n- name: silent-cluster\n  cluster:\n    server: https://127.0.0.1:{port}\n    certificate-authority-data: {ca}\n"
+            ),
+            1,
+        )
+        .replacen("contexts:\n", &format!("contexts:\n{contexts}"), 1);
+    std::fs::write(&fleet.kubeconfig, text).unwrap();
+    let mut live =
+        Live::spawn(&mut fleet.get(&["pods", "-w", "-o", "name", "--context", "silent-*,east"]));
+    let lines = live.lines_until(LIMIT, |line| line.starts_with("east/"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("east/pod/east-first")
+    );
+    // Every silent context still waits on its handshake: none has given up yet.
+    let stderr = live.kill();
+    assert!(
+        !stderr.contains("silent-"),
+        "east printed while the silent ones still hung:\n{stderr}"
+    );
+}
+
 #[test]
 fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     let contexts = ["east", "west"];
