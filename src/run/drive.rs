@@ -62,6 +62,8 @@ pub(super) struct Run {
     shared: Arc<crate::client::Shared>,
     /// A few members get ready at a time.
     readying: crate::permits::Permits,
+    /// The discovery of identical servers (one address, trust and user), read once.
+    discovered: crate::discovery::once::Discovered,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -137,6 +139,7 @@ impl Run {
             not_found: Mutex::new(Vec::new()),
             shared: Arc::default(),
             readying: super::member::readying(),
+            discovered: Default::default(),
         }
     }
 }
@@ -499,6 +502,7 @@ impl Run {
             several: self.several,
             shared: &self.shared,
             readying: &self.readying,
+            discovered: &self.discovered,
         }
     }
 

@@ -11,6 +11,7 @@ use crate::client::{Client, Shared};
 use crate::config::environment::Environment;
 use crate::config::settings::{Settings, SettingsError};
 use crate::discovery::cluster::{CachedTypes, ClusterHandle};
+use crate::discovery::once::Discovered;
 use crate::discovery::{self, DiscoveryError, Requested};
 use crate::log;
 use crate::permits::Permits;
@@ -87,6 +88,8 @@ pub(super) struct Preparer<'a> {
     pub several: bool,
     /// What the run's clients share (TLS configurations, plugin permits).
     pub shared: &'a Arc<Shared>,
+    /// The discovery of identical servers, read once.
+    pub discovered: &'a Discovered,
     /// A few members get ready at a time (`readying`); none holds a permit while it waits to
     /// retry.
     pub readying: &'a Permits,
@@ -136,12 +139,14 @@ impl Preparer<'_> {
         cluster.client.bound_by(self.deadline);
         // With several contexts a CRD may exist in some clusters only: a type this one lacks
         // is said and skipped, not fatal.
-        let (wanted, unknown) = discovery::resolve_requested(
-            self.requested,
-            &cluster.client,
-            &mut cluster.cache,
-            self.several,
-        )?;
+        let (wanted, unknown) = self.discovered.resolve(&settings.connection, || {
+            discovery::resolve_requested(
+                self.requested,
+                &cluster.client,
+                &mut cluster.cache,
+                self.several,
+            )
+        })?;
         cluster.cache.save();
         for name in &unknown {
             log::notice(&format!(

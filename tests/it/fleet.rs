@@ -716,6 +716,68 @@ fn clusters_that_never_answer_do_not_hold_up_the_others_first_rows() {
     );
 }
 
+/// Contexts that reach the same server as the same user read its discovery once per run; a
+/// context of another user on that server reads its own (issue 47: a thousand contexts of one
+/// cluster asked a thousand times).
+#[test]
+fn contexts_of_one_server_and_user_read_discovery_once() {
+    let fleet = Fleet::start(vec![("east", seeded(43))]);
+    let own = fleet.dir.path().join("sim.kubeconfig");
+    fleet.sim("east").write_kubeconfig(&own).unwrap();
+    // The sim's own kubeconfig (cluster `sim`, users `admin` and `cert-user`), with three more
+    // contexts of its admin.
+    let same: String = ["a", "b", "c"]
+        .iter()
+        .map(|name| format!("- name: {name}\n  context:\n    cluster: sim\n    user: admin\n"))
+        .collect();
+    let text = std::fs::read_to_string(&own).unwrap();
+    std::fs::write(
+        &own,
+        text.replacen("contexts:\n", &format!("contexts:\n{same}"), 1),
+    )
+    .unwrap();
+    let outcome = harness::run(
+        fleet
+            .kw()
+            .args(["get", "pods", "-o", "name", "--context", "a,b,c,sim-cert"])
+            .arg("--kubeconfig")
+            .arg(&own),
+        LIMIT,
+    );
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    for context in ["a", "b", "c", "sim-cert"] {
+        assert!(
+            outcome.stdout.contains(&format!("{context}/pod/")),
+            "{context} listed: {}",
+            outcome.stdout
+        );
+    }
+    // The admin's requests carry its token; the certificate user's carry none.
+    let discovery = |bearer: bool| -> Vec<String> {
+        fleet
+            .sim("east")
+            .requests()
+            .into_iter()
+            .filter(|r| r.path == "/api" || r.path == "/apis")
+            .filter(|r| {
+                bearer
+                    == r.headers
+                        .iter()
+                        .any(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            })
+            .map(|r| r.path)
+            .collect()
+    };
+    // What one context asks (the certificate user's, on its own), the three admins asked once.
+    let once = discovery(false);
+    assert!(!once.is_empty(), "sim-cert read discovery");
+    assert_eq!(
+        discovery(true),
+        once,
+        "a, b and c read it once between them"
+    );
+}
+
 #[test]
 fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     let contexts = ["east", "west"];
