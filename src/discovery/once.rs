@@ -15,10 +15,13 @@ use crate::log;
 /// What `resolve_requested` answers: the wanted types, and the names this server lacks.
 pub type Answer = (Vec<Wanted>, Vec<String>);
 
+/// One server and user's answer, once resolved; locked while it is being resolved.
+type Slot = Arc<Mutex<Option<Answer>>>;
+
 /// The answers of a run, per server and user.
 #[derive(Default)]
 pub struct Discovered {
-    answers: Mutex<HashMap<Vec<u8>, Arc<Mutex<Option<Answer>>>>>,
+    answers: Mutex<HashMap<Vec<u8>, Slot>>,
 }
 
 impl Discovered {
