@@ -123,7 +123,7 @@ struct TrustKey {
 }
 
 impl TrustKey {
-    fn of(conn: &Connection, identity: Option<&ClientIdentity>) -> TrustKey {
+    fn of(conn: &Connection) -> TrustKey {
         let ders = |certs: &[CertificateDer]| certs.iter().map(|c| c.to_vec()).collect();
         TrustKey {
             insecure: conn.insecure_skip_tls_verify,
@@ -132,22 +132,30 @@ impl TrustKey {
                 TrustRoots::Bundle { certs, .. } => Some(ders(certs)),
             },
             server_name: conn.tls_server_name.clone(),
-            identity: identity
-                .or(conn.credentials.client_identity.as_ref())
+            identity: conn
+                .credentials
+                .client_identity
+                .as_ref()
                 .map(|identity| (ders(&identity.chain), identity.key.secret_der().to_vec())),
         }
     }
 }
 
 impl Configs {
-    /// `client_config`, built once per trust setting. Built under the lock: a fleet's threads
-    /// all ask at once at the start, and one build (the system's roots read once) is the point.
+    /// `client_config`, built once per trust setting (with `identity`, an exec plugin's client
+    /// certificate, built anew). Built under the lock: a fleet's threads all ask at once at
+    /// the start, and one build (the system's roots read once) is the point.
     pub fn client_config(
         &self,
         conn: &Connection,
         identity: Option<&ClientIdentity>,
     ) -> Result<Arc<ClientConfig>, TlsSetupError> {
-        let key = TrustKey::of(conn, identity);
+        if identity.is_some() {
+            // An exec plugin's certificate, renewed while the run goes on: not kept, or each
+            // renewal would add a configuration for the rest of the run.
+            return client_config(conn, identity);
+        }
+        let key = TrustKey::of(conn);
         let mut built = self
             .built
             .lock()
