@@ -20,6 +20,7 @@ pub mod jsonpath;
 pub mod log;
 pub mod output;
 pub mod passthrough;
+pub mod permits;
 pub mod plan;
 pub mod private_file;
 pub mod readiness;

@@ -9,6 +9,7 @@
 
 pub mod backoff;
 mod clock;
+mod shared;
 pub mod tls;
 mod tunnel;
 
@@ -23,6 +24,7 @@ use crate::config::proxy::{ProxyError, ProxyScheme};
 use crate::vlog;
 use crate::wire::Status;
 pub use clock::ServerClock;
+pub use shared::Shared;
 use ureq::unversioned::resolver::DefaultResolver;
 use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
 
@@ -171,20 +173,32 @@ pub struct Client {
     deadline: Option<Instant>,
     /// The server's clock, from its responses.
     clock: Arc<ServerClock>,
+    /// What this client shares with the others of the run (TLS configurations).
+    shared: Arc<Shared>,
 }
 
-/// The HTTP agents for one client identity. Rebuilt when the identity changes, which also drops
-/// pooled connections made with the old certificate.
+/// The HTTP agent for one client identity. Rebuilt when the identity changes, which also drops
+/// pooled connections made with the old certificate. One agent for lists and watches alike (a
+/// watch sets its own read timeout), so that the watch takes the connection its list and the
+/// discovery before it left in the pool: one connection per cluster, not one idle beside it.
 struct Transport {
     identity: Option<Arc<ClientIdentity>>,
     agent: ureq::Agent,
-    watch_agent: ureq::Agent,
 }
 
 impl Client {
     /// A client for one server. `idle_timeout` is how long a watch may stay silent before kw
     /// treats the connection as dead. No request is made and no plugin run here.
     pub fn new(conn: &Connection, idle_timeout: Duration) -> Result<Client, ClientError> {
+        Client::sharing(conn, idle_timeout, &Arc::default())
+    }
+
+    /// `new`, sharing with the other clients of a run what `shared` holds.
+    pub fn sharing(
+        conn: &Connection,
+        idle_timeout: Duration,
+        shared: &Arc<Shared>,
+    ) -> Result<Client, ClientError> {
         let proxy = match &conn.proxy {
             Some(proxy) => Some(proxy.to_ureq().map_err(SetupError::from)?),
             None => None,
@@ -198,12 +212,12 @@ impl Client {
         };
         let proxy_display = conn.proxy.as_ref().map(|proxy| proxy.to_string());
         let transport = build_transport(
+            &shared.tls,
             conn,
             None,
             &proxy,
             proxy_tls.as_ref().map(|(config, _)| config),
             read_timeout,
-            idle_timeout,
         )?;
         let roots_origin = match &conn.roots {
             TrustRoots::Platform => "the system's root certificates".to_string(),
@@ -212,7 +226,8 @@ impl Client {
         let server_display = conn.server.to_string();
         Ok(Client {
             connection: conn.clone(),
-            auth: Authenticator::new(conn.credentials.source()),
+            auth: Authenticator::new(conn.credentials.source())
+                .plugins_limited_by(Arc::clone(&shared.plugins)),
             transport: Mutex::new(transport),
             proxy,
             proxy_display,
@@ -227,6 +242,7 @@ impl Client {
             object_limit: DEFAULT_OBJECT_LIMIT,
             deadline: None,
             clock: Arc::default(),
+            shared: Arc::clone(shared),
         })
     }
 
@@ -495,7 +511,7 @@ impl Client {
     }
 
     /// The agent for this credential's client certificate.
-    fn agent_for(&self, credential: &Credential, watch: bool) -> Result<ureq::Agent, ClientError> {
+    fn agent_for(&self, credential: &Credential) -> Result<ureq::Agent, ClientError> {
         let mut transport = crate::log::lock(&self.transport);
         let same = match (&transport.identity, &credential.identity) {
             (None, None) => true,
@@ -508,19 +524,15 @@ impl Client {
                 "using a new client certificate from the exec plugin"
             );
             *transport = build_transport(
+                &self.shared.tls,
                 &self.connection,
                 credential.identity.clone(),
                 &self.proxy,
                 self.proxy_tls.as_ref().map(|(config, _)| config),
                 self.read_timeout,
-                self.idle_timeout,
             )?;
         }
-        Ok(if watch {
-            transport.watch_agent.clone()
-        } else {
-            transport.agent.clone()
-        })
+        Ok(transport.agent.clone())
     }
 
     fn send_once(
@@ -531,7 +543,7 @@ impl Client {
         accept: &str,
         timeout: Option<Duration>,
     ) -> Result<Response, ClientError> {
-        let agent = self.agent_for(credential, watch)?;
+        let agent = self.agent_for(credential)?;
         let url = format!("{}{}", self.base_url, path_and_query);
         // Checked here, so that ureq's refusal below can only be a header's.
         if url.parse::<ureq::http::Uri>().is_err() {
@@ -544,8 +556,13 @@ impl Client {
             .get(&url)
             .header_raw("Accept", accept.as_bytes())
             .header_raw("User-Agent", USER_AGENT.as_bytes());
-        if let Some(timeout) = timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
+        if watch || timeout.is_some() {
+            let mut config = request.config().timeout_global(timeout);
+            if watch {
+                // A watch silent this long is dead (the agent's own is an ordinary request's).
+                config = config.timeout_per_read(Some(self.idle_timeout));
+            }
+            request = config.build();
         }
         if let Some(token) = &credential.token {
             // Every source checks its tokens already; this is the last door before the header.
@@ -795,15 +812,15 @@ fn impersonation_headers(impersonate: &Impersonation) -> Vec<(String, String)> {
 }
 
 fn build_transport(
+    configs: &tls::Configs,
     conn: &Connection,
     identity: Option<Arc<ClientIdentity>>,
     proxy: &Option<ureq::Proxy>,
     proxy_tls: Option<&Arc<rustls::ClientConfig>>,
     read_timeout: Duration,
-    idle_timeout: Duration,
 ) -> Result<Transport, ClientError> {
     let server_tls = match conn.server.scheme {
-        Scheme::Https => Some(tls::client_config(conn, identity.as_deref())?),
+        Scheme::Https => Some(configs.client_config(conn, identity.as_deref())?),
         Scheme::Http => None,
     };
     let tls = tls::Connector::new(
@@ -812,8 +829,7 @@ fn build_transport(
         proxy_tls.cloned(),
     );
     Ok(Transport {
-        agent: build_agent(tls.clone(), proxy.clone(), read_timeout),
-        watch_agent: build_agent(tls, proxy.clone(), idle_timeout),
+        agent: build_agent(tls, proxy.clone(), read_timeout, conn.server.scheme),
         identity,
     })
 }
@@ -822,8 +838,15 @@ fn build_agent(
     tls: tls::Connector,
     proxy: Option<ureq::Proxy>,
     read_timeout: Duration,
+    scheme: Scheme,
 ) -> ureq::Agent {
-    let config = ureq::Agent::config_builder()
+    let mut config = ureq::Agent::config_builder();
+    if scheme == Scheme::Https {
+        config = config
+            .input_buffer_size(tls::RECORDS_IN)
+            .output_buffer_size(tls::RECORDS_OUT);
+    }
+    let config = config
         // kw reads every status itself (a `Status` body, `Retry-After`, 3xx refused).
         .http_status_as_error(false)
         .max_redirects(0)

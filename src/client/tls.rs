@@ -3,7 +3,8 @@
 //! asked for `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked and sent as SNI,
 //! never the check.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
@@ -19,6 +20,20 @@ use ureq::unversioned::transport::{
 
 use crate::config::connection::Connection;
 use crate::config::endpoint::{ClientIdentity, TrustRoots};
+
+/// The TLS layer's buffers, each allocated whole on a connection's first request and kept while it
+/// lives, so they are what a connection costs (a fleet of a thousand clusters holds a thousand):
+/// decrypted bytes in (rustls hands over at most about one 16 KiB record per read, so more room
+/// would stay unused), and a request's head out (its longest line, a URL or a token, must fit:
+/// 16 KiB is twice what common proxies in front of API servers accept for one header line).
+const PLAINTEXT_IN: usize = 32 << 10;
+const REQUEST_HEAD_OUT: usize = 16 << 10;
+/// Under TLS the socket's own buffers (ureq's, sized by the agent) only carry records between
+/// the socket and rustls: a few records per read in; out, what kw writes is requests and
+/// handshakes, a few KiB (a larger record goes out in pieces). (ureq's default, 128 KiB each
+/// way, made 256 KiB per connection at this layer and as much again above it.)
+pub const RECORDS_IN: usize = 32 << 10;
+pub const RECORDS_OUT: usize = 4 << 10;
 
 /// Why a TLS configuration could not be built from the settings.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +99,74 @@ pub fn client_config(
         None => builder.with_no_client_auth(),
     };
     Ok(Arc::new(config))
+}
+
+/// The TLS configurations of a run's clients, one per distinct trust setting (the CA bundle or
+/// the system's roots, insecure or not, `tls-server-name`, the client certificate): a fleet's
+/// contexts that trust alike share one, built once (the system's roots read from disk once, not
+/// once per context), and with it rustls's cache of sessions, so that a context's connection to
+/// a server another context has reached resumes a session instead of a full handshake.
+#[derive(Default)]
+pub struct Configs {
+    built: Mutex<HashMap<TrustKey, Arc<ClientConfig>>>,
+}
+
+/// What a configuration is built from, as bytes.
+#[derive(PartialEq, Eq, Hash)]
+struct TrustKey {
+    insecure: bool,
+    /// The bundle's certificates; `None`: the system's roots.
+    roots: Option<Vec<Vec<u8>>>,
+    server_name: Option<String>,
+    /// The client certificate's chain and its key.
+    identity: Option<(Vec<Vec<u8>>, Vec<u8>)>,
+}
+
+impl TrustKey {
+    fn of(conn: &Connection) -> TrustKey {
+        let ders = |certs: &[CertificateDer]| certs.iter().map(|c| c.to_vec()).collect();
+        TrustKey {
+            insecure: conn.insecure_skip_tls_verify,
+            roots: match &conn.roots {
+                TrustRoots::Platform => None,
+                TrustRoots::Bundle { certs, .. } => Some(ders(certs)),
+            },
+            server_name: conn.tls_server_name.clone(),
+            identity: conn
+                .credentials
+                .client_identity
+                .as_ref()
+                .map(|identity| (ders(&identity.chain), identity.key.secret_der().to_vec())),
+        }
+    }
+}
+
+impl Configs {
+    /// `client_config`, built once per trust setting (with `identity`, an exec plugin's client
+    /// certificate, built anew). Built under the lock: a fleet's threads all ask at once at
+    /// the start, and one build (the system's roots read once) is the point.
+    pub fn client_config(
+        &self,
+        conn: &Connection,
+        identity: Option<&ClientIdentity>,
+    ) -> Result<Arc<ClientConfig>, TlsSetupError> {
+        if identity.is_some() {
+            // An exec plugin's certificate, renewed while the run goes on: not kept, or each
+            // renewal would add a configuration for the rest of the run.
+            return client_config(conn, identity);
+        }
+        let key = TrustKey::of(conn);
+        let mut built = self
+            .built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(config) = built.get(&key) {
+            return Ok(Arc::clone(config));
+        }
+        let config = client_config(conn, identity)?;
+        built.insert(key, Arc::clone(&config));
+        Ok(config)
+    }
 }
 
 fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupError> {
@@ -211,10 +294,7 @@ impl<In: Transport> ureq::unversioned::transport::Connector<In> for Connector {
             }
             Err(other) => return Err(other),
         }
-        let buffers = LazyBuffers::new(
-            details.config.input_buffer_size(),
-            details.config.output_buffer_size(),
-        );
+        let buffers = LazyBuffers::new(PLAINTEXT_IN, REQUEST_HEAD_OUT);
         Ok(Some(Either::B(TlsTransport {
             buffers,
             stream: StreamOwned { conn, sock },
@@ -488,6 +568,52 @@ fn rfc3339(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::endpoint::{Scheme, ServerUrl};
+
+    fn self_signed(name: &str) -> CertificateDer<'static> {
+        let made = rcgen::generate_simple_self_signed(vec![name.to_string()]).unwrap();
+        made.cert.der().clone()
+    }
+
+    fn connection(ca: &CertificateDer<'static>, insecure: bool, port: u16) -> Connection {
+        Connection {
+            server: ServerUrl {
+                scheme: Scheme::Https,
+                host: "127.0.0.1".into(),
+                port,
+                base_path: String::new(),
+            },
+            roots: TrustRoots::Bundle {
+                certs: vec![ca.clone()],
+                origin: "the test's CA".into(),
+            },
+            insecure_skip_tls_verify: insecure,
+            tls_server_name: None,
+            credentials: Default::default(),
+            impersonate: Default::default(),
+            proxy: None,
+            request_timeout: None,
+        }
+    }
+
+    #[test]
+    fn contexts_that_trust_alike_share_one_configuration() {
+        let configs = Configs::default();
+        let (ca, other) = (self_signed("ca.test"), self_signed("other.test"));
+        let config = |conn: &Connection| configs.client_config(conn, None).unwrap();
+        let first = config(&connection(&ca, false, 6443));
+        // Another server trusted alike (the address is not part of the trust).
+        assert!(Arc::ptr_eq(&first, &config(&connection(&ca, false, 7443))));
+        assert!(!Arc::ptr_eq(
+            &first,
+            &config(&connection(&other, false, 6443))
+        ));
+        assert!(!Arc::ptr_eq(&first, &config(&connection(&ca, true, 6443))));
+        let mut renamed = connection(&ca, false, 6443);
+        renamed.tls_server_name = Some("api.test".into());
+        assert!(!Arc::ptr_eq(&first, &config(&renamed)));
+        assert_eq!(configs.built.lock().unwrap().len(), 4);
+    }
 
     #[test]
     fn presented_names_lose_their_debug_wrapping() {

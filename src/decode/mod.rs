@@ -45,16 +45,19 @@ pub struct Framer<R> {
     eof: bool,
 }
 
+/// The buffer a stream starts with: an idle watch (most of a fleet's) never needs more.
+const FIRST_CHUNK: usize = 16 * 1024;
+/// What the buffer grows to while reads keep filling it (a busy stream), beyond any frame.
 const READ_CHUNK: usize = 256 * 1024;
-/// The least room `fill` offers a read: the client's input buffer (ureq's default, 128 KiB), so
-/// one read takes everything the connection has buffered.
+/// The least room `fill` offers a read once the buffer has grown: the client's input buffer
+/// (ureq's default, 128 KiB), so one read takes everything the connection has buffered.
 const MIN_READ: usize = 128 * 1024;
 
 impl<R: Read> Framer<R> {
     pub fn new(reader: R, max_frame: usize) -> Framer<R> {
         Framer {
             reader,
-            buf: vec![0; READ_CHUNK],
+            buf: vec![0; FIRST_CHUNK],
             start: 0,
             end: 0,
             current: None,
@@ -163,7 +166,8 @@ impl<R: Read> Framer<R> {
         }
         // Keep room for a whole read: each read is followed by a flush once its frames are
         // printed, so small reads into a nearly full buffer would cost a write each.
-        if self.start > 0 && (self.start == self.end || self.buf.len() - self.end < MIN_READ) {
+        let min_read = MIN_READ.min(self.buf.len() / 2);
+        if self.start > 0 && (self.start == self.end || self.buf.len() - self.end < min_read) {
             self.buf.copy_within(self.start..self.end, 0);
             self.base_offset += self.start as u64;
             self.current = self.current.map(|end| end - self.start);
@@ -178,8 +182,9 @@ impl<R: Read> Framer<R> {
                 });
             }
             let grown = (self.buf.len() * 2).min(self.max_frame + READ_CHUNK);
-            self.buf.resize(grown.max(self.buf.len() + READ_CHUNK), 0);
+            self.buf.resize(grown.max(self.buf.len() + FIRST_CHUNK), 0);
         }
+        let room = self.buf.len() - self.end;
         let n = loop {
             match self.reader.read(&mut self.buf[self.end..]) {
                 Ok(n) => break n,
@@ -192,6 +197,11 @@ impl<R: Read> Framer<R> {
             return Ok(false);
         }
         self.end += n;
+        // A read that filled all the room offered: the stream is busy, so the buffer grows to
+        // its traffic (up to `READ_CHUNK`) and later reads take more at once.
+        if n == room && self.buf.len() < READ_CHUNK {
+            self.buf.resize((self.buf.len() * 2).min(READ_CHUNK), 0);
+        }
         Ok(true)
     }
 }
@@ -893,6 +903,36 @@ mod tests {
                 "{sizes:?}"
             );
         }
+    }
+
+    /// The frames of `lines` lines of `width` bytes read in pieces of `piece` bytes, and how
+    /// large the framer's buffer was at the end.
+    fn buffer_after(lines: usize, width: usize, piece: usize) -> usize {
+        let line = format!("{{\"v\":\"{}\"}}\n", "z".repeat(width - 9));
+        let mut framer = Framer::new(
+            Pieces {
+                data: line.repeat(lines).into_bytes(),
+                sizes: vec![piece],
+                pos: 0,
+                turn: 0,
+            },
+            1 << 20,
+        );
+        let mut seen = 0;
+        while let Some(frame) = framer.next_frame().unwrap() {
+            assert_eq!(frame.len(), width - 1);
+            seen += 1;
+        }
+        assert_eq!(seen, lines);
+        framer.buf.len()
+    }
+
+    #[test]
+    fn the_buffer_grows_to_the_traffic_only() {
+        // A trickle (each read one small event) keeps the first buffer: a fleet's idle watch.
+        assert_eq!(buffer_after(2000, 300, 300), FIRST_CHUNK);
+        // A flood (every read fills the room offered) grows it to the full read size.
+        assert_eq!(buffer_after(2000, 300, usize::MAX), READ_CHUNK);
     }
 
     #[test]

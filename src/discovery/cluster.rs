@@ -4,9 +4,10 @@
 //! serves) is decided here too, once.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::client::{Client, ClientError};
+use crate::client::{Client, ClientError, Shared};
 use crate::config::connection::Connection;
 use crate::discovery::cache::{ClusterKey, DiscoveryCache};
 use crate::events::ResourceInfo;
@@ -20,18 +21,20 @@ pub struct ClusterHandle {
 }
 
 impl ClusterHandle {
-    /// The client for `connection` (a watch silent for `idle_timeout` is dead) and the cache in
-    /// `cache_dir` (none when `None`), kept under the cluster's address and `context`.
+    /// The client for `connection` (a watch silent for `idle_timeout` is dead), sharing what
+    /// `shared` holds with the run's other clients, and the cache in `cache_dir` (none when
+    /// `None`), kept under the cluster's address and `context`.
     pub fn open(
         connection: &Connection,
         context: Option<&str>,
         idle_timeout: Duration,
         cache_dir: Option<&Path>,
+        shared: &Arc<Shared>,
     ) -> Result<ClusterHandle, ClientError> {
         ClusterHandle::open_with(
+            Client::sharing(connection, idle_timeout, shared)?,
             connection,
             context,
-            idle_timeout,
             cache_dir,
             DiscoveryCache::open,
         )
@@ -46,22 +49,21 @@ impl ClusterHandle {
         cache_dir: Option<&Path>,
     ) -> Result<ClusterHandle, ClientError> {
         ClusterHandle::open_with(
+            Client::new(connection, idle_timeout)?,
             connection,
             context,
-            idle_timeout,
             cache_dir,
             DiscoveryCache::open_quietly,
         )
     }
 
     fn open_with(
+        client: Client,
         connection: &Connection,
         context: Option<&str>,
-        idle_timeout: Duration,
         cache_dir: Option<&Path>,
         open_cache: fn(Option<&Path>, &ClusterKey) -> DiscoveryCache,
     ) -> Result<ClusterHandle, ClientError> {
-        let client = Client::new(connection, idle_timeout)?;
         let key = ClusterKey::new(connection, context);
         let cache = open_cache(cache_dir, &key);
         Ok(ClusterHandle {

@@ -16,6 +16,7 @@ pub mod cache;
 pub mod cluster;
 mod error;
 mod names;
+pub mod once;
 mod served;
 
 use crate::client::Client;

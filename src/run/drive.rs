@@ -62,6 +62,12 @@ pub(super) struct Run {
     judged_event: Option<JudgedEvent>,
     /// kubectl wait's named objects found missing, passed over: said after the others.
     not_found: Mutex<Vec<crate::output::printer::NotMet>>,
+    /// What the members' clients share (TLS configurations, plugin permits).
+    shared: Arc<crate::client::Shared>,
+    /// A few members get ready at a time.
+    readying: crate::permits::Permits,
+    /// The discovery of identical servers (one address, trust and user), read once.
+    discovered: crate::discovery::once::Discovered,
 }
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
@@ -138,6 +144,9 @@ impl Run {
             causes: Mutex::new(Vec::new()),
             judged_event,
             not_found: Mutex::new(Vec::new()),
+            shared: Arc::default(),
+            readying: super::member::readying(),
+            discovered: Default::default(),
         }
     }
 }
@@ -390,23 +399,30 @@ impl Run {
             });
             watches
         });
+        let watch_target = |index: usize, target: &Target| {
+            let at = At {
+                index: first_index + index,
+                context,
+                printed: 0,
+                watches: watches.as_ref(),
+            };
+            let result = self.run_target(&prepared, target, with_kind, at);
+            report(MemberNews::Watcher(context.cloned(), result));
+        };
+        // One target (a fleet's usual `get pods -w`) is watched on the member's own thread: a
+        // thread per context, not two.
+        if let [target] = prepared.targets.as_slice() {
+            return watch_target(0, target);
+        }
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {
-                let prepared = &prepared;
                 let scope = scope.clone();
-                let watches = watches.as_ref();
+                let watch_target = &watch_target;
                 let watch = move || {
                     if let Some(scope) = &scope {
                         scope.enter();
                     }
-                    let at = At {
-                        index: first_index + index,
-                        context,
-                        printed: 0,
-                        watches,
-                    };
-                    let result = self.run_target(prepared, target, with_kind, at);
-                    report(MemberNews::Watcher(context.cloned(), result));
+                    watch_target(index, target);
                 };
                 // The thread decodes, judges and prints the target's objects: a stack sized
                 // for the deepest one read.
@@ -515,6 +531,9 @@ impl Run {
             environment: &self.environment,
             deadline: self.deadline,
             several: self.several,
+            shared: &self.shared,
+            readying: &self.readying,
+            discovered: &self.discovered,
         }
     }
 

@@ -4,19 +4,34 @@
 //! deadline; kubectl's one context fails at once (a typo in the address should not wait).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::client::backoff::{self, Backoff};
-use crate::client::Client;
+use crate::client::{Client, Shared};
 use crate::config::environment::Environment;
 use crate::config::settings::{Settings, SettingsError};
 use crate::discovery::cluster::{CachedTypes, ClusterHandle};
+use crate::discovery::once::Discovered;
 use crate::discovery::{self, DiscoveryError, Requested};
 use crate::log;
+use crate::permits::Permits;
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
 use crate::wait::Named;
 use crate::watcher::Target;
+
+/// How many members get ready (connect, discover, check access) at once: a fleet of a thousand
+/// contexts does not open a thousand connections and handshakes in the same instant.
+const READYING_AT_ONCE: usize = 32;
+/// How long one member's attempt counts against that: a cluster that answers nothing (its
+/// connect waits out the timeout) lets the next member start then, never holding up the others'
+/// first rows for longer.
+const READYING_PATIENCE: Duration = Duration::from_secs(2);
+
+/// The permits of getting ready, one set per run.
+pub(super) fn readying() -> Permits {
+    Permits::new(READYING_AT_ONCE, READYING_PATIENCE)
+}
 
 /// A context of the run (`None`: kubectl's one context) and its settings, or why they could
 /// not be resolved (which fails that context only).
@@ -71,6 +86,13 @@ pub(super) struct Preparer<'a> {
     pub deadline: Option<Instant>,
     /// Several contexts: a cluster failing for a cause that can pass is retried.
     pub several: bool,
+    /// What the run's clients share (TLS configurations, plugin permits).
+    pub shared: &'a Arc<Shared>,
+    /// The discovery of identical servers, read once.
+    pub discovered: &'a Discovered,
+    /// A few members get ready at a time (`readying`); none holds a permit while it waits to
+    /// retry.
+    pub readying: &'a Permits,
 }
 
 impl Preparer<'_> {
@@ -79,7 +101,10 @@ impl Preparer<'_> {
         let retry = self.several && self.plan.watching;
         let mut backoff = Backoff::new(backoff::seed_from_clock());
         loop {
-            match self.try_prepare(settings) {
+            let permit = self.readying.take();
+            let attempt = self.try_prepare(settings);
+            drop(permit);
+            match attempt {
                 Ok(ready) => {
                     log::recovered();
                     return Ok(ready);
@@ -108,17 +133,20 @@ impl Preparer<'_> {
             settings.context.as_deref(),
             self.environment.idle_timeout,
             self.environment.discovery_cache.as_deref(),
+            self.shared,
         )?;
         cluster.client.limit_objects(plan.max_object_size);
         cluster.client.bound_by(self.deadline);
         // With several contexts a CRD may exist in some clusters only: a type this one lacks
         // is said and skipped, not fatal.
-        let (wanted, unknown) = discovery::resolve_requested(
-            self.requested,
-            &cluster.client,
-            &mut cluster.cache,
-            self.several,
-        )?;
+        let (wanted, unknown) = self.discovered.resolve(&settings.connection, || {
+            discovery::resolve_requested(
+                self.requested,
+                &cluster.client,
+                &mut cluster.cache,
+                self.several,
+            )
+        })?;
         cluster.cache.save();
         for name in &unknown {
             log::notice(&format!(

@@ -462,6 +462,32 @@ fn impersonation_headers_reach_the_server() {
         .contains(&("Impersonate-Group".to_string(), "g1".to_string())));
 }
 
+/// One header line of 15,000 bytes (a long group name; an OIDC token with many groups is as
+/// long) still fits what kw writes a request's head into (16 KiB a line since issue 47).
+#[test]
+fn a_header_line_of_fifteen_thousand_bytes_reaches_the_server() {
+    let cluster = Cluster::seeded();
+    let group = "g".repeat(15_000);
+    let outcome = run(
+        &mut cluster.get(&["namespaces", "--as-group", &group, "--as", "jane"]),
+        LIMIT,
+    );
+    assert_ok(&outcome);
+    let requests = cluster.sim.requests();
+    assert!(!requests.is_empty());
+    for request in requests {
+        assert!(
+            request
+                .headers
+                .iter()
+                .any(|(name, value)| name == "Impersonate-Group" && *value == group),
+            "{} {}",
+            request.method,
+            request.path
+        );
+    }
+}
+
 #[test]
 fn verbose_logs_redact_the_bearer_token() {
     let cluster = Cluster::seeded();
@@ -797,5 +823,76 @@ fn a_plugin_that_prints_without_end_is_stopped_at_one_mebibyte() {
         outcome.stderr.contains("printed more than 1 MiB"),
         "{}",
         outcome.stderr
+    );
+}
+
+// ---- exec plugins of a fleet: a few at a time (issue #47) ---------------------------------
+
+/// Twelve contexts, each with a user of its own whose exec plugin takes a while: kw watching all
+/// of them runs every plugin, a few at a time however many contexts start at once.
+#[test]
+fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
+    use base64::Engine as _;
+    const CONTEXTS: usize = 12;
+    let cluster = Cluster::seeded();
+    let dir = cluster.dir.path().display();
+    // Each run counts the runs under way (itself included) while it lasts; the count read can
+    // only be short of the truth (two runs may each miss the other), never over it.
+    let plugin = write_script(
+        &cluster,
+        "plugin",
+        &format!(
+            "mkdir -p '{dir}/running'\n\
+             touch '{dir}/running/'$$\n\
+             ls '{dir}/running' | wc -l >> '{dir}/under_way'\n\
+             sleep 0.3\n\
+             rm '{dir}/running/'$$\n\
+             echo run >> '{dir}/runs'\n\
+             cat <<EOF\n{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{}\"}}}}\nEOF\n",
+            cluster.sim.admin_token()
+        ),
+    );
+    let names: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}")).collect();
+    let config = json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "c-0",
+        "clusters": [{"name": "sim", "cluster": {
+            "server": cluster.sim.url(),
+            "certificate-authority-data":
+                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
+        }}],
+        "contexts": names.iter().map(|name| json!({"name": name, "context": {
+            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
+            .collect::<Vec<_>>(),
+        "users": names.iter().map(|name| json!({"name": format!("{name}-user"),
+            "user": exec_user("client.authentication.k8s.io/v1", &plugin)}))
+            .collect::<Vec<_>>(),
+    });
+    let path = cluster.dir.path().join("fleet");
+    std::fs::write(&path, config.to_string()).unwrap();
+    let mut live = Live::spawn(&mut kw_get(
+        &cluster,
+        &path,
+        &["pods", "-A", "-w", "-o", "name", "--context", "c-*"],
+    ));
+    // Every context lists (its plugin ran) before kw is stopped.
+    let listed = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    live.lines_until(LIMIT, |line| {
+        let mut listed = listed.borrow_mut();
+        listed.insert(line.split('/').next().unwrap_or_default().to_string());
+        listed.len() == CONTEXTS
+    });
+    let stderr = live.kill();
+    assert_eq!(runs(&cluster), CONTEXTS, "one run per context: {stderr}");
+    let under_way: Vec<usize> = std::fs::read_to_string(cluster.dir.path().join("under_way"))
+        .unwrap()
+        .lines()
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    let most = under_way.iter().max().copied().unwrap_or_default();
+    assert!(
+        (1..=4).contains(&most),
+        "at most 4 plugins at once, {most} were: {under_way:?}"
     );
 }

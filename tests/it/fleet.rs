@@ -597,6 +597,187 @@ fn a_merged_watch_has_every_change_of_every_cluster_once_in_order() {
     assert_eq!(stderr, "", "a healthy watch says nothing on stderr");
 }
 
+/// What a watching kw holds, from /proc: its open sockets and its threads.
+fn sockets_and_threads(pid: u32) -> (usize, usize) {
+    let sockets = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("kw's fds")
+        .flatten()
+        .filter(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|to| to.to_string_lossy().starts_with("socket:"))
+        })
+        .count();
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .expect("kw's threads")
+        .count();
+    (sockets, threads)
+}
+
+/// A fleet of a thousand contexts is paid per context (issue 47): a cluster watched for one
+/// type costs one connection (the watch takes the one its discovery and list left, none idles
+/// beside it) and one thread, once every context watches.
+#[test]
+fn a_watched_context_costs_one_connection_and_one_thread() {
+    let contexts = ["east", "west", "north", "south"];
+    let fleet = Fleet::start(
+        contexts
+            .iter()
+            .zip(31..)
+            .map(|(name, seed)| (*name, empty(seed)))
+            .collect(),
+    );
+    let mut live = Live::spawn(&mut fleet.get(&[
+        "pods",
+        "-w",
+        "-o",
+        "jsonl",
+        "--output-watch-events",
+        "--context",
+        "east,west,north,south",
+    ]));
+    let mut printed = Vec::new();
+    // A pod before and one after the first list: the second comes through each watch.
+    for round in ["first", "second"] {
+        for context in contexts {
+            fleet
+                .sim(context)
+                .create("pods", pod(&format!("{context}-{round}"), "Pending"))
+                .unwrap();
+        }
+        read_until_caught_up(&live, &fleet, &contexts, &mut printed);
+    }
+    let (sockets, threads) = sockets_and_threads(live.child.id());
+    let stderr = live.kill();
+    assert_eq!(stderr, "");
+    assert_eq!(
+        sockets,
+        contexts.len(),
+        "one connection per watched context"
+    );
+    // One per context, and the few of the process (main, the signal handler's).
+    assert!(
+        threads <= contexts.len() + 3,
+        "{threads} threads for {} contexts",
+        contexts.len()
+    );
+    assert_exact_per_context(&fleet, &contexts, &printed);
+}
+
+/// Forty contexts whose server accepts connections and never says a word (a TLS handshake
+/// that hangs), named before a healthy one: more than get ready at once (32), so the healthy
+/// context's turn comes only because a hanging one gives its place after its patience, long
+/// before the hanging handshakes time out (30 s). Its rows come while they all still hang.
+#[test]
+fn clusters_that_never_answer_do_not_hold_up_the_others_first_rows() {
+    const SILENT: usize = 40;
+    let fleet = Fleet::start(vec![("east", empty(41))]);
+    fleet
+        .sim("east")
+        .create("pods", pod("east-first", "Pending"))
+        .unwrap();
+    // Connections complete in the kernel's backlog and are never read or answered.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let port = silent.local_addr().unwrap().port();
+    let text = kubeconfig_text(&fleet.sims);
+    let ca = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("certificate-authority-data: "))
+        .expect("east's CA")
+        .to_string();
+    let contexts: String = (0..SILENT)
+        .map(|i| {
+            format!(
+                "- name: silent-{i}\n  context:\n    cluster: silent-cluster\n    user: east-admin\n"
+            )
+        })
+        .collect();
+    let text = text
+        .replacen(
+            "clusters:\n",
+            &format!(
+                "clusters:\n- name: silent-cluster\n  cluster:\n    server: https://127.0.0.1:{port}\n    certificate-authority-data: {ca}\n"
+            ),
+            1,
+        )
+        .replacen("contexts:\n", &format!("contexts:\n{contexts}"), 1);
+    std::fs::write(&fleet.kubeconfig, text).unwrap();
+    let mut live =
+        Live::spawn(&mut fleet.get(&["pods", "-w", "-o", "name", "--context", "silent-*,east"]));
+    let lines = live.lines_until(LIMIT, |line| line.starts_with("east/"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("east/pod/east-first")
+    );
+    // Every silent context still waits on its handshake: none has given up yet.
+    let stderr = live.kill();
+    assert!(
+        !stderr.contains("silent-"),
+        "east printed while the silent ones still hung:\n{stderr}"
+    );
+}
+
+/// Contexts that reach the same server as the same user read its discovery once per run; a
+/// context of another user on that server reads its own (issue 47: a thousand contexts of one
+/// cluster asked a thousand times).
+#[test]
+fn contexts_of_one_server_and_user_read_discovery_once() {
+    let fleet = Fleet::start(vec![("east", seeded(43))]);
+    let own = fleet.dir.path().join("sim.kubeconfig");
+    fleet.sim("east").write_kubeconfig(&own).unwrap();
+    // The sim's own kubeconfig (cluster `sim`, users `admin` and `cert-user`), with three more
+    // contexts of its admin.
+    let same: String = ["a", "b", "c"]
+        .iter()
+        .map(|name| format!("- name: {name}\n  context:\n    cluster: sim\n    user: admin\n"))
+        .collect();
+    let text = std::fs::read_to_string(&own).unwrap();
+    std::fs::write(
+        &own,
+        text.replacen("contexts:\n", &format!("contexts:\n{same}"), 1),
+    )
+    .unwrap();
+    let outcome = harness::run(
+        fleet
+            .kw()
+            .args(["get", "pods", "-o", "name", "--context", "a,b,c,sim-cert"])
+            .arg("--kubeconfig")
+            .arg(&own),
+        LIMIT,
+    );
+    assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+    for context in ["a", "b", "c", "sim-cert"] {
+        assert!(
+            outcome.stdout.contains(&format!("{context}/pod/")),
+            "{context} listed: {}",
+            outcome.stdout
+        );
+    }
+    // The admin's requests carry its token; the certificate user's carry none.
+    let discovery = |bearer: bool| -> Vec<String> {
+        fleet
+            .sim("east")
+            .requests()
+            .into_iter()
+            .filter(|r| r.path == "/api" || r.path == "/apis")
+            .filter(|r| {
+                bearer
+                    == r.headers
+                        .iter()
+                        .any(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            })
+            .map(|r| r.path)
+            .collect()
+    };
+    // What one context asks (the certificate user's, on its own), the three admins asked once.
+    let once = discovery(false);
+    assert!(!once.is_empty(), "sim-cert read discovery");
+    assert_eq!(
+        discovery(true),
+        once,
+        "a, b and c read it once between them"
+    );
+}
+
 #[test]
 fn a_cluster_that_goes_away_costs_one_line_each_way_and_loses_nothing() {
     let contexts = ["east", "west"];

@@ -84,6 +84,7 @@ const KW_RANKS: Ranks = &[
     ("log", 0),
     ("spelling", 0),
     ("private_file", 0),
+    ("permits", 0),
     ("goformat", 0),
     ("events", 0),
     ("jsonpath", 1),
@@ -200,6 +201,8 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("served", 1),
             ("cluster", 2),
             ("mod", 2),
+            // A run's discoveries, each read once for contexts that share a server.
+            ("once", 3),
         ],
     ),
     (

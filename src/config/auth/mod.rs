@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::endpoint::{ClientIdentity, Secret};
+use crate::permits::Permits;
 use crate::vlog;
 
 pub use error::{check_token, AuthError};
@@ -70,6 +71,8 @@ impl Credential {
 pub struct Authenticator {
     source: CredentialSource,
     state: Mutex<State>,
+    /// Shared with the other clients of the run: a few plugins run at a time.
+    plugins: Option<Arc<Permits>>,
 }
 
 #[derive(Default)]
@@ -107,7 +110,14 @@ impl Authenticator {
         Authenticator {
             source,
             state: Mutex::new(state),
+            plugins: None,
         }
+    }
+
+    /// Run the exec plugin only with a permit of `plugins` (shared by the clients of a run).
+    pub fn plugins_limited_by(mut self, plugins: Arc<Permits>) -> Authenticator {
+        self.plugins = Some(plugins);
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -146,7 +156,7 @@ impl Authenticator {
                     }
                     let still_valid = state.credential.is_some()
                         && state.expires.is_some_and(|e| SystemTime::now() < e);
-                    match run_plugin(&mut state, plugin, limit) {
+                    match run_plugin(&mut state, plugin, limit, self.plugins.as_deref()) {
                         Ok(()) => {}
                         // A hiccup renewing early must not end a long watch while the old
                         // credential still works; the next request tries again.
@@ -198,7 +208,7 @@ impl Authenticator {
                     "the server refused the exec credential of {}; running the plugin again",
                     plugin.user_label
                 );
-                run_plugin(&mut state, plugin, limit)?;
+                run_plugin(&mut state, plugin, limit, self.plugins.as_deref())?;
                 Ok(state.credential.clone())
             }
         }
@@ -251,8 +261,12 @@ fn run_plugin(
     state: &mut State,
     plugin: &ExecPlugin,
     limit: Option<Duration>,
+    plugins: Option<&Permits>,
 ) -> Result<(), AuthError> {
-    let output = exec::run(plugin, limit)?;
+    let permit = plugins.map(Permits::take);
+    let output = exec::run(plugin, limit);
+    drop(permit);
+    let output = output?;
     if let Some(token) = &output.token {
         crate::log::register_secret(&token.0);
     }
