@@ -316,15 +316,23 @@ fn a_cell_bomb_is_refused_over_the_limit_and_costs_no_more_than_its_bytes_under_
     // of cells no column shows (built as JSON values they take over 1 GB). The bound leaves
     // room for how the body's buffer grows, which varies with how the reads arrive (a loaded
     // machine was seen at 7.7×); the failure it guards against is 30× and more.
-    let mut cmd = kw_in(home.path());
-    cmd.args(["get", "pods", "--kubeconfig"]).arg(&config);
-    let (code, stdout, stderr, peak) = run_measured(&mut cmd, LIMIT);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(stdout, "NAME\nbomb\n");
-    assert!(
-        peak < 12 * CELLS as u64,
-        "peak RSS {} MiB for {} MiB of cells",
-        peak >> 20,
+    // The least of up to three runs is the figure: one run on a machine shared with the rest
+    // of the suite was once seen far above the others (778 MiB where they measure 78 to 104),
+    // while the failure guarded against is that large on every run.
+    let mut peaks = Vec::new();
+    for _ in 0..3 {
+        let mut cmd = kw_in(home.path());
+        cmd.args(["get", "pods", "--kubeconfig"]).arg(&config);
+        let (code, stdout, stderr, peak) = run_measured(&mut cmd, LIMIT);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(stdout, "NAME\nbomb\n");
+        peaks.push(peak >> 20);
+        if peak < 12 * CELLS as u64 {
+            return;
+        }
+    }
+    panic!(
+        "peak RSS {peaks:?} MiB in three runs for {} MiB of cells",
         CELLS >> 20
     );
 }
