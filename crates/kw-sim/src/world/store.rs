@@ -180,17 +180,7 @@ impl Store {
         let (namespace, name, mut object) = normalise(info, object)?;
         let mut state = self.lock();
         let key = (namespace, name);
-        let Some(previous) = state
-            .objects
-            .get(info.plural)
-            .and_then(|map| map.get(&key))
-            .cloned()
-        else {
-            return Err(SimError::NotFound {
-                resource: info.plural.into(),
-                name: key.1,
-            });
-        };
+        let previous = stored(&state, info, &key)?;
         for field in ["uid", "creationTimestamp"] {
             if object["metadata"][field].is_null() {
                 object["metadata"][field] = previous["metadata"][field].clone();
@@ -220,18 +210,7 @@ impl Store {
         let namespace = if info.namespaced { namespace } else { "" };
         let key = (namespace.to_string(), name.to_string());
         let mut state = self.lock();
-        let Some(previous) = state
-            .objects
-            .get(info.plural)
-            .and_then(|map| map.get(&key))
-            .cloned()
-        else {
-            return Err(SimError::NotFound {
-                resource: info.plural.into(),
-                name: name.into(),
-            }
-            .into());
-        };
+        let previous = stored(&state, info, &key)?;
         let (_, _, mut object) = normalise(info, change(&previous)?)?;
         for field in ["uid", "creationTimestamp", "name", "namespace"] {
             object["metadata"][field] = previous["metadata"][field].clone();
@@ -257,17 +236,7 @@ impl Store {
         let namespace = if info.namespaced { namespace } else { "" };
         let key = (namespace.to_string(), name.to_string());
         let mut state = self.lock();
-        let Some(previous) = state
-            .objects
-            .get(info.plural)
-            .and_then(|map| map.get(&key))
-            .cloned()
-        else {
-            return Err(SimError::NotFound {
-                resource: info.plural.into(),
-                name: name.into(),
-            });
-        };
+        let previous = stored(&state, info, &key)?;
         let last = (*previous).clone();
         Ok(self.commit(
             &mut state,
@@ -447,6 +416,23 @@ fn resource_info(resource: &str) -> Result<&'static ResourceInfo, SimError> {
 }
 
 /// Check the object has a name, and set namespace, kind and apiVersion as the resource needs.
+/// The object stored under `key`, or the NotFound a write to it gets.
+fn stored(
+    state: &State,
+    info: &ResourceInfo,
+    key: &(String, String),
+) -> Result<Arc<Value>, SimError> {
+    state
+        .objects
+        .get(info.plural)
+        .and_then(|map| map.get(key))
+        .cloned()
+        .ok_or_else(|| SimError::NotFound {
+            resource: info.plural.into(),
+            name: key.1.clone(),
+        })
+}
+
 fn normalise(info: &ResourceInfo, mut object: Value) -> Result<(String, String, Value), SimError> {
     if !object.is_object() {
         return Err(SimError::InvalidObject("not a JSON object".into()));
