@@ -49,12 +49,9 @@ pub enum SettingsError {
         crate::config::contexts::which_exist(name, known)
     )]
     ContextNotFound { name: String, known: Vec<String> },
-    /// `-n ..` or a context's `namespace: ..`: client-go's words (`plan::InvalidName`'s).
-    #[error(
-        "invalid namespace {}: [{reasons}]",
-        crate::goformat::quote::quote(namespace)
-    )]
-    InvalidNamespace { namespace: String, reasons: String },
+    /// `-n ..` or a context's `namespace: ..`.
+    #[error(transparent)]
+    InvalidSegment(#[from] PathSegmentError),
     #[error("current-context \"{name}\" does not exist in the kubeconfig")]
     CurrentContextNotFound { name: String },
     #[error("cluster \"{name}\" does not exist{}", referrer(context))]
@@ -231,9 +228,7 @@ pub fn resolve(
         .unwrap_or("default")
         .to_string();
     // Glob and list characters (`team-*`, `a,b`) are checked per namespace by the plan.
-    if let Some(reasons) = path_segment_refusal(&namespace) {
-        return Err(SettingsError::InvalidNamespace { namespace, reasons });
-    }
+    check_namespace(&namespace)?;
 
     Ok(Settings {
         connection: Connection {
@@ -474,6 +469,44 @@ fn resolve_trust(
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|text| !text.is_empty())
+}
+
+/// A name or namespace that cannot be one segment of a request path, in client-go's words;
+/// the settings, the plan and manifests refuse it before any request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathSegmentError {
+    #[error(
+        "invalid resource name {}: [{reasons}]",
+        crate::goformat::quote::quote(name)
+    )]
+    Name { name: String, reasons: String },
+    #[error(
+        "invalid namespace {}: [{reasons}]",
+        crate::goformat::quote::quote(namespace)
+    )]
+    Namespace { namespace: String, reasons: String },
+}
+
+/// `name` as one segment of a request path, or why it cannot be.
+pub fn check_name(name: &str) -> Result<(), PathSegmentError> {
+    match path_segment_refusal(name) {
+        Some(reasons) => Err(PathSegmentError::Name {
+            name: name.to_string(),
+            reasons,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `namespace` as one segment of a request path, or why it cannot be.
+pub fn check_namespace(namespace: &str) -> Result<(), PathSegmentError> {
+    match path_segment_refusal(namespace) {
+        Some(reasons) => Err(PathSegmentError::Namespace {
+            namespace: namespace.to_string(),
+            reasons,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// client-go's `IsValidPathSegmentName`: why a name or namespace cannot be one segment of a

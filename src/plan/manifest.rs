@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::config::settings::path_segment_refusal;
+use crate::config::settings::{check_name, check_namespace};
 use crate::events::kind_prefix;
 
 #[derive(Debug, thiserror::Error)]
@@ -32,17 +32,9 @@ pub enum ManifestError {
     #[error("-f {path}: names no objects")]
     Empty { path: PathBuf },
     /// A name or namespace that would change the request's path (`..`, `a/b`), refused before
-    /// any request in client-go's words, as kubectl refuses it.
-    #[error(
-        "invalid resource name {}: [{reasons}]",
-        crate::goformat::quote::quote(name)
-    )]
-    InvalidName { name: String, reasons: String },
-    #[error(
-        "invalid namespace {}: [{reasons}]",
-        crate::goformat::quote::quote(namespace)
-    )]
-    InvalidNamespace { namespace: String, reasons: String },
+    /// any request, as kubectl refuses it.
+    #[error(transparent)]
+    InvalidSegment(#[from] crate::config::settings::PathSegmentError),
     /// kubectl's words for a directory with no manifest in it.
     #[error("error reading [{path}]: recognized file extensions are [.json .yaml .yml]")]
     NoManifestFiles { path: PathBuf },
@@ -168,19 +160,9 @@ fn flatten(
             .filter(|n| !n.is_empty())
             .ok_or_else(|| missing("metadata.name"))?,
     };
-    if let Some(reasons) = path_segment_refusal(&object.name) {
-        return Err(ManifestError::InvalidName {
-            name: object.name,
-            reasons,
-        });
-    }
+    check_name(&object.name)?;
     if let Some(namespace) = &object.namespace {
-        if let Some(reasons) = path_segment_refusal(namespace) {
-            return Err(ManifestError::InvalidNamespace {
-                namespace: namespace.clone(),
-                reasons,
-            });
-        }
+        check_namespace(namespace)?;
     }
     out.push(object);
     Ok(())

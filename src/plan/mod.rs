@@ -15,6 +15,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli::GetArgs;
 use crate::config::flags::RequestTimeoutError;
+use crate::config::settings::{check_name, check_namespace};
 use crate::discovery::Wanted;
 use crate::events::ResourceInfo;
 use crate::output::printer::format::{parse_output_spec, OutputSpec, TemplateFile};
@@ -53,17 +54,9 @@ pub enum PlanError {
          name one namespace, or drop the names"
     )]
     NamesAcrossNamespaces { set: String },
-    /// A name that would change the request's path (`..`, `a%2F`): client-go's words.
-    #[error(
-        "invalid resource name {}: [{reasons}]",
-        crate::goformat::quote::quote(name)
-    )]
-    InvalidName { name: String, reasons: String },
-    #[error(
-        "invalid namespace {}: [{reasons}]",
-        crate::goformat::quote::quote(namespace)
-    )]
-    InvalidNamespace { namespace: String, reasons: String },
+    /// A name or namespace that would change the request's path (`..`, `a%2F`).
+    #[error(transparent)]
+    InvalidSegment(#[from] crate::config::settings::PathSegmentError),
     /// `--until`, `--fail-on` or `--for`.
     #[error(transparent)]
     Condition(#[from] crate::wait::ConditionError),
@@ -412,12 +405,7 @@ impl GetPlan {
         };
         // Each namespace of a list or glob, as client-go checks one (`..` is no glob).
         for namespace in flag.split(',') {
-            if let Some(reasons) = path_segment_refusal(namespace.trim()) {
-                return Err(PlanError::InvalidNamespace {
-                    namespace: namespace.trim().to_string(),
-                    reasons,
-                });
-            }
+            check_namespace(namespace.trim())?;
         }
         let Some(set) = NamespaceSet::parse(flag)? else {
             return Ok(self);
@@ -813,17 +801,10 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
 pub fn parse_targets(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
     let groups = parse_target_groups(targets)?;
     for name in groups.iter().flat_map(|(_, names)| names) {
-        if let Some(reasons) = path_segment_refusal(name) {
-            return Err(PlanError::InvalidName {
-                name: name.clone(),
-                reasons,
-            });
-        }
+        check_name(name)?;
     }
     Ok(groups)
 }
-
-use crate::config::settings::path_segment_refusal;
 
 fn parse_target_groups(targets: &[String]) -> Result<Vec<(String, Vec<String>)>, PlanError> {
     let Some(first) = targets.first() else {
@@ -877,6 +858,7 @@ fn parse_target_groups(targets: &[String]) -> Result<Vec<(String, Vec<String>)>,
 mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
+    use crate::config::settings::path_segment_refusal;
     use clap::Parser;
 
     /// Issue #45: `..`, `.`, `/` and `%` would change the request path; refused before any
