@@ -9,7 +9,9 @@
 
 pub mod backoff;
 mod clock;
+pub mod probe;
 mod shared;
+mod socket;
 pub mod tls;
 mod tunnel;
 
@@ -26,7 +28,7 @@ use crate::wire::Status;
 pub use clock::ServerClock;
 pub use shared::Shared;
 use ureq::unversioned::resolver::DefaultResolver;
-use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
+use ureq::unversioned::transport::{Connector as _, SocksConnector};
 
 type Response = ureq::http::Response<ureq::Body>;
 
@@ -175,6 +177,12 @@ pub struct Client {
     clock: Arc<ServerClock>,
     /// What this client shares with the others of the run (TLS configurations).
     shared: Arc<Shared>,
+}
+
+/// A streamed body, and what its connection buffers (`None` when that cannot be seen whole).
+pub struct Stream {
+    pub reader: Box<dyn Read + Send + Sync>,
+    pub probe: Option<Arc<probe::Probe>>,
 }
 
 /// The HTTP agent for one client identity. Rebuilt when the identity changes, which also drops
@@ -422,17 +430,39 @@ impl Client {
         accept: &str,
         deadline: Option<Instant>,
     ) -> Result<Box<dyn Read + Send + Sync>, ClientError> {
+        Ok(self
+            .stream_parkable(path_and_query, accept, deadline)?
+            .reader)
+    }
+
+    /// `stream`, with the probe of its connection when every byte it may buffer can be seen
+    /// (`probe`): a plain or TLS connection kw opened itself, no proxy, no compressed body.
+    pub fn stream_parkable(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Stream, ClientError> {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let timeout = left.filter(|left| *left <= self.idle_timeout);
+        probe::begin_request();
         let response = self.send(true, path_and_query, accept, timeout)?;
+        let used = probe::take_used();
+        // ureq decodes gzip with a buffer of its own, which nothing can look into.
+        let encoded = response
+            .headers()
+            .get("Content-Encoding")
+            .is_some_and(|value| value.as_bytes() != b"identity");
+        let probe = used.filter(|_| !encoded && self.proxy.is_none());
         let reader = response.into_body().into_reader();
-        Ok(match deadline {
+        let reader: Box<dyn Read + Send + Sync> = match deadline {
             Some(deadline) if timeout.is_none() => Box::new(UntilDeadline {
                 inner: Box::new(reader),
                 deadline,
             }),
             _ => Box::new(reader),
-        })
+        };
+        Ok(Stream { reader, probe })
     }
 
     /// How long a watch may stay silent before its connection counts as dead.
@@ -864,7 +894,7 @@ fn build_agent(
     let connector =
         ().chain(SocksConnector::default())
             .chain(tunnel::Tunnel::default())
-            .chain(TcpConnector::default())
+            .chain(socket::Tcp)
             .chain(tls);
     ureq::Agent::with_parts(config, connector, DefaultResolver::default())
 }
