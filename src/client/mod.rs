@@ -119,6 +119,19 @@ pub enum SetupError {
          --as-uid, or the kubeconfig's as and as-groups)"
     )]
     BadHeader,
+    /// A line of the request's head does not fit the buffer it is written into (ureq says only
+    /// "output too small").
+    #[error(
+        "{what} is too long to send: {bytes} bytes in one line of the request, more than the \
+         {limit} bytes kw writes a line into (check the token, --as and --as-group, or the \
+         request's path)"
+    )]
+    HeadLineTooLong {
+        /// `the header Impersonate-Group`, `the request line (GET and the path)`.
+        what: String,
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 impl From<tls::TlsSetupError> for ClientError {
@@ -465,6 +478,15 @@ impl Client {
         Ok(Stream { reader, probe })
     }
 
+    /// The longest line of a request's head that fits what it is written into: the TLS
+    /// layer's buffer, or ureq's own over plain HTTP.
+    fn head_line_limit(&self) -> usize {
+        match self.connection.server.scheme {
+            Scheme::Https => tls::REQUEST_HEAD_OUT,
+            Scheme::Http => ureq::config::Config::default().output_buffer_size(),
+        }
+    }
+
     /// How long a watch may stay silent before its connection counts as dead.
     pub fn idle_timeout(&self) -> Duration {
         self.idle_timeout
@@ -616,11 +638,20 @@ impl Client {
                 vlog!(HEADERS_LEVEL, "Request Header: {name}: {shown}");
             }
         }
+        let longest = longest_head_line(path_and_query, request.headers_ref());
         let started = Instant::now();
         let result = request.call();
         let elapsed = started.elapsed();
         let response = match result {
             Ok(response) => response,
+            Err(ureq::Error::Protocol(error)) if is_output_overflow(&error.to_string()) => {
+                let (what, bytes) = longest;
+                return Err(ClientError::Setup(SetupError::HeadLineTooLong {
+                    what,
+                    bytes,
+                    limit: self.head_line_limit(),
+                }));
+            }
             Err(error) => return Err(self.transport_error(error)),
         };
         let code = response.status().as_u16();
@@ -805,6 +836,53 @@ impl Read for UntilDeadline {
         }
         self.inner.read(buf)
     }
+}
+
+/// ureq-proto's `OutputOverflow` ("output too small to write output"), as ureq passes it on:
+/// its type is not ureq's to name, only its text.
+fn is_output_overflow(text: &str) -> bool {
+    text.contains("output too small")
+}
+
+/// The longest line of a request's head, in words and bytes: the request line (`GET path
+/// HTTP/1.1`) or a header (`Name: value`), named without its value (a token).
+fn longest_head_line(
+    path_and_query: &str,
+    headers: Option<&ureq::http::HeaderMap>,
+) -> (String, usize) {
+    let request_line = (
+        "the request line (GET and the path)".to_string(),
+        "GET  HTTP/1.1\r\n".len() + path_and_query.len(),
+    );
+    headers
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| {
+            (
+                format!("the header {}", header_case(name.as_str())),
+                name.as_str().len() + ": \r\n".len() + value.as_bytes().len(),
+            )
+        })
+        .fold(request_line, |longest, line| {
+            if line.1 > longest.1 {
+                line
+            } else {
+                longest
+            }
+        })
+}
+
+/// A header's name as Go's clients write it (`impersonate-group` is `Impersonate-Group`).
+fn header_case(name: &str) -> String {
+    name.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// A read that failed for want of data in time: the socket's own timeout, or ureq's.
