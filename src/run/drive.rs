@@ -66,8 +66,9 @@ pub(super) struct Run {
     not_found: Mutex<Vec<crate::output::printer::NotMet>>,
     /// What the members' clients share (TLS configurations, plugin permits).
     shared: Arc<crate::client::Shared>,
-    /// A few members get ready at a time.
-    readying: crate::permits::Permits,
+    /// A few members get ready at a time, and read their first lists a few at a time (the
+    /// bodies of a thousand lists read at once would stay in malloc's arenas once freed).
+    readying: Arc<crate::permits::Permits>,
     /// The discovery of identical servers (one address, trust and user), read once.
     discovered: crate::discovery::once::Discovered,
     /// Where a fleet's silent watches wait without a thread (started by the first to park;
@@ -153,7 +154,7 @@ impl Run {
             judged_event,
             not_found: Mutex::new(Vec::new()),
             shared: Arc::default(),
-            readying: super::member::readying(),
+            readying: Arc::new(super::member::readying()),
             discovered: Default::default(),
             parking: OnceLock::new(),
         }
@@ -531,6 +532,7 @@ impl Run {
             plan.watcher_options(self.deadline),
         )
         .counting_reconnects_in(&self.reconnects)
+        .first_list_under(Arc::clone(&self.readying))
         .parking_after(PARK_AFTER);
         let mut job = Box::new(TurnWatch {
             watcher,
@@ -715,6 +717,9 @@ impl Run {
             self.plan.watcher_options(self.deadline),
         )
         .counting_reconnects_in(&self.reconnects);
+        if self.several && self.plan.watching {
+            watcher = watcher.first_list_under(Arc::clone(&self.readying));
+        }
         let judged = self.judge.as_ref().map(|judge| Judged {
             judge,
             index,

@@ -26,6 +26,7 @@ use crate::client::{Client, ClientError};
 use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};
 use crate::log;
+use crate::permits::Permits;
 use crate::vlog;
 use crate::wire::{EventType, Status, TableColumnDefinition, TABLE_ACCEPT};
 
@@ -297,6 +298,8 @@ pub struct Watcher<'c> {
     begun: bool,
     /// A watch was opened before (the next one is a reconnect).
     opened_before: bool,
+    /// The first LIST is read under one of these (a fleet's members, a few at a time).
+    first_list: Option<Arc<Permits>>,
 }
 
 impl<'c> Watcher<'c> {
@@ -331,7 +334,15 @@ impl<'c> Watcher<'c> {
             open: None,
             begun: false,
             opened_before: false,
+            first_list: None,
         }
+    }
+
+    /// Read the first LIST under one of `permits` (a streaming list, which is a watch, is
+    /// not held back).
+    pub fn first_list_under(mut self, permits: Arc<Permits>) -> Self {
+        self.first_list = Some(permits);
+        self
     }
 
     /// A watcher that holds its client (`Arc`), so that it can be moved to another thread
@@ -443,7 +454,11 @@ impl<'c> Watcher<'c> {
             self.begin_streaming_sync(Origin::List, print_list, Instant::now());
             return self.watch_forever(sink);
         }
-        match self.sync(sink, Origin::List, print_list, true) {
+        let permits = self.first_list.clone();
+        let permit = permits.as_deref().map(Permits::take);
+        let listed = self.sync(sink, Origin::List, print_list, true);
+        drop(permit);
+        match listed {
             Ok(()) => {}
             Err(SyncError::Deadline) => return Ok(self.finished()),
             Err(SyncError::Fatal(e)) => return Err(e),
