@@ -15,10 +15,13 @@ const RETIRE: Duration = Duration::from_secs(2);
 /// Where a turn that parks sends its job.
 pub type Park = Box<dyn Fn(Box<dyn Job>, Parked) + Send + Sync>;
 
+/// A thread waiting for a turn: its id, and the way to hand it one.
+type Free = (u64, Sender<Box<dyn Job>>);
+
 /// The pool's threads.
 pub struct Pool {
     /// The threads waiting for a turn, the last to finish one last.
-    idle: Mutex<Vec<(u64, Sender<Box<dyn Job>>)>>,
+    idle: Mutex<Vec<Free>>,
     next_id: Mutex<u64>,
     stack_size: usize,
     park: Park,
