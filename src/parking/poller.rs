@@ -106,7 +106,7 @@ fn watch(wake: RawFd, arrivals: &Receiver<(Box<dyn Job>, Parked)>, ready: &Ready
             if fds[at + 1].revents == 0 && parked[at].1.wake_at > now {
                 continue;
             }
-            let (job, parked_as) = parked.swap_remove(at);
+            let (job, _) = parked.swap_remove(at);
             if let Err(job) = ready(job) {
                 // Tried again when its time comes, not as soon as its socket is readable (no
                 // socket: poll passes over a negative one); the job reads its own socket.
@@ -114,7 +114,6 @@ fn watch(wake: RawFd, arrivals: &Receiver<(Box<dyn Job>, Parked)>, ready: &Ready
                     fd: -1,
                     wake_at: now + RETRY,
                 };
-                let _ = parked_as;
                 parked.push((job, later));
             }
         }
