@@ -19,6 +19,7 @@ pub mod gotemplate;
 pub mod jsonpath;
 pub mod log;
 pub mod output;
+pub mod parking;
 pub mod passthrough;
 pub mod permits;
 pub mod plan;

@@ -9,7 +9,9 @@
 
 pub mod backoff;
 mod clock;
+pub mod probe;
 mod shared;
+mod socket;
 pub mod tls;
 mod tunnel;
 
@@ -26,7 +28,7 @@ use crate::wire::Status;
 pub use clock::ServerClock;
 pub use shared::Shared;
 use ureq::unversioned::resolver::DefaultResolver;
-use ureq::unversioned::transport::{Connector as _, SocksConnector, TcpConnector};
+use ureq::unversioned::transport::{Connector as _, SocksConnector};
 
 type Response = ureq::http::Response<ureq::Body>;
 
@@ -117,6 +119,19 @@ pub enum SetupError {
          --as-uid, or the kubeconfig's as and as-groups)"
     )]
     BadHeader,
+    /// A line of the request's head does not fit the buffer it is written into (ureq says only
+    /// "output too small").
+    #[error(
+        "{what} is too long to send: {bytes} bytes in one line of the request, more than the \
+         {limit} bytes kw writes a line into (check the token, --as and --as-group, or the \
+         request's path)"
+    )]
+    HeadLineTooLong {
+        /// `the header Impersonate-Group`, `the request line (GET and the path)`.
+        what: String,
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 impl From<tls::TlsSetupError> for ClientError {
@@ -175,6 +190,12 @@ pub struct Client {
     clock: Arc<ServerClock>,
     /// What this client shares with the others of the run (TLS configurations).
     shared: Arc<Shared>,
+}
+
+/// A streamed body, and what its connection buffers (`None` when that cannot be seen whole).
+pub struct Stream {
+    pub reader: Box<dyn Read + Send + Sync>,
+    pub probe: Option<Arc<probe::Probe>>,
 }
 
 /// The HTTP agent for one client identity. Rebuilt when the identity changes, which also drops
@@ -422,17 +443,48 @@ impl Client {
         accept: &str,
         deadline: Option<Instant>,
     ) -> Result<Box<dyn Read + Send + Sync>, ClientError> {
+        Ok(self
+            .stream_parkable(path_and_query, accept, deadline)?
+            .reader)
+    }
+
+    /// `stream`, with the probe of its connection when every byte it may buffer can be seen
+    /// (`probe`): a plain or TLS connection kw opened itself, no proxy, no compressed body.
+    pub fn stream_parkable(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Stream, ClientError> {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let timeout = left.filter(|left| *left <= self.idle_timeout);
+        probe::begin_request();
         let response = self.send(true, path_and_query, accept, timeout)?;
+        let used = probe::take_used();
+        // ureq decodes gzip with a buffer of its own, which nothing can look into.
+        let encoded = response
+            .headers()
+            .get("Content-Encoding")
+            .is_some_and(|value| value.as_bytes() != b"identity");
+        let probe = used.filter(|_| !encoded && self.proxy.is_none());
         let reader = response.into_body().into_reader();
-        Ok(match deadline {
+        let reader: Box<dyn Read + Send + Sync> = match deadline {
             Some(deadline) if timeout.is_none() => Box::new(UntilDeadline {
                 inner: Box::new(reader),
                 deadline,
             }),
             _ => Box::new(reader),
-        })
+        };
+        Ok(Stream { reader, probe })
+    }
+
+    /// The longest line of a request's head that fits what it is written into: the TLS
+    /// layer's buffer, or ureq's own over plain HTTP.
+    fn head_line_limit(&self) -> usize {
+        match self.connection.server.scheme {
+            Scheme::Https => tls::REQUEST_HEAD_OUT,
+            Scheme::Http => ureq::config::Config::default().output_buffer_size(),
+        }
     }
 
     /// How long a watch may stay silent before its connection counts as dead.
@@ -586,11 +638,20 @@ impl Client {
                 vlog!(HEADERS_LEVEL, "Request Header: {name}: {shown}");
             }
         }
+        let longest = longest_head_line(path_and_query, request.headers_ref());
         let started = Instant::now();
         let result = request.call();
         let elapsed = started.elapsed();
         let response = match result {
             Ok(response) => response,
+            Err(ureq::Error::Protocol(error)) if is_output_overflow(&error.to_string()) => {
+                let (what, bytes) = longest;
+                return Err(ClientError::Setup(SetupError::HeadLineTooLong {
+                    what,
+                    bytes,
+                    limit: self.head_line_limit(),
+                }));
+            }
             Err(error) => return Err(self.transport_error(error)),
         };
         let code = response.status().as_u16();
@@ -777,6 +838,53 @@ impl Read for UntilDeadline {
     }
 }
 
+/// ureq-proto's `OutputOverflow` ("output too small to write output"), as ureq passes it on:
+/// its type is not ureq's to name, only its text.
+fn is_output_overflow(text: &str) -> bool {
+    text.contains("output too small")
+}
+
+/// The longest line of a request's head, in words and bytes: the request line (`GET path
+/// HTTP/1.1`) or a header (`Name: value`), named without its value (a token).
+fn longest_head_line(
+    path_and_query: &str,
+    headers: Option<&ureq::http::HeaderMap>,
+) -> (String, usize) {
+    let request_line = (
+        "the request line (GET and the path)".to_string(),
+        "GET  HTTP/1.1\r\n".len() + path_and_query.len(),
+    );
+    headers
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| {
+            (
+                format!("the header {}", header_case(name.as_str())),
+                name.as_str().len() + ": \r\n".len() + value.as_bytes().len(),
+            )
+        })
+        .fold(request_line, |longest, line| {
+            if line.1 > longest.1 {
+                line
+            } else {
+                longest
+            }
+        })
+}
+
+/// A header's name as Go's clients write it (`impersonate-group` is `Impersonate-Group`).
+fn header_case(name: &str) -> String {
+    name.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// A read that failed for want of data in time: the socket's own timeout, or ureq's.
 fn timed_out(err: &std::io::Error) -> bool {
     matches!(
@@ -864,7 +972,7 @@ fn build_agent(
     let connector =
         ().chain(SocksConnector::default())
             .chain(tunnel::Tunnel::default())
-            .chain(TcpConnector::default())
+            .chain(socket::Tcp)
             .chain(tls);
     ureq::Agent::with_parts(config, connector, DefaultResolver::default())
 }

@@ -18,6 +18,7 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
+use super::probe::{Layer, Probe, Tracked};
 use crate::config::connection::Connection;
 use crate::config::endpoint::{ClientIdentity, TrustRoots};
 
@@ -27,7 +28,7 @@ use crate::config::endpoint::{ClientIdentity, TrustRoots};
 /// would stay unused), and a request's head out (its longest line, a URL or a token, must fit:
 /// 16 KiB is twice what common proxies in front of API servers accept for one header line).
 const PLAINTEXT_IN: usize = 32 << 10;
-const REQUEST_HEAD_OUT: usize = 16 << 10;
+pub const REQUEST_HEAD_OUT: usize = 16 << 10;
 /// Under TLS the socket's own buffers (ureq's, sized by the agent) only carry records between
 /// the socket and rustls: a few records per read in; out, what kw writes is requests and
 /// handshakes, a few KiB (a larger record goes out in pieces). (ureq's default, 128 KiB each
@@ -294,11 +295,19 @@ impl<In: Transport> ureq::unversioned::transport::Connector<In> for Connector {
             }
             Err(other) => return Err(other),
         }
-        let buffers = LazyBuffers::new(PLAINTEXT_IN, REQUEST_HEAD_OUT);
-        Ok(Some(Either::B(TlsTransport {
+        // The socket kw opened just now under this TLS (none through a SOCKS proxy).
+        let probe = super::probe::take_opened().unwrap_or_else(|| Probe::new(None));
+        let buffers = Tracked::new(
+            LazyBuffers::new(PLAINTEXT_IN, REQUEST_HEAD_OUT),
+            probe,
+            Layer::AboveTls,
+        );
+        let mut transport = TlsTransport {
             buffers,
             stream: StreamOwned { conn, sock },
-        })))
+        };
+        transport.count_plaintext();
+        Ok(Some(Either::B(transport)))
     }
 }
 
@@ -331,8 +340,21 @@ pub fn proxy_config(roots: &TrustRoots) -> Result<(Arc<ClientConfig>, String), T
 
 /// One TLS connection as a ureq transport: plaintext goes through ureq's buffers.
 pub struct TlsTransport {
-    buffers: LazyBuffers,
+    buffers: Tracked,
     stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl TlsTransport {
+    /// Have rustls decrypt every whole record it holds, and count the plaintext it keeps
+    /// (`probe`): what remains undecrypted is then part of one record, which needs the socket.
+    fn count_plaintext(&mut self) {
+        let state = self.stream.conn.process_new_packets();
+        let plaintext = match state {
+            Ok(state) if !state.peer_has_closed() => Some(state.plaintext_bytes_to_read()),
+            _ => None,
+        };
+        self.buffers.probe().set_tls(plaintext);
+    }
 }
 
 impl std::fmt::Debug for TlsTransport {
@@ -347,15 +369,20 @@ impl Transport for TlsTransport {
     }
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        super::probe::used(self.buffers.probe());
         self.stream.get_mut().set_timeout(timeout);
         let output = &self.buffers.output()[..amount];
-        self.stream.write_all(output).map_err(ureq::Error::from)
+        let written = self.stream.write_all(output).map_err(ureq::Error::from);
+        self.count_plaintext();
+        written
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
         self.stream.get_mut().set_timeout(timeout);
         let input = self.buffers.input_append_buf();
-        let amount = self.stream.read(input).map_err(ureq::Error::from)?;
+        let read = self.stream.read(input).map_err(ureq::Error::from);
+        self.count_plaintext();
+        let amount = read?;
         self.buffers.input_appended(amount);
         Ok(amount > 0)
     }

@@ -10,7 +10,7 @@
 
 use std::io;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::environment::Environment;
@@ -21,6 +21,7 @@ use crate::log::{self, ContextScope, Notices};
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
+use crate::parking::{Job, Parking, Turn};
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
@@ -33,6 +34,7 @@ use super::evidence::Evidence;
 use super::gate::Gate;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
+use super::turns::TurnWatch;
 use super::watches::{Tap, WatchSet};
 
 /// What every member of a run shares.
@@ -64,11 +66,18 @@ pub(super) struct Run {
     not_found: Mutex<Vec<crate::output::printer::NotMet>>,
     /// What the members' clients share (TLS configurations, plugin permits).
     shared: Arc<crate::client::Shared>,
-    /// A few members get ready at a time.
-    readying: crate::permits::Permits,
+    /// A few members get ready at a time, and read their first lists a few at a time (the
+    /// bodies of a thousand lists read at once would stay in malloc's arenas once freed).
+    readying: Arc<crate::permits::Permits>,
     /// The discovery of identical servers (one address, trust and user), read once.
     discovered: crate::discovery::once::Discovered,
+    /// Where a fleet's silent watches wait without a thread (started by the first to park;
+    /// `None` when its thread could not be started: each watch keeps its thread then).
+    parking: OnceLock<Option<Parking>>,
 }
+
+/// A fleet's watch whose stream has been silent this long parks (`parking`).
+const PARK_AFTER: Duration = Duration::from_secs(1);
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
 /// Pods, Events) before its summary is written: a verdict reached on the primary watch's first
@@ -145,8 +154,9 @@ impl Run {
             judged_event,
             not_found: Mutex::new(Vec::new()),
             shared: Arc::default(),
-            readying: super::member::readying(),
+            readying: Arc::new(super::member::readying()),
             discovered: Default::default(),
+            parking: OnceLock::new(),
         }
     }
 }
@@ -195,8 +205,10 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
                     let send = |report| {
                         let _ = reports.send(report);
                     };
-                    run.watch_member(member, &send, tell);
-                    send(MemberNews::Done);
+                    // A watch handed to the parking says when it is done itself.
+                    if !run.watch_member(member, &send, tell) {
+                        send(MemberNews::Done);
+                    }
                 });
             if let Err(error) = spawned {
                 let error = io::Error::new(
@@ -352,18 +364,23 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
 }
 
 impl Run {
-    /// One member watched: ready it (retrying), then its targets side by side.
+    /// One member watched: ready it (retrying), then its targets side by side. True when its
+    /// watch went on in turns (`watch_in_turns`), which report the member done themselves.
     fn watch_member(
         &self,
         member: Member,
         report: &(dyn Fn(MemberNews) + Sync),
         tell: mpsc::Sender<MemberNews>,
-    ) {
+    ) -> bool {
         let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
             report(r);
             true
         }) else {
-            return;
+            return false;
+        };
+        let tell = match self.watch_in_turns(&prepared, member.context.as_ref(), tell) {
+            Ok(()) => return true,
+            Err(tell) => tell,
         };
         let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
         let with_kind = self.plan.with_kind(&prepared.targets);
@@ -412,7 +429,8 @@ impl Run {
         // One target (a fleet's usual `get pods -w`) is watched on the member's own thread: a
         // thread per context, not two.
         if let [target] = prepared.targets.as_slice() {
-            return watch_target(0, target);
+            watch_target(0, target);
+            return false;
         }
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {
@@ -444,6 +462,92 @@ impl Run {
                 }
             }
         });
+        false
+    }
+
+    /// A fleet member's one target watched in turns: while its stream is silent, it waits
+    /// parked, without a thread (`crate::parking`). Only what owns all it needs can move from
+    /// thread to thread: a plain `get -w` over several contexts (no judge, no auxiliary
+    /// watches, no selector's checker); anything else is handed back (`tell` with it) to be
+    /// watched on this thread. The first turn runs here.
+    fn watch_in_turns(
+        &self,
+        prepared: &Prepared,
+        context: Option<&Arc<str>>,
+        tell: mpsc::Sender<MemberNews>,
+    ) -> Result<(), mpsc::Sender<MemberNews>> {
+        let plan = &self.plan;
+        let (Some(context), [target]) = (context, prepared.targets.as_slice()) else {
+            return Err(tell);
+        };
+        let simple = self.several
+            && plan.watching
+            && self.judge.is_none()
+            && !plan.prints_once()
+            && !(plan.summarize || plan.explain_waits)
+            && !plan.rules.fail_on.contains(&Expr::Failed)
+            && target.label_selector.is_none()
+            && target.field_selector.is_none();
+        if !simple {
+            return Err(tell);
+        }
+        let Some(parking) = self
+            .parking
+            .get_or_init(|| Parking::start(depth::STACK).ok())
+        else {
+            return Err(tell);
+        };
+        let mut options = plan.print_options(
+            &target.resource,
+            &prepared.targets,
+            self.color,
+            self.terminal,
+            self.width,
+            self.started,
+        );
+        options.judged = self.judged_event.clone();
+        let context = Arc::clone(context);
+        let output = match self.outputs.sink(options, (&target.resource, 0), 0) {
+            Ok(output) => output,
+            Err(error) => {
+                let _ = tell.send(MemberNews::Watcher(Some(context), Err(error)));
+                let _ = tell.send(MemberNews::Done);
+                return Ok(());
+            }
+        };
+        let sink: Box<dyn Sink + Send> = if plan.with_kind(&prepared.targets) {
+            Box::new(DepthBound::new(WithContext::new(
+                WithKind::new(output),
+                Arc::clone(&context),
+            )))
+        } else {
+            Box::new(DepthBound::new(WithContext::new(
+                output,
+                Arc::clone(&context),
+            )))
+        };
+        let watcher = Watcher::sharing(
+            Arc::clone(&prepared.client),
+            target.clone(),
+            plan.watcher_options(self.deadline),
+        )
+        .counting_reconnects_in(&self.reconnects)
+        .first_list_under(Arc::clone(&self.readying))
+        .parking_after(PARK_AFTER);
+        let mut job = Box::new(TurnWatch {
+            watcher,
+            sink,
+            scope: log::current_scope(),
+            stale: prepared.stale.clone(),
+            ended: Some(Box::new(move |result| {
+                let _ = tell.send(MemberNews::Watcher(Some(context), result));
+                let _ = tell.send(MemberNews::Done);
+            })),
+        });
+        if let Turn::Park(parked) = job.resume() {
+            parking.park(job, parked);
+        }
+        Ok(())
     }
 
     /// One member listed: ready it, then its targets one after another. `report` says whether
@@ -613,6 +717,9 @@ impl Run {
             self.plan.watcher_options(self.deadline),
         )
         .counting_reconnects_in(&self.reconnects);
+        if self.several && self.plan.watching {
+            watcher = watcher.first_list_under(Arc::clone(&self.readying));
+        }
         let judged = self.judge.as_ref().map(|judge| Judged {
             judge,
             index,

@@ -20,6 +20,7 @@ mod manifest_files;
 mod member;
 mod outputs;
 pub mod rollout;
+mod turns;
 pub mod wait;
 pub mod watches;
 

@@ -13,16 +13,20 @@ pub mod namespaces;
 mod request;
 mod streaming;
 
-use std::io;
+use std::io::{self, Read};
+use std::os::fd::RawFd;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
 use crate::client::backoff::Backoff;
+use crate::client::probe::Probe;
 use crate::client::{Client, ClientError};
 use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};
 use crate::log;
+use crate::permits::Permits;
 use crate::vlog;
 use crate::wire::{EventType, Status, TableColumnDefinition, TABLE_ACCEPT};
 
@@ -205,8 +209,70 @@ pub struct Watched {
     pub stopped: bool,
 }
 
+/// The client a watcher reads through: borrowed, or shared (a watcher that outlives the stack
+/// that made it: a parked watch, resumed on another thread).
+#[derive(Clone)]
+enum ClientRef<'c> {
+    Borrowed(&'c Client),
+    Shared(Arc<Client>),
+}
+
+impl std::ops::Deref for ClientRef<'_> {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        match self {
+            ClientRef::Borrowed(client) => client,
+            ClientRef::Shared(client) => client,
+        }
+    }
+}
+
+/// A watch stream being read, kept between the turns of a watch that parks.
+struct OpenStream {
+    framer: Framer<Box<dyn Read + Send + Sync>>,
+    /// What its connection buffers, when that can be seen whole.
+    probe: Option<Arc<Probe>>,
+    events: u64,
+    /// When the request was made.
+    started: Instant,
+    /// When bytes last came in (as far as kw looked: the last wait that saw the socket
+    /// readable, or that followed frames).
+    heard: Instant,
+    /// Frames were read since the last wait.
+    fresh: bool,
+}
+
+/// Where a watch that may park has got to.
+pub enum Progress {
+    /// It ended (the deadline, the sink, or a failure), as `run` would have.
+    Finished(Watched),
+    /// Its stream has been silent for a while, with nothing read and not handled: resume it
+    /// (`run_parkable` again) once the socket is readable, or at `wake_at`.
+    Parked(Parked),
+}
+
+/// What to wait for before resuming a parked watch.
+#[derive(Debug, Clone, Copy)]
+pub struct Parked {
+    /// The socket its stream comes on.
+    pub fd: RawFd,
+    /// When it must look even without data: its idle timeout, or the deadline.
+    pub wake_at: Instant,
+}
+
+/// How reading a stream stopped.
+enum StreamStep {
+    Ended {
+        end: WatchEnd,
+        events: u64,
+        started: Instant,
+    },
+    Parked(Parked),
+}
+
 pub struct Watcher<'c> {
-    client: &'c Client,
+    client: ClientRef<'c>,
     target: Target,
     options: Options,
     known: Known,
@@ -224,10 +290,24 @@ pub struct Watcher<'c> {
     left_selector: Option<left_selector::LeftSelectorChecks>,
     /// Where this watcher counts its reconnects (its own count unless given the run's).
     reconnects: Reconnects,
+    /// Park a stream silent this long (`run_parkable`); never when `None`.
+    park_after: Option<Duration>,
+    /// The stream being read, between the turns of a parked watch.
+    open: Option<OpenStream>,
+    /// The first list is done (a resumed watch goes straight back to its stream).
+    begun: bool,
+    /// A watch was opened before (the next one is a reconnect).
+    opened_before: bool,
+    /// The first LIST is read under one of these (a fleet's members, a few at a time).
+    first_list: Option<Arc<Permits>>,
 }
 
 impl<'c> Watcher<'c> {
     pub fn new(client: &'c Client, target: Target, options: Options) -> Watcher<'c> {
+        Watcher::with_client(ClientRef::Borrowed(client), target, options)
+    }
+
+    fn with_client(client: ClientRef<'c>, target: Target, options: Options) -> Watcher<'c> {
         let keep_cells = options.table;
         let mode = if options.table {
             Mode::Tables
@@ -250,7 +330,32 @@ impl<'c> Watcher<'c> {
             printed: 0,
             left_selector: None,
             reconnects: Reconnects::default(),
+            park_after: None,
+            open: None,
+            begun: false,
+            opened_before: false,
+            first_list: None,
         }
+    }
+
+    /// Read the first LIST under one of `permits` (a streaming list, which is a watch, is
+    /// not held back).
+    pub fn first_list_under(mut self, permits: Arc<Permits>) -> Self {
+        self.first_list = Some(permits);
+        self
+    }
+
+    /// A watcher that holds its client (`Arc`), so that it can be moved to another thread
+    /// between turns (`run_parkable`).
+    pub fn sharing(client: Arc<Client>, target: Target, options: Options) -> Watcher<'static> {
+        Watcher::with_client(ClientRef::Shared(client), target, options)
+    }
+
+    /// Let `run_parkable` park the stream once it has been silent for `after` with nothing
+    /// buffered above its socket.
+    pub fn parking_after(mut self, after: Duration) -> Self {
+        self.park_after = Some(after);
+        self
     }
 
     /// Count this watcher's reconnects in `reconnects` (shared with the rest of the run).
@@ -283,36 +388,60 @@ impl<'c> Watcher<'c> {
 
     /// List (and with `watch`, watch until the deadline or forever).
     pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Watched, WatchError> {
+        loop {
+            match self.run_parkable(sink)? {
+                Progress::Finished(watched) => return Ok(watched),
+                // Only with `parking_after`: this thread waits for the stream itself.
+                Progress::Parked(parked) => wait_parked(parked),
+            }
+        }
+    }
+
+    /// `run`, in turns when `parking_after` allows: a stream silent for that long, with
+    /// nothing buffered above its socket, parks, and the watcher (moved anywhere) resumes it
+    /// with `run_parkable` again once its socket is readable or its `wake_at` has come. A watch
+    /// under a selector never parks (its checker of objects that left the selector is a thread
+    /// of the watch's own).
+    pub fn run_parkable(&mut self, sink: &mut dyn Sink) -> Result<Progress, WatchError> {
         match self.run_selected(sink) {
-            Ok(watched) => Ok(watched),
-            Err(Halt::Stopped) => Ok(Watched {
+            Ok(progress) => Ok(progress),
+            Err(Halt::Stopped) => Ok(Progress::Finished(Watched {
                 stopped: true,
                 ..self.watched()
-            }),
+            })),
             Err(Halt::Failed(e)) => Err(e),
         }
     }
 
-    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
+    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
         let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
         if !(self.options.watch && selected) {
             return self.run_here(sink);
         }
-        let client = self.client;
+        let client = self.client.clone();
         std::thread::scope(|scope| {
             let (checks, checker) = left_selector::channel();
-            scope.spawn(move || checker.run(client));
+            scope.spawn(move || checker.run(&client));
             self.left_selector = Some(checks);
-            let result = self.run_here(sink);
+            let result = loop {
+                match self.run_here(sink) {
+                    Ok(Progress::Parked(parked)) => wait_parked(parked),
+                    other => break other,
+                }
+            };
             // Ends the checker (after the request in flight, if any).
             self.left_selector = None;
             result
         })
     }
 
-    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
+        if self.begun {
+            return self.watch_forever(sink);
+        }
+        self.begun = true;
         if !self.options.watch && !self.target.names.is_empty() {
-            return self.get_named(sink);
+            return self.get_named(sink).map(Progress::Finished);
         }
         if self.target.names.len() > 1 {
             return Err(WatchError::TooManyNames(self.target.names.len()).into());
@@ -323,21 +452,27 @@ impl<'c> Watcher<'c> {
         let print_list = self.options.print_list;
         if self.mode == Mode::StreamingObjects {
             self.begin_streaming_sync(Origin::List, print_list, Instant::now());
-            self.watch_forever(sink)?;
-            return Ok(self.watched());
+            return self.watch_forever(sink);
         }
-        match self.sync(sink, Origin::List, print_list, true) {
+        let permits = self.first_list.clone();
+        let permit = permits.as_deref().map(Permits::take);
+        let listed = self.sync(sink, Origin::List, print_list, true);
+        drop(permit);
+        match listed {
             Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(self.watched()),
+            Err(SyncError::Deadline) => return Ok(self.finished()),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
         end_of_sync(sink)?;
         if !self.options.watch {
-            return Ok(self.watched());
+            return Ok(self.finished());
         }
         self.say_if_namespace_missing();
-        self.watch_forever(sink)?;
-        Ok(self.watched())
+        self.watch_forever(sink)
+    }
+
+    fn finished(&self) -> Progress {
+        Progress::Finished(self.watched())
     }
 
     fn watched(&self) -> Watched {
@@ -347,31 +482,39 @@ impl<'c> Watcher<'c> {
         }
     }
 
-    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
-        let mut again = false;
+    /// Watch until the deadline (or for ever), or until the stream parks.
+    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
         loop {
-            if again {
-                self.reconnects.one_more();
-            }
-            again = true;
-            let started = Instant::now();
-            if let Some(pending) = self.syncing() {
-                if pending.failed_attempts >= MAX_STREAMING_FAILURES {
-                    // A connection that never lasts long enough for the whole state to stream
-                    // can still serve a LIST in pages.
-                    if let Some(WatchEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
-                        return Ok(());
+            if self.open.is_none() {
+                if self.opened_before {
+                    self.reconnects.one_more();
+                }
+                self.opened_before = true;
+                if let Some(pending) = self.syncing() {
+                    if pending.failed_attempts >= MAX_STREAMING_FAILURES {
+                        // A connection that never lasts long enough for the whole state to
+                        // stream can still serve a LIST in pages.
+                        if let Some(WatchEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
+                            return Ok(self.finished());
+                        }
                     }
                 }
             }
-            let (end, events) = self.watch_once(sink)?;
+            let (end, events, started) = match self.watch_once(sink)? {
+                StreamStep::Parked(parked) => return Ok(Progress::Parked(parked)),
+                StreamStep::Ended {
+                    end,
+                    events,
+                    started,
+                } => (end, events, started),
+            };
             // Only `watch_forever` begins a streaming list, so one still pending was pending
             // before this attempt too, and the attempt did not finish it.
             if let Phase::StreamingSync(pending) = &mut self.phase {
                 pending.failed_attempts += 1;
             }
             match end {
-                WatchEnd::Deadline => return Ok(()),
+                WatchEnd::Deadline => return Ok(self.finished()),
                 WatchEnd::Clean => {
                     if events == 0 && started.elapsed() < Duration::from_secs(1) {
                         // A server that ends every watch at once must not be hammered.
@@ -383,7 +526,7 @@ impl<'c> Watcher<'c> {
                             pause.as_millis()
                         );
                         if self.sleep(pause) {
-                            return Ok(());
+                            return Ok(self.finished());
                         }
                     } else {
                         vlog!(
@@ -407,7 +550,7 @@ impl<'c> Watcher<'c> {
                         self.resource_version
                     );
                     if self.sleep(pause) {
-                        return Ok(());
+                        return Ok(self.finished());
                     }
                 }
                 WatchEnd::Expired => {
@@ -427,7 +570,7 @@ impl<'c> Watcher<'c> {
                     let before = self.printed;
                     match self.sync(sink, Origin::Relist, true, false) {
                         Ok(()) => {}
-                        Err(SyncError::Deadline) => return Ok(()),
+                        Err(SyncError::Deadline) => return Ok(self.finished()),
                         Err(SyncError::Fatal(e)) => return Err(e),
                     }
                     end_of_sync(sink)?;
@@ -474,9 +617,45 @@ impl<'c> Watcher<'c> {
 
     // ---- watching ------------------------------------------------------------------------
 
-    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<(WatchEnd, u64), Halt> {
+    /// One watch request, or the stream of the last one (a parked watch resumed): how it
+    /// ended, or that it parked.
+    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<StreamStep, Halt> {
+        if self.open.is_none() {
+            let started = Instant::now();
+            if let Some((end, events)) = self.open_stream(sink, started)? {
+                return Ok(StreamStep::Ended {
+                    end,
+                    events,
+                    started,
+                });
+            }
+        }
+        // Taken while it is read: every way out of the loop but parking ends it.
+        let Some(mut open) = self.open.take() else {
+            return Ok(StreamStep::Ended {
+                end: WatchEnd::Broken {
+                    pause: Duration::ZERO,
+                },
+                events: 0,
+                started: Instant::now(),
+            });
+        };
+        let step = self.read_stream(&mut open, sink);
+        if let Ok(StreamStep::Parked(_)) = step {
+            self.open = Some(open);
+        }
+        step
+    }
+
+    /// Make a watch request and keep its stream in `open`; how the watch ended when it did
+    /// before a stream opened.
+    fn open_stream(
+        &mut self,
+        sink: &mut dyn Sink,
+        started: Instant,
+    ) -> Result<Option<(WatchEnd, u64)>, Halt> {
         if self.deadline_passed() {
-            return Ok((WatchEnd::Deadline, 0));
+            return Ok(Some((WatchEnd::Deadline, 0)));
         }
         // Spread reconnects of many clients over time, as client-go does; kube-rs stays under 295.
         let mut timeout_secs = 290 + (self.backoff.random_unit() * 310.0) as u64;
@@ -495,21 +674,21 @@ impl<'c> Watcher<'c> {
                 .streaming_list_path(&self.resource_version, timeout_secs),
             None => self.target.watch_path(&self.resource_version, timeout_secs),
         };
-        let reader = match self
+        let stream = match self
             .client
-            .stream(&path, self.accept(), self.options.deadline)
+            .stream_parkable(&path, self.accept(), self.options.deadline)
         {
-            Ok(reader) => {
+            Ok(stream) => {
                 log::recovered();
-                reader
+                stream
             }
             Err(error) => {
                 if let Some(pending) = self.syncing() {
                     if matches!(error.status_code(), Some(400 | 403 | 422)) {
                         return match self.fall_back_to_list(sink, pending)? {
-                            Some(end) => Ok((end, 0)),
+                            Some(end) => Ok(Some((end, 0))),
                             // Not an empty watch: the LIST stood in for it.
-                            None => Ok((WatchEnd::Clean, 1)),
+                            None => Ok(Some((WatchEnd::Clean, 1))),
                         };
                     }
                     let unreachable = matches!(
@@ -525,7 +704,7 @@ impl<'c> Watcher<'c> {
                         return Err(error.into());
                     }
                 }
-                return self.watch_request_failed(error).map(|end| (end, 0));
+                return self.watch_request_failed(error).map(|end| Some((end, 0)));
             }
         };
         if self.syncing().is_some() {
@@ -533,26 +712,52 @@ impl<'c> Watcher<'c> {
             // recognised as unchanged.
             self.known.begin_sync();
         }
-        let mut framer = Framer::new(reader, self.options.max_object_size);
-        let mut events = 0u64;
+        self.open = Some(OpenStream {
+            framer: Framer::new(stream.reader, self.options.max_object_size),
+            probe: stream.probe,
+            events: 0,
+            started,
+            heard: Instant::now(),
+            fresh: false,
+        });
+        Ok(None)
+    }
+
+    /// Read `open` until it ends, or parks.
+    fn read_stream(
+        &mut self,
+        open: &mut OpenStream,
+        sink: &mut dyn Sink,
+    ) -> Result<StreamStep, Halt> {
+        let ended = |end: WatchEnd, open: &OpenStream| StreamStep::Ended {
+            end,
+            events: open.events,
+            started: open.started,
+        };
         loop {
+            if let Some(step) = self.wait_or_park(open) {
+                return Ok(step);
+            }
+            open.fresh = true;
+            let framer = &mut open.framer;
+            let events = open.events;
             let (offset, frame) = match framer.next_frame_at() {
                 Ok(Some(frame)) => frame,
-                Ok(None) => return Ok((WatchEnd::Clean, events)),
+                Ok(None) => return Ok(ended(WatchEnd::Clean, open)),
                 Err(DecodeError::Io(e)) => {
                     if self.deadline_passed() {
-                        return Ok((WatchEnd::Deadline, events));
+                        return Ok(ended(WatchEnd::Deadline, open));
                     }
                     let error = self.client.broken(&e);
                     log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok((WatchEnd::Broken { pause }, events));
+                    return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
                 Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
                 Err(e) => {
                     log::trouble(&format!("{e}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok((WatchEnd::Broken { pause }, events));
+                    return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
             };
             if self.tables() {
@@ -565,10 +770,10 @@ impl<'c> Watcher<'c> {
                         "Table",
                     ) = (kind, event.object.kind.as_ref())
                     {
-                        events += 1;
+                        open.events += 1;
                         self.backoff.healthy(Instant::now());
                         self.table_rows(kind, event.object, offset, sink)?;
-                        flow(sink.checkpoint(framer.has_buffered_frame()))?;
+                        flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
                         continue;
                     }
                 }
@@ -582,16 +787,64 @@ impl<'c> Watcher<'c> {
                     };
                     log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok((WatchEnd::Broken { pause }, events));
+                    return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
             };
-            events += 1;
+            open.events += 1;
             self.backoff.healthy(Instant::now());
             if let Some(end) = self.handle_event(&event, offset, sink)? {
-                return Ok((end, events));
+                return Ok(ended(end, open));
             }
-            flow(sink.checkpoint(framer.has_buffered_frame()))?;
+            flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
         }
+    }
+
+    /// Before a read of a drained stream (nothing buffered above its socket; only with
+    /// `parking_after`): wait for its socket that long at most. `None`: read on (the socket is
+    /// readable, or parking is off, or something is buffered). A stream silent past the idle
+    /// timeout is broken, as a read that waited that long; one silent for the while parks.
+    fn wait_or_park(&mut self, open: &mut OpenStream) -> Option<StreamStep> {
+        let (Some(after), Some(probe)) = (self.park_after, open.probe.as_ref()) else {
+            return None;
+        };
+        let fd = probe.fd()?;
+        if open.framer.has_buffered_frame() || !probe.is_drained() {
+            return None;
+        }
+        let now = Instant::now();
+        if open.fresh {
+            open.heard = now;
+            open.fresh = false;
+        }
+        let idle = self.client.idle_timeout();
+        let mut wake_at = open.heard.checked_add(idle)?;
+        if let Some(deadline) = self.options.deadline {
+            wake_at = wake_at.min(deadline);
+        }
+        if crate::client::probe::wait_readable(
+            fd,
+            after.min(wake_at.saturating_duration_since(now)),
+        ) {
+            open.heard = Instant::now();
+            return None;
+        }
+        let ended = |end: WatchEnd, open: &OpenStream| StreamStep::Ended {
+            end,
+            events: open.events,
+            started: open.started,
+        };
+        if self.deadline_passed() {
+            return Some(ended(WatchEnd::Deadline, open));
+        }
+        if open.heard.elapsed() >= idle {
+            let error = self
+                .client
+                .broken(&io::Error::from(io::ErrorKind::TimedOut));
+            log::trouble(&format!("{error}; resuming"));
+            let pause = self.pause_after_break(open.events);
+            return Some(ended(WatchEnd::Broken { pause }, open));
+        }
+        Some(StreamStep::Parked(Parked { fd, wake_at }))
     }
 
     /// How long to wait after a watch broke, having delivered `events` events first.
@@ -920,6 +1173,12 @@ impl<'c> Watcher<'c> {
 enum SyncError {
     Deadline,
     Fatal(Halt),
+}
+
+/// Wait for a parked watch's socket on this thread (a watcher run whole, not in turns).
+fn wait_parked(parked: Parked) {
+    let left = parked.wake_at.saturating_duration_since(Instant::now());
+    crate::client::probe::wait_readable(parked.fd, left);
 }
 
 /// How long to wait before retrying after this error, or `None` if retrying cannot help.

@@ -488,6 +488,31 @@ fn a_header_line_of_fifteen_thousand_bytes_reaches_the_server() {
     }
 }
 
+/// A header line longer than the 16 KiB kw writes a line into fails at once with one line
+/// that names the header (ureq's own words were "output too small to write output", and the
+/// run retried them as a broken connection), as a usage error, and nothing reaches the server.
+#[test]
+fn a_header_line_over_sixteen_kibibytes_is_named_in_one_clear_line() {
+    let cluster = Cluster::seeded();
+    let group = "g".repeat(17_000);
+    let outcome = run(
+        &mut cluster.get(&["namespaces", "--as-group", &group, "--as", "jane"]),
+        LIMIT,
+    );
+    assert_eq!(outcome.code, Some(1), "{}", outcome.stderr);
+    assert_eq!(outcome.stderr.lines().count(), 1, "{}", outcome.stderr);
+    assert!(
+        outcome.stderr.contains(
+            "the header Impersonate-Group is too long to send: 17021 bytes in one line of the \
+             request, more than the 16384 bytes"
+        ),
+        "{}",
+        outcome.stderr
+    );
+    assert!(!outcome.stderr.contains("output too small"));
+    assert!(cluster.sim.requests().is_empty());
+}
+
 #[test]
 fn verbose_logs_redact_the_bearer_token() {
     let cluster = Cluster::seeded();

@@ -654,15 +654,77 @@ fn a_watched_context_costs_one_connection_and_one_thread() {
         contexts.len(),
         "one connection per watched context"
     );
-    // One per context, and the few of the process, whatever the number of contexts: main,
-    // ctrlc's handler, the signal thread that restores the terminal (SIGTERM, Ctrl-Z), and the
-    // one that notices stdout's reader going away.
+    // At most one per context (a busy watch's turn on the pool's thread; a silent one parks
+    // without: `silent_watches_hold_no_thread_each_and_still_get_the_next_change`), and the
+    // few of the process, whatever the number of contexts: main, ctrlc's handler, the signal
+    // thread that restores the terminal (SIGTERM, Ctrl-Z), the one that notices stdout's
+    // reader going away, and the poller of parked watches.
     assert!(
-        threads <= contexts.len() + 4,
+        threads <= contexts.len() + 5,
         "{threads} threads for {} contexts",
         contexts.len()
     );
     assert_exact_per_context(&fleet, &contexts, &printed);
+}
+
+/// A fleet whose clusters are silent holds no thread per context (issue 47): a watch whose
+/// stream has said nothing for a while, with nothing read and not yet handled, waits parked
+/// with one poll thread, and comes back on a thread of the pool when its socket has data. Forty
+/// contexts of one server: once their lists are printed and their streams quiet, kw's threads
+/// are far fewer than its contexts, and a change then still reaches every context exactly once.
+#[test]
+fn silent_watches_hold_no_thread_each_and_still_get_the_next_change() {
+    const CONTEXTS: usize = 40;
+    let fleet = Fleet::start(vec![("east", empty(47))]);
+    fleet
+        .sim("east")
+        .create("pods", pod("before", "Pending"))
+        .unwrap();
+    let contexts: String = (0..CONTEXTS)
+        .map(|i| format!("- name: c-{i}\n  context:\n    cluster: east-cluster\n    user: east-admin\n    namespace: default\n"))
+        .collect();
+    let text =
+        kubeconfig_text(&fleet.sims).replacen("contexts:\n", &format!("contexts:\n{contexts}"), 1);
+    std::fs::write(&fleet.kubeconfig, text).unwrap();
+    let mut live = Live::spawn(&mut fleet.get(&["pods", "-w", "-o", "name", "--context", "c-*"]));
+    let mut listed: Vec<String> = (0..CONTEXTS)
+        .map(|_| live.next_line(LIMIT).expect("a listed pod"))
+        .collect();
+    listed.sort();
+    let mut expected: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}/pod/before")).collect();
+    expected.sort();
+    assert_eq!(listed, expected);
+    // The streams go quiet: their watches park and their threads end (the pool's idle ones
+    // after a while). Looked at until then, within the limit.
+    let pid = live.child.id();
+    let until = Instant::now() + LIMIT;
+    let mut threads = sockets_and_threads(pid).1;
+    while threads >= CONTEXTS / 4 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(100));
+        threads = sockets_and_threads(pid).1;
+    }
+    assert!(
+        threads < CONTEXTS / 4,
+        "{threads} threads for {CONTEXTS} silent contexts"
+    );
+    let sockets = sockets_and_threads(pid).0;
+    assert_eq!(sockets, CONTEXTS, "each parked watch keeps its connection");
+    // A change now wakes every parked watch: each context prints it once.
+    fleet
+        .sim("east")
+        .create("pods", pod("after", "Pending"))
+        .unwrap();
+    let mut changed: Vec<String> = (0..CONTEXTS)
+        .map(|_| live.next_line(LIMIT).expect("the new pod"))
+        .collect();
+    changed.sort();
+    let mut expected: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}/pod/after")).collect();
+    expected.sort();
+    assert_eq!(changed, expected);
+    // Nothing more: no change printed twice.
+    assert_eq!(live.next_line(Duration::from_millis(500)), None);
+    let stderr = live.kill();
+    assert_eq!(stderr, "");
 }
 
 /// Forty contexts whose server accepts connections and never says a word (a TLS handshake

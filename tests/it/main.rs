@@ -32,6 +32,7 @@ mod namespaces;
 mod newcomer;
 mod one_summary;
 mod output;
+mod parking;
 mod passthrough;
 mod plugin_verbs;
 mod proxy;

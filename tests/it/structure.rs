@@ -85,6 +85,7 @@ const KW_RANKS: Ranks = &[
     ("spelling", 0),
     ("private_file", 0),
     ("permits", 0),
+    ("parking", 0),
     ("goformat", 0),
     ("events", 0),
     ("jsonpath", 1),
@@ -114,6 +115,12 @@ const KW_RANKS: Ranks = &[
 /// Not ranked yet, as other work is reshaping them (issue 46): client, config, decode,
 /// goformat, watcher.
 const KW_FOLDER_RANKS: FolderRanks = &[
+    // A job's turns, the pool that runs them, the poller that waits for parked jobs' sockets
+    // (handing them to the pool through a callback), then what ties the two.
+    (
+        "parking",
+        &[("job", 0), ("pool", 1), ("poller", 1), ("mod", 2)],
+    ),
     // Leaves (escaping, the terminal, the sink adapters), the printers, then what draws or
     // writes what printers make.
     (
@@ -253,6 +260,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("manifest_files", 0),
             ("member", 0),
             ("outputs", 0),
+            ("turns", 0),
             ("watches", 0),
             ("cause", 1),
             ("evidence", 2),

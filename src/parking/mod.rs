@@ -1,0 +1,151 @@
+//! Jobs that give up their thread while they wait (issue #47: a fleet's watches are mostly
+//! silent, and a thread each is a thread per cluster). A job works in turns (`Job`); a turn
+//! that must wait for a socket parks the job with the poller (one thread for every parked
+//! socket), which hands it to the pool once the socket is readable or the job's time has come;
+//! the pool runs the next turn on a free thread, or a new one, so no job waits for another.
+//! No async runtime: `poll(2)`, channels and threads.
+
+mod job;
+mod poller;
+mod pool;
+
+use std::io;
+use std::sync::{Arc, OnceLock};
+
+pub use job::{Job, Parked, Turn};
+use poller::Poller;
+use pool::Pool;
+
+/// The poller and the pool of one run.
+pub struct Parking {
+    poller: Arc<OnceLock<Poller>>,
+    pool: Arc<Pool>,
+}
+
+impl Parking {
+    /// Start the poller; the pool's threads get stacks of `stack_size`.
+    pub fn start(stack_size: usize) -> io::Result<Parking> {
+        let poller: Arc<OnceLock<Poller>> = Arc::new(OnceLock::new());
+        let pool = Pool::new(stack_size, {
+            let poller = Arc::clone(&poller);
+            Box::new(move |job, parked| {
+                if let Some(poller) = poller.get() {
+                    poller.park(job, parked);
+                }
+            })
+        });
+        let started = Poller::start({
+            let pool = Arc::clone(&pool);
+            Box::new(move |job| pool.run(job))
+        })?;
+        let _ = poller.set(started);
+        Ok(Parking { poller, pool })
+    }
+
+    /// Park `job` until `parked` (its first turn ran elsewhere: the thread that started it).
+    pub fn park(&self, job: Box<dyn Job>, parked: Parked) {
+        if let Some(poller) = self.poller.get() {
+            poller.park(job, parked);
+        }
+    }
+
+    /// Run `job`'s turns from now on in the pool.
+    pub fn run(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
+        self.pool.run(job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{ErrorKind, Read, Write};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::net::UnixStream;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    const LIMIT: Duration = Duration::from_secs(30);
+
+    /// Reads its end of a socket pair in turns: parks while nothing is there (until `wake_at`),
+    /// says each byte with the thread that read it, and `None` when woken by time alone.
+    struct Reader {
+        socket: UnixStream,
+        wake_in: Duration,
+        said: mpsc::Sender<(Option<u8>, String)>,
+    }
+
+    impl Job for Reader {
+        fn resume(&mut self) -> Turn {
+            let thread = std::thread::current().name().unwrap_or("").to_string();
+            let mut byte = [0u8];
+            let mut read_any = false;
+            loop {
+                match self.socket.read(&mut byte) {
+                    Ok(0) => return Turn::Done,
+                    Ok(_) => {
+                        read_any = true;
+                        let _ = self.said.send((Some(byte[0]), thread.clone()));
+                    }
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                        if !read_any {
+                            let _ = self.said.send((None, thread.clone()));
+                        }
+                        return Turn::Park(Parked {
+                            fd: self.socket.as_raw_fd(),
+                            wake_at: Instant::now() + self.wake_in,
+                        });
+                    }
+                    Err(_) => return Turn::Done,
+                }
+            }
+        }
+    }
+
+    fn parked(
+        parking: &Parking,
+        wake_in: Duration,
+    ) -> (UnixStream, mpsc::Receiver<(Option<u8>, String)>) {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        theirs.set_nonblocking(true).unwrap();
+        let (said, heard) = mpsc::channel();
+        let mut job = Box::new(Reader {
+            socket: theirs,
+            wake_in,
+            said,
+        });
+        match job.resume() {
+            Turn::Park(at) => parking.park(job, at),
+            Turn::Done => panic!("a reader with nothing to read parks"),
+        }
+        // Its first turn, on this thread, found nothing.
+        assert_eq!(heard.recv_timeout(LIMIT).unwrap().0, None);
+        (ours, heard)
+    }
+
+    #[test]
+    fn a_parked_job_resumes_on_the_pool_when_its_socket_has_data_and_only_it() {
+        let parking = Parking::start(256 << 10).unwrap();
+        let far = Duration::from_secs(3600);
+        let mut jobs: Vec<_> = (0..20).map(|_| parked(&parking, far)).collect();
+        jobs[7].0.write_all(b"x").unwrap();
+        let (byte, thread) = jobs[7].1.recv_timeout(LIMIT).unwrap();
+        assert_eq!(byte, Some(b'x'));
+        assert_eq!(thread, "kw-turns");
+        // Parked again, it comes back for the next byte too.
+        jobs[7].0.write_all(b"y").unwrap();
+        assert_eq!(jobs[7].1.recv_timeout(LIMIT).unwrap().0, Some(b'y'));
+        // The others were never resumed: nothing came for them.
+        for (at, (_, heard)) in jobs.iter_mut().enumerate().filter(|(at, _)| *at != 7) {
+            assert!(heard.try_recv().is_err(), "job {at} resumed without data");
+        }
+    }
+
+    #[test]
+    fn a_parked_job_resumes_at_its_time_without_data() {
+        let parking = Parking::start(256 << 10).unwrap();
+        let (_socket, heard) = parked(&parking, Duration::from_millis(10));
+        let (byte, thread) = heard.recv_timeout(LIMIT).unwrap();
+        assert_eq!(byte, None, "woken by time");
+        assert_eq!(thread, "kw-turns");
+    }
+}
