@@ -20,18 +20,19 @@
 //! thread.
 
 use std::cell::RefCell;
-use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ureq::unversioned::transport::{Buffers, LazyBuffers};
 
+use crate::parking::Fd;
+
 /// One connection's buffered bytes, layer by layer.
 #[derive(Debug)]
 pub struct Probe {
     /// The socket; `None` when kw did not open it itself (through a SOCKS proxy).
-    fd: Option<RawFd>,
+    fd: Option<Fd>,
     /// Unread bytes in the socket transport's input buffer.
     socket: AtomicUsize,
     /// Unread plaintext in the buffer above TLS.
@@ -50,7 +51,7 @@ pub enum Layer {
 }
 
 impl Probe {
-    pub fn new(fd: Option<RawFd>) -> Arc<Probe> {
+    pub fn new(fd: Option<Fd>) -> Arc<Probe> {
         Arc::new(Probe {
             fd,
             socket: AtomicUsize::new(0),
@@ -61,7 +62,7 @@ impl Probe {
     }
 
     /// The socket to `poll`, if kw knows it.
-    pub fn fd(&self) -> Option<RawFd> {
+    pub fn fd(&self) -> Option<Fd> {
         self.fd
     }
 
@@ -153,7 +154,8 @@ impl Buffers for Tracked {
 
 /// Wait until `fd` is readable (data, its end, or an error to read), at most `timeout`: whether
 /// it is. An interrupted wait counts as readable (the read that follows waits as reads do).
-pub fn wait_readable(fd: RawFd, timeout: Duration) -> bool {
+#[cfg(unix)]
+pub fn wait_readable(fd: Fd, timeout: Duration) -> bool {
     let mut poll = libc::pollfd {
         fd,
         events: libc::POLLIN,
@@ -163,6 +165,13 @@ pub fn wait_readable(fd: RawFd, timeout: Duration) -> bool {
     // SAFETY: one valid pollfd, for the length given.
     let ready = unsafe { libc::poll(&mut poll, 1, millis) };
     ready != 0
+}
+
+/// Without `poll(2)` no connection has a socket to wait on, so no watch parks and none waits
+/// here: a read that follows waits as reads do.
+#[cfg(not(unix))]
+pub fn wait_readable(_fd: Fd, _timeout: Duration) -> bool {
+    true
 }
 
 thread_local! {

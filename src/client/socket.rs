@@ -5,7 +5,6 @@
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::os::fd::AsRawFd;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,7 +37,7 @@ impl<In: Transport> Connector<In> for Tcp {
         }
         let handle: Arc<dyn ShutdownHandle> = Arc::clone(&stream) as Arc<dyn ShutdownHandle>;
         (details.register_shutdown)(Arc::downgrade(&handle))?;
-        let probe = Probe::new(Some(stream.as_raw_fd()));
+        let probe = Probe::new(pollable(&stream));
         probe::opened(&probe);
         let buffers = LazyBuffers::new(
             details.config.input_buffer_size(),
@@ -51,6 +50,18 @@ impl<In: Transport> Connector<In> for Tcp {
             write_timeout: None,
         })))
     }
+}
+
+/// The socket as `poll(2)` names it: none where kw does not poll sockets (Windows).
+#[cfg(unix)]
+fn pollable(stream: &TcpStream) -> Option<crate::parking::Fd> {
+    use std::os::fd::AsRawFd;
+    Some(stream.as_raw_fd())
+}
+
+#[cfg(not(unix))]
+fn pollable(_stream: &TcpStream) -> Option<crate::parking::Fd> {
+    None
 }
 
 /// Each address in turn, sharing the connect timeout.

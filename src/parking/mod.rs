@@ -12,7 +12,7 @@ mod pool;
 use std::io;
 use std::sync::{Arc, OnceLock};
 
-pub use job::{Job, Parked, Turn};
+pub use job::{Fd, Job, Parked, Turn};
 use poller::Poller;
 use pool::Pool;
 

@@ -14,7 +14,6 @@ mod request;
 mod streaming;
 
 use std::io::{self, Read};
-use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -256,7 +255,7 @@ pub enum Progress {
 #[derive(Debug, Clone, Copy)]
 pub struct Parked {
     /// The socket its stream comes on.
-    pub fd: RawFd,
+    pub fd: crate::parking::Fd,
     /// When it must look even without data: its idle timeout, or the deadline.
     pub wake_at: Instant,
 }

@@ -597,14 +597,30 @@ fn a_merged_watch_has_every_change_of_every_cluster_once_in_order() {
     assert_eq!(stderr, "", "a healthy watch says nothing on stderr");
 }
 
-/// What a watching kw holds, from /proc: its open sockets and its threads.
+/// What a watching kw holds, from /proc: its open TCP sockets (its connections; the poller's
+/// wake pair is a Unix socket) and its threads.
 fn sockets_and_threads(pid: u32) -> (usize, usize) {
+    // Each socket kw's network namespace has for TCP, by inode (the 10th column).
+    let tcp: std::collections::HashSet<String> = ["tcp", "tcp6"]
+        .iter()
+        .filter_map(|table| std::fs::read_to_string(format!("/proc/{pid}/net/{table}")).ok())
+        .flat_map(|text| {
+            text.lines()
+                .skip(1)
+                .filter_map(|line| line.split_whitespace().nth(9).map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let sockets = std::fs::read_dir(format!("/proc/{pid}/fd"))
         .expect("kw's fds")
         .flatten()
         .filter(|fd| {
-            std::fs::read_link(fd.path())
-                .is_ok_and(|to| to.to_string_lossy().starts_with("socket:"))
+            std::fs::read_link(fd.path()).is_ok_and(|to| {
+                let to = to.to_string_lossy();
+                to.strip_prefix("socket:[")
+                    .and_then(|inode| inode.strip_suffix(']'))
+                    .is_some_and(|inode| tcp.contains(inode))
+            })
         })
         .count();
     let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
