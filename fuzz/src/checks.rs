@@ -399,13 +399,96 @@ pub fn jsonpath(data: &[u8]) {
     }
 }
 
+/// Runs a go-template over an object: the template's output, or its error.
+pub type TemplateRun<'r> = dyn Fn(&str, &Value) -> Result<String, String> + 'r;
+
+/// kw's go-template run.
+pub fn run_template(template: &str, object: &Value) -> Result<String, String> {
+    let parsed = kw::gotemplate::GoTemplate::parse(template).map_err(|e| e.0)?;
+    let mut out = String::new();
+    parsed.execute(object, &mut out).map_err(|e| e.0)?;
+    Ok(out)
+}
+
+/// How deeply `value` nests (arrays and objects), without recursion.
+fn nesting(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0)];
+    while let Some((value, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => pending.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The template path against the table and JSONPath path (`goformat::fmt`, Go's `%v` written
+/// apart from the template's values): `{{.}}` and `printf "%v"` of every member or item (the
+/// range in Go's order, keys sorted) print what `fmt.Sprint` of the decoded value prints, and
+/// `len` counts what is there.
+pub fn template_differential(object: &Value, run: &TemplateRun<'_>) {
+    // goformat's printer recurses on the caller's stack; nil data is Go's `<no value>`.
+    if nesting(object) > 64 || object.is_null() {
+        return;
+    }
+    let go_v = |value: &Value| {
+        let mut out = Vec::new();
+        kw::goformat::fmt::write_go_value(&mut out, value);
+        String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
+    };
+    let whole = run("{{.}}", object);
+    assert_eq!(whole, Ok(go_v(object)), "{{{{.}}}} of {object}");
+    let members: Option<Vec<(String, &Value)>> = match object {
+        Value::Object(map) => {
+            let mut members: Vec<(String, &Value)> =
+                map.iter().map(|(k, v)| (k.clone(), v)).collect();
+            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Some(members)
+        }
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+        ),
+        _ => None,
+    };
+    if let Some(members) = members {
+        let expected: String = members
+            .iter()
+            .map(|(key, value)| format!("{key}={};", go_v(value)))
+            .collect();
+        assert_eq!(
+            run(
+                r#"{{range $k, $v := .}}{{$k}}={{printf "%v" $v}};{{end}}"#,
+                object
+            ),
+            Ok(expected),
+            "range over {object}"
+        );
+        assert_eq!(
+            run("{{len .}}", object),
+            Ok(members.len().to_string()),
+            "len of {object}"
+        );
+    }
+}
+
 /// `-o go-template` (issue 34): a fuzzed template (before the first NUL) on a fuzzed object.
-/// Beyond no panic: text without an action is printed as it is; a parse error is worded as
+/// Beyond no panic: the object through `template_differential`; text without an action is
+/// printed as it is; a parse error is worded as
 /// Go's (`template: output:LINE: ...`); a run gives the same bytes and the same result twice,
 /// a failed one included (kubectl prints what was written before the error).
 pub fn gotemplate(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (template, object) = text.split_once('\0').unwrap_or((&text, "{}"));
+    if let Ok(object) = decode::value(object) {
+        template_differential(&object, &run_template);
+    }
     let parsed = kw::gotemplate::GoTemplate::parse(template);
     if !template.contains("{{") {
         let plain = parsed.as_ref().expect("text without an action parses");
@@ -1668,4 +1751,151 @@ pub fn rollout_lines_with(data: &[u8], print: &mut RolloutPrint<'_>) {
             said = Some(judgement);
         }
     }
+}
+
+/// A Go interpreted string literal read back, written from the Go spec ("String literals"):
+/// `\a \b \f \n \r \t \v \\ \"`, `\xHH` and `\ooo` (bytes), `\uHHHH` and `\UHHHHHHHH` (runes,
+/// UTF-8 encoded; never a surrogate nor past U+10FFFF). It also refuses an escape Go's
+/// `strconv.Quote` would not have written for that rune (its `appendEscapedRune`: the named
+/// ones where there is one, `\xHH` below U+0020 and for DEL, else `\u` up to U+FFFF and `\U`
+/// above, in lowercase hex; `\xHH` of 0x80 and up for a byte of invalid UTF-8), and a raw
+/// control, `"` or `\`.
+pub fn unquote_go(quoted: &str) -> Result<Vec<u8>, String> {
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .ok_or("not in double quotes")?;
+    let mut out = Vec::new();
+    let mut chars = inner.chars();
+    let hex = |chars: &mut std::str::Chars<'_>, n: usize| -> Result<u32, String> {
+        let digits: String = chars.by_ref().take(n).collect();
+        if digits.len() != n
+            || !digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        {
+            return Err(format!("{n} lowercase hex digits wanted, got {digits:?}"));
+        }
+        u32::from_str_radix(&digits, 16).map_err(|e| e.to_string())
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            if c == '"' || c.is_control() {
+                return Err(format!("{c:?} raw"));
+            }
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        let escape = chars.next().ok_or("a lone backslash at the end")?;
+        let named = match escape {
+            'a' => Some(0x07),
+            'b' => Some(0x08),
+            'f' => Some(0x0c),
+            'n' => Some(b'\n'),
+            'r' => Some(b'\r'),
+            't' => Some(b'\t'),
+            'v' => Some(0x0b),
+            '\\' => Some(b'\\'),
+            '"' => Some(b'"'),
+            _ => None,
+        };
+        if let Some(byte) = named {
+            out.push(byte);
+            continue;
+        }
+        let rune = match escape {
+            'x' => {
+                let byte = hex(&mut chars, 2)?;
+                let named = [0x07, 0x08, 0x0c, 0x0a, 0x0d, 0x09, 0x0b].contains(&byte);
+                if byte < 0x80 && (named || (0x20..0x7f).contains(&byte)) {
+                    return Err(format!("\\x{byte:02x} where Go writes it otherwise"));
+                }
+                out.push(byte as u8);
+                continue;
+            }
+            'u' => {
+                let rune = hex(&mut chars, 4)?;
+                if rune < 0x80 {
+                    return Err(format!("\\u{rune:04x} where Go writes \\x or a name"));
+                }
+                rune
+            }
+            'U' => {
+                let rune = hex(&mut chars, 8)?;
+                if rune < 0x10000 {
+                    return Err(format!("\\U{rune:08x} where Go writes \\u"));
+                }
+                rune
+            }
+            '0'..='7' => return Err("an octal escape, which Quote never writes".into()),
+            other => return Err(format!("\\{other} is no escape")),
+        };
+        let c = char::from_u32(rune).ok_or(format!("{rune:x} is no rune"))?;
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+    Ok(out)
+}
+
+/// Characters Go's `strconv.IsPrint` rejects whatever the Unicode version: controls, spaces
+/// other than U+0020, the format characters a line can be reordered or hidden with, private
+/// use. (The full rule, L M N P S, needs Unicode's tables; this list needs none.)
+fn never_printable(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{ad}' | '\u{61c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}' | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..)
+}
+
+/// Target `go_quote`: Go's `%q` (`strconv.Quote`), which kw's `rollout status` lines and
+/// templates use, on any bytes. A differential oracle against `unquote_go`, written from Go's
+/// spec: the quoted text reads back as the bytes given, with only the escapes Go writes; no
+/// character Go never prints (`never_printable`) and no control is raw in it; letters and
+/// digits (`char::is_alphanumeric`, all printable to Go) and printable ASCII stay as they are.
+pub fn go_quote(data: &[u8]) {
+    go_quote_with(data, kw::goformat::quote::quote_bytes)
+}
+
+pub fn go_quote_with(data: &[u8], quote: fn(&[u8]) -> String) {
+    let quoted = quote(data);
+    match unquote_go(&quoted) {
+        Ok(back) => assert_eq!(back, data, "{quoted} does not read back as the input"),
+        Err(why) => panic!("{quoted} is not what Go's Quote writes: {why}"),
+    }
+    let inner = &quoted[1..quoted.len() - 1];
+    if let Some(c) = inner.chars().find(|&c| never_printable(c)) {
+        panic!("{quoted} holds {c:?} raw");
+    }
+    // What must stay raw: read the input's valid runs, each char raw or escaped in turn.
+    let expected_raw: String = data
+        .utf8_chunks()
+        .flat_map(|chunk| chunk.valid().chars())
+        .filter(|&c| (c.is_alphanumeric() || (' '..='~').contains(&c)) && c != '"' && c != '\\')
+        .collect();
+    let mut raw = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            raw.push(c);
+            continue;
+        }
+        let skip = match chars.next() {
+            Some('x') => 2,
+            Some('u') => 4,
+            Some('U') => 8,
+            _ => 0,
+        };
+        chars.by_ref().take(skip).for_each(drop);
+    }
+    let raw: String = raw
+        .chars()
+        .filter(|&c| c.is_alphanumeric() || (' '..='~').contains(&c))
+        .collect();
+    assert_eq!(
+        raw, expected_raw,
+        "{quoted} escapes a letter, digit or printable ASCII character"
+    );
 }

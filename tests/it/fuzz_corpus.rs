@@ -300,3 +300,75 @@ fn the_rollout_lines_oracle_catches_raw_and_repeated_lines() {
     };
     assert!(std::panic::catch_unwind(|| repeated(&twice)).is_err());
 }
+
+#[test]
+fn go_quote_corpus() {
+    replay("go_quote", checks::go_quote);
+}
+
+/// The go_quote oracle (an unquoter written from Go's spec) fails the quoting kw's `rollout
+/// status` had before issue 45 (`\x07` for `\a`, U+202E and U+200B raw), one that drops a
+/// character, and Rust's `{:?}` (`\u{202e}`); kw's passes.
+#[test]
+fn the_go_quote_oracle_catches_quoting_unlike_gos() {
+    let name = "web\u{7}\u{8}\u{c}\u{b}-\u{202e}evil\u{200b}".as_bytes();
+    checks::go_quote(name);
+    fn old_kw(bytes: &[u8]) -> String {
+        let text = String::from_utf8_lossy(bytes);
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+    fn drops(bytes: &[u8]) -> String {
+        let mut quoted = kw::goformat::quote::quote_bytes(bytes);
+        quoted.remove(1);
+        quoted
+    }
+    fn rust_debug(bytes: &[u8]) -> String {
+        format!("{:?}", String::from_utf8_lossy(bytes))
+    }
+    for (bug, quote) in [
+        ("old kw", old_kw as fn(&[u8]) -> String),
+        ("drops a character", drops),
+        ("Rust's {:?}", rust_debug),
+    ] {
+        let failed = std::panic::catch_unwind(|| checks::go_quote_with(name, quote)).is_err();
+        assert!(failed, "{bug}: not caught");
+    }
+}
+
+/// The gotemplate oracle is differential (the template's `%v` against `goformat::fmt`'s): a
+/// template path that kept numbers as the server wrote them (`1e21`, `1.0`), where Go prints
+/// the float64 (`1e+21`, `1`), fails it; kw's passes.
+#[test]
+fn the_gotemplate_oracle_catches_numbers_printed_their_own_way() {
+    let object = serde_json::json!({"a": 1e21, "b": [1.0, 2.5e-7], "c": {"d": "x"}, "e": null});
+    checks::template_differential(&object, &checks::run_template);
+    fn numbers_as_text(value: &serde_json::Value) -> serde_json::Value {
+        match value {
+            serde_json::Value::Number(n) => serde_json::Value::String(n.to_string()),
+            serde_json::Value::Array(items) => items.iter().map(numbers_as_text).collect(),
+            serde_json::Value::Object(map) => map
+                .iter()
+                .map(|(k, v)| (k.clone(), numbers_as_text(v)))
+                .collect(),
+            other => other.clone(),
+        }
+    }
+    let kept_as_text = |template: &str, object: &serde_json::Value| {
+        checks::run_template(template, &numbers_as_text(object))
+    };
+    let failed =
+        std::panic::catch_unwind(|| checks::template_differential(&object, &kept_as_text)).is_err();
+    assert!(failed, "numbers printed as written: not caught");
+}
