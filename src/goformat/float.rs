@@ -238,21 +238,13 @@ fn general(out: &mut String, float: f64, upper: bool, precision: Option<usize>) 
 /// strconv's `fmtX`: `0x1.8p+01`, the mantissa's hex digits (all there are, or `precision` of
 /// them rounded half to even), the binary exponent signed, of two digits at least.
 fn hex(out: &mut String, float: f64, verb: char, precision: Option<usize>) {
-    const MANT_BITS: u32 = 52;
-    let bits = float.to_bits();
-    let mut exp = ((bits >> MANT_BITS) & 0x7ff) as i64;
-    let mut mant = bits & ((1 << MANT_BITS) - 1);
-    if exp == 0 {
-        exp += 1; // subnormal
-    } else {
-        mant |= 1 << MANT_BITS;
-    }
-    exp -= 1023;
+    let (mut mant, mut exp) = binary_parts(float);
+    exp += MANT_BITS;
     if mant == 0 {
         exp = 0;
     }
     // The leading 1 (if any) at bit 60.
-    mant <<= 60 - MANT_BITS;
+    mant <<= 60 - MANT_BITS as u32;
     while mant != 0 && mant & (1 << 60) == 0 {
         mant <<= 1;
         exp -= 1;
@@ -309,18 +301,24 @@ fn hex(out: &mut String, float: f64, verb: char, precision: Option<usize>) {
     out.push_str(&magnitude.to_string());
 }
 
+/// A float64's mantissa bits.
+const MANT_BITS: i64 = 52;
+
+/// `float` as `mant * 2^exp`, as strconv's `genericFtoa` reads its bits: the implicit top bit
+/// added to a normal float's mantissa, a subnormal's exponent that of the smallest normal.
+fn binary_parts(float: f64) -> (u64, i64) {
+    let bits = float.to_bits();
+    let biased = ((bits >> MANT_BITS) & 0x7ff) as i64;
+    let fraction = bits & ((1 << MANT_BITS) - 1);
+    match biased {
+        0 => (fraction, 1 - 1023 - MANT_BITS),
+        _ => (fraction | 1 << MANT_BITS, biased - 1023 - MANT_BITS),
+    }
+}
+
 /// strconv's `fmtB`: the mantissa in decimal, `p`, the binary exponent.
 fn binary(out: &mut String, float: f64) {
-    const MANT_BITS: i64 = 52;
-    let bits = float.to_bits();
-    let mut exp = ((bits >> MANT_BITS) & 0x7ff) as i64;
-    let mut mant = bits & ((1 << MANT_BITS) - 1);
-    if exp == 0 {
-        exp += 1;
-    } else {
-        mant |= 1 << MANT_BITS;
-    }
-    exp -= 1023 + MANT_BITS;
+    let (mant, exp) = binary_parts(float);
     out.push_str(&mant.to_string());
     out.push('p');
     if exp >= 0 {
