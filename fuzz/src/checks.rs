@@ -399,13 +399,96 @@ pub fn jsonpath(data: &[u8]) {
     }
 }
 
+/// Runs a go-template over an object: the template's output, or its error.
+pub type TemplateRun<'r> = dyn Fn(&str, &Value) -> Result<String, String> + 'r;
+
+/// kw's go-template run.
+pub fn run_template(template: &str, object: &Value) -> Result<String, String> {
+    let parsed = kw::gotemplate::GoTemplate::parse(template).map_err(|e| e.0)?;
+    let mut out = String::new();
+    parsed.execute(object, &mut out).map_err(|e| e.0)?;
+    Ok(out)
+}
+
+/// How deeply `value` nests (arrays and objects), without recursion.
+fn nesting(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0)];
+    while let Some((value, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => pending.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The template path against the table and JSONPath path (`goformat::fmt`, Go's `%v` written
+/// apart from the template's values): `{{.}}` and `printf "%v"` of every member or item (the
+/// range in Go's order, keys sorted) print what `fmt.Sprint` of the decoded value prints, and
+/// `len` counts what is there.
+pub fn template_differential(object: &Value, run: &TemplateRun<'_>) {
+    // goformat's printer recurses on the caller's stack; nil data is Go's `<no value>`.
+    if nesting(object) > 64 || object.is_null() {
+        return;
+    }
+    let go_v = |value: &Value| {
+        let mut out = Vec::new();
+        kw::goformat::fmt::write_go_value(&mut out, value);
+        String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
+    };
+    let whole = run("{{.}}", object);
+    assert_eq!(whole, Ok(go_v(object)), "{{{{.}}}} of {object}");
+    let members: Option<Vec<(String, &Value)>> = match object {
+        Value::Object(map) => {
+            let mut members: Vec<(String, &Value)> =
+                map.iter().map(|(k, v)| (k.clone(), v)).collect();
+            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Some(members)
+        }
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+        ),
+        _ => None,
+    };
+    if let Some(members) = members {
+        let expected: String = members
+            .iter()
+            .map(|(key, value)| format!("{key}={};", go_v(value)))
+            .collect();
+        assert_eq!(
+            run(
+                r#"{{range $k, $v := .}}{{$k}}={{printf "%v" $v}};{{end}}"#,
+                object
+            ),
+            Ok(expected),
+            "range over {object}"
+        );
+        assert_eq!(
+            run("{{len .}}", object),
+            Ok(members.len().to_string()),
+            "len of {object}"
+        );
+    }
+}
+
 /// `-o go-template` (issue 34): a fuzzed template (before the first NUL) on a fuzzed object.
-/// Beyond no panic: text without an action is printed as it is; a parse error is worded as
+/// Beyond no panic: the object through `template_differential`; text without an action is
+/// printed as it is; a parse error is worded as
 /// Go's (`template: output:LINE: ...`); a run gives the same bytes and the same result twice,
 /// a failed one included (kubectl prints what was written before the error).
 pub fn gotemplate(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (template, object) = text.split_once('\0').unwrap_or((&text, "{}"));
+    if let Ok(object) = decode::value(object) {
+        template_differential(&object, &run_template);
+    }
     let parsed = kw::gotemplate::GoTemplate::parse(template);
     if !template.contains("{{") {
         let plain = parsed.as_ref().expect("text without an action parses");
@@ -539,11 +622,16 @@ pub fn escape(data: &[u8]) {
 
 /// Target `config_text`: text users and their files give kw (the first byte picks the reader):
 /// kubeconfigs, manifests (YAML or JSON, several documents), and durations. No panic, and a
-/// duration read back from its nanoseconds is the same duration.
+/// duration read back from its nanoseconds is the same duration. A first byte of 0xF0 or more
+/// builds a kubeconfig from the rest instead (`kubeconfig_resolution`), whose every context
+/// must resolve to its own cluster's server and its own user's token.
 pub fn config_text(data: &[u8]) {
     let Some((&choice, rest)) = data.split_first() else {
         return;
     };
+    if choice >= 0xF0 {
+        return kubeconfig_resolution(rest, resolve_as_kw);
+    }
     let text = String::from_utf8_lossy(rest);
     let path = std::path::Path::new("/fuzz/input.yaml");
     match choice % 4 {
@@ -562,6 +650,168 @@ pub fn config_text(data: &[u8]) {
         _ => {
             let _ = kw::config::flags::parse_request_timeout(&text);
         }
+    }
+}
+
+/// How a run resolves its settings from flags and a kubeconfig.
+pub type Resolver =
+    fn(
+        &kw::config::flags::ConfigFlags,
+        &kw::config::kubeconfig::Kubeconfig,
+    ) -> Result<kw::config::settings::Settings, kw::config::settings::SettingsError>;
+
+/// kw's resolution, as `main` calls it (no `-n`).
+pub fn resolve_as_kw(
+    flags: &kw::config::flags::ConfigFlags,
+    config: &kw::config::kubeconfig::Kubeconfig,
+) -> Result<kw::config::settings::Settings, kw::config::settings::SettingsError> {
+    kw::config::settings::resolve(flags, None, config)
+}
+
+/// Entry names the generated kubeconfigs use (two entries may share one), and a name no entry
+/// has.
+const ENTRY_NAMES: [&str; 7] = ["a", "b", "prod", "prod-eu", "a.b", "x y", "missing"];
+
+/// A kubeconfig built from `bytes` (clusters with distinct servers, users with distinct tokens,
+/// contexts naming them, entries missing or named twice), resolved by `resolve` under
+/// `--context`, `--cluster` and `--user` chosen from `bytes` too. The answer comes from what was
+/// built, not from kw's reading of it: when the settings resolve, the server is the one of the
+/// cluster chosen (`--cluster`, else the context's) and no other, the token the user's chosen
+/// (`--user`, else the context's) and no other's, none without a user, and the namespace the
+/// context's. An entry named twice may give either entry's.
+pub fn kubeconfig_resolution(bytes: &[u8], resolve: Resolver) {
+    let mut bytes = bytes.iter().copied();
+    let mut next = move || bytes.next().unwrap_or(0);
+    let name =
+        |choices: usize, next: &mut dyn FnMut() -> u8| ENTRY_NAMES[usize::from(next()) % choices];
+    let clusters: Vec<(&str, bool)> = (0..next() % 4)
+        .map(|_| (name(6, &mut next), next() % 8 != 0))
+        .collect();
+    let users: Vec<(&str, bool)> = (0..next() % 4)
+        .map(|_| (name(6, &mut next), next() % 4 != 0))
+        .collect();
+    let contexts: Vec<(&str, &str, &str, bool)> = (0..1 + next() % 4)
+        .map(|_| {
+            (
+                name(6, &mut next),
+                name(7, &mut next),
+                name(7, &mut next),
+                next() % 2 == 0,
+            )
+        })
+        .collect();
+    let current = usize::from(next()) % (contexts.len() + 1);
+    let flag = |next: &mut dyn FnMut() -> u8| {
+        next()
+            .is_multiple_of(4)
+            .then(|| ENTRY_NAMES[usize::from(next()) % 7].to_string())
+    };
+    let flags = kw::config::flags::ConfigFlags {
+        context: flag(&mut next),
+        cluster: flag(&mut next),
+        user: flag(&mut next),
+        ..Default::default()
+    };
+    let server = |i: usize| (format!("10.0.{i}.1"), 6443 + i as u16);
+    let token = |j: usize| format!("token-of-user-{j}");
+    let json = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": clusters.iter().enumerate().map(|(i, (name, has_server))| {
+            let (host, port) = server(i);
+            let cluster = if *has_server {
+                serde_json::json!({"server": format!("https://{host}:{port}")})
+            } else {
+                serde_json::json!({})
+            };
+            serde_json::json!({"name": name, "cluster": cluster})
+        }).collect::<Vec<_>>(),
+        "users": users.iter().enumerate().map(|(j, (name, has_token))| {
+            let user = if *has_token {
+                serde_json::json!({"token": token(j)})
+            } else {
+                serde_json::json!({})
+            };
+            serde_json::json!({"name": name, "user": user})
+        }).collect::<Vec<_>>(),
+        "contexts": contexts.iter().enumerate().map(|(k, (name, cluster, user, ns))| {
+            let mut context = serde_json::json!({"cluster": cluster, "user": user});
+            if *ns {
+                context["namespace"] = serde_json::json!(format!("ns-{k}"));
+            }
+            serde_json::json!({"name": name, "context": context})
+        }).collect::<Vec<_>>(),
+        "current-context": contexts.get(current).map_or("", |c| c.0),
+    });
+    let Ok(config) =
+        kw::config::kubeconfig::parse(&json.to_string(), std::path::Path::new("/fuzz/kubeconfig"))
+    else {
+        return;
+    };
+    let Ok(settings) = resolve(&flags, &config) else {
+        return;
+    };
+    let context_name = flags
+        .context
+        .clone()
+        .or_else(|| contexts.get(current).map(|c| c.0.to_string()));
+    let context: Vec<_> = contexts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| Some(c.0) == context_name.as_deref())
+        .collect();
+    let (cluster_name, user_name) = match context.as_slice() {
+        [(_, (_, cluster, user, _))] => (
+            flags.cluster.clone().unwrap_or(cluster.to_string()),
+            Some(flags.user.clone().unwrap_or(user.to_string())),
+        ),
+        // No context (or one named twice): only the flags say which entries.
+        _ => match (&flags.cluster, &flags.user) {
+            (Some(cluster), user) if context.is_empty() => (cluster.clone(), user.clone()),
+            _ => return,
+        },
+    };
+    let said = format!("{json} under {flags:?}");
+    // The server: the chosen cluster's (either, if named twice), never another's.
+    let chosen: Vec<usize> = (0..clusters.len())
+        .filter(|&i| clusters[i].0 == cluster_name && clusters[i].1)
+        .collect();
+    let resolved = (
+        settings.connection.server.host.clone(),
+        settings.connection.server.port,
+    );
+    assert!(
+        chosen.iter().any(|&i| server(i) == resolved),
+        "the server {resolved:?} is not cluster {cluster_name:?}'s: {said}"
+    );
+    // The token: the chosen user's (either, if named twice), none without a user or a token.
+    let tokens: Vec<Option<String>> = (0..users.len())
+        .filter(|&j| Some(users[j].0) == user_name.as_deref())
+        .map(|j| users[j].1.then(|| token(j)))
+        .collect();
+    let resolved = settings
+        .connection
+        .credentials
+        .token
+        .as_ref()
+        .map(|t| t.0.clone());
+    let allowed = if tokens.is_empty() {
+        vec![None]
+    } else {
+        tokens
+    };
+    assert!(
+        allowed.contains(&resolved),
+        "the token {resolved:?} is not user {user_name:?}'s: {said}"
+    );
+    // The namespace: the context's, else `default`.
+    if let [(k, (_, _, _, ns))] = context.as_slice() {
+        let expected = if *ns {
+            format!("ns-{k}")
+        } else {
+            "default".to_string()
+        };
+        assert_eq!(settings.namespace, expected, "{said}");
     }
 }
 
@@ -1211,15 +1461,56 @@ fn reply_proxy() -> &'static ReplyProxy {
     })
 }
 
-/// The client of `proxy_reply`: kw's own, built from a kubeconfig through kw's settings, for a
+/// The user and password of `proxy_reply`'s second proxy URL.
+pub const PROXY_USER: &str = "fuzzuser";
+pub const PROXY_PASSWORD: &str = "S3cret-PW-7f3a";
+
+/// `PROXY_USER:PROXY_PASSWORD` as `Proxy-Authorization: Basic` carries it.
+fn proxy_basic() -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let plain = format!("{PROXY_USER}:{PROXY_PASSWORD}");
+    let mut out = String::new();
+    for chunk in plain.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Whether `text` (an error kw wrote) shows the proxy's password, raw or Basic-encoded, that
+/// the proxy's `reply` did not itself hold (a proxy may echo what it was sent; the fuzzer may
+/// write the password into a reply).
+pub fn leaks_proxy_secret(text: &str, reply: &[u8]) -> bool {
+    let basic = proxy_basic();
+    [PROXY_PASSWORD, basic.as_str()].iter().any(|secret| {
+        text.contains(secret) && !reply.windows(secret.len()).any(|w| w == secret.as_bytes())
+    })
+}
+
+/// The clients of `proxy_reply`: kw's own, built from a kubeconfig through kw's settings, for a
 /// server on TEST-NET-1 (never reached: every connection goes to the proxy) with a 1 s request
-/// timeout.
-fn reply_client(port: u16) -> &'static kw::client::Client {
-    static CLIENT: std::sync::OnceLock<kw::client::Client> = std::sync::OnceLock::new();
-    CLIENT.get_or_init(|| {
+/// timeout; the second's proxy URL carries a user and password.
+fn reply_client(port: u16, with_password: bool) -> &'static kw::client::Client {
+    static CLIENTS: [std::sync::OnceLock<kw::client::Client>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    CLIENTS[usize::from(with_password)].get_or_init(|| {
+        let user = if with_password {
+            format!("{PROXY_USER}:{PROXY_PASSWORD}@")
+        } else {
+            String::new()
+        };
         let text = format!(
             "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    \
-             server: https://192.0.2.1:6443\n    proxy-url: http://127.0.0.1:{port}\n\
+             server: https://192.0.2.1:6443\n    proxy-url: http://{user}127.0.0.1:{port}\n\
              users:\n- name: u\n  user:\n    token: fuzz\n\
              contexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n\
              current-context: x\n"
@@ -1254,6 +1545,10 @@ fn reply_status(reply: &[u8]) -> Option<u16> {
 /// in bounded time, with no terminal control in its message. A reply whose status line does
 /// not say `200` is the proxy's fault, and the error names the proxy; after a `200`, the bytes
 /// that follow are the server's TLS through the tunnel (rustls reads them), and fail too.
+/// Every other input goes through a proxy URL with a user and password (`PROXY_USER`,
+/// `PROXY_PASSWORD`): they go to the proxy (`Proxy-Authorization` on the CONNECT), and neither
+/// the password nor its Basic encoding is in the error's text or its `Debug` (what `-v` logs)
+/// unless the proxy's own reply held it (`leaks_proxy_secret`).
 pub fn proxy_reply(data: &[u8]) {
     use std::sync::atomic::Ordering;
     use std::time::{Duration, Instant};
@@ -1262,7 +1557,8 @@ pub fn proxy_reply(data: &[u8]) {
     static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _turn = lock(&TURN);
     let proxy = reply_proxy();
-    let client = reply_client(proxy.port);
+    let with_password = data.len() % 2 == 1;
+    let client = reply_client(proxy.port, with_password);
     *lock(&proxy.reply) = data.to_vec();
     let answered = proxy.answered.load(Ordering::SeqCst);
     let started = Instant::now();
@@ -1289,12 +1585,317 @@ pub fn proxy_reply(data: &[u8]) {
         !message.chars().any(char::is_control),
         "a control character in {message:?}"
     );
+    if with_password {
+        let basic = format!("Proxy-Authorization: Basic {}\r\n", proxy_basic());
+        assert!(
+            String::from_utf8_lossy(&request).contains(&basic),
+            "the proxy was not given the URL's credentials: {:?}",
+            String::from_utf8_lossy(&request)
+        );
+        for text in [&message, &format!("{error:?}")] {
+            assert!(
+                !leaks_proxy_secret(text, data),
+                "the proxy's password is in {text:?}"
+            );
+        }
+    }
     if reply_status(data) != Some(200) {
-        let named = format!("the proxy http://127.0.0.1:{} ", proxy.port);
+        let user = if with_password { "<redacted>@" } else { "" };
+        let named = format!("the proxy http://{user}127.0.0.1:{} ", proxy.port);
         assert!(
             matches!(error, kw::client::ClientError::Unreachable { .. })
                 && message.contains(&named),
             "a reply that is not 200 was not blamed on the proxy: {message}"
         );
     }
+}
+
+/// How a `rollout status` run writes one judged event to stdout (kw's printer, or a seeded
+/// bug's).
+pub type RolloutPrint<'p> =
+    dyn FnMut(&kw::events::Event<'_>, kw::readiness::Judgement, &mut Vec<u8>) + 'p;
+
+/// kw's `rollout status` printer, fed the judgement as the run's judge leaves it.
+pub fn kw_rollout_printer(
+) -> impl FnMut(&kw::events::Event<'_>, kw::readiness::Judgement, &mut Vec<u8>) {
+    use kw::output::printer::Printer;
+    let judged = kw::output::printer::JudgedEvent::default();
+    let mut printer = kw::output::printer::RolloutStatusPrinter::new(Some(judged.clone()));
+    move |event, judgement, out| {
+        judged.set(Some(judgement));
+        printer.print(event, out).expect("a Vec takes it");
+    }
+}
+
+/// Target `rollout_lines`: `rollout status`'s stdout for arbitrary objects of one name. The
+/// first byte picks the kind (the three kubectl has viewers for, a Job, a Pod, a custom
+/// resource), the second whether a context labels the lines; then the name, the context and up
+/// to eight objects, split at NULs. Each object is judged as the run judges it (kubectl's
+/// viewers) and printed: every event writes nothing or exactly one line, with no terminal
+/// control in it, and that line is, byte for byte, the escaper written again
+/// (`reference_escape`) applied to what kubectl's line says (the viewer's message, or kw's
+/// `kind/name: judgement` for kinds without a viewer, once per change), after the escaped
+/// context. It is written when it is due: kubectl's viewers on every event but a failure,
+/// kw's on a change, nothing after the rollout was said to be done. A failure's stderr line is
+/// one line with no control either.
+pub fn rollout_lines(data: &[u8]) {
+    rollout_lines_with(data, &mut kw_rollout_printer());
+}
+
+pub fn rollout_lines_with(data: &[u8], print: &mut RolloutPrint<'_>) {
+    use kw::readiness::{Judgement, State};
+    let [choice, labelled, rest @ ..] = data else {
+        return;
+    };
+    let (kind, group) = match choice % 6 {
+        0 => ("Deployment", "apps"),
+        1 => ("DaemonSet", "apps"),
+        2 => ("StatefulSet", "apps"),
+        3 => ("Job", "batch"),
+        4 => ("Pod", ""),
+        _ => ("Widget", "example.com"),
+    };
+    let mut parts = rest.split(|&b| b == 0);
+    let name = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let context = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let context = (labelled % 2 == 1).then_some(context.as_str());
+    let resource = kw::events::ResourceInfo {
+        plural: format!("{}s", kind.to_lowercase()),
+        singular: kind.to_lowercase(),
+        kind: kind.into(),
+        group: group.into(),
+        version: "v1".into(),
+        namespaced: true,
+    };
+    let viewer = kw::readiness::status_viewer::has_viewer(group, kind);
+    let label = format!("{}/{name}", kw::events::kind_prefix(kind, group));
+    let now = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_767_268_800);
+    let mut said: Option<Judgement> = None;
+    let mut done = false;
+    for part in parts.take(8) {
+        let Ok(text) = std::str::from_utf8(part) else {
+            continue;
+        };
+        let Ok(object) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        if !object.is_object() {
+            continue;
+        }
+        let judgement = kw::readiness::status_viewer::Readiness::Kubectl { revision: 0 }
+            .judge(group, kind, &object, now);
+        if judgement.state == State::Failed {
+            let stderr = kw::log::clean(&judgement.message);
+            assert!(
+                !stderr.chars().any(|c| c.is_control() && c != '\t'),
+                "a control in the failure's line {stderr:?}"
+            );
+        }
+        let raw = serde_json::value::RawValue::from_string(object.to_string())
+            .expect("serde_json's own text");
+        let event = kw::events::Event {
+            kind: kw::wire::EventType::Modified,
+            origin: kw::events::Origin::Watch,
+            resource: &resource,
+            object: &raw,
+            object_lacks_type: false,
+            name: &name,
+            namespace: "default",
+            row: None,
+            context,
+        };
+        let mut out = Vec::new();
+        print(&event, judgement.clone(), &mut out);
+        let due = !done
+            && if viewer {
+                judgement.state != State::Failed
+            } else {
+                said.as_ref() != Some(&judgement)
+            };
+        if !due {
+            assert!(
+                out.is_empty(),
+                "a line that was not due: {:?}",
+                String::from_utf8_lossy(&out)
+            );
+            continue;
+        }
+        let said_text = if viewer {
+            judgement.message.trim_end_matches('\n').to_string()
+        } else {
+            format!("{label}: {judgement}")
+        };
+        let mut expected = String::new();
+        if let Some(context) = context {
+            expected.push_str(&reference_escape(context, true));
+            expected.push_str(": ");
+        }
+        expected.push_str(&reference_escape(&said_text, true));
+        expected.push('\n');
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            expected,
+            "the line is not the escaped judgement"
+        );
+        assert!(
+            !(0..out.len()).any(|index| is_control(&out, index)),
+            "a control in the line"
+        );
+        assert_eq!(
+            out.iter().filter(|&&b| b == b'\n').count(),
+            1,
+            "not one line"
+        );
+        done |= judgement.state == State::Ready;
+        if !viewer {
+            said = Some(judgement);
+        }
+    }
+}
+
+/// A Go interpreted string literal read back, written from the Go spec ("String literals"):
+/// `\a \b \f \n \r \t \v \\ \"`, `\xHH` and `\ooo` (bytes), `\uHHHH` and `\UHHHHHHHH` (runes,
+/// UTF-8 encoded; never a surrogate nor past U+10FFFF). It also refuses an escape Go's
+/// `strconv.Quote` would not have written for that rune (its `appendEscapedRune`: the named
+/// ones where there is one, `\xHH` below U+0020 and for DEL, else `\u` up to U+FFFF and `\U`
+/// above, in lowercase hex; `\xHH` of 0x80 and up for a byte of invalid UTF-8), and a raw
+/// control, `"` or `\`.
+pub fn unquote_go(quoted: &str) -> Result<Vec<u8>, String> {
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .ok_or("not in double quotes")?;
+    let mut out = Vec::new();
+    let mut chars = inner.chars();
+    let hex = |chars: &mut std::str::Chars<'_>, n: usize| -> Result<u32, String> {
+        let digits: String = chars.by_ref().take(n).collect();
+        if digits.len() != n
+            || !digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        {
+            return Err(format!("{n} lowercase hex digits wanted, got {digits:?}"));
+        }
+        u32::from_str_radix(&digits, 16).map_err(|e| e.to_string())
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            if c == '"' || c.is_control() {
+                return Err(format!("{c:?} raw"));
+            }
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        let escape = chars.next().ok_or("a lone backslash at the end")?;
+        let named = match escape {
+            'a' => Some(0x07),
+            'b' => Some(0x08),
+            'f' => Some(0x0c),
+            'n' => Some(b'\n'),
+            'r' => Some(b'\r'),
+            't' => Some(b'\t'),
+            'v' => Some(0x0b),
+            '\\' => Some(b'\\'),
+            '"' => Some(b'"'),
+            _ => None,
+        };
+        if let Some(byte) = named {
+            out.push(byte);
+            continue;
+        }
+        let rune = match escape {
+            'x' => {
+                let byte = hex(&mut chars, 2)?;
+                let named = [0x07, 0x08, 0x0c, 0x0a, 0x0d, 0x09, 0x0b].contains(&byte);
+                if byte < 0x80 && (named || (0x20..0x7f).contains(&byte)) {
+                    return Err(format!("\\x{byte:02x} where Go writes it otherwise"));
+                }
+                out.push(byte as u8);
+                continue;
+            }
+            'u' => {
+                let rune = hex(&mut chars, 4)?;
+                if rune < 0x80 {
+                    return Err(format!("\\u{rune:04x} where Go writes \\x or a name"));
+                }
+                rune
+            }
+            'U' => {
+                let rune = hex(&mut chars, 8)?;
+                if rune < 0x10000 {
+                    return Err(format!("\\U{rune:08x} where Go writes \\u"));
+                }
+                rune
+            }
+            '0'..='7' => return Err("an octal escape, which Quote never writes".into()),
+            other => return Err(format!("\\{other} is no escape")),
+        };
+        let c = char::from_u32(rune).ok_or(format!("{rune:x} is no rune"))?;
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+    Ok(out)
+}
+
+/// Characters Go's `strconv.IsPrint` rejects whatever the Unicode version: controls, spaces
+/// other than U+0020, the format characters a line can be reordered or hidden with, private
+/// use. (The full rule, L M N P S, needs Unicode's tables; this list needs none.)
+fn never_printable(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{ad}' | '\u{61c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}' | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..)
+}
+
+/// Target `go_quote`: Go's `%q` (`strconv.Quote`), which kw's `rollout status` lines and
+/// templates use, on any bytes. A differential oracle against `unquote_go`, written from Go's
+/// spec: the quoted text reads back as the bytes given, with only the escapes Go writes; no
+/// character Go never prints (`never_printable`) and no control is raw in it; letters and
+/// digits (`char::is_alphanumeric`, all printable to Go) and printable ASCII stay as they are.
+pub fn go_quote(data: &[u8]) {
+    go_quote_with(data, kw::goformat::quote::quote_bytes)
+}
+
+pub fn go_quote_with(data: &[u8], quote: fn(&[u8]) -> String) {
+    let quoted = quote(data);
+    match unquote_go(&quoted) {
+        Ok(back) => assert_eq!(back, data, "{quoted} does not read back as the input"),
+        Err(why) => panic!("{quoted} is not what Go's Quote writes: {why}"),
+    }
+    let inner = &quoted[1..quoted.len() - 1];
+    if let Some(c) = inner.chars().find(|&c| never_printable(c)) {
+        panic!("{quoted} holds {c:?} raw");
+    }
+    // What must stay raw: read the input's valid runs, each char raw or escaped in turn.
+    let expected_raw: String = data
+        .utf8_chunks()
+        .flat_map(|chunk| chunk.valid().chars())
+        .filter(|&c| (c.is_alphanumeric() || (' '..='~').contains(&c)) && c != '"' && c != '\\')
+        .collect();
+    let mut raw = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            raw.push(c);
+            continue;
+        }
+        let skip = match chars.next() {
+            Some('x') => 2,
+            Some('u') => 4,
+            Some('U') => 8,
+            _ => 0,
+        };
+        chars.by_ref().take(skip).for_each(drop);
+    }
+    let raw: String = raw
+        .chars()
+        .filter(|&c| c.is_alphanumeric() || (' '..='~').contains(&c))
+        .collect();
+    assert_eq!(
+        raw, expected_raw,
+        "{quoted} escapes a letter, digit or printable ASCII character"
+    );
 }

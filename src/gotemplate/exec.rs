@@ -3,6 +3,8 @@
 //! an error. Errors are worded as Go's (`template: output:1:2: executing "output" at <.a.b>:
 //! ...`) and carry what was written before them, which kubectl prints.
 
+use std::time::Instant;
+
 use serde_json::Value as Json;
 
 use super::parse::{Command, Control, Node, Number, Operand, Pipe};
@@ -11,6 +13,14 @@ use super::value::{go_quote, sprint, sprintf, sprintln, write_v, Value};
 /// An execution error, worded as Go's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecError(pub String);
+
+/// Why a run ended early: the template failed, or the deadline passed (`--timeout`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stopped {
+    Failed(ExecError),
+    /// The deadline passed while the template ran: it was stopped at its next step.
+    OutOfTime,
+}
 
 /// Dot, or a field's receiver: `boxed` when it came out of a map or a slice, so Go sees an
 /// `interface {}` (which its errors name).
@@ -36,6 +46,10 @@ pub struct State<'a> {
     /// Variables refer to the data (`Value` borrows it): `$` is the object itself, not a copy.
     vars: Vec<(String, Value<'a>)>,
     iterations: usize,
+    /// The run stops at its first step past this instant (`--timeout`).
+    deadline: Option<Instant>,
+    /// The deadline passed: the error being returned is that, not the template's.
+    out_of_time: bool,
     /// Go's `missingkey=error` (kubectl's `--allow-missing-template-keys=false`): a key a map
     /// lacks is an error instead of `<no value>`.
     missing_key_error: bool,
@@ -50,7 +64,8 @@ pub fn execute<'a>(
     data: &'a Json,
     out: &'a mut String,
     missing_key_error: bool,
-) -> Result<()> {
+    deadline: Option<Instant>,
+) -> std::result::Result<(), Stopped> {
     let root = Value::from_json(data);
     let mut state = State {
         name,
@@ -58,13 +73,19 @@ pub fn execute<'a>(
         out,
         vars: vec![("$".into(), root.clone())],
         iterations: 0,
+        deadline,
+        out_of_time: false,
         missing_key_error,
     };
     let dot = Dot {
         value: root,
         boxed: false,
     };
-    state.walk_list(&dot, nodes).map(|_| ())
+    match state.walk_list(&dot, nodes) {
+        Ok(_) => Ok(()),
+        Err(_) if state.out_of_time => Err(Stopped::OutOfTime),
+        Err(error) => Err(Stopped::Failed(error)),
+    }
 }
 
 impl<'a> State<'a> {
@@ -92,7 +113,20 @@ impl<'a> State<'a> {
         Ok(Flow::Normal)
     }
 
+    /// One step of the run (a node, a range iteration): past the deadline, the run stops. The
+    /// clock is read at every step: a step can print a whole object, and reading it costs less.
+    fn step(&mut self) -> Result<()> {
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => {
+                self.out_of_time = true;
+                Err(ExecError("the deadline passed".into()))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn walk(&mut self, dot: &Dot<'a>, node: &Node) -> Result<Flow> {
+        self.step()?;
         match node {
             Node::Text(text) => self.out.push_str(text),
             Node::Action(pipe) => {
@@ -165,6 +199,7 @@ impl<'a> State<'a> {
             return Ok(flow);
         }
         for (index, element) in elements {
+            self.step()?;
             self.iterations += 1;
             if self.iterations > MAX_ITERATIONS {
                 return Err(self.error(

@@ -8,7 +8,7 @@ mod exec;
 mod parse;
 mod value;
 
-pub use exec::ExecError;
+pub use exec::{ExecError, Stopped};
 pub use parse::{ParseError, FUNCTIONS};
 pub use value::go_quote;
 
@@ -40,6 +40,22 @@ impl GoTemplate {
     /// Run the template over `data`, appending to `out`; on an error `out` keeps what was
     /// written before it, as Go's writer does.
     pub fn execute(&self, data: &serde_json::Value, out: &mut String) -> Result<(), ExecError> {
+        self.execute_until(data, out, None)
+            .map_err(|stopped| match stopped {
+                Stopped::Failed(error) => error,
+                // Not without a deadline; worded all the same.
+                Stopped::OutOfTime => ExecError("the deadline passed".into()),
+            })
+    }
+
+    /// `execute`, stopped at its first step past `deadline` (a verb's `--timeout`): a template
+    /// over a big list ends when the run must, not only at the cap on range iterations.
+    pub fn execute_until(
+        &self,
+        data: &serde_json::Value,
+        out: &mut String,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<(), Stopped> {
         let depth = depth_of(data);
         let mut run = || {
             exec::execute(
@@ -49,15 +65,16 @@ impl GoTemplate {
                 data,
                 out,
                 self.missing_key_error,
+                deadline,
             )
         };
         if depth <= SHALLOW {
             return run();
         }
         if depth > MAX_DATA_DEPTH {
-            return Err(ExecError(format!(
+            return Err(Stopped::Failed(ExecError(format!(
                 "the object nests {depth} levels deep, more than the API server's {MAX_DATA_DEPTH}"
-            )));
+            ))));
         }
         // Values are cloned, printed and dropped level by level (serde_json's own `Clone` and
         // `Drop` recurse too): a stack of its own, sized to the object, holds all of it.
@@ -233,6 +250,32 @@ mod tests {
         assert_eq!(run("{{.a.z.x}}", data.clone()).unwrap_err(), "|template: output:1:4: executing \"output\" at <.a.z.x>: nil pointer evaluating interface {}.x");
         assert_eq!(run("{{index .l 3}}", data.clone()).unwrap_err(), "|template: output:1:2: executing \"output\" at <index .l 3>: error calling index: index out of range: 3");
         assert_eq!(run("{{len 3}}", data).unwrap_err(), "|template: output:1:2: executing \"output\" at <len 3>: error calling len: len of type int");
+    }
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use std::time::{Duration, Instant};
+
+    use super::{GoTemplate, Stopped};
+
+    /// A run past its deadline stops at its next step (the range's first iteration here), not
+    /// at the cap on range iterations; one whose deadline is far runs to its end.
+    #[test]
+    fn a_run_stops_at_its_first_step_past_the_deadline() {
+        let data = serde_json::json!({"l": [1, 2, 3]});
+        let template = GoTemplate::parse("a{{range .l}}{{.}}{{end}}").unwrap();
+        let mut out = String::new();
+        let passed = Instant::now().checked_sub(Duration::from_millis(1));
+        assert_eq!(
+            template.execute_until(&data, &mut out, passed),
+            Err(Stopped::OutOfTime)
+        );
+        assert_eq!(out, "");
+        let far = Instant::now().checked_add(Duration::from_secs(3600));
+        out.clear();
+        template.execute_until(&data, &mut out, far).unwrap();
+        assert_eq!(out, "a123");
     }
 }
 

@@ -158,9 +158,9 @@ pub fn go_quote(text: &str) -> String {
     crate::goformat::quote::quote(text)
 }
 
-/// `fmt.Sprintf` for the verbs templates use: `%v %s %d %q %t %f %e %x %o %c %U %%`, the
-/// flags `- + # 0` and `*` widths, with Go's `%!d(float64=1)` for a verb that does not fit its
-/// operand (`%g` and `%x` of a float among them).
+/// `fmt.Sprintf` for the verbs templates use: `%v %s %d %q %t %f %e %g %x %o %b %c %U %%`,
+/// the flags `- + # 0` and space, `*` widths, with Go's `%!d(float64=1)` for a verb that does
+/// not fit its operand. Floats print as `goformat::float` says.
 pub fn sprintf(format: &str, args: &[Value]) -> String {
     let mut out = String::new();
     let mut next = 0;
@@ -235,9 +235,13 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
             out.push_str(&text);
             out.push_str(&" ".repeat(width - len));
         } else if flags.contains('0')
-            && matches!(verb, 'd' | 'f' | 'F' | 'e' | 'E' | 'x' | 'X' | 'o')
+            && (matches!(
+                verb,
+                'd' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'x' | 'X' | 'o' | 'b'
+            ) || verb == 'v'
+                && matches!(arg, Value::Int(_) | Value::GoInt(_) | Value::Float(_)))
         {
-            let (sign, digits) = match text.strip_prefix(['-', '+']) {
+            let (sign, digits) = match text.strip_prefix(['-', '+', ' ']) {
                 Some(rest) => (&text[..1], rest),
                 None => ("", text.as_str()),
             };
@@ -284,56 +288,21 @@ fn number(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Option
     Some(number)
 }
 
-/// `%.Nf` of `float` for any precision up to `MAX_NUMBER`: Rust's formatter takes at most
-/// 65,535 digits (and panics past them), while a float64's exact decimal expansion ends within
-/// 1,074 digits after the point, so the digits past those are zeros.
-fn fixed(float: f64, precision: usize) -> String {
-    const EXACT: usize = 1_100;
-    if precision <= EXACT || !float.is_finite() {
-        return format!("{float:.*}", precision.min(EXACT));
-    }
-    let mut text = format!("{float:.EXACT$}");
-    text.extend(std::iter::repeat_n('0', precision - EXACT));
-    text
-}
-
-/// `%e` as Go writes it: `1.500000e+00`, the exponent signed and of two digits at least.
-fn exponent(float: f64, precision: usize, upper: bool) -> String {
-    if !float.is_finite() {
-        return fixed(float, 0);
-    }
-    let text = format!("{float:.*e}", precision.min(1_100));
-    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(digits) => ('-', digits),
-        None => ('+', exp),
-    };
-    let mut out = String::from(mantissa);
-    if precision > 1_100 {
-        out.extend(std::iter::repeat_n('0', precision - 1_100));
-    }
-    out.push(if upper { 'E' } else { 'e' });
-    out.push(sign);
-    if digits.len() < 2 {
-        out.push('0');
-    }
-    out.push_str(digits);
-    out
-}
-
-/// An integer in base 16 or 8 as Go's `%x`/`%X`/`%o` write it: a sign, then the magnitude's
-/// digits (never two's complement), `0x`/`0X`/`0` in front with `#`.
+/// An integer in base 16, 8 or 2 as Go's `%x`/`%X`/`%o`/`%b` write it: a sign, then the magnitude's
+/// digits (never two's complement), `0x`/`0X`/`0`/`0b` in front with `#`.
 fn radix(int: i64, verb: char, flags: &str) -> String {
     let magnitude = int.unsigned_abs();
     let digits = match verb {
         'x' => format!("{magnitude:x}"),
         'X' => format!("{magnitude:X}"),
+        'b' => format!("{magnitude:b}"),
         _ => format!("{magnitude:o}"),
     };
     let prefix = match (flags.contains('#'), verb) {
         (false, _) => "",
         (true, 'x') => "0x",
         (true, 'X') => "0X",
+        (true, 'b') => "0b",
         (true, _) => "0",
     };
     format!("{}{prefix}{digits}", sign(int < 0, flags))
@@ -364,6 +333,12 @@ fn format_verb(verb: char, arg: &Value, precision: Option<usize>, flags: &str) -
             Value::Missing | Value::Nil => "<nil>",
             other => other.type_name(),
         }),
+        // `%v` of a float is `%g`'s; plain, it is the `%v` every value prints.
+        // (`+` and `#` are `%+v`'s and `%#v`'s own: Go drops them for a float.)
+        ('v', Value::Float(f)) if precision.is_some() || !flags.is_empty() => {
+            let flags = flags.replace(['+', '#'], "");
+            out.push_str(&crate::goformat::float::format(*f, verb, precision, &flags))
+        }
         ('v', _) => write_v(&mut out, arg),
         ('s', Value::Str(s)) => match precision {
             Some(p) => out.extend(s.chars().take(p)),
@@ -376,19 +351,12 @@ fn format_verb(verb: char, arg: &Value, precision: Option<usize>, flags: &str) -
             out.push_str(&i.unsigned_abs().to_string());
         }
         ('t', Value::Bool(b)) => out.push_str(&b.to_string()),
-        ('f' | 'F', Value::Float(f)) => {
-            if *f >= 0.0 && flags.contains('+') {
-                out.push('+');
-            }
-            out.push_str(&fixed(*f, precision.unwrap_or(6)));
+        ('b' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'x' | 'X', Value::Float(f)) => {
+            out.push_str(&crate::goformat::float::format(*f, verb, precision, flags))
         }
-        ('e' | 'E', Value::Float(f)) => {
-            if *f >= 0.0 && flags.contains('+') {
-                out.push('+');
-            }
-            out.push_str(&exponent(*f, precision.unwrap_or(6), verb == 'E'));
+        ('x' | 'X' | 'o' | 'b', Value::Int(i) | Value::GoInt(i)) => {
+            out.push_str(&radix(*i, verb, flags))
         }
-        ('x' | 'X' | 'o', Value::Int(i) | Value::GoInt(i)) => out.push_str(&radix(*i, verb, flags)),
         ('c', Value::Int(i) | Value::GoInt(i)) => out.push(rune(*i)),
         ('q', Value::Int(i) | Value::GoInt(i)) => {
             // strconv.QuoteRune: `%q` of the rune, in single quotes.

@@ -218,6 +218,11 @@ impl Deadlines {
         }
     }
 
+    /// `--timeout`'s instant: a template run stops there too (`--request-timeout` cuts only a watch).
+    pub fn timeout(&self) -> Option<Instant> {
+        self.timeout
+    }
+
     /// Whether `--timeout` (and not an earlier `--request-timeout`) is what ended the run.
     pub fn timed_out(&self, now: Instant) -> bool {
         self.timeout
@@ -640,6 +645,8 @@ impl GetPlan {
             ignore_unchanged: output.ignore_unchanged,
             only: output.only.clone(),
             measure_list: self.measures_list(),
+            // The run's: `--timeout` from when it started.
+            deadline: None,
         }
     }
 

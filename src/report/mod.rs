@@ -189,12 +189,20 @@ fn watch(error: &WatchError) -> Report {
         // A template (Go or JSONPath) that fails on an object is the template's fault, as
         // kubectl's exit 1 says.
         WatchError::Output(e) if template_failed(e) => Report::error(e, exit::USAGE),
+        // `--timeout` ran out inside a go-template run: a timeout like any other.
+        WatchError::Output(e) if out_of_time(e) => Report::error(e, exit::TIMEOUT),
         // A printer that cannot print an object (a template that fails on it) says why itself.
         WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
             Report::error(e, exit::SERVER_ERROR)
         }
         _ => Report::error(error, exit::SERVER_ERROR),
     }
+}
+
+fn out_of_time(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateOutOfTime>())
 }
 
 fn template_failed(error: &io::Error) -> bool {

@@ -44,6 +44,8 @@ pub(super) struct Run {
     environment: Environment,
     /// When the watchers stop (`--request-timeout`, `--timeout`).
     deadline: Option<Instant>,
+    /// `--timeout`'s instant alone: where a go-template run stops.
+    timeout: Option<Instant>,
     /// Several contexts: objects and messages are labelled with their context.
     several: bool,
     judge: Option<SharedJudge>,
@@ -108,7 +110,7 @@ impl Run {
         plan: GetPlan,
         requested: Vec<Requested>,
         environment: Environment,
-        deadline: Option<Instant>,
+        deadlines: crate::plan::Deadlines,
         members: usize,
         notices: &Notices,
     ) -> Run {
@@ -147,7 +149,8 @@ impl Run {
             plan,
             requested,
             environment,
-            deadline,
+            deadline: deadlines.watcher(),
+            timeout: deadlines.timeout(),
             several,
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
@@ -679,6 +682,7 @@ impl Run {
             self.started,
         );
         options.judged = self.judged_event.clone();
+        options.deadline = self.timeout;
         let order = prepared
             .targets
             .iter()

@@ -117,7 +117,7 @@ fn run_plan(
             plan.clone(),
             requested,
             environment,
-            deadlines.watcher(),
+            deadlines,
             members.len(),
             notices,
         ),

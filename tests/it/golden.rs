@@ -314,6 +314,7 @@ golden!(
     gotmpl_exec_call,
     gotmpl_exec_slice,
     gotmpl_printf,
+    gotmpl_printf_floats,
     gotmpl_parse_character,
     gotmpl_parse_range_decls,
     gotmpl_exec_wrong_args,

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::events::Event;
 use crate::goformat::json::write_compact;
-use crate::gotemplate::{go_value_text, GoTemplate};
+use crate::gotemplate::{go_value_text, GoTemplate, Stopped};
 
 use super::template::TemplateRuns;
 use super::{PrintOptions, Printer};
@@ -28,10 +28,19 @@ pub struct GoTemplateError {
     pub message: String,
 }
 
+/// `--timeout` passed while the template ran: it was stopped, and what it had written for that
+/// object is not printed (a cut object must not pass for a whole one). Exit 3, as any
+/// `--timeout` that runs out.
+#[derive(Debug, thiserror::Error)]
+#[error("--timeout ran out while the go-template ran; it was stopped and its output for that object is not printed")]
+pub struct GoTemplateOutOfTime;
+
 pub struct GoTemplatePrinter {
     template: String,
     parsed: GoTemplate,
     runs: TemplateRuns,
+    /// `--timeout`'s instant.
+    deadline: Option<std::time::Instant>,
 }
 
 impl GoTemplatePrinter {
@@ -41,12 +50,19 @@ impl GoTemplatePrinter {
             parsed: parsed.clone(),
             // kubectl gives the template the object as the server sent it, managedFields too.
             runs: TemplateRuns::new(options, false),
+            deadline: options.deadline,
         }
     }
 
     fn run(&mut self, input: &Value, out: &mut dyn Write) -> io::Result<()> {
         let mut text = String::new();
-        let result = self.parsed.execute(input, &mut text);
+        let result = match self.parsed.execute_until(input, &mut text, self.deadline) {
+            Ok(()) => Ok(()),
+            Err(Stopped::Failed(error)) => Err(error),
+            Err(Stopped::OutOfTime) => {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, GoTemplateOutOfTime))
+            }
+        };
         if let Err(error) = &result {
             let mut raw = Vec::new();
             write_compact(&mut raw, input);

@@ -40,7 +40,7 @@ pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
 pub use format::{check_label_flags, parse_output, Column, FormatError, OutputFormat};
-pub use go_template::{GoTemplateError, GoTemplatePrinter};
+pub use go_template::{GoTemplateError, GoTemplateOutOfTime, GoTemplatePrinter};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 pub use name::NamePrinter;

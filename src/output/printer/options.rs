@@ -87,6 +87,8 @@ pub struct PrintOptions {
     /// not printed, so that a terminal table's columns start as wide as the objects that exist
     /// rather than grow (and re-print the header) with every longer row the watch brings.
     pub measure_list: bool,
+    /// `--timeout`'s instant: a go-template run stops there (`GoTemplateOutOfTime`).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// `--sort-by`, parsed.
