@@ -46,7 +46,7 @@ pub fn banner(url: &str, kubeconfig: &str) -> String {
 pub fn run(
     args: DemoArgs,
     outer: &ConfigFlags,
-    notices: &crate::log::Notices,
+    notices: &crate::notices::Notices,
 ) -> Result<Finished, KwError> {
     if let Some(flag) = outer.cluster_choice() {
         return Err(UsageError::DemoOwnCluster { flag }.into());

@@ -1250,7 +1250,7 @@ mod tests {
             panic!("not kw get");
         };
         let error =
-            crate::run::get(get, &cli.config, &crate::log::Notices::new(false)).unwrap_err();
+            crate::run::get(get, &cli.config, &crate::notices::Notices::new(false)).unwrap_err();
         assert!(
             matches!(
                 error,
@@ -1271,7 +1271,7 @@ mod tests {
         let Command::Get(get) = &cli.command else {
             panic!("not kw get");
         };
-        let error = crate::run::get(get, &cli.config, &crate::log::Notices::new(false))
+        let error = crate::run::get(get, &cli.config, &crate::notices::Notices::new(false))
             .unwrap_err()
             .to_string();
         assert!(

@@ -17,7 +17,8 @@ use crate::config::environment::Environment;
 use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
-use crate::log::{self, ContextScope, Notices};
+use crate::log::{self, ContextScope};
+use crate::notices::Notices;
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
@@ -272,7 +273,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     // kubectl wait goes past the named objects that do not exist: the others' lines are said
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
     // the order named (`report::wait`).
-    let missing = log::lock(&run.not_found).clone();
+    let missing = crate::mutex::lock(&run.not_found).clone();
     if !missing.is_empty() {
         run.outputs.not_found(&missing);
     }
@@ -303,13 +304,13 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     };
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *log::lock(&run.causes))
+        members: std::mem::take(&mut *crate::mutex::lock(&run.causes))
             .into_iter()
             .map(|member| (member.causes, member.client))
             .collect(),
         budget: crate::wait::summary::budget(run.plan.timeout),
     };
-    let when_empty = log::lock(&run.when_empty).take();
+    let when_empty = crate::mutex::lock(&run.when_empty).take();
     Ok(Ran {
         end,
         failed,
@@ -330,7 +331,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
 /// `CAUSES_LISTED`, then gives the judge the stuck children they told of.
 fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
     let until = Instant::now() + CAUSES_LISTED;
-    for member in log::lock(&run.causes).iter() {
+    for member in crate::mutex::lock(&run.causes).iter() {
         member.watches.wait_listed(until);
     }
     let judge = run.judge.as_ref()?;
@@ -341,8 +342,8 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
         }
     }
     // A failed Job's Pods are done, not stuck: their crash is its cause (after any stuck one).
-    for member in log::lock(&run.causes).iter() {
-        let crashed = log::lock(&member.causes).crashed_children();
+    for member in crate::mutex::lock(&run.causes).iter() {
+        let crashed = crate::mutex::lock(&member.causes).crashed_children();
         for (workload, child, reason) in crashed {
             let since = SystemTime::now();
             judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
@@ -392,7 +393,7 @@ impl Run {
                 scope.clone(),
                 self.reconnects.clone(),
             );
-            log::lock(&self.causes).push(MemberCauses {
+            crate::mutex::lock(&self.causes).push(MemberCauses {
                 causes,
                 client: Arc::clone(&prepared.client),
                 watches: Arc::clone(&watches),
@@ -515,7 +516,7 @@ impl Run {
             }
         };
         if let Some(message) = &prepared.when_empty {
-            let mut when_empty = log::lock(&self.when_empty);
+            let mut when_empty = crate::mutex::lock(&self.when_empty);
             *when_empty = Some(match when_empty.take() {
                 Some(said) if &said != message => "No resources found".to_string(),
                 _ => message.clone(),
@@ -624,7 +625,7 @@ impl Run {
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
-                log::lock(&self.not_found).push(crate::output::printer::NotMet {
+                crate::mutex::lock(&self.not_found).push(crate::output::printer::NotMet {
                     group: target.resource.group.clone(),
                     plural: target.resource.plural.clone(),
                     context: context.map(|c| c.to_string()).unwrap_or_default(),

@@ -30,7 +30,8 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
-use crate::log::{self, Notices};
+use crate::log;
+use crate::notices::Notices;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 

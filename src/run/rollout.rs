@@ -5,7 +5,7 @@
 
 use crate::cli::RolloutStatusArgs;
 use crate::config::flags::ConfigFlags;
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::plan::rollout::Objects;
 use crate::plan::{GetPlan, Request};
 use crate::readiness::status_viewer::has_viewer_for_label;

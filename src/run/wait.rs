@@ -4,7 +4,7 @@
 
 use crate::cli::WaitArgs;
 use crate::config::flags::ConfigFlags;
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::report::error::KwError;
 use crate::report::wait::WaitFinished;
 use crate::wait::Expr;

@@ -31,7 +31,7 @@ impl SharedJudge {
     /// The judge, locked; a sink holds it while printing so that nothing is printed after the
     /// event that ended the watch.
     pub(super) fn lock(&self) -> MutexGuard<'_, Judge> {
-        crate::log::lock(&self.judge)
+        crate::mutex::lock(&self.judge)
     }
 
     /// Write out the changes of judgement `judge` has made since it was last asked.

@@ -77,35 +77,39 @@ struct Rules {
 }
 
 /// The client, lowest first (CONTRIBUTING.md explains each layer): the leaf libraries, the
-/// configuration, the HTTP client, decoding, discovery, the watcher, the readiness rules,
+/// diagnostics, the configuration, the HTTP client, decoding, discovery, the watcher, the readiness rules,
 /// output, waiting; then the command line, the plan made from it, what words the ending, the
 /// runner, and the commands beside `get`.
 const KW_RANKS: Ranks = &[
-    ("log", 0),
+    ("mutex", 0),
     ("spelling", 0),
     ("private_file", 0),
     ("permits", 0),
     ("goformat", 0),
     ("events", 0),
+    ("secrets", 1),
+    ("notices", 1),
     ("jsonpath", 1),
     ("gotemplate", 1),
-    ("config", 2),
-    ("client", 3),
-    ("decode", 4),
-    ("discovery", 5),
-    ("watcher", 6),
-    ("readiness", 7),
-    ("output", 8),
-    ("wait", 9),
-    ("cli", 10),
-    ("cli_help", 10),
-    ("plan", 11),
-    ("passthrough", 11),
-    ("report", 12),
-    ("run", 13),
-    ("demo", 14),
-    ("version", 14),
-    ("completion", 14),
+    // Diagnostics: worded over the secrets they cut out and where notices go.
+    ("log", 2),
+    ("config", 3),
+    ("client", 4),
+    ("decode", 5),
+    ("discovery", 6),
+    ("watcher", 7),
+    ("readiness", 8),
+    ("output", 9),
+    ("wait", 10),
+    ("cli", 11),
+    ("cli_help", 11),
+    ("plan", 12),
+    ("passthrough", 12),
+    ("report", 13),
+    ("run", 14),
+    ("demo", 15),
+    ("version", 15),
+    ("completion", 15),
 ];
 
 /// Inside kw's folders, lowest first; `mod` is the folder's mod.rs. Each order is the code's
