@@ -88,8 +88,7 @@ pub fn status(
                 }
                 for (resource, namespace, name) in seen {
                     found = true;
-                    // `plural.group`, which discovery takes as it is (`pods.` for the core group).
-                    let typed = resource.trim_end_matches('.').to_string();
+                    let typed = resource.type_query();
                     watch(Request::Types(vec![(typed, vec![name])]), Some(namespace))?;
                 }
             }

@@ -14,7 +14,7 @@ use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
 
 use super::expr::{Expr, For};
-use super::identity::{Key, Named};
+use super::identity::{GroupResource, Key, Named};
 use super::rules::Rules;
 use super::summary::NAMED_OBJECTS;
 
@@ -1001,18 +1001,17 @@ impl Judge {
     /// whether it has met an `--until` condition: the named ones in the order named (those that
     /// do not exist too), then the others by context, namespace and name.
     pub fn in_order(&self) -> Vec<(String, Standing)> {
-        let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
-        let met = |resource: &str, name: &str| {
+        let met = |resource: &GroupResource, name: &str| {
             self.met_once
                 .iter()
-                .any(|k| k.resource == resource && k.name == name)
+                .any(|k| k.resource == *resource && k.name == name)
         };
         let standing = |met: bool| if met { Standing::Met } else { Standing::NotMet };
         let mut objects: Vec<(String, Standing)> = self
             .named_given
             .iter()
             .map(|n| {
-                let label = format!("{}/{}", plural(&n.resource), n.name);
+                let label = format!("{}/{}", n.resource.plural, n.name);
                 let missing = self
                     .missing
                     .iter()
@@ -1039,7 +1038,7 @@ impl Judge {
         });
         others.dedup();
         objects.extend(others.into_iter().map(|k| {
-            let label = format!("{}/{}", plural(&k.resource), k.name);
+            let label = format!("{}/{}", k.resource.plural, k.name);
             (label, standing(self.met_once.contains(k)))
         }));
         objects
@@ -1188,15 +1187,12 @@ impl Judge {
     /// The objects `unmet` names, as kubectl wait's order places them (for stdout's cut).
     pub fn not_met(&self) -> Vec<NotMet> {
         self.unmet_objects()
-            .map(|(key, _)| {
-                let (plural, group) = key.resource.split_once('.').unwrap_or((&key.resource, ""));
-                NotMet {
-                    group: group.to_string(),
-                    plural: plural.to_string(),
-                    context: key.context.clone(),
-                    namespace: key.namespace.clone(),
-                    name: key.name.clone(),
-                }
+            .map(|(key, _)| NotMet {
+                group: key.resource.group.clone(),
+                plural: key.resource.plural.clone(),
+                context: key.context.clone(),
+                namespace: key.namespace.clone(),
+                name: key.name.clone(),
             })
             .collect()
     }

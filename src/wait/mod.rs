@@ -29,7 +29,7 @@ mod sink;
 pub mod summary;
 
 pub use expr::{ConditionError, Expr, For};
-pub use identity::{Key, Named};
+pub use identity::{GroupResource, Key, Named};
 pub use judge::{Ended, Judge, Standing, Trouble, Unmet};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};

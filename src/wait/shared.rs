@@ -129,10 +129,10 @@ impl SharedJudge {
         self.lock().not_met()
     }
 
-    /// Every object judged, as (`plural.group`, namespace, name), in a server's list order
-    /// (by namespace, then name): what a type or a selector matched (`kw rollout status -l`).
-    pub fn seen(&self) -> Vec<(String, String, String)> {
-        let mut seen: Vec<(String, String, String)> = self
+    /// Every object judged, as (resource, namespace, name), in a server's list order (by
+    /// namespace, then name): what a type or a selector matched (`kw rollout status -l`).
+    pub fn seen(&self) -> Vec<(super::GroupResource, String, String)> {
+        let mut seen: Vec<(super::GroupResource, String, String)> = self
             .lock()
             .judgements()
             .map(|(key, _)| {
@@ -154,13 +154,8 @@ impl crate::output::live::Judging for SharedJudge {
         let judge = self.lock();
         let mut judged = crate::output::live::Judged::default();
         for (key, judgement) in judge.judgements() {
-            // `Key::resource` is `plural.group` (a plural has no dot; a group may).
-            let (plural, group) = key
-                .resource
-                .split_once('.')
-                .unwrap_or((key.resource.as_str(), ""));
             judged.insert(
-                (group, plural),
+                (&key.resource.group, &key.resource.plural),
                 (&key.context, &key.namespace, &key.name),
                 judgement.clone(),
             );
