@@ -68,6 +68,17 @@ pub struct Unmet {
     pub pending: Option<String>,
 }
 
+/// An object the readiness rules do not call ready (`Judge::unready`), told in parts for
+/// kubectl's failure line: its label, its context (empty with one), whether kubectl has a
+/// status viewer for its kind (whose message names the object itself), and its judgement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unready {
+    pub label: String,
+    pub context: String,
+    pub viewed: bool,
+    pub judgement: Judgement,
+}
+
 /// A child of a workload (a Pod of its current revision) that will not come up, and since when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trouble {
@@ -82,6 +93,8 @@ pub struct Trouble {
 #[derive(Debug)]
 struct Assessment {
     label: String,
+    /// kubectl has a status viewer for the object's kind (`Unready::viewed`).
+    viewed: bool,
     until: Vec<bool>,
     /// Why each `until` expression can never be judged on this object, if so.
     invalid: Vec<Option<String>>,
@@ -407,6 +420,7 @@ impl Judge {
         });
         Assessment {
             label,
+            viewed: readiness::status_viewer::has_viewer(group, kind),
             until,
             invalid,
             fail_on,
@@ -1138,16 +1152,21 @@ impl Judge {
 
     /// Every watched object the readiness rules do not call ready, by label, with its
     /// judgement, sorted by label: what the summary of a failed wait lists.
-    pub fn unready(&self) -> Vec<(String, Judgement)> {
-        let mut objects: Vec<(String, Judgement)> = self
+    pub fn unready(&self) -> Vec<Unready> {
+        let mut objects: Vec<Unready> = self
             .objects
-            .values()
-            .filter_map(|s| {
+            .iter()
+            .filter_map(|(key, s)| {
                 let judgement = s.judgement.as_ref()?;
-                (judgement.state != State::Ready).then(|| (s.label.clone(), judgement.clone()))
+                (judgement.state != State::Ready).then(|| Unready {
+                    label: s.label.clone(),
+                    context: key.context.clone(),
+                    viewed: s.viewed,
+                    judgement: judgement.clone(),
+                })
             })
             .collect();
-        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects.sort_by(|a, b| a.label.cmp(&b.label));
         objects
     }
 

@@ -30,7 +30,7 @@ pub mod summary;
 
 pub use expr::{ConditionError, Expr, For};
 pub use identity::{GroupResource, Key, Named};
-pub use judge::{Ended, Judge, Standing, Trouble, Unmet};
+pub use judge::{Ended, Judge, Standing, Trouble, Unmet, Unready};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::{ConditionSink, Opening};

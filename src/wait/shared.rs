@@ -5,8 +5,6 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::readiness::Judgement;
-
 use super::identity::{Key, Named};
 use super::judge::{Ended, Judge, Trouble};
 
@@ -113,7 +111,7 @@ impl SharedJudge {
     }
 
     /// Every watched object not ready, with its judgement (`Judge::unready`).
-    pub fn unready(&self) -> Vec<(String, Judgement)> {
+    pub fn unready(&self) -> Vec<super::Unready> {
         self.lock().unready()
     }
 
