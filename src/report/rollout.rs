@@ -8,7 +8,7 @@ use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
-use crate::wait::Ended;
+use crate::wait::{Ended, Expr};
 
 /// How a `rollout status` run finished.
 #[derive(Debug)]
@@ -74,7 +74,7 @@ fn verdict(run: &RolloutFinished) -> Report {
         | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
         End::ClosedPipe { verdict_lost: true } => super::finished(finished),
         End::Ended(Ended::FailOn { expr, by }) => {
-            let message = if expr == "delete" {
+            let message = if *expr == Expr::Delete {
                 // kubectl will not watch a new object of the same name.
                 "object has been deleted".to_string()
             } else {
@@ -113,7 +113,7 @@ mod tests {
             finished: Finished {
                 end: End::Ended(match failure {
                     Some(_) => Ended::FailOn {
-                        expr: "failed".into(),
+                        expr: Expr::Failed,
                         by: by.into(),
                     },
                     None => Ended::Until {
@@ -170,7 +170,7 @@ mod tests {
         };
         assert_eq!(run(End::Ended(until), false, None), Report::new(vec![], 0));
         let failed = Ended::FailOn {
-            expr: "failed".into(),
+            expr: Expr::Failed,
             by: "deployment.apps/web".into(),
         };
         let message = "deployment \"web\" exceeded its progress deadline";
@@ -179,7 +179,7 @@ mod tests {
             Report::new(vec![format!("error: {message}")], exit::CONDITION_FAILED)
         );
         let deleted = Ended::FailOn {
-            expr: "delete".into(),
+            expr: Expr::Delete,
             by: "web".into(),
         };
         assert_eq!(

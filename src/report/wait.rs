@@ -9,7 +9,7 @@ use crate::report::exit;
 use crate::report::outcome::{End, Finished};
 use crate::report::Report;
 use crate::wait::summary::NAMED_OBJECTS;
-use crate::wait::{Ended, Standing};
+use crate::wait::{Ended, Expr, Standing};
 
 /// How a `wait` run finished.
 #[derive(Debug)]
@@ -56,9 +56,10 @@ fn verdict(run: &WaitFinished) -> Report {
         {
             Report::new(missing, exit::SERVER_ERROR)
         }
-        End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
-            Report::error("no matching resources found", exit::SERVER_ERROR)
-        }
+        End::Ended(Ended::FailOn {
+            expr: Expr::Nothing,
+            ..
+        }) => Report::error("no matching resources found", exit::SERVER_ERROR),
         End::Ended(ended @ Ended::FailOn { .. }) => Report::error(ended, exit::CONDITION_FAILED),
         End::Ended(Ended::Invalid(message)) => Report::error(message, exit::USAGE),
         _ if finished.timed_out.is_some() => {
@@ -209,7 +210,7 @@ mod tests {
             )
         );
         let nothing = Ended::FailOn {
-            expr: "nothing".into(),
+            expr: Expr::Nothing,
             by: "no matching resources found".into(),
         };
         assert_eq!(

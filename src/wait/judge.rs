@@ -32,12 +32,13 @@ pub enum Standing {
 }
 
 /// Why a watch ended early, as the judge recorded it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Ended {
     /// An `--until` condition was met (exit 0).
     Until { expr: String, by: String },
-    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`).
-    FailOn { expr: String, by: String },
+    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`): the expression itself, as
+    /// how it is worded depends on which it is (`delete`, `nothing`).
+    FailOn { expr: Expr, by: String },
     /// `--max-events` events were printed (exit 0).
     MaxEvents(u64),
     /// A condition can never be judged on an object's shape (a JSONPath that finds several
@@ -939,7 +940,7 @@ impl Judge {
             // One object failing fails the run, whatever --for says.
             if let Some(by) = self.met(expr, i, For::Any, |s| &s.fail_on) {
                 return Some(Ended::FailOn {
-                    expr: expr.to_string(),
+                    expr: expr.clone(),
                     by,
                 });
             }
@@ -1112,11 +1113,7 @@ impl Judge {
         let Some(Ended::FailOn { expr, by }) = &self.ended else {
             return self.ended.clone();
         };
-        let at = self
-            .rules
-            .fail_on
-            .iter()
-            .position(|e| e.to_string() == *expr);
+        let at = self.rules.fail_on.iter().position(|e| e == expr);
         let found = at.and_then(|at| {
             let expr = &self.rules.fail_on[at];
             self.objects.iter().find(|(key, seen)| {
@@ -1389,7 +1386,7 @@ mod tests {
         assert_eq!(
             ended,
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "deployment.apps/web (pod/web-1: ImagePullBackOff (web): Back-off)".into()
             })
         );
@@ -1539,7 +1536,7 @@ mod tests {
         assert_eq!(
             judge.tick(due),
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
@@ -1552,7 +1549,7 @@ mod tests {
         assert_eq!(
             feed_object(&mut judge, &resource(), crashing.clone()),
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
@@ -1645,7 +1642,7 @@ mod tests {
         assert_eq!(
             feed_object(&mut judge, &resource, deployment("web", 1, "ProgressDeadlineExceeded")),
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")".into()
             })
         );
@@ -1679,7 +1676,7 @@ mod tests {
         judge.child_trouble(&key, "pod/web-2", Some(pulling("ErrImagePull")), t0);
         judge.child_trouble(&key, "pod/web-2", None, t0);
         let worded = Some(Ended::FailOn {
-            expr: "failed".into(),
+            expr: Expr::Failed,
             by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"x\")".into(),
         });
         assert_eq!(judge.reword(), worded);
@@ -1890,12 +1887,12 @@ mod tests {
                 deployment("web", 1, "ProgressDeadlineExceeded")
             ),
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "deployment.apps/web (Progress deadline exceeded)".into()
             })
         );
         let printed = Ended::FailOn {
-            expr: "failed".into(),
+            expr: Expr::Failed,
             by: "deployment.apps/web (Progress deadline exceeded)".into(),
         }
         .to_string();
@@ -1926,7 +1923,7 @@ mod tests {
         assert_eq!(
             judge.tick(due),
             Some(Ended::FailOn {
-                expr: "failed".into(),
+                expr: Expr::Failed,
                 by: "pod/web-1 (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)".into()
             })
         );
@@ -2111,7 +2108,7 @@ mod tests {
         assert_eq!(
             judge_event(&mut judge, &event("west", "Failed")),
             Some(Ended::FailOn {
-                expr: "jsonpath={.status.phase}=Failed".into(),
+                expr: Expr::parse("--fail-on", "jsonpath={.status.phase}=Failed").unwrap(),
                 by: "west/pod/web".into()
             })
         );
