@@ -189,7 +189,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("words", 0),
             ("vocabulary", 1),
             ("question", 2),
-            ("cluster", 3),
+            ("answers", 3),
             ("handed", 3),
             ("serve", 4),
             ("kubectl", 5),
@@ -203,7 +203,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("names", 0),
             ("cache", 1),
             ("served", 1),
-            ("cluster", 2),
+            ("cluster_handle", 2),
             ("mod", 2),
             // A run's discoveries, each read once for contexts that share a server.
             ("once", 3),
