@@ -180,6 +180,22 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("mod", 3),
         ],
     ),
+    // The flags of each verb and pflag's booleans, the verbs over them, then what reads the
+    // command (its help, an optional value after a space).
+    (
+        "cli",
+        &[
+            ("demo", 0),
+            ("pflag", 0),
+            ("rollout", 0),
+            ("wait", 0),
+            ("get", 1),
+            ("verbs", 2),
+            ("help", 3),
+            ("spaced", 3),
+            ("mod", 4),
+        ],
+    ),
     // The line's words and candidates, what can be typed, what is asked, the cluster's
     // answers, then the two entry points.
     (
