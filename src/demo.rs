@@ -9,7 +9,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command, DemoArgs};
 use crate::config::flags::ConfigFlags;
 use crate::report::error::{KwError, UsageError};
-use crate::report::outcome::Finished;
+use crate::report::outcome::Outcome;
 
 /// How long each step of a demo's rollout lasts: slow enough to read along.
 const ROLLOUT_BEAT: std::time::Duration = std::time::Duration::from_secs(1);
@@ -47,7 +47,7 @@ pub fn run(
     args: DemoArgs,
     outer: &ConfigFlags,
     notices: &crate::notices::Notices,
-) -> Result<Finished, KwError> {
+) -> Result<Outcome, KwError> {
     if let Some(flag) = outer.cluster_choice() {
         return Err(UsageError::DemoOwnCluster { flag }.into());
     }

@@ -132,7 +132,7 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitC
     Ok(report)
 }
 
-fn finished(result: Result<kw::report::outcome::Finished, KwError>) -> Report {
+fn finished(result: Result<kw::report::outcome::Outcome, KwError>) -> Report {
     match result {
         Ok(finished) => report::finished(&finished),
         Err(error) => report::error(&error),

@@ -14,9 +14,9 @@ use std::io;
 use crate::client::{ClientError, SetupError};
 use crate::discovery::DiscoveryError;
 use crate::report::error::KwError;
-use crate::wait::Ended;
+use crate::wait::Verdict;
 
-use crate::report::outcome::{End, Finished};
+use crate::report::outcome::{End, Outcome};
 use crate::watcher::WatchError;
 
 /// What to print on stderr (each line as is), and the exit code.
@@ -37,7 +37,7 @@ impl Report {
 
     /// kubectl's verbs (`rollout status`, `wait`): kubectl's line first, where a kubectl user
     /// looks for it, then kw's cause, when the run failed.
-    fn then_cause(mut self, finished: &Finished) -> Report {
+    fn then_cause(mut self, finished: &Outcome) -> Report {
         if self.code != exit::OK {
             if let Some(summary) = &finished.summary {
                 self.lines.extend(summary.lines());
@@ -91,7 +91,7 @@ pub fn error(error: &KwError) -> Report {
 
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
 /// way has said so when it did: only its exit code is left to give.
-pub fn finished(finished: &Finished) -> Report {
+pub fn finished(finished: &Outcome) -> Report {
     let mut report = finished_alone(finished);
     if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
         // The block first: the verdict stays the last line, where CI logs are read.
@@ -102,7 +102,7 @@ pub fn finished(finished: &Finished) -> Report {
     report
 }
 
-fn finished_alone(finished: &Finished) -> Report {
+fn finished_alone(finished: &Outcome) -> Report {
     let quiet = |code| Report::new(Vec::new(), code);
     let troubled = finished.failed.is_some() || !finished.unreachable.is_empty();
     let printed = match &finished.end {
@@ -117,11 +117,11 @@ fn finished_alone(finished: &Finished) -> Report {
         }
         // A met condition decides the code; `--max-events` only ends the run, so a context that
         // failed still sets it (below).
-        End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. } | Ended::Invalid(_))) => {
-            return self::ended(ended)
-        }
-        End::Ended(ended) if !troubled => return self::ended(ended),
-        End::Ended(_) => 0,
+        End::Verdict(
+            ended @ (Verdict::Until { .. } | Verdict::FailOn { .. } | Verdict::Invalid(_)),
+        ) => return self::ended(ended),
+        End::Verdict(ended) if !troubled => return self::ended(ended),
+        End::Verdict(_) => 0,
         End::Done { printed } => *printed,
     };
     if let Some(message) = &finished.timed_out {
@@ -151,12 +151,12 @@ fn finished_alone(finished: &Finished) -> Report {
     }
 }
 
-fn ended(ended: &Ended) -> Report {
+fn ended(ended: &Verdict) -> Report {
     match ended {
-        Ended::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
-        Ended::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
+        Verdict::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
+        Verdict::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
         // The condition asked cannot be judged on the object's shape: the user's to fix.
-        Ended::Invalid(message) => Report::error(message, exit::USAGE),
+        Verdict::Invalid(message) => Report::error(message, exit::USAGE),
         _ => Report::new(Vec::new(), exit::OK),
     }
 }
@@ -283,8 +283,8 @@ mod tests {
             status: None,
             retry_after: None,
         });
-        let run = Finished {
-            end: End::Ended(Ended::Elsewhere),
+        let run = Outcome {
+            end: End::Verdict(Verdict::Elsewhere),
             timed_out: None,
             failed: Some(failed),
             unreachable: Vec::new(),
@@ -292,7 +292,7 @@ mod tests {
             summary: None,
         };
         assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
-        let run = Finished {
+        let run = Outcome {
             end: End::Done { printed: 0 },
             failed: None,
             when_empty: Some("No resources found".into()),

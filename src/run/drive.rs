@@ -25,8 +25,8 @@ use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
-use crate::report::outcome::End;
-use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, Opening, SharedJudge, Trouble};
+use crate::report::outcome::{End, Outcome};
+use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
 use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
@@ -83,16 +83,6 @@ struct MemberCauses {
     causes: Arc<Mutex<Causes>>,
     client: Arc<crate::client::Client>,
     watches: Arc<WatchSet>,
-}
-
-/// How the members' watchers ended, for `Finished`.
-pub(super) struct Ran {
-    pub end: End,
-    pub failed: Option<KwError>,
-    pub unreachable: Vec<Arc<str>>,
-    pub when_empty: Option<String>,
-    /// What the summary of a failed wait is written from.
-    pub evidence: Evidence,
 }
 
 impl Run {
@@ -167,7 +157,7 @@ enum MemberNews {
 }
 
 /// Run `members` to the end.
-pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
+pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence), KwError> {
     let count = members.len();
     let scopes: Vec<Option<ContextScope>> = members
         .iter()
@@ -299,7 +289,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
     let end = match end {
-        End::Ended(Ended::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
+        End::Verdict(Verdict::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
         end => end,
     };
     let evidence = Evidence {
@@ -311,7 +301,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         budget: crate::wait::summary::budget(run.plan.timeout),
     };
     let when_empty = crate::mutex::lock(&run.when_empty).take();
-    Ok(Ran {
+    let outcome = Outcome {
         end,
         failed,
         unreachable: scopes
@@ -321,8 +311,11 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             .map(|s| s.name())
             .collect(),
         when_empty,
-        evidence,
-    })
+        // The run words these: it knows the deadline and what the summary is for.
+        timed_out: None,
+        summary: None,
+    };
+    Ok((outcome, evidence))
 }
 
 /// The failure verdict worded once the causes are known: it may have come before their first
@@ -349,7 +342,7 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
             judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
         }
     }
-    judge.reword().map(End::Ended)
+    judge.reword().map(End::Verdict)
 }
 
 impl Run {
@@ -731,8 +724,6 @@ struct Collector {
     lacking: Vec<DiscoveryError>,
 }
 
-type Verdict = Result<End, KwError>;
-
 impl Collector {
     fn new(run: &Run, members: usize) -> Collector {
         Collector {
@@ -748,18 +739,18 @@ impl Collector {
     }
 
     /// Judge again what changes with time alone; `Some` when that ends the run.
-    fn tick(&mut self) -> Option<Verdict> {
+    fn tick(&mut self) -> Option<Result<End, KwError>> {
         let judge = self.judge.as_ref()?;
         let ended = judge.tick(SystemTime::now());
-        ended.map(|ended| Ok(End::Ended(ended)))
+        ended.map(|ended| Ok(End::Verdict(ended)))
     }
 
-    fn take(&mut self, news: MemberNews) -> Option<Verdict> {
+    fn take(&mut self, news: MemberNews) -> Option<Result<End, KwError>> {
         let (context, error) = match news {
             MemberNews::Child(workload, child, trouble) => {
                 let judge = self.judge.as_ref()?;
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
-                return ended.map(|ended| Ok(End::Ended(ended)));
+                return ended.map(|ended| Ok(End::Verdict(ended)));
             }
             MemberNews::Done => {
                 self.done += 1;
@@ -775,7 +766,7 @@ impl Collector {
                     // The judge's record: this watcher may be one that was only told to stop
                     // because another one's objects met the condition.
                     let recorded = self.judge.as_ref().and_then(SharedJudge::ended);
-                    return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
+                    return Some(Ok(End::Verdict(recorded.unwrap_or(Verdict::Elsewhere))));
                 }
                 Ok(watched) => {
                     self.printed += watched.printed;
@@ -785,7 +776,7 @@ impl Collector {
                     // Quiet for a stream; a verdict not reached is not a success.
                     let met = self.judge.as_ref().and_then(SharedJudge::ended);
                     let verdict_lost =
-                        self.awaits_verdict && !matches!(met, Some(Ended::Until { .. }));
+                        self.awaits_verdict && !matches!(met, Some(Verdict::Until { .. }));
                     return Some(Ok(End::ClosedPipe { verdict_lost }));
                 }
                 // kubectl wait goes past a named object that does not exist, and says so
@@ -797,7 +788,7 @@ impl Collector {
                         .is_some_and(SharedJudge::goes_past_missing) =>
                 {
                     let ended = self.judge.as_ref().and_then(SharedJudge::ended);
-                    return ended.map(|ended| Ok(End::Ended(ended)));
+                    return ended.map(|ended| Ok(End::Verdict(ended)));
                 }
                 Err(error) => (context, KwError::Watch(error)),
             },
@@ -821,7 +812,7 @@ impl Collector {
     }
 
     /// Every member is done.
-    fn all_done(&mut self) -> Verdict {
+    fn all_done(&mut self) -> Result<End, KwError> {
         if self.failed.is_none() && !self.lacking.is_empty() && self.lacking.len() == self.members {
             // No context has the type: kubectl's error, as with one context.
             return Err(KwError::Discovery(self.lacking.remove(0)));

@@ -12,7 +12,7 @@ use crate::readiness::State;
 use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
-use crate::report::rollout::{RolloutFinished, RolloutRun};
+use crate::report::rollout::{RolloutOutcome, RolloutRun};
 use crate::wait::Unready;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
@@ -73,7 +73,7 @@ pub fn status(
                 )?;
                 if finished.timed_out.is_some() && finished.failed.is_none() {
                     // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
-                    run.objects.push(Ok(RolloutFinished {
+                    run.objects.push(Ok(RolloutOutcome {
                         finished,
                         failure: None,
                     }));
@@ -131,7 +131,7 @@ fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPl
 
 /// Watch what `plan` names until its rollout is done: how it ended, and kubectl's words for the
 /// object that failed.
-fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutFinished, KwError> {
+fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutOutcome, KwError> {
     let plan = with_request_timeout(plan, config)?;
     let (finished, evidence) = super::run_plan(plan, config, notices)?;
     let failure = evidence.judge.as_ref().and_then(|judge| {
@@ -141,7 +141,7 @@ fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<Rollout
             .find(|object| object.judgement.state == State::Failed)
             .map(failure_line)
     });
-    Ok(RolloutFinished { finished, failure })
+    Ok(RolloutOutcome { finished, failure })
 }
 
 /// kubectl's words for an object that failed: its viewer's message, which names the object

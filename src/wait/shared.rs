@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use super::identity::{Key, Named};
-use super::judge::{Ended, Judge, Trouble};
+use super::judge::{Judge, Trouble, Verdict};
 
 /// Writes the judge's changes of judgement (`Rules::progress`), one line each.
 pub type SayProgress = fn(&[String]);
@@ -46,7 +46,7 @@ impl SharedJudge {
     }
 
     /// Judge again what changes with time alone (`Judge::tick`).
-    pub fn tick(&self, now: SystemTime) -> Option<Ended> {
+    pub fn tick(&self, now: SystemTime) -> Option<Verdict> {
         let mut judge = self.lock();
         let ended = judge.tick(now);
         self.say_progress(&mut judge);
@@ -60,7 +60,7 @@ impl SharedJudge {
         child: &str,
         trouble: Option<Trouble>,
         now: SystemTime,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         let mut judge = self.lock();
         let ended = judge.child_trouble(workload, child, trouble, now);
         self.say_progress(&mut judge);
@@ -68,12 +68,12 @@ impl SharedJudge {
     }
 
     /// What ended the watch, once something has.
-    pub fn ended(&self) -> Option<Ended> {
+    pub fn ended(&self) -> Option<Verdict> {
         self.lock().ended()
     }
 
     /// The verdict, its cause worded with what was learnt since (`Judge::reword`).
-    pub fn reword(&self) -> Option<Ended> {
+    pub fn reword(&self) -> Option<Verdict> {
         self.lock().reword()
     }
 
@@ -85,7 +85,7 @@ impl SharedJudge {
         resource: &crate::events::ResourceInfo,
         name: &str,
         line: String,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         self.lock().not_found(index, resource, name, line)
     }
 
