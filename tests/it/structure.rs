@@ -272,7 +272,18 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     ),
     (
         "plan",
-        &[("manifest", 0), ("mod", 0), ("rollout", 1), ("wait", 1)],
+        &[
+            ("deadlines", 0),
+            ("error", 0),
+            ("manifest", 0),
+            ("output", 0),
+            ("request", 1),
+            ("get", 2),
+            ("flags", 3),
+            ("rollout", 4),
+            ("wait", 4),
+            ("mod", 5),
+        ],
     ),
     // The answer and the fields read, one file of rules per kind, then kubectl's viewers.
     (
