@@ -11,9 +11,9 @@ pub mod wait;
 
 use std::io;
 
-use crate::client::{ClientError, SetupError};
+use crate::client::ClientError;
 use crate::discovery::DiscoveryError;
-use crate::report::error::KwError;
+use crate::report::error::{template_failed, KwError};
 use crate::wait::Verdict;
 
 use crate::report::outcome::{End, Outcome};
@@ -60,33 +60,38 @@ impl Report {
 
 /// The lines and exit code of `error`.
 pub fn error(error: &KwError) -> Report {
+    Report::new(error_lines(error), error.exit_code())
+}
+
+/// What kw says of `error`: kubectl's words for a server's answer, `error: ...` for the rest.
+fn error_lines(error: &KwError) -> Vec<String> {
     match error {
-        KwError::Usage(e) => Report::error(e, exit::USAGE),
-        KwError::Environment(e) => Report::error(e, exit::USAGE),
-        KwError::Settings(e) => Report::error(e, exit::USAGE),
         KwError::Client(e) => client(e),
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
-        KwError::Sim(e) => Report::error(e, exit::USAGE),
-        KwError::Manifest(e) => Report::error(e, exit::USAGE),
-        KwError::Plan(e) => Report::error(e, exit::USAGE),
-        KwError::Contexts(e) => Report::error(e, exit::USAGE),
-        KwError::PassThrough(e) => Report::error(e, exit::USAGE),
-        KwError::Output(e) => Report::error(e, exit::SERVER_ERROR),
-        KwError::BadResponse { .. } => Report::error(error, exit::SERVER_ERROR),
-        KwError::InContext { context, error } => {
-            let inner = self::error(error);
-            let lines = inner
-                .lines
-                .iter()
-                .map(|line| {
-                    let line = line.strip_prefix("error: ").unwrap_or(line);
-                    format!("error: context \"{context}\": {line}")
-                })
-                .collect();
-            Report::new(lines, inner.code)
-        }
+        KwError::Output(e) => error_line(e),
+        KwError::InContext { context, error } => error_lines(error)
+            .iter()
+            .map(|line| {
+                let line = line.strip_prefix("error: ").unwrap_or(line);
+                format!("error: context \"{context}\": {line}")
+            })
+            .collect(),
+        KwError::Usage(_)
+        | KwError::Environment(_)
+        | KwError::Settings(_)
+        | KwError::Sim(_)
+        | KwError::Manifest(_)
+        | KwError::Plan(_)
+        | KwError::Contexts(_)
+        | KwError::PassThrough(_)
+        | KwError::BadResponse { .. } => error_line(error),
     }
+}
+
+/// kw's one line for an error: `error: ` and its message.
+fn error_line(message: impl std::fmt::Display) -> Vec<String> {
+    vec![format!("error: {message}")]
 }
 
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
@@ -161,58 +166,43 @@ fn ended(ended: &Verdict) -> Report {
     }
 }
 
-fn discovery(error: &DiscoveryError) -> Report {
+fn discovery(error: &DiscoveryError) -> Vec<String> {
     match error {
         DiscoveryError::Client(e) => client(e),
         DiscoveryError::UnknownType(..) => {
-            let mut report = Report::error(error, exit::USAGE);
-            report.lines.extend(error.hint());
-            report
+            let mut lines = error_line(error);
+            lines.extend(error.hint());
+            lines
         }
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 
 /// kubectl's line for a named object's 404 (`Error from server (NotFound): pods "x" not found`).
 pub fn not_found_line(error: &ClientError) -> String {
-    client(error).lines.join(" ")
+    client(error).join(" ")
 }
 
-fn watch(error: &WatchError) -> Report {
+fn watch(error: &WatchError) -> Vec<String> {
     match error {
         WatchError::Client(e) => client(e),
-        WatchError::NotFound(errors) => Report::new(
-            errors.iter().map(not_found_line).collect(),
-            exit::SERVER_ERROR,
-        ),
-        WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),
-        // A template (Go or JSONPath) that fails on an object is the template's fault, as
-        // kubectl's exit 1 says.
-        WatchError::Output(e) if template_failed(e) => Report::error(e, exit::USAGE),
-        // A printer that cannot print an object (a template that fails on it) says why itself.
-        WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Report::error(e, exit::SERVER_ERROR)
+        WatchError::NotFound(errors) => errors.iter().map(not_found_line).collect(),
+        // A template that fails on an object, or a printer that cannot print one, says why
+        // itself.
+        WatchError::Output(e) if template_failed(e) || e.kind() == io::ErrorKind::InvalidData => {
+            error_line(e)
         }
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 
-fn template_failed(error: &io::Error) -> bool {
-    use crate::output::printer::{GoTemplateError, TemplateError};
-    error
-        .get_ref()
-        .is_some_and(|inner| inner.is::<GoTemplateError>() || inner.is::<TemplateError>())
-}
-
 /// kubectl's wording for server answers.
-fn client(error: &ClientError) -> Report {
+fn client(error: &ClientError) -> Vec<String> {
     match error {
-        ClientError::Status { code: 401, .. } => Report::error(
+        ClientError::Status { code: 401, .. } => error_line(
             "You must be logged in to the server (the server has asked for the client to provide credentials)",
-            exit::AUTH,
         ),
         ClientError::Status {
-            code,
             status: Some(status),
             ..
         } if !status.message.is_empty() => {
@@ -221,28 +211,12 @@ fn client(error: &ClientError) -> Report {
             } else {
                 status.reason.as_str()
             };
-            let code = if *code == 403 {
-                exit::AUTH
-            } else {
-                exit::SERVER_ERROR
-            };
-            Report::new(
-                vec![format!("Error from server ({reason}): {}", status.message)],
-                code,
-            )
+            vec![format!("Error from server ({reason}): {}", status.message)]
         }
-        ClientError::Status { code: 403, .. } => Report::new(
-            vec!["Error from server (Forbidden): the server refused the request".into()],
-            exit::AUTH,
-        ),
-        ClientError::Unreachable { .. } | ClientError::Tls { .. } => {
-            Report::error(error, exit::UNREACHABLE)
+        ClientError::Status { code: 403, .. } => {
+            vec!["Error from server (Forbidden): the server refused the request".into()]
         }
-        // The exec plugin failed or returned nothing usable: an authentication problem.
-        ClientError::Setup(SetupError::Credentials(_)) => Report::error(error, exit::AUTH),
-        ClientError::Setup(_) => Report::error(error, exit::USAGE),
-        ClientError::DeadlinePassed { .. } => Report::error(error, exit::TIMEOUT),
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 

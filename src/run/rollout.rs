@@ -117,7 +117,7 @@ fn several_contexts(config: &ConfigFlags) -> Result<bool, KwError> {
 /// An error that belongs to one object (the server's 404 for it), after which kubectl goes on
 /// to the next object.
 fn is_the_objects_own(error: &KwError) -> bool {
-    crate::report::error(error).code == exit::SERVER_ERROR
+    error.exit_code() == exit::SERVER_ERROR
 }
 
 fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPlan, KwError> {

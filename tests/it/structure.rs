@@ -303,13 +303,14 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     (
         "report",
         &[
-            ("error", 0),
             ("exit", 0),
-            ("outcome", 1),
-            ("panic", 1),
-            ("mod", 2),
-            ("rollout", 3),
-            ("wait", 3),
+            // The one error type, and the exit code each of its errors gives.
+            ("error", 1),
+            ("outcome", 2),
+            ("panic", 2),
+            ("mod", 3),
+            ("rollout", 4),
+            ("wait", 4),
         ],
     ),
     // A member and its watches, what is told on the way, the drive, `get`, then the verbs run
