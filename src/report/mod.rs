@@ -77,15 +77,8 @@ fn error_lines(error: &KwError) -> Vec<String> {
                 format!("error: context \"{context}\": {line}")
             })
             .collect(),
-        KwError::Usage(_)
-        | KwError::Environment(_)
-        | KwError::Settings(_)
-        | KwError::Sim(_)
-        | KwError::Manifest(_)
-        | KwError::Plan(_)
-        | KwError::Contexts(_)
-        | KwError::PassThrough(_)
-        | KwError::BadResponse { .. } => error_line(error),
+        // Every other error says itself (its variant's message is the layer's own).
+        _ => error_line(error),
     }
 }
 
