@@ -9,7 +9,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command, DemoArgs};
 use crate::config::flags::ConfigFlags;
 use crate::report::error::{KwError, UsageError};
-use crate::report::outcome::Finished;
+use crate::report::outcome::Outcome;
 
 /// How long each step of a demo's rollout lasts: slow enough to read along.
 const ROLLOUT_BEAT: std::time::Duration = std::time::Duration::from_secs(1);
@@ -46,8 +46,8 @@ pub fn banner(url: &str, kubeconfig: &str) -> String {
 pub fn run(
     args: DemoArgs,
     outer: &ConfigFlags,
-    notices: &crate::log::Notices,
-) -> Result<Finished, KwError> {
+    notices: &crate::notices::Notices,
+) -> Result<Outcome, KwError> {
     if let Some(flag) = outer.cluster_choice() {
         return Err(UsageError::DemoOwnCluster { flag }.into());
     }

@@ -1,5 +1,7 @@
-//! Diagnostics on stderr for `-v N`: timestamped lines that say why kw did what it did. The level
-//! is set once from the command line; credentials are never passed in here.
+//! Diagnostics on stderr: for `-v N`, timestamped lines that say why kw did what it did (the
+//! level is set once from the command line); and notices, the lines every run may show (a
+//! re-list, a retry), worded here for the context they come from and sent where `notices` says.
+//! Credentials are never passed in here.
 //!
 //! As a second line of defence, every line written here (and every final error, through
 //! [`clean`]) has the credentials kw holds replaced by `<redacted>`: a server or proxy that
@@ -10,16 +12,8 @@
 use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
-
-/// The credentials in use, to be cut out of anything written to stderr.
-static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Shorter strings are not redacted: cutting every `ab` out of messages would garble them, and
-/// no server issues a bearer token that short.
-const MIN_SECRET_LEN: usize = 6;
 
 /// Requests, reconnects, re-lists and backoff decisions.
 pub const REQUESTS: u8 = 4;
@@ -128,88 +122,7 @@ pub fn notice(message: &str) {
         Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
         None => clean(message).into_owned(),
     };
-    match NOTICES.get() {
-        Some(notices) => notices.say(message),
-        None => write_notice(&message, false),
-    }
-}
-
-/// Write a notice, already cleaned and labelled, on stderr; `dim`: on a terminal that takes
-/// colour (`Notices::new`).
-fn write_notice(message: &str, dim: bool) {
-    let line = if dim {
-        format!("\x1b[2mkw: {message}\x1b[0m")
-    } else {
-        format!("kw: {message}")
-    };
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
-
-/// Where notices go: straight to stderr, or, while the live view owns the terminal, held
-/// instead of tearing its frame (the view shows the latest; all are written out after its last
-/// frame, or by the Ctrl-C handler). `main` makes the one value, names it once as where this
-/// process's notices go (`send_notices_to`), and hands clones to the run (for the view) and to
-/// the Ctrl-C handler. Clones share what is held.
-#[derive(Clone, Default)]
-pub struct Notices {
-    held: std::sync::Arc<Mutex<Option<Vec<String>>>>,
-    /// Dim each notice, so it stands apart from the output it interrupts (`main` asks
-    /// `output::terminal`, which reads the environment).
-    dim: bool,
-}
-
-impl Notices {
-    pub fn new(dim: bool) -> Notices {
-        Notices {
-            held: Default::default(),
-            dim,
-        }
-    }
-
-    /// Hold notices from now on (`release` writes them out).
-    pub fn hold(&self) {
-        lock(&self.held).get_or_insert_with(Vec::new);
-    }
-
-    /// The latest notice held, if any.
-    pub fn latest(&self) -> Option<String> {
-        lock(&self.held).as_ref().and_then(|h| h.last().cloned())
-    }
-
-    /// Stop holding notices, and write out those held.
-    pub fn release(&self) {
-        let held = lock(&self.held).take();
-        for message in held.into_iter().flatten() {
-            write_notice(&message, self.dim);
-        }
-    }
-
-    /// Hold `message` (already cleaned and labelled) while holding, else write it.
-    fn say(&self, message: String) {
-        {
-            let mut held = lock(&self.held);
-            if let Some(held) = held.as_mut() {
-                if held.len() == MAX_HELD {
-                    held.remove(0);
-                }
-                held.push(message);
-                return;
-            }
-        }
-        write_notice(&message, self.dim);
-    }
-}
-
-/// Where this process's notices go, named once by `main` (unset: straight to stderr). Set
-/// once like the level, not a channel: what is held is read through the `Notices` value.
-static NOTICES: std::sync::OnceLock<Notices> = std::sync::OnceLock::new();
-
-/// The most notices held (the oldest go first): a cluster failing for hours must not grow it.
-const MAX_HELD: usize = 100;
-
-/// Send this process's notices to `notices` from now on (once; later calls change nothing).
-pub fn send_notices_to(notices: Notices) {
-    let _ = NOTICES.set(notices);
+    crate::notices::say(message);
 }
 
 /// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not
@@ -228,9 +141,6 @@ pub fn notice_unscoped(message: &str) {
     SCOPE.with(|slot| *slot.borrow_mut() = scope);
 }
 
-/// Notices already said by `notice_once`, as written (with their context).
-static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
 /// `notice`, but only the first time this run: several watches that meet the same fact (three
 /// types in one missing namespace) say it once. In a run over several contexts, once per context.
 pub fn notice_once(message: &str) {
@@ -238,36 +148,15 @@ pub fn notice_once(message: &str) {
         Some(scope) => format!("{}\n{message}", scope.name),
         None => message.to_string(),
     };
-    let mut said = lock(&SAID);
-    if said.contains(&key) {
-        return;
-    }
-    said.push(key);
-    drop(said);
-    notice(message);
-}
-
-/// Remember a credential so that [`clean`] cuts it out of stderr.
-pub fn register_secret(secret: &str) {
-    if secret.len() < MIN_SECRET_LEN {
-        return;
-    }
-    let mut secrets = lock(&SECRETS);
-    if !secrets.iter().any(|known| known == secret) {
-        secrets.push(secret.to_string());
+    if crate::notices::first_time(key) {
+        notice(message);
     }
 }
 
 /// `text` as it may go to stderr: every registered credential replaced by `<redacted>`, and
 /// control characters (other than tab) written out as text.
 pub fn clean(text: &str) -> Cow<'_, str> {
-    let secrets = lock(&SECRETS);
-    let mut text = Cow::Borrowed(text);
-    for secret in secrets.iter() {
-        if text.contains(secret.as_str()) {
-            text = Cow::Owned(text.replace(secret.as_str(), "<redacted>"));
-        }
-    }
+    let text = crate::secrets::redact(text);
     if !text.chars().any(|c| c.is_control() && c != '\t') {
         return text;
     }
@@ -285,20 +174,14 @@ pub fn clean(text: &str) -> Cow<'_, str> {
     Cow::Owned(shown)
 }
 
-/// `mutex`, locked even if a thread panicked while holding it: what it guards (a list, a
-/// count, a judge's record) stays usable, and kw's answer is better than a second panic.
-pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn registered_secrets_are_cut_out() {
-        register_secret("s3cr3t-value");
-        register_secret("abc");
+        crate::secrets::register_secret("s3cr3t-value");
+        crate::secrets::register_secret("abc");
         assert_eq!(
             clean("Unauthorized: Bearer s3cr3t-value, abc"),
             "Unauthorized: Bearer <redacted>, abc"

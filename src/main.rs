@@ -61,8 +61,8 @@ fn main() -> ExitCode {
     }
     // Where notices go; the live view holds them while it draws, and whatever ends kw writes
     // out those held.
-    let notices = kw::log::Notices::new(kw::output::terminal::dims_notices());
-    kw::log::send_notices_to(notices.clone());
+    let notices = kw::notices::Notices::new(kw::output::terminal::dims_notices());
+    kw::notices::send_notices_to(notices.clone());
     let _ = ctrlc::set_handler({
         let notices = notices.clone();
         move || {
@@ -108,7 +108,7 @@ fn main() -> ExitCode {
 
 /// The command, once everything main sets up is in place: its report, or the exit code of one
 /// that answers by itself (`kw sim`).
-fn run_command(cli: Cli, notices: &kw::log::Notices) -> Result<Report, ExitCode> {
+fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitCode> {
     let notices = notices.clone();
     let report = match cli.command {
         Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
@@ -132,7 +132,7 @@ fn run_command(cli: Cli, notices: &kw::log::Notices) -> Result<Report, ExitCode>
     Ok(report)
 }
 
-fn finished(result: Result<kw::report::outcome::Finished, KwError>) -> Report {
+fn finished(result: Result<kw::report::outcome::Outcome, KwError>) -> Report {
     match result {
         Ok(finished) => report::finished(&finished),
         Err(error) => report::error(&error),

@@ -564,7 +564,7 @@ impl Client {
 
     /// The agent for this credential's client certificate.
     fn agent_for(&self, credential: &Credential) -> Result<ureq::Agent, ClientError> {
-        let mut transport = crate::log::lock(&self.transport);
+        let mut transport = crate::mutex::lock(&self.transport);
         let same = match (&transport.identity, &credential.identity) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),

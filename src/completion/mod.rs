@@ -4,7 +4,7 @@
 //! prints are a few lines that, on TAB, run `kw __complete` with the words typed so far and
 //! show what it prints (`serve`). kw reads the words tolerantly (`words`), decides what the
 //! word under the cursor asks for (`question`), and answers from its own flag definitions
-//! (`vocabulary`), the kubeconfig, or the cluster and its discovery cache (`cluster`). So the
+//! (`vocabulary`), the kubeconfig, or the cluster and its discovery cache (`answers`). So the
 //! scripts never go stale, and completion knows what only the cluster knows: its resource
 //! types, objects and namespaces. PowerShell and elvish get clap's static scripts (flags and
 //! subcommands only). kw linked as `kubectl_complete-kw` answers `kubectl kw <TAB>` from the
@@ -17,8 +17,8 @@
 //! The same scripts and the man pages (generated from the clap definitions in `cli`) are
 //! committed under `completions/`; `tests/completions.rs` fails when those copies are stale.
 
+pub mod answers;
 mod candidate;
-pub mod cluster;
 mod handed;
 pub mod kubectl;
 pub mod question;

@@ -1,6 +1,6 @@
 //! What the word under the cursor asks for, decided from the line alone (no kubeconfig, no
 //! network): a flag, a fixed value, a file, or something only the kubeconfig or the cluster
-//! knows (contexts, namespaces, resource types, object names). `cluster` answers the latter.
+//! knows (contexts, namespaces, resource types, object names). `answers` finds the latter.
 //!
 //! A question also says how answers become words: what the word already holds before the part
 //! being completed (`--context=`, `deploy/`, `pods,`), what must be typed already, and what

@@ -17,8 +17,8 @@ use std::io::{self, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use super::answers::{self, Reach};
 use super::candidate::{self, Candidate};
-use super::cluster::{self, Reach};
 use super::handed;
 use super::question::{self, Need};
 use super::vocabulary::{self, Vocabulary};
@@ -58,7 +58,7 @@ pub fn answer(words: &[String]) -> Answer {
         Need::Nothing => Vec::new(),
         Need::Fixed(candidates) => candidates.clone(),
         Need::Files => return Answer::Files,
-        Need::Contexts | Need::Clusters | Need::Users => from_outside(cluster::from_kubeconfig(
+        Need::Contexts | Need::Clusters | Need::Users => from_outside(answers::from_kubeconfig(
             &question.need,
             &Reach::of(&line, BUDGET),
         )),
@@ -93,7 +93,7 @@ fn ask_server(need: &Need, typed: &str, line: &words::Line) -> Option<Vec<Candid
     // Left running if it overruns: `kw __complete` exits right after answering.
     std::thread::spawn(move || {
         let reach = Reach::of(&line, BUDGET);
-        let _ = done.send(cluster::from_server(&need, &typed, &line, &reach));
+        let _ = done.send(answers::from_server(&need, &typed, &line, &reach));
     });
     answer.recv_timeout(BUDGET + WIND_DOWN).ok().flatten()
 }

@@ -13,7 +13,7 @@
 //! `names` keeps names a path cannot carry out of what the server said.
 
 pub mod cache;
-pub mod cluster;
+pub mod cluster_handle;
 mod error;
 mod names;
 pub mod once;

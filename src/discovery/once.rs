@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use crate::config::connection::Connection;
 use crate::config::endpoint::TrustRoots;
 use crate::discovery::{DiscoveryError, Wanted};
-use crate::log;
 
 /// What `resolve_requested` answers: the wanted types, and the names this server lacks.
 pub type Answer = (Vec<Wanted>, Vec<String>);
@@ -34,11 +33,11 @@ impl Discovered {
         resolve: impl FnOnce() -> Result<Answer, DiscoveryError>,
     ) -> Result<Answer, DiscoveryError> {
         let slot = Arc::clone(
-            log::lock(&self.answers)
+            crate::mutex::lock(&self.answers)
                 .entry(identity(connection))
                 .or_default(),
         );
-        let mut answer = log::lock(&slot);
+        let mut answer = crate::mutex::lock(&slot);
         if let Some(answer) = &*answer {
             return Ok(answer.clone());
         }

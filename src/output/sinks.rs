@@ -156,15 +156,15 @@ impl<S> Clone for Shared<S> {
 
 impl<S: Sink> Sink for Shared<S> {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        crate::log::lock(&self.0).event(event)
+        crate::mutex::lock(&self.0).event(event)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        crate::log::lock(&self.0).checkpoint(more_ready)
+        crate::mutex::lock(&self.0).checkpoint(more_ready)
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        crate::log::lock(&self.0).synced()
+        crate::mutex::lock(&self.0).synced()
     }
 }
 

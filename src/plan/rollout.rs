@@ -17,7 +17,8 @@ use crate::readiness::status_viewer::Readiness;
 use crate::wait::{Expr, For, Rules};
 use crate::wire::EventType;
 
-use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, Request};
+use super::flags::fail_grace_of;
+use super::{parse_targets, GetPlan, OutputPlan, PlanError, Request};
 
 /// What kubectl's `--max-object-size`-less client accepts, kw's `get` default.
 const MAX_OBJECT_SIZE: usize = 64 << 20;

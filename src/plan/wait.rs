@@ -11,7 +11,8 @@ use crate::output::printer::OutputFormat;
 use crate::readiness::status_viewer::Readiness;
 use crate::wait::{ConditionError, Expr, For, Rules};
 
-use super::{fail_grace_of, parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};
+use super::flags::fail_grace_of;
+use super::{parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};
 
 /// kw's `get` default.
 const MAX_OBJECT_SIZE: usize = 64 << 20;

@@ -88,19 +88,6 @@ pub fn has_viewer(group: &str, kind: &str) -> bool {
     )
 }
 
-/// Whether objects labelled `kind.group/NAME` (`deployment.apps/web`) have a viewer.
-pub fn has_viewer_for_label(label: &str) -> bool {
-    let prefix = label.split('/').next().unwrap_or_default();
-    matches!(
-        prefix,
-        "deployment.apps"
-            | "deployment.extensions"
-            | "daemonset.apps"
-            | "daemonset.extensions"
-            | "statefulset.apps"
-    )
-}
-
 /// kubectl's status of `object` (of `group` and `kind`), pinned to `revision` when it is not 0
 /// (Deployments only; the others ignore it, as kubectl does). `None` for a kind without a
 /// viewer.
@@ -454,9 +441,9 @@ mod tests {
     }
 
     #[test]
-    fn labels_tell_the_kinds_with_a_viewer() {
-        assert!(has_viewer_for_label("statefulset.apps/db"));
-        assert!(!has_viewer_for_label("job.batch/migrate"));
+    fn kinds_with_a_viewer() {
+        assert!(has_viewer("apps", "StatefulSet"));
+        assert!(!has_viewer("batch", "Job"));
     }
 
     /// Issue #45: counts outside int32 (kubectl cannot decode the object) are refused, never

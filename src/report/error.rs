@@ -6,7 +6,7 @@
 use std::io;
 use std::sync::Arc;
 
-use crate::client::ClientError;
+use crate::client::{ClientError, SetupError};
 use crate::config::contexts::ContextSetError;
 use crate::config::environment::EnvironmentError;
 use crate::config::settings::SettingsError;
@@ -14,6 +14,8 @@ use crate::discovery::DiscoveryError;
 use crate::plan::manifest::ManifestError;
 use crate::plan::PlanError;
 use crate::watcher::WatchError;
+
+use super::exit;
 
 #[derive(Debug, thiserror::Error)]
 pub enum KwError {
@@ -90,6 +92,36 @@ impl KwError {
         }
     }
 
+    /// The code kw exits with on this error (`report` words its lines): a flag, a setting or
+    /// a type kw cannot use is a usage error, a server's answer or the network says its own.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            KwError::Usage(_)
+            | KwError::Environment(_)
+            | KwError::Settings(_)
+            | KwError::Sim(_)
+            | KwError::Manifest(_)
+            | KwError::Plan(_)
+            | KwError::Contexts(_)
+            | KwError::PassThrough(_) => exit::USAGE,
+            KwError::Client(e) => client_exit_code(e),
+            KwError::Discovery(DiscoveryError::Client(e)) => client_exit_code(e),
+            KwError::Discovery(DiscoveryError::UnknownType(..)) => exit::USAGE,
+            KwError::Discovery(_) => exit::SERVER_ERROR,
+            KwError::Watch(WatchError::Client(e)) => client_exit_code(e),
+            KwError::Watch(WatchError::TooManyNames(_)) => exit::USAGE,
+            // A template (Go or JSONPath) that fails on an object is the template's fault, as
+            // kubectl's exit 1 says.
+            KwError::Watch(WatchError::Output(e)) if template_failed(e) => exit::USAGE,
+            // `--timeout` ran out inside a go-template run: a timeout like any other.
+            KwError::Watch(WatchError::Output(e)) if out_of_time(e) => exit::TIMEOUT,
+            KwError::Watch(_) | KwError::Output(_) | KwError::BadResponse { .. } => {
+                exit::SERVER_ERROR
+            }
+            KwError::InContext { error, .. } => error.exit_code(),
+        }
+    }
+
     /// The simulator's error (see `KwError::Sim`).
     pub fn sim(error: impl std::error::Error + Send + Sync + 'static) -> KwError {
         KwError::Sim(Box::new(error))
@@ -102,4 +134,35 @@ impl KwError {
             error: Box::new(self),
         }
     }
+}
+
+/// The exit code of a server's answer or a connection's failure: refused credentials or
+/// permissions, no server, a deadline, or the server's error.
+fn client_exit_code(error: &ClientError) -> i32 {
+    match error {
+        ClientError::Status {
+            code: 401 | 403, ..
+        } => exit::AUTH,
+        ClientError::Unreachable { .. } | ClientError::Tls { .. } => exit::UNREACHABLE,
+        // The exec plugin failed or returned nothing usable: an authentication problem.
+        ClientError::Setup(SetupError::Credentials(_)) => exit::AUTH,
+        ClientError::Setup(_) => exit::USAGE,
+        ClientError::DeadlinePassed { .. } => exit::TIMEOUT,
+        _ => exit::SERVER_ERROR,
+    }
+}
+
+/// Whether `--timeout` ran out while a go-template ran on an object.
+pub(super) fn out_of_time(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateOutOfTime>())
+}
+
+/// Whether writing an object failed in its template (Go or JSONPath), not on stdout.
+pub(super) fn template_failed(error: &io::Error) -> bool {
+    use crate::output::printer::{GoTemplateError, TemplateError};
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<GoTemplateError>() || inner.is::<TemplateError>())
 }

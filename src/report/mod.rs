@@ -11,12 +11,12 @@ pub mod wait;
 
 use std::io;
 
-use crate::client::{ClientError, SetupError};
+use crate::client::ClientError;
 use crate::discovery::DiscoveryError;
-use crate::report::error::KwError;
-use crate::wait::Ended;
+use crate::report::error::{out_of_time, template_failed, KwError};
+use crate::wait::Verdict;
 
-use crate::report::outcome::{End, Finished};
+use crate::report::outcome::{End, Outcome};
 use crate::watcher::WatchError;
 
 /// What to print on stderr (each line as is), and the exit code.
@@ -37,7 +37,7 @@ impl Report {
 
     /// kubectl's verbs (`rollout status`, `wait`): kubectl's line first, where a kubectl user
     /// looks for it, then kw's cause, when the run failed.
-    fn then_cause(mut self, finished: &Finished) -> Report {
+    fn then_cause(mut self, finished: &Outcome) -> Report {
         if self.code != exit::OK {
             if let Some(summary) = &finished.summary {
                 self.lines.extend(summary.lines());
@@ -60,38 +60,36 @@ impl Report {
 
 /// The lines and exit code of `error`.
 pub fn error(error: &KwError) -> Report {
+    Report::new(error_lines(error), error.exit_code())
+}
+
+/// What kw says of `error`: kubectl's words for a server's answer, `error: ...` for the rest.
+fn error_lines(error: &KwError) -> Vec<String> {
     match error {
-        KwError::Usage(e) => Report::error(e, exit::USAGE),
-        KwError::Environment(e) => Report::error(e, exit::USAGE),
-        KwError::Settings(e) => Report::error(e, exit::USAGE),
         KwError::Client(e) => client(e),
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
-        KwError::Sim(e) => Report::error(e, exit::USAGE),
-        KwError::Manifest(e) => Report::error(e, exit::USAGE),
-        KwError::Plan(e) => Report::error(e, exit::USAGE),
-        KwError::Contexts(e) => Report::error(e, exit::USAGE),
-        KwError::PassThrough(e) => Report::error(e, exit::USAGE),
-        KwError::Output(e) => Report::error(e, exit::SERVER_ERROR),
-        KwError::BadResponse { .. } => Report::error(error, exit::SERVER_ERROR),
-        KwError::InContext { context, error } => {
-            let inner = self::error(error);
-            let lines = inner
-                .lines
-                .iter()
-                .map(|line| {
-                    let line = line.strip_prefix("error: ").unwrap_or(line);
-                    format!("error: context \"{context}\": {line}")
-                })
-                .collect();
-            Report::new(lines, inner.code)
-        }
+        KwError::Output(e) => error_line(e),
+        KwError::InContext { context, error } => error_lines(error)
+            .iter()
+            .map(|line| {
+                let line = line.strip_prefix("error: ").unwrap_or(line);
+                format!("error: context \"{context}\": {line}")
+            })
+            .collect(),
+        // Every other error says itself (its variant's message is the layer's own).
+        _ => error_line(error),
     }
+}
+
+/// kw's one line for an error: `error: ` and its message.
+fn error_line(message: impl std::fmt::Display) -> Vec<String> {
+    vec![format!("error: {message}")]
 }
 
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
 /// way has said so when it did: only its exit code is left to give.
-pub fn finished(finished: &Finished) -> Report {
+pub fn finished(finished: &Outcome) -> Report {
     let mut report = finished_alone(finished);
     if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
         // The block first: the verdict stays the last line, where CI logs are read.
@@ -102,7 +100,7 @@ pub fn finished(finished: &Finished) -> Report {
     report
 }
 
-fn finished_alone(finished: &Finished) -> Report {
+fn finished_alone(finished: &Outcome) -> Report {
     let quiet = |code| Report::new(Vec::new(), code);
     let troubled = finished.failed.is_some() || !finished.unreachable.is_empty();
     let printed = match &finished.end {
@@ -117,11 +115,11 @@ fn finished_alone(finished: &Finished) -> Report {
         }
         // A met condition decides the code; `--max-events` only ends the run, so a context that
         // failed still sets it (below).
-        End::Ended(ended @ (Ended::Until { .. } | Ended::FailOn { .. } | Ended::Invalid(_))) => {
-            return self::ended(ended)
-        }
-        End::Ended(ended) if !troubled => return self::ended(ended),
-        End::Ended(_) => 0,
+        End::Verdict(
+            ended @ (Verdict::Until { .. } | Verdict::FailOn { .. } | Verdict::Invalid(_)),
+        ) => return self::ended(ended),
+        End::Verdict(ended) if !troubled => return self::ended(ended),
+        End::Verdict(_) => 0,
         End::Done { printed } => *printed,
     };
     if let Some(message) = &finished.timed_out {
@@ -151,76 +149,55 @@ fn finished_alone(finished: &Finished) -> Report {
     }
 }
 
-fn ended(ended: &Ended) -> Report {
+fn ended(ended: &Verdict) -> Report {
     match ended {
-        Ended::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
-        Ended::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
+        Verdict::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
+        Verdict::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
         // The condition asked cannot be judged on the object's shape: the user's to fix.
-        Ended::Invalid(message) => Report::error(message, exit::USAGE),
+        Verdict::Invalid(message) => Report::error(message, exit::USAGE),
         _ => Report::new(Vec::new(), exit::OK),
     }
 }
 
-fn discovery(error: &DiscoveryError) -> Report {
+fn discovery(error: &DiscoveryError) -> Vec<String> {
     match error {
         DiscoveryError::Client(e) => client(e),
         DiscoveryError::UnknownType(..) => {
-            let mut report = Report::error(error, exit::USAGE);
-            report.lines.extend(error.hint());
-            report
+            let mut lines = error_line(error);
+            lines.extend(error.hint());
+            lines
         }
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 
 /// kubectl's line for a named object's 404 (`Error from server (NotFound): pods "x" not found`).
 pub fn not_found_line(error: &ClientError) -> String {
-    client(error).lines.join(" ")
+    client(error).join(" ")
 }
 
-fn watch(error: &WatchError) -> Report {
+fn watch(error: &WatchError) -> Vec<String> {
     match error {
         WatchError::Client(e) => client(e),
-        WatchError::NotFound(errors) => Report::new(
-            errors.iter().map(not_found_line).collect(),
-            exit::SERVER_ERROR,
-        ),
-        WatchError::TooManyNames(_) => Report::error(error, exit::USAGE),
-        // A template (Go or JSONPath) that fails on an object is the template's fault, as
-        // kubectl's exit 1 says.
-        WatchError::Output(e) if template_failed(e) => Report::error(e, exit::USAGE),
-        // `--timeout` ran out inside a go-template run: a timeout like any other.
-        WatchError::Output(e) if out_of_time(e) => Report::error(e, exit::TIMEOUT),
-        // A printer that cannot print an object (a template that fails on it) says why itself.
-        WatchError::Output(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Report::error(e, exit::SERVER_ERROR)
+        WatchError::NotFound(errors) => errors.iter().map(not_found_line).collect(),
+        // A template that fails on an object (or runs out of `--timeout`), or a printer that
+        // cannot print one, says why itself.
+        WatchError::Output(e)
+            if template_failed(e) || out_of_time(e) || e.kind() == io::ErrorKind::InvalidData =>
+        {
+            error_line(e)
         }
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 
-fn out_of_time(error: &io::Error) -> bool {
-    error
-        .get_ref()
-        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateOutOfTime>())
-}
-
-fn template_failed(error: &io::Error) -> bool {
-    use crate::output::printer::{GoTemplateError, TemplateError};
-    error
-        .get_ref()
-        .is_some_and(|inner| inner.is::<GoTemplateError>() || inner.is::<TemplateError>())
-}
-
 /// kubectl's wording for server answers.
-fn client(error: &ClientError) -> Report {
+fn client(error: &ClientError) -> Vec<String> {
     match error {
-        ClientError::Status { code: 401, .. } => Report::error(
+        ClientError::Status { code: 401, .. } => error_line(
             "You must be logged in to the server (the server has asked for the client to provide credentials)",
-            exit::AUTH,
         ),
         ClientError::Status {
-            code,
             status: Some(status),
             ..
         } if !status.message.is_empty() => {
@@ -229,28 +206,12 @@ fn client(error: &ClientError) -> Report {
             } else {
                 status.reason.as_str()
             };
-            let code = if *code == 403 {
-                exit::AUTH
-            } else {
-                exit::SERVER_ERROR
-            };
-            Report::new(
-                vec![format!("Error from server ({reason}): {}", status.message)],
-                code,
-            )
+            vec![format!("Error from server ({reason}): {}", status.message)]
         }
-        ClientError::Status { code: 403, .. } => Report::new(
-            vec!["Error from server (Forbidden): the server refused the request".into()],
-            exit::AUTH,
-        ),
-        ClientError::Unreachable { .. } | ClientError::Tls { .. } => {
-            Report::error(error, exit::UNREACHABLE)
+        ClientError::Status { code: 403, .. } => {
+            vec!["Error from server (Forbidden): the server refused the request".into()]
         }
-        // The exec plugin failed or returned nothing usable: an authentication problem.
-        ClientError::Setup(SetupError::Credentials(_)) => Report::error(error, exit::AUTH),
-        ClientError::Setup(_) => Report::error(error, exit::USAGE),
-        ClientError::DeadlinePassed { .. } => Report::error(error, exit::TIMEOUT),
-        _ => Report::error(error, exit::SERVER_ERROR),
+        _ => error_line(error),
     }
 }
 
@@ -291,8 +252,8 @@ mod tests {
             status: None,
             retry_after: None,
         });
-        let run = Finished {
-            end: End::Ended(Ended::Elsewhere),
+        let run = Outcome {
+            end: End::Verdict(Verdict::Elsewhere),
             timed_out: None,
             failed: Some(failed),
             unreachable: Vec::new(),
@@ -300,7 +261,7 @@ mod tests {
             summary: None,
         };
         assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
-        let run = Finished {
+        let run = Outcome {
             end: End::Done { printed: 0 },
             failed: None,
             when_empty: Some("No resources found".into()),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::report::error::KwError;
-use crate::wait::Ended;
+use crate::wait::Verdict;
 
 /// How the watchers of a run ended, when the run did not fail as a whole.
 #[derive(Debug)]
@@ -12,7 +12,7 @@ pub enum End {
     /// Every watcher finished (a list, a deadline): this many events were printed.
     Done { printed: u64 },
     /// A condition or `--max-events` ended the run.
-    Ended(Ended),
+    Verdict(Verdict),
     /// The reader of stdout went away: nothing more to do. `verdict_lost`: the run awaited a
     /// verdict (`--until`, `--fail-on`, `rollout status`, `wait`) and had not met `--until`,
     /// so it must not end as if it had.
@@ -21,7 +21,7 @@ pub enum End {
 
 /// Everything `report` needs to word the end of a run.
 #[derive(Debug)]
-pub struct Finished {
+pub struct Outcome {
     pub end: End,
     /// `--timeout` ran out: what was being waited for.
     pub timed_out: Option<String>,

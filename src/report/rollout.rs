@@ -6,14 +6,14 @@
 
 use crate::report::error::KwError;
 use crate::report::exit;
-use crate::report::outcome::{End, Finished};
+use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
-use crate::wait::Ended;
+use crate::wait::{Expr, Verdict};
 
 /// How a `rollout status` run finished.
 #[derive(Debug)]
-pub struct RolloutFinished {
-    pub finished: Finished,
+pub struct RolloutOutcome {
+    pub finished: Outcome,
     /// What kubectl's viewer (or kw's rules) said of the object that failed: kubectl's error.
     pub failure: Option<String>,
 }
@@ -22,7 +22,7 @@ pub struct RolloutFinished {
 #[derive(Debug, Default)]
 pub struct RolloutRun {
     /// Each object's end, in the order watched: an error is the object's own (not found).
-    pub objects: Vec<Result<RolloutFinished, KwError>>,
+    pub objects: Vec<Result<RolloutOutcome, KwError>>,
     /// What kubectl says on stderr when a type or a selector matched nothing.
     pub when_empty: Option<String>,
 }
@@ -61,20 +61,20 @@ pub fn run(run: &RolloutRun) -> Report {
 
 /// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
 /// kubectl user looks for it, then kw's cause.
-pub fn finished(run: &RolloutFinished) -> Report {
+pub fn finished(run: &RolloutOutcome) -> Report {
     verdict(run).then_cause(&run.finished)
 }
 
-fn verdict(run: &RolloutFinished) -> Report {
+fn verdict(run: &RolloutOutcome) -> Report {
     let finished = &run.finished;
     match &finished.end {
         End::ClosedPipe {
             verdict_lost: false,
         }
-        | End::Ended(Ended::Until { .. }) => Report::new(Vec::new(), exit::OK),
+        | End::Verdict(Verdict::Until { .. }) => Report::new(Vec::new(), exit::OK),
         End::ClosedPipe { verdict_lost: true } => super::finished(finished),
-        End::Ended(Ended::FailOn { expr, by }) => {
-            let message = if expr == "delete" {
+        End::Verdict(Verdict::FailOn { expr, by }) => {
+            let message = if *expr == Expr::Delete {
                 // kubectl will not watch a new object of the same name.
                 "object has been deleted".to_string()
             } else {
@@ -94,8 +94,8 @@ mod tests {
     use super::*;
 
     fn run(end: End, timed_out: bool, failure: Option<&str>) -> Report {
-        finished(&RolloutFinished {
-            finished: Finished {
+        finished(&RolloutOutcome {
+            finished: Outcome {
                 end,
                 timed_out: timed_out.then(|| "timed out".to_string()),
                 failed: None,
@@ -109,14 +109,14 @@ mod tests {
 
     #[test]
     fn several_objects_say_their_errors_at_the_end_as_kubectl_does() {
-        let ended = |by: &str, failure: Option<&str>| RolloutFinished {
-            finished: Finished {
-                end: End::Ended(match failure {
-                    Some(_) => Ended::FailOn {
-                        expr: "failed".into(),
+        let ended = |by: &str, failure: Option<&str>| RolloutOutcome {
+            finished: Outcome {
+                end: End::Verdict(match failure {
+                    Some(_) => Verdict::FailOn {
+                        expr: Expr::Failed,
                         by: by.into(),
                     },
-                    None => Ended::Until {
+                    None => Verdict::Until {
                         expr: "ready".into(),
                         by: by.into(),
                     },
@@ -164,26 +164,29 @@ mod tests {
 
     #[test]
     fn kubectls_error_lines_with_kws_exit_codes() {
-        let until = Ended::Until {
+        let until = Verdict::Until {
             expr: "ready".into(),
             by: "deployment.apps/web".into(),
         };
-        assert_eq!(run(End::Ended(until), false, None), Report::new(vec![], 0));
-        let failed = Ended::FailOn {
-            expr: "failed".into(),
+        assert_eq!(
+            run(End::Verdict(until), false, None),
+            Report::new(vec![], 0)
+        );
+        let failed = Verdict::FailOn {
+            expr: Expr::Failed,
             by: "deployment.apps/web".into(),
         };
         let message = "deployment \"web\" exceeded its progress deadline";
         assert_eq!(
-            run(End::Ended(failed), false, Some(message)),
+            run(End::Verdict(failed), false, Some(message)),
             Report::new(vec![format!("error: {message}")], exit::CONDITION_FAILED)
         );
-        let deleted = Ended::FailOn {
-            expr: "delete".into(),
+        let deleted = Verdict::FailOn {
+            expr: Expr::Delete,
             by: "web".into(),
         };
         assert_eq!(
-            run(End::Ended(deleted), false, None).lines,
+            run(End::Verdict(deleted), false, None).lines,
             ["error: object has been deleted"]
         );
         assert_eq!(

@@ -6,15 +6,15 @@
 //! `--fail-on` condition, 3 the timeout, 6 nothing found.
 
 use crate::report::exit;
-use crate::report::outcome::{End, Finished};
+use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
 use crate::wait::summary::NAMED_OBJECTS;
-use crate::wait::{Ended, Standing};
+use crate::wait::{Expr, Standing, Verdict};
 
 /// How a `wait` run finished.
 #[derive(Debug)]
-pub struct WaitFinished {
-    pub finished: Finished,
+pub struct WaitOutcome {
+    pub finished: Outcome,
     /// Every object (`pods/web`) in kubectl's order, and where it stands: met, not met, or
     /// named and not found.
     pub objects: Vec<(String, Standing)>,
@@ -25,11 +25,11 @@ pub struct WaitFinished {
 }
 
 /// The lines and exit code of a finished `wait`: kubectl's line first, then kw's cause.
-pub fn finished(run: &WaitFinished) -> Report {
+pub fn finished(run: &WaitOutcome) -> Report {
     verdict(run).then_cause(&run.finished)
 }
 
-fn verdict(run: &WaitFinished) -> Report {
+fn verdict(run: &WaitOutcome) -> Report {
     let finished = &run.finished;
     let missing: Vec<String> = run
         .objects
@@ -43,7 +43,7 @@ fn verdict(run: &WaitFinished) -> Report {
         End::ClosedPipe {
             verdict_lost: false,
         }
-        | End::Ended(Ended::Until { .. })
+        | End::Verdict(Verdict::Until { .. })
             if missing.is_empty() =>
         {
             Report::new(Vec::new(), exit::OK)
@@ -51,16 +51,19 @@ fn verdict(run: &WaitFinished) -> Report {
         End::ClosedPipe { verdict_lost: true } => super::finished(finished),
         // The others met it; the named ones that do not exist fail the wait, each said in
         // the order named, as kubectl says them after the others' lines.
-        End::Ended(Ended::Until { .. }) | End::Done { .. }
+        End::Verdict(Verdict::Until { .. }) | End::Done { .. }
             if !missing.is_empty() && finished.timed_out.is_none() && !run.checked_once =>
         {
             Report::new(missing, exit::SERVER_ERROR)
         }
-        End::Ended(Ended::FailOn { expr, .. }) if expr == "nothing" => {
-            Report::error("no matching resources found", exit::SERVER_ERROR)
+        End::Verdict(Verdict::FailOn {
+            expr: Expr::Nothing,
+            ..
+        }) => Report::error("no matching resources found", exit::SERVER_ERROR),
+        End::Verdict(ended @ Verdict::FailOn { .. }) => {
+            Report::error(ended, exit::CONDITION_FAILED)
         }
-        End::Ended(ended @ Ended::FailOn { .. }) => Report::error(ended, exit::CONDITION_FAILED),
-        End::Ended(Ended::Invalid(message)) => Report::error(message, exit::USAGE),
+        End::Verdict(Verdict::Invalid(message)) => Report::error(message, exit::USAGE),
         _ if finished.timed_out.is_some() => {
             // kubectl waits on the objects in turn under one deadline: once it has passed on
             // one, every object after it times out too. A named one that does not exist is
@@ -149,8 +152,8 @@ mod tests {
     use super::*;
 
     fn run(end: End, timed_out: bool, objects: &[(&str, bool)], checked_once: bool) -> Report {
-        finished(&WaitFinished {
-            finished: Finished {
+        finished(&WaitOutcome {
+            finished: Outcome {
                 end,
                 timed_out: timed_out.then(|| "timed out".to_string()),
                 failed: None,
@@ -176,12 +179,12 @@ mod tests {
 
     #[test]
     fn kubectls_error_lines_with_kws_exit_codes() {
-        let met = Ended::Until {
+        let met = Verdict::Until {
             expr: "condition=Ready=True".into(),
             by: "pod/web".into(),
         };
         assert_eq!(
-            run(End::Ended(met), false, &[], false),
+            run(End::Verdict(met), false, &[], false),
             Report::new(vec![], 0)
         );
         assert_eq!(
@@ -208,12 +211,12 @@ mod tests {
                 exit::TIMEOUT
             )
         );
-        let nothing = Ended::FailOn {
-            expr: "nothing".into(),
+        let nothing = Verdict::FailOn {
+            expr: Expr::Nothing,
             by: "no matching resources found".into(),
         };
         assert_eq!(
-            run(End::Ended(nothing), false, &[], false),
+            run(End::Verdict(nothing), false, &[], false),
             Report::new(
                 vec!["error: no matching resources found".into()],
                 exit::SERVER_ERROR

@@ -989,7 +989,7 @@ pub struct SharedCauses(pub Arc<Mutex<Causes>>);
 
 impl SharedCauses {
     fn causes(&self) -> std::sync::MutexGuard<'_, Causes> {
-        crate::log::lock(&self.0)
+        crate::mutex::lock(&self.0)
     }
 }
 

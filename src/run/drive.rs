@@ -17,7 +17,8 @@ use crate::config::environment::Environment;
 use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::Sink;
-use crate::log::{self, ContextScope, Notices};
+use crate::log::{self, ContextScope};
+use crate::notices::Notices;
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
@@ -25,8 +26,8 @@ use crate::parking::{Job, Parking, Turn};
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
-use crate::report::outcome::End;
-use crate::wait::{ConditionSink, Ended, Expr, Judge, Key, Opening, SharedJudge, Trouble};
+use crate::report::outcome::{End, Outcome};
+use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
 use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
 
 use super::cause::{Causes, SharedCauses, Tell};
@@ -93,16 +94,6 @@ struct MemberCauses {
     causes: Arc<Mutex<Causes>>,
     client: Arc<crate::client::Client>,
     watches: Arc<WatchSet>,
-}
-
-/// How the members' watchers ended, for `Finished`.
-pub(super) struct Ran {
-    pub end: End,
-    pub failed: Option<KwError>,
-    pub unreachable: Vec<Arc<str>>,
-    pub when_empty: Option<String>,
-    /// What the summary of a failed wait is written from.
-    pub evidence: Evidence,
 }
 
 impl Run {
@@ -179,7 +170,7 @@ enum MemberNews {
 }
 
 /// Run `members` to the end.
-pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
+pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence), KwError> {
     let count = members.len();
     let scopes: Vec<Option<ContextScope>> = members
         .iter()
@@ -287,7 +278,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
     // kubectl wait goes past the named objects that do not exist: the others' lines are said
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
     // the order named (`report::wait`).
-    let missing = log::lock(&run.not_found).clone();
+    let missing = crate::mutex::lock(&run.not_found).clone();
     if !missing.is_empty() {
         run.outputs.not_found(&missing);
     }
@@ -313,19 +304,19 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
         run.outputs.finish().map_err(KwError::Watch)?;
     }
     let end = match end {
-        End::Ended(Ended::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
+        End::Verdict(Verdict::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
         end => end,
     };
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *log::lock(&run.causes))
+        members: std::mem::take(&mut *crate::mutex::lock(&run.causes))
             .into_iter()
             .map(|member| (member.causes, member.client))
             .collect(),
         budget: crate::wait::summary::budget(run.plan.timeout),
     };
-    let when_empty = log::lock(&run.when_empty).take();
-    Ok(Ran {
+    let when_empty = crate::mutex::lock(&run.when_empty).take();
+    let outcome = Outcome {
         end,
         failed,
         unreachable: scopes
@@ -335,8 +326,11 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
             .map(|s| s.name())
             .collect(),
         when_empty,
-        evidence,
-    })
+        // The run words these: it knows the deadline and what the summary is for.
+        timed_out: None,
+        summary: None,
+    };
+    Ok((outcome, evidence))
 }
 
 /// The failure verdict worded once the causes are known: it may have come before their first
@@ -345,7 +339,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<Ran, KwError> {
 /// `CAUSES_LISTED`, then gives the judge the stuck children they told of.
 fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
     let until = Instant::now() + CAUSES_LISTED;
-    for member in log::lock(&run.causes).iter() {
+    for member in crate::mutex::lock(&run.causes).iter() {
         member.watches.wait_listed(until);
     }
     let judge = run.judge.as_ref()?;
@@ -356,14 +350,14 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
         }
     }
     // A failed Job's Pods are done, not stuck: their crash is its cause (after any stuck one).
-    for member in log::lock(&run.causes).iter() {
-        let crashed = log::lock(&member.causes).crashed_children();
+    for member in crate::mutex::lock(&run.causes).iter() {
+        let crashed = crate::mutex::lock(&member.causes).crashed_children();
         for (workload, child, reason) in crashed {
             let since = SystemTime::now();
             judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
         }
     }
-    judge.reword().map(End::Ended)
+    judge.reword().map(End::Verdict)
 }
 
 impl Run {
@@ -412,7 +406,7 @@ impl Run {
                 scope.clone(),
                 self.reconnects.clone(),
             );
-            log::lock(&self.causes).push(MemberCauses {
+            crate::mutex::lock(&self.causes).push(MemberCauses {
                 causes,
                 client: Arc::clone(&prepared.client),
                 watches: Arc::clone(&watches),
@@ -622,7 +616,7 @@ impl Run {
             }
         };
         if let Some(message) = &prepared.when_empty {
-            let mut when_empty = log::lock(&self.when_empty);
+            let mut when_empty = crate::mutex::lock(&self.when_empty);
             *when_empty = Some(match when_empty.take() {
                 Some(said) if &said != message => "No resources found".to_string(),
                 _ => message.clone(),
@@ -735,7 +729,7 @@ impl Run {
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
-                log::lock(&self.not_found).push(crate::output::printer::NotMet {
+                crate::mutex::lock(&self.not_found).push(crate::output::printer::NotMet {
                     group: target.resource.group.clone(),
                     plural: target.resource.plural.clone(),
                     context: context.map(|c| c.to_string()).unwrap_or_default(),
@@ -841,8 +835,6 @@ struct Collector {
     lacking: Vec<DiscoveryError>,
 }
 
-type Verdict = Result<End, KwError>;
-
 impl Collector {
     fn new(run: &Run, members: usize) -> Collector {
         Collector {
@@ -858,18 +850,18 @@ impl Collector {
     }
 
     /// Judge again what changes with time alone; `Some` when that ends the run.
-    fn tick(&mut self) -> Option<Verdict> {
+    fn tick(&mut self) -> Option<Result<End, KwError>> {
         let judge = self.judge.as_ref()?;
         let ended = judge.tick(SystemTime::now());
-        ended.map(|ended| Ok(End::Ended(ended)))
+        ended.map(|ended| Ok(End::Verdict(ended)))
     }
 
-    fn take(&mut self, news: MemberNews) -> Option<Verdict> {
+    fn take(&mut self, news: MemberNews) -> Option<Result<End, KwError>> {
         let (context, error) = match news {
             MemberNews::Child(workload, child, trouble) => {
                 let judge = self.judge.as_ref()?;
                 let ended = judge.child_trouble(&workload, &child, trouble, SystemTime::now());
-                return ended.map(|ended| Ok(End::Ended(ended)));
+                return ended.map(|ended| Ok(End::Verdict(ended)));
             }
             MemberNews::Done => {
                 self.done += 1;
@@ -885,7 +877,7 @@ impl Collector {
                     // The judge's record: this watcher may be one that was only told to stop
                     // because another one's objects met the condition.
                     let recorded = self.judge.as_ref().and_then(SharedJudge::ended);
-                    return Some(Ok(End::Ended(recorded.unwrap_or(Ended::Elsewhere))));
+                    return Some(Ok(End::Verdict(recorded.unwrap_or(Verdict::Elsewhere))));
                 }
                 Ok(watched) => {
                     self.printed += watched.printed;
@@ -895,7 +887,7 @@ impl Collector {
                     // Quiet for a stream; a verdict not reached is not a success.
                     let met = self.judge.as_ref().and_then(SharedJudge::ended);
                     let verdict_lost =
-                        self.awaits_verdict && !matches!(met, Some(Ended::Until { .. }));
+                        self.awaits_verdict && !matches!(met, Some(Verdict::Until { .. }));
                     return Some(Ok(End::ClosedPipe { verdict_lost }));
                 }
                 // kubectl wait goes past a named object that does not exist, and says so
@@ -907,7 +899,7 @@ impl Collector {
                         .is_some_and(SharedJudge::goes_past_missing) =>
                 {
                     let ended = self.judge.as_ref().and_then(SharedJudge::ended);
-                    return ended.map(|ended| Ok(End::Ended(ended)));
+                    return ended.map(|ended| Ok(End::Verdict(ended)));
                 }
                 Err(error) => (context, KwError::Watch(error)),
             },
@@ -931,7 +923,7 @@ impl Collector {
     }
 
     /// Every member is done.
-    fn all_done(&mut self) -> Verdict {
+    fn all_done(&mut self) -> Result<End, KwError> {
         if self.failed.is_none() && !self.lacking.is_empty() && self.lacking.len() == self.members {
             // No context has the type: kubectl's error, as with one context.
             return Err(KwError::Discovery(self.lacking.remove(0)));

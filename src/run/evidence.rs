@@ -48,7 +48,7 @@ impl Evidence {
             .members
             .iter()
             .map(|(causes, client)| {
-                let findings = crate::log::lock(causes).findings();
+                let findings = crate::mutex::lock(causes).findings();
                 (findings, client)
             })
             .collect();

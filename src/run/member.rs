@@ -10,7 +10,7 @@ use crate::client::backoff::{self, Backoff};
 use crate::client::{Client, Shared};
 use crate::config::environment::Environment;
 use crate::config::settings::{Settings, SettingsError};
-use crate::discovery::cluster::{CachedTypes, ClusterHandle};
+use crate::discovery::cluster_handle::{CachedTypes, ClusterHandle};
 use crate::discovery::once::Discovered;
 use crate::discovery::{self, DiscoveryError, Requested};
 use crate::log;

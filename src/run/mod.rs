@@ -31,15 +31,16 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::Requested;
-use crate::log::{self, Notices};
+use crate::log;
+use crate::notices::Notices;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 
-pub use crate::report::outcome::{End, Finished};
+pub use crate::report::outcome::{End, Outcome};
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on). `notices` are where
 /// this process's notices go: `--live` holds them while it draws.
-pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Finished, KwError> {
+pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Outcome, KwError> {
     let plan = FlagPlan::from_args(args)?
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
@@ -53,7 +54,7 @@ fn run_plan(
     plan: GetPlan,
     config: &ConfigFlags,
     notices: &Notices,
-) -> Result<(Finished, evidence::Evidence), KwError> {
+) -> Result<(Outcome, evidence::Evidence), KwError> {
     if plan.live && !crate::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
@@ -112,7 +113,7 @@ fn run_plan(
     );
     let requested = requested(&plan.request, kubectl_wait)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
-    let ran = drive::run(
+    let (mut outcome, evidence) = drive::run(
         drive::Run::new(
             plan.clone(),
             requested,
@@ -123,17 +124,17 @@ fn run_plan(
         ),
         members,
     )?;
-    let timed_out = deadlines
+    outcome.timed_out = deadlines
         .timed_out(Instant::now())
         .then(|| plan.timeout_message());
-    let failed_by = match &ran.end {
-        End::Ended(crate::wait::Ended::FailOn { by, .. }) => Some(by.clone()),
+    let failed_by = match &outcome.end {
+        End::Verdict(crate::wait::Verdict::FailOn { by, .. }) => Some(by.clone()),
         _ => None,
     };
     // Why the wait failed or ran out, decided here once for every verb (its logs read once),
     // and said once, with the verdict.
-    let summary = (plan.summarize && (failed_by.is_some() || timed_out.is_some()))
-        .then(|| ran.evidence.summary(failed_by))
+    outcome.summary = (plan.summarize && (failed_by.is_some() || outcome.timed_out.is_some()))
+        .then(|| evidence.summary(failed_by))
         .filter(|summary| !summary.is_empty())
         .map(|mut summary| {
             // Below `--live`'s last frame on a terminal, the compact block: the frame's verdict
@@ -143,17 +144,10 @@ fn run_plan(
             }
             summary
         });
-    let finished = Finished {
-        timed_out,
-        summary,
-        when_empty: (!plan.watching && !plan.output.format.prints_empty_list())
-            .then_some(ran.when_empty)
-            .flatten(),
-        end: ran.end,
-        failed: ran.failed,
-        unreachable: ran.unreachable,
-    };
-    Ok((finished, ran.evidence))
+    if plan.watching || plan.output.format.prints_empty_list() {
+        outcome.when_empty = None;
+    }
+    Ok((outcome, evidence))
 }
 
 /// Flags that would point every context at one cluster, or send one context's credential to

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::events::{Event, Flow, ResourceInfo, Sink};
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::output::live;
 use crate::output::printer::{self, PrintOptions};
 use crate::output::sinks::Shared;
@@ -73,7 +73,7 @@ impl Outputs {
     }
 
     fn current(&self) -> std::sync::MutexGuard<'_, Option<SharedOutput>> {
-        crate::log::lock(&self.current)
+        crate::mutex::lock(&self.current)
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
@@ -126,14 +126,14 @@ impl Outputs {
     /// The objects a wait that ran out of time never saw meet its condition (before `finish`).
     pub(super) fn not_met(&self, objects: &[printer::NotMet]) {
         if let Some(output) = self.current().as_ref() {
-            crate::log::lock(&output.0).not_met(objects);
+            crate::mutex::lock(&output.0).not_met(objects);
         }
     }
 
     /// The named objects of a wait that do not exist (before `finish`).
     pub(super) fn not_found(&self, objects: &[printer::NotMet]) {
         if let Some(output) = self.current().as_ref() {
-            crate::log::lock(&output.0).not_found(objects);
+            crate::mutex::lock(&output.0).not_found(objects);
         }
     }
 
@@ -151,7 +151,7 @@ impl Outputs {
 }
 
 fn finish(output: &SharedOutput) -> Result<(), WatchError> {
-    let mut output = crate::log::lock(&output.0);
+    let mut output = crate::mutex::lock(&output.0);
     match output.finish() {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),

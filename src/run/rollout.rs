@@ -5,15 +5,15 @@
 
 use crate::cli::RolloutStatusArgs;
 use crate::config::flags::ConfigFlags;
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::plan::rollout::Objects;
 use crate::plan::{GetPlan, Request};
-use crate::readiness::status_viewer::has_viewer_for_label;
 use crate::readiness::State;
 use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
-use crate::report::rollout::{RolloutFinished, RolloutRun};
+use crate::report::rollout::{RolloutOutcome, RolloutRun};
+use crate::wait::Unready;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
 /// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
@@ -73,7 +73,7 @@ pub fn status(
                 )?;
                 if finished.timed_out.is_some() && finished.failed.is_none() {
                     // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
-                    run.objects.push(Ok(RolloutFinished {
+                    run.objects.push(Ok(RolloutOutcome {
                         finished,
                         failure: None,
                     }));
@@ -88,8 +88,7 @@ pub fn status(
                 }
                 for (resource, namespace, name) in seen {
                     found = true;
-                    // `plural.group`, which discovery takes as it is (`pods.` for the core group).
-                    let typed = resource.trim_end_matches('.').to_string();
+                    let typed = resource.type_query();
                     watch(Request::Types(vec![(typed, vec![name])]), Some(namespace))?;
                 }
             }
@@ -118,7 +117,7 @@ fn several_contexts(config: &ConfigFlags) -> Result<bool, KwError> {
 /// An error that belongs to one object (the server's 404 for it), after which kubectl goes on
 /// to the next object.
 fn is_the_objects_own(error: &KwError) -> bool {
-    crate::report::error(error).code == exit::SERVER_ERROR
+    error.exit_code() == exit::SERVER_ERROR
 }
 
 fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPlan, KwError> {
@@ -132,64 +131,78 @@ fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPl
 
 /// Watch what `plan` names until its rollout is done: how it ended, and kubectl's words for the
 /// object that failed.
-fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutFinished, KwError> {
+fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutOutcome, KwError> {
     let plan = with_request_timeout(plan, config)?;
     let (finished, evidence) = super::run_plan(plan, config, notices)?;
     let failure = evidence.judge.as_ref().and_then(|judge| {
         judge
             .unready()
             .into_iter()
-            .find(|(_, judgement)| judgement.state == State::Failed)
-            .map(|(label, judgement)| failure_line(&label, judgement.message))
+            .find(|object| object.judgement.state == State::Failed)
+            .map(failure_line)
     });
-    Ok(RolloutFinished { finished, failure })
+    Ok(RolloutOutcome { finished, failure })
 }
 
 /// kubectl's words for an object that failed: its viewer's message, which names the object
 /// (`deployment "web" exceeded its progress deadline`), after its context over several
 /// (`prod-eu: deployment ...`, as the stdout lines are labelled); kw's rules' message after
 /// the object's label (`job.batch/migrate: ...`, `prod-eu/job.batch/migrate: ...`).
-fn failure_line(label: &str, message: String) -> String {
-    // A label is `[CONTEXT/]kind/name`: kind and name have no slash, a context may.
-    let mut parts = label.rsplitn(3, '/');
-    let (name, kind, context) = (parts.next(), parts.next(), parts.next());
-    let object = match (kind, name) {
-        (Some(kind), Some(name)) => format!("{kind}/{name}"),
-        _ => return format!("{label}: {message}"),
-    };
-    match (has_viewer_for_label(&object), context) {
-        (true, None) => message,
-        (true, Some(context)) => format!("{context}: {message}"),
-        (false, _) => format!("{label}: {message}"),
+fn failure_line(object: Unready) -> String {
+    let message = object.judgement.message;
+    match (object.viewed, object.context.is_empty()) {
+        (true, true) => message,
+        (true, false) => format!("{}: {message}", object.context),
+        (false, _) => format!("{}: {message}", object.label),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::failure_line;
+    use crate::readiness::{Judgement, State};
+    use crate::wait::Unready;
+
+    fn failed(label: &str, context: &str, viewed: bool, message: &str) -> Unready {
+        Unready {
+            label: label.to_string(),
+            context: context.to_string(),
+            viewed,
+            judgement: Judgement {
+                state: State::Failed,
+                message: message.to_string(),
+            },
+        }
+    }
 
     #[test]
     fn a_failure_is_worded_as_kubectl_words_it_with_its_context_in_front() {
-        let deadline = || "deployment \"web\" exceeded its progress deadline".to_string();
-        assert_eq!(failure_line("deployment.apps/web", deadline()), deadline());
-        assert_eq!(
-            failure_line("prod-eu/deployment.apps/web", deadline()),
-            format!("prod-eu: {}", deadline())
-        );
+        let deadline = "deployment \"web\" exceeded its progress deadline";
+        let web = |context: &str| {
+            let label = match context {
+                "" => "deployment.apps/web".to_string(),
+                context => format!("{context}/deployment.apps/web"),
+            };
+            failed(&label, context, true, deadline)
+        };
+        assert_eq!(failure_line(web("")), deadline);
+        assert_eq!(failure_line(web("prod-eu")), format!("prod-eu: {deadline}"));
         // An EKS context name has slashes of its own.
         assert_eq!(
-            failure_line(
-                "arn:aws:eks:eu:1:cluster/prod/deployment.apps/web",
-                deadline()
-            ),
-            format!("arn:aws:eks:eu:1:cluster/prod: {}", deadline())
+            failure_line(web("arn:aws:eks:eu:1:cluster/prod")),
+            format!("arn:aws:eks:eu:1:cluster/prod: {deadline}")
         );
         assert_eq!(
-            failure_line("job.batch/migrate", "failed: backoff limit".into()),
+            failure_line(failed(
+                "job.batch/migrate",
+                "",
+                false,
+                "failed: backoff limit"
+            )),
             "job.batch/migrate: failed: backoff limit"
         );
         assert_eq!(
-            failure_line("eu/job.batch/migrate", "failed".into()),
+            failure_line(failed("eu/job.batch/migrate", "eu", false, "failed")),
             "eu/job.batch/migrate: failed"
         );
     }

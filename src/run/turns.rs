@@ -2,7 +2,7 @@
 //! parked with the poller instead of holding a thread (issue #47). The watch and everything
 //! it prints through are owned here, so that any of the pool's threads can run its next turn.
 
-use crate::discovery::cluster::CachedTypes;
+use crate::discovery::cluster_handle::CachedTypes;
 use crate::events::Sink;
 use crate::log::ContextScope;
 use crate::parking::{Job, Parked, Turn};

@@ -4,9 +4,9 @@
 
 use crate::cli::WaitArgs;
 use crate::config::flags::ConfigFlags;
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::report::error::KwError;
-use crate::report::wait::WaitFinished;
+use crate::report::wait::WaitOutcome;
 use crate::wait::Expr;
 
 /// `kw wait --for=CONDITION TARGETS`: kubectl's lines on stdout as each object meets it.
@@ -14,7 +14,7 @@ pub fn wait(
     args: &WaitArgs,
     config: &ConfigFlags,
     notices: &Notices,
-) -> Result<WaitFinished, KwError> {
+) -> Result<WaitOutcome, KwError> {
     let mut plan = crate::plan::wait::plan(args, &|path| std::fs::read_to_string(path))?;
     plan.request_timeout = match config.request_timeout.as_deref() {
         Some(value) => crate::config::flags::parse_request_timeout(value)
@@ -29,7 +29,7 @@ pub fn wait(
         .as_ref()
         .map(|judge| judge.in_order())
         .unwrap_or_default();
-    Ok(WaitFinished {
+    Ok(WaitOutcome {
         finished,
         objects,
         checked_once,

@@ -121,10 +121,10 @@ impl WatchSet {
             include_object: false,
         };
         let key = WatchKey::of(&target);
-        if !crate::log::lock(&self.started).insert(key.clone()) {
+        if !crate::mutex::lock(&self.started).insert(key.clone()) {
             return false;
         }
-        crate::log::lock(&self.unlisted).insert(key.clone());
+        crate::mutex::lock(&self.unlisted).insert(key.clone());
         let watches = Arc::clone(self);
         let unstarted = key.clone();
         // Left to end with the process, as the primary watchers are once the run has ended.
@@ -156,7 +156,7 @@ impl WatchSet {
 
     /// Watch `key` has delivered its first list, or ended without one.
     fn first_list_done(&self, key: &WatchKey) {
-        if crate::log::lock(&self.unlisted).remove(key) {
+        if crate::mutex::lock(&self.unlisted).remove(key) {
             self.listed.notify_all();
         }
     }
@@ -164,7 +164,7 @@ impl WatchSet {
     /// Wait until every watch started so far has delivered its first list (or ended), but not
     /// past `until`. Returns whether they all have.
     pub fn wait_listed(&self, until: Instant) -> bool {
-        let mut unlisted = crate::log::lock(&self.unlisted);
+        let mut unlisted = crate::mutex::lock(&self.unlisted);
         loop {
             if unlisted.is_empty() {
                 return true;
@@ -188,7 +188,7 @@ impl WatchSet {
     }
 
     fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
-        crate::log::lock(&self.consumer)
+        crate::mutex::lock(&self.consumer)
     }
 }
 

@@ -1,12 +1,12 @@
 //! Object identity for the judge: the objects the user named (`Named`) and the key every
-//! watched object is known by (`Key`), in one context or several.
+//! watched object is known by (`Key`), in one context or several, each of a `GroupResource`.
 
 use crate::events::{Event, ResourceInfo};
 
 /// An object the user named (`kw get pod web`, `-f manifest.yaml`); `None` namespace: any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Named {
-    pub resource: String,
+    pub resource: GroupResource,
     pub namespace: Option<String>,
     pub name: String,
     /// The context it is expected in, in a run over several contexts.
@@ -18,7 +18,7 @@ pub struct Named {
 impl Named {
     pub fn new(resource: &ResourceInfo, namespace: Option<String>, name: &str) -> Named {
         Named {
-            resource: resource_key(resource),
+            resource: GroupResource::of(resource),
             namespace,
             name: name.to_string(),
             context: None,
@@ -48,17 +48,40 @@ impl Named {
     }
 }
 
-/// `plural.group`, the resource part of an object's identity.
-fn resource_key(resource: &ResourceInfo) -> String {
-    format!("{}.{}", resource.plural, resource.group)
+/// The resource part of an object's identity, as the API names a resource type (Kubernetes'
+/// `GroupResource`): kept as its two parts, so that no reader splits them out of a string.
+/// Ordered by plural, then group.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GroupResource {
+    pub plural: String,
+    /// Empty for the core group.
+    pub group: String,
 }
 
-/// One object as the judge knows it: its context (empty with one context), `plural.group`,
+impl GroupResource {
+    pub fn of(resource: &ResourceInfo) -> GroupResource {
+        GroupResource {
+            plural: resource.plural.clone(),
+            group: resource.group.clone(),
+        }
+    }
+
+    /// `plural.group` (`deployments.apps`; `pods` in the core group): the type as a command
+    /// line names it, for discovery to resolve.
+    pub fn type_query(&self) -> String {
+        match self.group.is_empty() {
+            true => self.plural.clone(),
+            false => format!("{}.{}", self.plural, self.group),
+        }
+    }
+}
+
+/// One object as the judge knows it: its context (empty with one context), resource,
 /// namespace and name. What a consumer of the run's events names a workload by.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     pub(super) context: String,
-    pub(super) resource: String,
+    pub(super) resource: GroupResource,
     pub(super) namespace: String,
     pub(super) name: String,
 }
@@ -68,7 +91,7 @@ impl Key {
     pub fn of(event: &Event<'_>) -> Key {
         Key {
             context: event.context.unwrap_or_default().to_string(),
-            resource: resource_key(event.resource),
+            resource: GroupResource::of(event.resource),
             namespace: event.namespace.to_string(),
             name: event.name.to_string(),
         }
@@ -78,7 +101,7 @@ impl Key {
     pub(super) fn new(context: &str, resource: &ResourceInfo, namespace: &str, name: &str) -> Key {
         Key {
             context: context.to_string(),
-            resource: resource_key(resource),
+            resource: GroupResource::of(resource),
             namespace: namespace.to_string(),
             name: name.to_string(),
         }

@@ -1,5 +1,5 @@
 //! The judge: the latest state of every watched object, whether each condition holds, and
-//! when the watch is over (`Ended`). Every watcher of a run feeds the one judge; it never talks
+//! when the watch is over (`Verdict`). Every watcher of a run feeds the one judge; it never talks
 //! to the server and knows nothing of formats.
 
 use std::collections::{BTreeMap, HashMap};
@@ -14,7 +14,7 @@ use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
 
 use super::expr::{Expr, For};
-use super::identity::{Key, Named};
+use super::identity::{GroupResource, Key, Named};
 use super::rules::Rules;
 use super::summary::NAMED_OBJECTS;
 
@@ -31,13 +31,15 @@ pub enum Standing {
     Missing(String),
 }
 
-/// Why a watch ended early, as the judge recorded it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ended {
+/// The judge's verdict: why it ended the watch early (a condition met or never to be judged,
+/// `--max-events` reached, or another thread's verdict).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
     /// An `--until` condition was met (exit 0).
     Until { expr: String, by: String },
-    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`).
-    FailOn { expr: String, by: String },
+    /// A `--fail-on` condition was met (exit `CONDITION_FAILED`): the expression itself, as
+    /// how it is worded depends on which it is (`delete`, `nothing`).
+    FailOn { expr: Expr, by: String },
     /// `--max-events` events were printed (exit 0).
     MaxEvents(u64),
     /// A condition can never be judged on an object's shape (a JSONPath that finds several
@@ -47,14 +49,14 @@ pub enum Ended {
     Elsewhere,
 }
 
-impl fmt::Display for Ended {
+impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Ended::Until { expr, by } => write!(f, "--until {expr} met by {by}"),
-            Ended::FailOn { expr, by } => write!(f, "--fail-on {expr} met by {by}"),
-            Ended::MaxEvents(n) => write!(f, "--max-events {n} reached"),
-            Ended::Invalid(message) => f.write_str(message),
-            Ended::Elsewhere => f.write_str("the watch ended in another thread"),
+            Verdict::Until { expr, by } => write!(f, "--until {expr} met by {by}"),
+            Verdict::FailOn { expr, by } => write!(f, "--fail-on {expr} met by {by}"),
+            Verdict::MaxEvents(n) => write!(f, "--max-events {n} reached"),
+            Verdict::Invalid(message) => f.write_str(message),
+            Verdict::Elsewhere => f.write_str("the watch ended in another thread"),
         }
     }
 }
@@ -66,6 +68,17 @@ pub struct Unmet {
     pub label: String,
     pub judgement: Option<Judgement>,
     pub pending: Option<String>,
+}
+
+/// An object the readiness rules do not call ready (`Judge::unready`), told in parts for
+/// kubectl's failure line: its label, its context (empty with one), whether kubectl has a
+/// status viewer for its kind (whose message names the object itself), and its judgement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unready {
+    pub label: String,
+    pub context: String,
+    pub viewed: bool,
+    pub judgement: Judgement,
 }
 
 /// A child of a workload (a Pod of its current revision) that will not come up, and since when.
@@ -82,6 +95,8 @@ pub struct Trouble {
 #[derive(Debug)]
 struct Assessment {
     label: String,
+    /// kubectl has a status viewer for the object's kind (`Unready::viewed`).
+    viewed: bool,
     until: Vec<bool>,
     /// Why each `until` expression can never be judged on this object, if so.
     invalid: Vec<Option<String>>,
@@ -131,7 +146,7 @@ pub struct Judge {
     /// Labels of objects deleted since the start, for `delete` under `--for any`.
     deleted: Option<String>,
     printed: u64,
-    ended: Option<Ended>,
+    ended: Option<Verdict>,
     /// The named objects missing after the first lists have been announced.
     announced_missing: bool,
     /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
@@ -172,7 +187,7 @@ pub struct Judge {
     /// How many `until` conditions the last event judged met for its object (`Judge::opened`):
     /// kubectl wait prints the object once for each.
     opened: usize,
-    /// The first condition found that can never be judged (`Ended::Invalid`).
+    /// The first condition found that can never be judged (`Verdict::Invalid`).
     invalid: Option<String>,
     /// Whether the hint that a wait cannot succeed has been given (`Judge::hint_hopeless`).
     hinted: bool,
@@ -246,7 +261,7 @@ impl Judge {
     }
 
     /// What ended the watch, once something has.
-    pub fn ended(&self) -> Option<Ended> {
+    pub fn ended(&self) -> Option<Verdict> {
         self.ended.clone()
     }
 
@@ -264,7 +279,7 @@ impl Judge {
     }
 
     /// Keep a decision; every sink stops from now on.
-    pub(super) fn record(&mut self, decided: Option<Ended>) -> Flow {
+    pub(super) fn record(&mut self, decided: Option<Verdict>) -> Flow {
         match decided {
             Some(ended) => {
                 self.ended = Some(ended);
@@ -275,7 +290,7 @@ impl Judge {
     }
 
     /// Note one printed event; `Some` when the watch is over.
-    pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Ended> {
+    pub(super) fn event(&mut self, event: &Event<'_>) -> Option<Verdict> {
         self.printed += 1;
         self.opened = 0;
         self.last_judged = None;
@@ -368,7 +383,7 @@ impl Judge {
             return Some(ended);
         }
         match self.rules.max_events {
-            Some(n) if self.printed >= n => Some(Ended::MaxEvents(n)),
+            Some(n) if self.printed >= n => Some(Verdict::MaxEvents(n)),
             _ => None,
         }
     }
@@ -407,6 +422,7 @@ impl Judge {
         });
         Assessment {
             label,
+            viewed: readiness::status_viewer::has_viewer(group, kind),
             until,
             invalid,
             fail_on,
@@ -419,7 +435,7 @@ impl Judge {
     /// unschedulable for longer than the window has failed); `Some` when that ends the watch.
     /// Every sink does this at each checkpoint; a runner may also call it on a timer, at
     /// [`Judge::next_tick`], so that no event is needed.
-    pub fn tick(&mut self, now: SystemTime) -> Option<Ended> {
+    pub fn tick(&mut self, now: SystemTime) -> Option<Verdict> {
         if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
             return None;
         }
@@ -471,7 +487,7 @@ impl Judge {
         child: &str,
         trouble: Option<Trouble>,
         now: SystemTime,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         if self.ended.is_some() {
             let late = self.late_troubles.entry(workload.clone()).or_default();
             match trouble {
@@ -725,7 +741,7 @@ impl Judge {
 
     /// Under `Rules::sequence`: the conditions `seen` meets from its object's next one on, in
     /// order, each counted; how many (kubectl wait prints the object once for each). The
-    /// first that can never be judged on it ends the run (`Ended::Invalid`), as kubectl fails
+    /// first that can never be judged on it ends the run (`Verdict::Invalid`), as kubectl fails
     /// on it.
     fn step(&mut self, key: &Key, seen: &Assessment) -> usize {
         let step = self.steps.entry(key.clone()).or_insert(0);
@@ -885,7 +901,7 @@ impl Judge {
         resource: &ResourceInfo,
         name: &str,
         line: String,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         if let Some(flag) = self.unsynced.get_mut(index) {
             *flag = false;
         }
@@ -905,7 +921,7 @@ impl Judge {
     }
 
     /// Watcher `index` delivered a complete list.
-    pub(super) fn synced(&mut self, index: usize) -> Option<Ended> {
+    pub(super) fn synced(&mut self, index: usize) -> Option<Verdict> {
         if let Some(flag) = self.unsynced.get_mut(index) {
             *flag = false;
         }
@@ -917,28 +933,28 @@ impl Judge {
     }
 
     /// `--fail-on` first (a failure outranks a success seen at the same moment), then `--until`.
-    fn decide(&self) -> Option<Ended> {
+    fn decide(&self) -> Option<Verdict> {
         if let Some(invalid) = &self.invalid {
-            return Some(Ended::Invalid(invalid.clone()));
+            return Some(Verdict::Invalid(invalid.clone()));
         }
         for (i, expr) in self.rules.fail_on.iter().enumerate() {
             // One object failing fails the run, whatever --for says.
             if let Some(by) = self.met(expr, i, For::Any, |s| &s.fail_on) {
-                return Some(Ended::FailOn {
-                    expr: expr.to_string(),
+                return Some(Verdict::FailOn {
+                    expr: expr.clone(),
                     by,
                 });
             }
         }
         if self.rules.sequence {
-            return self.sequence_done().map(|by| Ended::Until {
+            return self.sequence_done().map(|by| Verdict::Until {
                 expr: self.asked(" and "),
                 by,
             });
         }
         for (i, expr) in self.rules.until.iter().enumerate() {
             if let Some(by) = self.met(expr, i, self.rules.mode, |s| &s.until) {
-                return Some(Ended::Until {
+                return Some(Verdict::Until {
                     expr: expr.to_string(),
                     by,
                 });
@@ -1001,18 +1017,17 @@ impl Judge {
     /// whether it has met an `--until` condition: the named ones in the order named (those that
     /// do not exist too), then the others by context, namespace and name.
     pub fn in_order(&self) -> Vec<(String, Standing)> {
-        let plural = |resource: &str| resource.split('.').next().unwrap_or_default().to_string();
-        let met = |resource: &str, name: &str| {
+        let met = |resource: &GroupResource, name: &str| {
             self.met_once
                 .iter()
-                .any(|k| k.resource == resource && k.name == name)
+                .any(|k| k.resource == *resource && k.name == name)
         };
         let standing = |met: bool| if met { Standing::Met } else { Standing::NotMet };
         let mut objects: Vec<(String, Standing)> = self
             .named_given
             .iter()
             .map(|n| {
-                let label = format!("{}/{}", plural(&n.resource), n.name);
+                let label = format!("{}/{}", n.resource.plural, n.name);
                 let missing = self
                     .missing
                     .iter()
@@ -1039,7 +1054,7 @@ impl Judge {
         });
         others.dedup();
         objects.extend(others.into_iter().map(|k| {
-            let label = format!("{}/{}", plural(&k.resource), k.name);
+            let label = format!("{}/{}", k.resource.plural, k.name);
             (label, standing(self.met_once.contains(k)))
         }));
         objects
@@ -1095,15 +1110,11 @@ impl Judge {
     /// the lists of its Pods, is named with its stuck Pod's cause once they have come, as it
     /// would have been had kw watched from the start. A verdict whose cause was known (a stuck
     /// child then, or a Pod's own) stays as it was; so does every other verdict.
-    pub fn reword(&mut self) -> Option<Ended> {
-        let Some(Ended::FailOn { expr, by }) = &self.ended else {
+    pub fn reword(&mut self) -> Option<Verdict> {
+        let Some(Verdict::FailOn { expr, by }) = &self.ended else {
             return self.ended.clone();
         };
-        let at = self
-            .rules
-            .fail_on
-            .iter()
-            .position(|e| e.to_string() == *expr);
+        let at = self.rules.fail_on.iter().position(|e| e == expr);
         let found = at.and_then(|at| {
             let expr = &self.rules.fail_on[at];
             self.objects.iter().find(|(key, seen)| {
@@ -1126,7 +1137,7 @@ impl Judge {
         if judgement.message.contains(&trouble.reason) {
             return self.ended.clone();
         }
-        let reworded = Ended::FailOn {
+        let reworded = Verdict::FailOn {
             expr: expr.clone(),
             by: format!(
                 "{} ({}; {child}: {})",
@@ -1139,16 +1150,21 @@ impl Judge {
 
     /// Every watched object the readiness rules do not call ready, by label, with its
     /// judgement, sorted by label: what the summary of a failed wait lists.
-    pub fn unready(&self) -> Vec<(String, Judgement)> {
-        let mut objects: Vec<(String, Judgement)> = self
+    pub fn unready(&self) -> Vec<Unready> {
+        let mut objects: Vec<Unready> = self
             .objects
-            .values()
-            .filter_map(|s| {
+            .iter()
+            .filter_map(|(key, s)| {
                 let judgement = s.judgement.as_ref()?;
-                (judgement.state != State::Ready).then(|| (s.label.clone(), judgement.clone()))
+                (judgement.state != State::Ready).then(|| Unready {
+                    label: s.label.clone(),
+                    context: key.context.clone(),
+                    viewed: s.viewed,
+                    judgement: judgement.clone(),
+                })
             })
             .collect();
-        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects.sort_by(|a, b| a.label.cmp(&b.label));
         objects
     }
 
@@ -1188,15 +1204,12 @@ impl Judge {
     /// The objects `unmet` names, as kubectl wait's order places them (for stdout's cut).
     pub fn not_met(&self) -> Vec<NotMet> {
         self.unmet_objects()
-            .map(|(key, _)| {
-                let (plural, group) = key.resource.split_once('.').unwrap_or((&key.resource, ""));
-                NotMet {
-                    group: group.to_string(),
-                    plural: plural.to_string(),
-                    context: key.context.clone(),
-                    namespace: key.namespace.clone(),
-                    name: key.name.clone(),
-                }
+            .map(|(key, _)| NotMet {
+                group: key.resource.group.clone(),
+                plural: key.resource.plural.clone(),
+                context: key.context.clone(),
+                namespace: key.namespace.clone(),
+                name: key.name.clone(),
             })
             .collect()
     }
@@ -1288,7 +1301,7 @@ mod tests {
     }
 
     /// Feed events (kind, name, phase) to a judge; returns what ended it, and when.
-    fn feed(judge: &mut Judge, steps: &[(&str, &str, &str)]) -> Option<(usize, Ended)> {
+    fn feed(judge: &mut Judge, steps: &[(&str, &str, &str)]) -> Option<(usize, Verdict)> {
         let resource = resource();
         for (i, (kind, name, phase)) in steps.iter().enumerate() {
             if *kind == "SYNC" {
@@ -1373,8 +1386,8 @@ mod tests {
         let ended = judge.tick(t0 + Duration::from_secs(30));
         assert_eq!(
             ended,
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "deployment.apps/web (pod/web-1: ImagePullBackOff (web): Back-off)".into()
             })
         );
@@ -1406,7 +1419,7 @@ mod tests {
         );
         assert!(matches!(
             judge.child_trouble(&key, "pod/web-1", stuck(t0), t0),
-            Some(Ended::FailOn { .. })
+            Some(Verdict::FailOn { .. })
         ));
     }
 
@@ -1442,9 +1455,9 @@ mod tests {
         assert_eq!(judge.next_tick(), Some(due));
         assert!(judge.tick(due).is_some());
 
-        let fails_at_once = |ended: Option<Ended>| {
+        let fails_at_once = |ended: Option<Verdict>| {
             assert!(
-                matches!(&ended, Some(Ended::FailOn { by, .. }) if by.starts_with("pod/x (CrashLoopBackOff")),
+                matches!(&ended, Some(Verdict::FailOn { by, .. }) if by.starts_with("pod/x (CrashLoopBackOff")),
                 "{ended:?}"
             )
         };
@@ -1523,8 +1536,8 @@ mod tests {
         let due = judge.next_tick().expect("judged again when the grace ends");
         assert_eq!(
             judge.tick(due),
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
@@ -1536,8 +1549,8 @@ mod tests {
         judge.synced(0);
         assert_eq!(
             feed_object(&mut judge, &resource(), crashing.clone()),
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "pod/x (CrashLoopBackOff (web): back-off restarting failed container)".into()
             })
         );
@@ -1555,7 +1568,7 @@ mod tests {
                                       "conditions": [{"type": "Ready", "status": "True"}]}});
         assert!(matches!(
             feed_object(&mut judge, &resource(), ready),
-            Some(Ended::Until { .. })
+            Some(Verdict::Until { .. })
         ));
     }
 
@@ -1629,8 +1642,8 @@ mod tests {
         );
         assert_eq!(
             feed_object(&mut judge, &resource, deployment("web", 1, "ProgressDeadlineExceeded")),
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\")".into()
             })
         );
@@ -1663,8 +1676,8 @@ mod tests {
         judge.child_trouble(&key, "pod/web-1", Some(pulling("ImagePullBackOff")), t0);
         judge.child_trouble(&key, "pod/web-2", Some(pulling("ErrImagePull")), t0);
         judge.child_trouble(&key, "pod/web-2", None, t0);
-        let worded = Some(Ended::FailOn {
-            expr: "failed".into(),
+        let worded = Some(Verdict::FailOn {
+            expr: Expr::Failed,
             by: "deployment.apps/web (Progress deadline exceeded; pod/web-1: ImagePullBackOff (web): Back-off pulling image \"x\")".into(),
         });
         assert_eq!(judge.reword(), worded);
@@ -1711,7 +1724,7 @@ mod tests {
     const DONE: &str = "jsonpath={.status.phase}=Succeeded";
 
     /// Feed one object of kind `kind` (group `group`) as an event to `judge`.
-    fn feed_object(judge: &mut Judge, resource: &ResourceInfo, object: Value) -> Option<Ended> {
+    fn feed_object(judge: &mut Judge, resource: &ResourceInfo, object: Value) -> Option<Verdict> {
         let name = object["metadata"]["name"]
             .as_str()
             .unwrap_or_default()
@@ -1828,7 +1841,7 @@ mod tests {
                 &resource,
                 deployment("web", 3, "NewReplicaSetAvailable")
             ),
-            Some(Ended::Until {
+            Some(Verdict::Until {
                 expr: "ready".into(),
                 by: "deployment.apps/web (Deployment is available. Replicas: 3)".into()
             })
@@ -1874,13 +1887,13 @@ mod tests {
                 &resource,
                 deployment("web", 1, "ProgressDeadlineExceeded")
             ),
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "deployment.apps/web (Progress deadline exceeded)".into()
             })
         );
-        let printed = Ended::FailOn {
-            expr: "failed".into(),
+        let printed = Verdict::FailOn {
+            expr: Expr::Failed,
             by: "deployment.apps/web (Progress deadline exceeded)".into(),
         }
         .to_string();
@@ -1910,8 +1923,8 @@ mod tests {
         assert_eq!(judge.tick(now), None, "still within the window");
         assert_eq!(
             judge.tick(due),
-            Some(Ended::FailOn {
-                expr: "failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::Failed,
                 by: "pod/web-1 (Pod could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu.)".into()
             })
         );
@@ -1936,7 +1949,7 @@ mod tests {
         skipped["metadata"]["labels"] = json!({"skip": "yes"});
         assert!(matches!(
             feed_object(&mut judge, &resource, skipped),
-            Some(Ended::Until { expr, .. }) if expr.starts_with("jsonpath=")
+            Some(Verdict::Until { expr, .. }) if expr.starts_with("jsonpath=")
         ));
     }
 
@@ -1952,17 +1965,26 @@ mod tests {
                 ("MODIFIED", "b", "Succeeded"),
             ],
         );
-        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((3, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
 
         // Already true at the list: decided when the list is complete, not before.
         let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
         let ended = feed(&mut judge, &[("ADDED", "a", "Succeeded"), ("SYNC", "", "")]);
-        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((1, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
 
         // A selector that matches nothing yet waits for objects to appear.
         let mut judge = Judge::new(rules(&[DONE], &[], For::All), vec![], 1);
         let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Succeeded")]);
-        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((1, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
     }
 
     #[test]
@@ -1977,7 +1999,10 @@ mod tests {
                 ("DELETED", "b", "Running"),
             ],
         );
-        assert!(matches!(ended, Some((3, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((3, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
     }
 
     #[test]
@@ -1987,7 +2012,10 @@ mod tests {
             &mut judge,
             &[("ADDED", "a", "Running"), ("ADDED", "b", "Succeeded")],
         );
-        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((1, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
 
         let failed = "jsonpath={.status.phase}=Failed";
         let mut judge = Judge::new(rules(&[DONE], &[failed], For::All), vec![], 1);
@@ -2000,7 +2028,7 @@ mod tests {
             ],
         );
         assert!(
-            matches!(ended, Some((2, Ended::FailOn { .. }))),
+            matches!(ended, Some((2, Verdict::FailOn { .. }))),
             "{ended:?}"
         );
     }
@@ -2010,11 +2038,17 @@ mod tests {
         let named = vec![Named::new(&resource(), Some("ns".into()), "a")];
         let mut judge = Judge::new(rules(&["create"], &[], For::All), named.clone(), 1);
         let ended = feed(&mut judge, &[("SYNC", "", ""), ("ADDED", "a", "Pending")]);
-        assert!(matches!(ended, Some((1, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((1, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
 
         let mut judge = Judge::new(rules(&["delete"], &[], For::All), named.clone(), 1);
         let ended = feed(&mut judge, &[("SYNC", "", "")]);
-        assert!(matches!(ended, Some((0, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((0, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
 
         let mut judge = Judge::new(rules(&["delete"], &[], For::All), named, 1);
         let ended = feed(
@@ -2025,7 +2059,10 @@ mod tests {
                 ("DELETED", "a", "Running"),
             ],
         );
-        assert!(matches!(ended, Some((2, Ended::Until { .. }))), "{ended:?}");
+        assert!(
+            matches!(ended, Some((2, Verdict::Until { .. }))),
+            "{ended:?}"
+        );
     }
 
     #[test]
@@ -2044,7 +2081,7 @@ mod tests {
                 ("ADDED", "c", ""),
             ],
         );
-        assert_eq!(ended, Some((2, Ended::MaxEvents(2))));
+        assert_eq!(ended, Some((2, Verdict::MaxEvents(2))));
     }
 
     /// The same named pod in two contexts: `--for all` needs it in both, `--fail-on` names the
@@ -2085,7 +2122,7 @@ mod tests {
         assert_eq!(judge_event(&mut judge, &event("west", "Pending")), None);
         assert!(matches!(
             judge_event(&mut judge, &event("west", "Running")),
-            Some(Ended::Until { .. })
+            Some(Verdict::Until { .. })
         ));
         assert!(judge.needs_every_context());
 
@@ -2095,8 +2132,8 @@ mod tests {
         judge.member_resolved(named("west"), 1);
         assert_eq!(
             judge_event(&mut judge, &event("west", "Failed")),
-            Some(Ended::FailOn {
-                expr: "jsonpath={.status.phase}=Failed".into(),
+            Some(Verdict::FailOn {
+                expr: Expr::parse("--fail-on", "jsonpath={.status.phase}=Failed").unwrap(),
                 by: "west/pod/web".into()
             })
         );

@@ -2,7 +2,7 @@
 //! (kubectl wait's vocabulary) and judging them over the events the watcher prints.
 //!
 //! A `ConditionSink` sits in front of the printer's sink. It forwards every event, then asks the
-//! shared `Judge` whether the watch is over; when it is, the judge records why (`Ended`) and
+//! shared `Judge` whether the watch is over; when it is, the judge records why (`Verdict`) and
 //! every condition sink answers `Flow::Stop`, which ends each watcher; the runner reads the
 //! judge's record and `report` turns it into an exit code. The judge sees exactly the events the
 //! watcher prints, so it inherits the watcher's guarantees over reconnects and re-lists (a
@@ -15,7 +15,7 @@
 //! - `expr`: the grammar (`Expr`, `For`) and what an EXPR says of one object;
 //! - `rules`: what the judge is asked to decide;
 //! - `identity`: the objects named and the key each watched object is known by;
-//! - `judge`: the judge, and why a watch ended (`Ended`);
+//! - `judge`: the judge, and why a watch ended (`Verdict`);
 //! - `shared`: the run's one judge behind its lock;
 //! - `sink`: a watcher's way to the judge;
 //! - `summary`: the block written when a wait for `ready` fails.
@@ -29,8 +29,8 @@ mod sink;
 pub mod summary;
 
 pub use expr::{ConditionError, Expr, For};
-pub use identity::{Key, Named};
-pub use judge::{Ended, Judge, Standing, Trouble, Unmet};
+pub use identity::{GroupResource, Key, Named};
+pub use judge::{Judge, Standing, Trouble, Unmet, Unready, Verdict};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::{ConditionSink, Opening};

@@ -5,10 +5,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::readiness::Judgement;
-
 use super::identity::{Key, Named};
-use super::judge::{Ended, Judge, Trouble};
+use super::judge::{Judge, Trouble, Verdict};
 
 /// Writes the judge's changes of judgement (`Rules::progress`), one line each.
 pub type SayProgress = fn(&[String]);
@@ -31,7 +29,7 @@ impl SharedJudge {
     /// The judge, locked; a sink holds it while printing so that nothing is printed after the
     /// event that ended the watch.
     pub(super) fn lock(&self) -> MutexGuard<'_, Judge> {
-        crate::log::lock(&self.judge)
+        crate::mutex::lock(&self.judge)
     }
 
     /// Write out the changes of judgement `judge` has made since it was last asked.
@@ -48,7 +46,7 @@ impl SharedJudge {
     }
 
     /// Judge again what changes with time alone (`Judge::tick`).
-    pub fn tick(&self, now: SystemTime) -> Option<Ended> {
+    pub fn tick(&self, now: SystemTime) -> Option<Verdict> {
         let mut judge = self.lock();
         let ended = judge.tick(now);
         self.say_progress(&mut judge);
@@ -62,7 +60,7 @@ impl SharedJudge {
         child: &str,
         trouble: Option<Trouble>,
         now: SystemTime,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         let mut judge = self.lock();
         let ended = judge.child_trouble(workload, child, trouble, now);
         self.say_progress(&mut judge);
@@ -70,12 +68,12 @@ impl SharedJudge {
     }
 
     /// What ended the watch, once something has.
-    pub fn ended(&self) -> Option<Ended> {
+    pub fn ended(&self) -> Option<Verdict> {
         self.lock().ended()
     }
 
     /// The verdict, its cause worded with what was learnt since (`Judge::reword`).
-    pub fn reword(&self) -> Option<Ended> {
+    pub fn reword(&self) -> Option<Verdict> {
         self.lock().reword()
     }
 
@@ -87,7 +85,7 @@ impl SharedJudge {
         resource: &crate::events::ResourceInfo,
         name: &str,
         line: String,
-    ) -> Option<Ended> {
+    ) -> Option<Verdict> {
         self.lock().not_found(index, resource, name, line)
     }
 
@@ -113,7 +111,7 @@ impl SharedJudge {
     }
 
     /// Every watched object not ready, with its judgement (`Judge::unready`).
-    pub fn unready(&self) -> Vec<(String, Judgement)> {
+    pub fn unready(&self) -> Vec<super::Unready> {
         self.lock().unready()
     }
 
@@ -129,10 +127,10 @@ impl SharedJudge {
         self.lock().not_met()
     }
 
-    /// Every object judged, as (`plural.group`, namespace, name), in a server's list order
-    /// (by namespace, then name): what a type or a selector matched (`kw rollout status -l`).
-    pub fn seen(&self) -> Vec<(String, String, String)> {
-        let mut seen: Vec<(String, String, String)> = self
+    /// Every object judged, as (resource, namespace, name), in a server's list order (by
+    /// namespace, then name): what a type or a selector matched (`kw rollout status -l`).
+    pub fn seen(&self) -> Vec<(super::GroupResource, String, String)> {
+        let mut seen: Vec<(super::GroupResource, String, String)> = self
             .lock()
             .judgements()
             .map(|(key, _)| {
@@ -154,13 +152,8 @@ impl crate::output::live::Judging for SharedJudge {
         let judge = self.lock();
         let mut judged = crate::output::live::Judged::default();
         for (key, judgement) in judge.judgements() {
-            // `Key::resource` is `plural.group` (a plural has no dot; a group may).
-            let (plural, group) = key
-                .resource
-                .split_once('.')
-                .unwrap_or((key.resource.as_str(), ""));
             judged.insert(
-                (group, plural),
+                (&key.resource.group, &key.resource.plural),
                 (&key.context, &key.namespace, &key.name),
                 judgement.clone(),
             );

@@ -8,7 +8,8 @@
 //!   points strictly down: to a lower rank, never to an equal or a higher one. A unit missing
 //!   from the table fails, so a new one gets its place on purpose.
 //! - **Ranks inside folders.** The same, between the rooms of a ranked folder (its files, its
-//!   subfolders, and its `mod.rs` as `mod`): `output/` and most others, see `KW_FOLDER_RANKS`.
+//!   subfolders, and its `mod.rs` as `mod`): `output/` and most others, see `KW_FOLDER_RANKS`
+//!   and `KW_SIM_FOLDER_RANKS`.
 //! - **No circle at file level.** Every module file is a node (`a.rs` and `a/mod.rs` are module
 //!   `a`); no chain of arrows comes back to where it started, inside a folder too (a child that
 //!   uses an item of its `mod.rs` while the `mod.rs` uses the child is a circle).
@@ -77,43 +78,46 @@ struct Rules {
 }
 
 /// The client, lowest first (CONTRIBUTING.md explains each layer): the leaf libraries, the
-/// configuration, the HTTP client, decoding, discovery, the watcher, the readiness rules,
+/// diagnostics, the configuration, the HTTP client, decoding, discovery, the watcher, the readiness rules,
 /// output, waiting; then the command line, the plan made from it, what words the ending, the
 /// runner, and the commands beside `get`.
 const KW_RANKS: Ranks = &[
-    ("log", 0),
+    ("mutex", 0),
     ("spelling", 0),
     ("private_file", 0),
     ("permits", 0),
     ("parking", 0),
     ("goformat", 0),
     ("events", 0),
+    ("secrets", 1),
+    ("notices", 1),
     ("jsonpath", 1),
     ("gotemplate", 1),
-    ("config", 2),
-    ("client", 3),
-    ("decode", 4),
-    ("discovery", 5),
-    ("watcher", 6),
-    ("readiness", 7),
-    ("output", 8),
-    ("wait", 9),
-    ("cli", 10),
-    ("cli_help", 10),
-    ("plan", 11),
-    ("passthrough", 11),
-    ("report", 12),
-    ("run", 13),
-    ("demo", 14),
-    ("version", 14),
-    ("completion", 14),
+    // Diagnostics: worded over the secrets they cut out and where notices go.
+    ("log", 2),
+    ("config", 3),
+    ("client", 4),
+    ("decode", 5),
+    ("discovery", 6),
+    ("watcher", 7),
+    ("readiness", 8),
+    ("output", 9),
+    ("wait", 10),
+    ("cli", 11),
+    ("cli_help", 11),
+    ("plan", 12),
+    ("passthrough", 12),
+    ("report", 13),
+    ("run", 14),
+    ("demo", 15),
+    ("version", 15),
+    ("completion", 15),
 ];
 
 /// Inside kw's folders, lowest first; `mod` is the folder's mod.rs. Each order is the code's
 /// own when it was written down (a room's rank: the longest chain of arrows below it), so a
 /// new arrow that climbs, or joins two rooms of one rank, is a choice made here on purpose.
-/// Not ranked yet, as other work is reshaping them (issue 46): client, config, decode,
-/// goformat, watcher.
+/// Not ranked yet, as other work is reshaping them (issue 46): client, decode, watcher.
 const KW_FOLDER_RANKS: FolderRanks = &[
     // A job's turns, the pool that runs them, the poller that waits for parked jobs' sockets
     // (handing them to the pool through a callback), then what ties the two.
@@ -183,6 +187,59 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("mod", 3),
         ],
     ),
+    // Where a connection's parts are named (endpoint), the files and environment read, then
+    // what is made of them: credentials, the contexts, the connection, the settings over all.
+    (
+        "config",
+        &[
+            ("endpoint", 0),
+            ("environment", 0),
+            ("flags", 0),
+            ("material", 0),
+            ("mod", 0),
+            ("kubeconfig", 1),
+            ("pem", 1),
+            ("proxy", 1),
+            ("auth", 2),
+            ("contexts", 2),
+            ("in_cluster", 2),
+            ("connection", 3),
+            ("settings", 4),
+        ],
+    ),
+    // Its errors, exec plugins, the credentials they make, then how a user's entry is read.
+    (
+        "config::auth",
+        &[("error", 0), ("exec", 1), ("mod", 2), ("config", 3)],
+    ),
+    // Go's pieces (durations, quoting, JSON), its fmt over JSON, then YAML over both.
+    (
+        "goformat",
+        &[
+            ("duration", 0),
+            ("json", 0),
+            ("mod", 0),
+            ("quote", 0),
+            ("fmt", 1),
+            ("yaml", 2),
+        ],
+    ),
+    // The flags of each verb and pflag's booleans, the verbs over them, then what reads the
+    // command (its help, an optional value after a space).
+    (
+        "cli",
+        &[
+            ("demo", 0),
+            ("pflag", 0),
+            ("rollout", 0),
+            ("wait", 0),
+            ("get", 1),
+            ("verbs", 2),
+            ("help", 3),
+            ("spaced", 3),
+            ("mod", 4),
+        ],
+    ),
     // The line's words and candidates, what can be typed, what is asked, the cluster's
     // answers, then the two entry points.
     (
@@ -192,7 +249,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("words", 0),
             ("vocabulary", 1),
             ("question", 2),
-            ("cluster", 3),
+            ("answers", 3),
             ("handed", 3),
             ("serve", 4),
             ("kubectl", 5),
@@ -206,7 +263,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("names", 0),
             ("cache", 1),
             ("served", 1),
-            ("cluster", 2),
+            ("cluster_handle", 2),
             ("mod", 2),
             // A run's discoveries, each read once for contexts that share a server.
             ("once", 3),
@@ -222,7 +279,18 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     ),
     (
         "plan",
-        &[("manifest", 0), ("mod", 0), ("rollout", 1), ("wait", 1)],
+        &[
+            ("deadlines", 0),
+            ("error", 0),
+            ("manifest", 0),
+            ("output", 0),
+            ("request", 1),
+            ("get", 2),
+            ("flags", 3),
+            ("rollout", 4),
+            ("wait", 4),
+            ("mod", 5),
+        ],
     ),
     // The answer and the fields read, one file of rules per kind, then kubectl's viewers.
     (
@@ -242,13 +310,14 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     (
         "report",
         &[
-            ("error", 0),
             ("exit", 0),
-            ("outcome", 1),
-            ("panic", 1),
-            ("mod", 2),
-            ("rollout", 3),
-            ("wait", 3),
+            // The one error type, and the exit code each of its errors gives.
+            ("error", 1),
+            ("outcome", 2),
+            ("panic", 2),
+            ("mod", 3),
+            ("rollout", 4),
+            ("wait", 4),
         ],
     ),
     // A member and its watches, what is told on the way, the drive, `get`, then the verbs run
@@ -324,6 +393,60 @@ const KW_SIM_RANKS: Ranks = &[
     ("cli", 5),
 ];
 
+/// Inside the simulator's folders, lowest first, as `KW_FOLDER_RANKS`. Not ranked: `config`
+/// (its mod.rs alone) and `api`, whose `flood/` and `shared.rs` name each other (a circle
+/// between rooms, though none between files: `shared` holds the flood's registry, which
+/// `flood/` reads), to be undone before `api` can be ranked.
+const KW_SIM_FOLDER_RANKS: FolderRanks = &[
+    // HTTP/1.1's codec, then the bodies it compresses.
+    ("http", &[("mod", 0), ("compress", 1)]),
+    // The cluster's data (types, objects, logs, tables), the store of it, then what changes it.
+    (
+        "world",
+        &[
+            ("catalog", 0),
+            ("container_logs", 0),
+            ("mod", 0),
+            ("objects", 0),
+            ("printers", 0),
+            ("churn", 1),
+            ("store", 1),
+            ("controllers", 2),
+            ("rollout", 2),
+        ],
+    ),
+    // Object ids, each kind's shapes, workloads made of Pods, then the catalogue of them all.
+    (
+        "world::objects",
+        &[
+            ("ids", 0),
+            ("cluster", 1),
+            ("config", 1),
+            ("events", 1),
+            ("pods", 1),
+            ("services", 1),
+            ("widgets", 1),
+            ("workloads", 2),
+            ("mod", 3),
+        ],
+    ),
+    // Certificates and the pieces a server is started with, a connection, the handle over
+    // them, then the control ops a handle answers.
+    (
+        "server",
+        &[
+            ("certs", 0),
+            ("drivers", 0),
+            ("kubeconfig", 0),
+            ("listener", 0),
+            ("mod", 0),
+            ("connection", 1),
+            ("handle", 2),
+            ("control", 3),
+        ],
+    ),
+];
+
 /// Every crate of the workspace.
 const CRATES: &[Rules] = &[
     Rules {
@@ -338,7 +461,7 @@ const CRATES: &[Rules] = &[
         name: "kw-sim",
         src: "crates/kw-sim/src",
         ranks: KW_SIM_RANKS,
-        folders: &[],
+        folders: KW_SIM_FOLDER_RANKS,
         uses: &[("kw_wire", &["*"])],
         split_impls: &[],
     },

@@ -90,14 +90,14 @@ impl Authenticator {
         let mut state = State::default();
         match &source {
             CredentialSource::Token(token) => {
-                crate::log::register_secret(&token.0);
+                crate::secrets::register_secret(&token.0);
                 state.credential = Some(Credential {
                     token: Some(token.clone()),
                     identity: None,
                 })
             }
             CredentialSource::TokenFile { path, initial, .. } => {
-                crate::log::register_secret(&initial.0);
+                crate::secrets::register_secret(&initial.0);
                 state.credential = Some(Credential {
                     token: Some(initial.clone()),
                     identity: None,
@@ -121,7 +121,7 @@ impl Authenticator {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        crate::log::lock(&self.state)
+        crate::mutex::lock(&self.state)
     }
 
     /// The credential for the next request, renewed if it is due; an exec plugin run for it
@@ -243,7 +243,7 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
                 .as_ref()
                 .is_some_and(|c| c.token.as_ref() == Some(&token));
             if !unchanged {
-                crate::log::register_secret(&token.0);
+                crate::secrets::register_secret(&token.0);
                 vlog!(crate::log::REQUESTS, "read a new token from {origin}");
                 state.credential = Some(Credential {
                     token: Some(token),
@@ -268,7 +268,7 @@ fn run_plugin(
     drop(permit);
     let output = output?;
     if let Some(token) = &output.token {
-        crate::log::register_secret(&token.0);
+        crate::secrets::register_secret(&token.0);
     }
     let identity = match &output.client_certificate {
         Some((cert, key)) => {

@@ -32,7 +32,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::events::{Event, Flow, Origin, Sink, TableRow};
-use crate::log::Notices;
+use crate::notices::Notices;
 use crate::output::printer::{fallback_row, PrintOptions, TablePrinter};
 use crate::watcher::Reconnects;
 
@@ -110,12 +110,12 @@ impl View {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || view.draw_until(&stop))
         };
-        *crate::log::lock(&view.drawing) = Some((handle, stop));
+        *crate::mutex::lock(&view.drawing) = Some((handle, stop));
         view
     }
 
     fn board(&self) -> MutexGuard<'_, Board> {
-        crate::log::lock(&self.board)
+        crate::mutex::lock(&self.board)
     }
 
     /// A sink for one target's watcher, printing rows as `options` say.
@@ -231,7 +231,7 @@ impl View {
 
     /// Draw the last frame and give the terminal back (the cursor); the frame stays on screen.
     pub fn finish(&self) {
-        let drawing = crate::log::lock(&self.drawing).take();
+        let drawing = crate::mutex::lock(&self.drawing).take();
         if let Some((handle, stop)) = drawing {
             stop.store(true, std::sync::atomic::Ordering::SeqCst);
             handle.thread().unpark();

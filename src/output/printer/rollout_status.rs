@@ -31,11 +31,11 @@ pub struct JudgedEvent(Arc<Mutex<Option<Judgement>>>);
 
 impl JudgedEvent {
     pub fn set(&self, judgement: Option<Judgement>) {
-        *crate::log::lock(&self.0) = judgement;
+        *crate::mutex::lock(&self.0) = judgement;
     }
 
     fn take(&self) -> Option<Judgement> {
-        crate::log::lock(&self.0).take()
+        crate::mutex::lock(&self.0).take()
     }
 }
 

@@ -21,7 +21,7 @@ use crate::config::kubeconfig;
 use crate::config::settings;
 use crate::discovery;
 use crate::discovery::cache::DiscoveryCache;
-use crate::discovery::cluster::ClusterHandle;
+use crate::discovery::cluster_handle::ClusterHandle;
 use crate::events::ResourceInfo;
 use crate::watcher::Target;
 

@@ -1,0 +1,123 @@
+//! kw's command line as clap derives it: the global flags (kubectl's, and `-v`) and the verbs,
+//! with the arguments of those too small for a file of their own.
+
+use clap::{Args, Parser, Subcommand};
+
+use super::demo::DemoArgs;
+use super::get::GetArgs;
+use super::rollout::RolloutArgs;
+use super::wait::{WaitArgs, WAIT_EXAMPLES};
+use crate::config::flags::ConfigFlags;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kw",
+    version,
+    about = "Watch Kubernetes resources like `kubectl get -w`, without losing or repeating events",
+    propagate_version = true,
+    after_help = TOP_EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// kubectl's global flags: accepted before or after the subcommand (`kw --context prod get
+    /// pods`, `kw get pods --context prod`), so kubectl habits and aliases carry over.
+    #[command(flatten, next_help_heading = GLOBAL_HEADING)]
+    pub config: ConfigFlags,
+
+    /// Log level for diagnostics on stderr (kubectl's -v): 4 logs requests, reconnects and
+    /// re-lists; 6 and up adds response statuses. Tokens are always redacted.
+    #[arg(
+        short = 'v',
+        long = "v",
+        global = true,
+        value_name = "N",
+        default_value_t = 0,
+        help_heading = GLOBAL_HEADING,
+        overrides_with = "verbosity"
+    )]
+    pub verbosity: u8,
+}
+
+/// Where `--help` lists the flags that go anywhere on the command line.
+const GLOBAL_HEADING: &str = "Global options (before or after the subcommand)";
+
+// Parsed once per run: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List resources, and with -w watch them for changes.
+    Get(GetArgs),
+    /// Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it.
+    Demo(DemoArgs),
+    /// Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw
+    /// sim --help` lists its flags).
+    #[command(disable_help_flag = true)]
+    Sim(SimPassthrough),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = COMPLETION_EXAMPLES)]
+    Completion(CompletionArgs),
+    /// Print kw's version and, when a cluster is reachable, the server's.
+    Version(VersionArgs),
+    /// Manage the rollout of a resource (kubectl's `rollout`): `status`.
+    Rollout(RolloutArgs),
+    /// Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout,
+    /// byte for byte).
+    #[command(after_help = WAIT_EXAMPLES)]
+    Wait(WaitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// The shell to print the script for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// Print only kw's version; do not ask the server.
+    #[arg(long)]
+    pub client: bool,
+}
+
+/// `kw sim`'s arguments, handed to the simulator's own parser (`kw_sim::SimCli`).
+#[derive(Debug, Args)]
+pub struct SimPassthrough {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., hide = true)]
+    pub args: Vec<std::ffi::OsString>,
+}
+
+/// Shown under `kw --help`.
+const TOP_EXAMPLES: &str = "\
+Examples:
+  kw get pods -w                                  watch pods in the current namespace
+  kw get pods,deploy -A -w --output-watch-events  several types at once, with event types
+  kw get pods -w -o jsonl | jq -c .metadata.name  one JSON object per line for jq
+  kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
+  kw demo                                         a simulated cluster, no cluster needed
+  source <(kw completion bash)                    shell completion
+
+kw's commands are the ones above; kubectl's others (describe, apply, delete, logs, rollout undo,
+...) are handed to kubectl with the same arguments, input, output and exit status.
+
+Environment:
+  KUBECONFIG       kubeconfig files (':'-separated; the first to set a value wins)
+  HOME             ~/.kube/config when KUBECONFIG is unset
+  KW_KUBECTL       the kubectl to hand kubectl's other commands to (default: kubectl on PATH)
+  KW_IDLE_TIMEOUT  silence after which a watch connection counts as dead (default 75s)
+  NO_COLOR         no colours in diagnostics
+
+Exit codes: 0 done, 1 usage/config, 2 --fail-on met, 3 --timeout, 4 auth refused (401/403),
+5 server unreachable, 6 server error, 130 interrupted, 141 stdout closed before a verdict,
+128 + N ended by signal N (143 SIGTERM).";
+
+/// Shown under `kw completion --help`.
+const COMPLETION_EXAMPLES: &str = "\
+Examples:
+  source <(kw completion bash)                       bash, this shell only
+  kw completion zsh > \"${fpath[1]}/_kw\"              zsh
+  kw completion fish > ~/.config/fish/completions/kw.fish
+  kw completion powershell | Out-String | Invoke-Expression
+  eval (kw completion elvish | slurp)                elvish";

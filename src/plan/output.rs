@@ -1,0 +1,46 @@
+//! How to print, as far as the flags decide it.
+
+use crate::output::printer::{DiffDetail, OutputFormat, SortBy, TimestampFormat};
+use crate::output::terminal::ColorChoice;
+use crate::wire::EventType;
+
+/// How to print, as far as the flags decide it (the terminal and colour are decided by
+/// `crate::output::terminal`, per run).
+#[derive(Debug, Clone)]
+pub struct OutputPlan {
+    pub format: OutputFormat,
+    pub watch_events: bool,
+    pub no_headers: bool,
+    pub show_kind: bool,
+    pub show_managed_fields: bool,
+    pub show_labels: bool,
+    pub label_columns: Vec<String>,
+    pub sort_by: Option<SortBy>,
+    pub timestamps: Option<TimestampFormat>,
+    pub color: ColorChoice,
+    pub diff: Option<DiffDetail>,
+    pub ignore_unchanged: bool,
+    pub only: Vec<EventType>,
+}
+
+impl OutputPlan {
+    /// A verb's own format with none of get's decorations: no headers to choose, no colour,
+    /// no diff, every event type. `rollout status` and `wait` print kubectl's fixed lines.
+    pub fn plain(format: OutputFormat) -> OutputPlan {
+        OutputPlan {
+            format,
+            watch_events: false,
+            no_headers: false,
+            show_kind: false,
+            show_managed_fields: false,
+            show_labels: false,
+            label_columns: Vec::new(),
+            sort_by: None,
+            timestamps: None,
+            color: ColorChoice::Never,
+            diff: None,
+            ignore_unchanged: false,
+            only: Vec::new(),
+        }
+    }
+}
