@@ -185,9 +185,21 @@ fn cell(plot: Plot, verb: Verb, join: Join, mode: Mode) {
         .arg(&cluster.kubeconfig);
     let live = match join {
         Join::Start => {
-            let live = Live::spawn(&mut command);
+            // kw joins as soon as the story's workload exists: its thread writes it, and a
+            // named verb started before that is refused NotFound (exit 6, as kubectl's 1).
             cluster.sim.play_rollout(&rollout).expect("rollout plays");
-            live
+            let resource = match plot {
+                Plot::JobFails => "jobs",
+                _ => "deployments",
+            };
+            wait_for(&format!("{plot:?}'s {resource} to exist"), STEP_LIMIT, || {
+                cluster
+                    .sim
+                    .objects(resource)
+                    .iter()
+                    .any(|o| o["metadata"]["name"] == name(plot))
+            });
+            Live::spawn(&mut command)
         }
         Join::Trouble | Join::End => {
             cluster.sim.play_rollout(&rollout).expect("rollout plays");
