@@ -212,11 +212,13 @@ const KW_FOLDER_RANKS: FolderRanks = &[
         "config::auth",
         &[("error", 0), ("exec", 1), ("mod", 2), ("config", 3)],
     ),
-    // Go's pieces (durations, quoting, JSON), its fmt over JSON, then YAML over both.
+    // Go's pieces (durations, floats' verbs, quoting, JSON), its fmt over JSON, then YAML over
+    // both.
     (
         "goformat",
         &[
             ("duration", 0),
+            ("float", 0),
             ("json", 0),
             ("mod", 0),
             ("quote", 0),
