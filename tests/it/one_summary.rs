@@ -192,13 +192,17 @@ fn cell(plot: Plot, verb: Verb, join: Join, mode: Mode) {
                 Plot::JobFails => "jobs",
                 _ => "deployments",
             };
-            wait_for(&format!("{plot:?}'s {resource} to exist"), STEP_LIMIT, || {
-                cluster
-                    .sim
-                    .objects(resource)
-                    .iter()
-                    .any(|o| o["metadata"]["name"] == name(plot))
-            });
+            wait_for(
+                &format!("{plot:?}'s {resource} to exist"),
+                STEP_LIMIT,
+                || {
+                    cluster
+                        .sim
+                        .objects(resource)
+                        .iter()
+                        .any(|o| o["metadata"]["name"] == name(plot))
+                },
+            );
             Live::spawn(&mut command)
         }
         Join::Trouble | Join::End => {
