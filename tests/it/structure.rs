@@ -117,7 +117,7 @@ const KW_RANKS: Ranks = &[
 /// Inside kw's folders, lowest first; `mod` is the folder's mod.rs. Each order is the code's
 /// own when it was written down (a room's rank: the longest chain of arrows below it), so a
 /// new arrow that climbs, or joins two rooms of one rank, is a choice made here on purpose.
-/// Not ranked yet, as other work is reshaping them (issue 46): client, decode, watcher.
+/// Not ranked yet: private_file. (client, decode and watcher were ranked in issue 46.)
 const KW_FOLDER_RANKS: FolderRanks = &[
     // A job's turns, the pool that runs them, the poller that waits for parked jobs' sockets
     // (handing them to the pool through a callback), then what ties the two.
@@ -242,6 +242,22 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("mod", 4),
         ],
     ),
+    // Leaves (backoff, the server's clock, what a connection holds above its socket, the
+    // CONNECT tunnel), the sockets and TLS that count input in a probe, what a run's clients
+    // share (TLS configurations), then the client.
+    (
+        "client",
+        &[
+            ("backoff", 0),
+            ("clock", 0),
+            ("probe", 0),
+            ("tunnel", 0),
+            ("socket", 1),
+            ("tls", 1),
+            ("shared", 2),
+            ("mod", 3),
+        ],
+    ),
     // The line's words and candidates, what can be typed, what is asked, the cluster's
     // answers, then the two entry points.
     (
@@ -255,6 +271,24 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("handed", 3),
             ("serve", 4),
             ("kubectl", 5),
+            ("mod", 5),
+        ],
+    ),
+    // The scanner, nesting depth, the framer and the shapes that need no scanning (list
+    // bodies, a whole value), the walk the scanned shapes share, then object heads, Tables
+    // (rows carry heads) and watch events (a table event carries a Table).
+    (
+        "decode",
+        &[
+            ("depth", 0),
+            ("framer", 0),
+            ("list", 0),
+            ("scan", 0),
+            ("value", 0),
+            ("fields", 1),
+            ("head", 2),
+            ("table", 3),
+            ("event", 4),
             ("mod", 5),
         ],
     ),
@@ -353,6 +387,23 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("shared", 3),
             ("sink", 4),
             ("mod", 5),
+        ],
+    ),
+    // What was printed, the selector check, namespace sets, request paths, the watcher, then
+    // the rooms that call back into it: listing, streaming lists, how to watch several
+    // namespaces. mod.rs calls list.rs and streaming.rs too, through the split `impl Watcher`
+    // (KW_SPLIT_IMPLS): method calls no path shows, so that circle is not ranked here.
+    (
+        "watcher",
+        &[
+            ("known", 0),
+            ("left_selector", 0),
+            ("namespaces", 0),
+            ("request", 1),
+            ("mod", 2),
+            ("list", 3),
+            ("namespace_access", 3),
+            ("streaming", 3),
         ],
     ),
 ];
