@@ -117,8 +117,13 @@ const KW_RANKS: Ranks = &[
 /// Inside kw's folders, lowest first; `mod` is the folder's mod.rs. Each order is the code's
 /// own when it was written down (a room's rank: the longest chain of arrows below it), so a
 /// new arrow that climbs, or joins two rooms of one rank, is a choice made here on purpose.
-/// Not ranked yet: private_file. (client, decode and watcher were ranked in issue 46.)
+/// Every folder of kw is ranked (the last, client, decode, watcher and private_file, in issue 46).
 const KW_FOLDER_RANKS: FolderRanks = &[
+    // The error, each platform's way of keeping a file private, then what picks one.
+    (
+        "private_file",
+        &[("error", 0), ("portable", 1), ("unix", 1), ("mod", 2)],
+    ),
     // A job's turns, the pool that runs them, the poller that waits for parked jobs' sockets
     // (handing them to the pool through a callback), then what ties the two.
     (
