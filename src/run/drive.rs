@@ -16,9 +16,10 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::config::environment::Environment;
 use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
-use crate::events::Sink;
+use crate::events::{ResourceInfo, Sink};
 use crate::log::{self, ContextScope};
 use crate::notices::Notices;
+use crate::output::printer::PrintOptions;
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
@@ -462,6 +463,22 @@ impl Run {
         false
     }
 
+    /// How a target's events print: the plan's options with what the run adds (its judge's
+    /// judgements, and `--timeout` for a template run), the same for a watch in turns.
+    fn print_options(&self, resource: &ResourceInfo, prepared: &Prepared) -> PrintOptions {
+        let mut options = self.plan.print_options(
+            resource,
+            &prepared.targets,
+            self.color,
+            self.terminal,
+            self.width,
+            self.started,
+        );
+        options.judged = self.judged_event.clone();
+        options.deadline = self.timeout;
+        options
+    }
+
     /// A fleet member's one target watched in turns: while its stream is silent, it waits
     /// parked, without a thread (`crate::parking`). Only what owns all it needs can move from
     /// thread to thread: a plain `get -w` over several contexts (no judge, no auxiliary
@@ -494,15 +511,7 @@ impl Run {
         else {
             return Err(tell);
         };
-        let mut options = plan.print_options(
-            &target.resource,
-            &prepared.targets,
-            self.color,
-            self.terminal,
-            self.width,
-            self.started,
-        );
-        options.judged = self.judged_event.clone();
+        let options = self.print_options(&target.resource, prepared);
         let context = Arc::clone(context);
         let output = match self.outputs.sink(options, (&target.resource, 0), 0) {
             Ok(output) => output,
@@ -667,16 +676,7 @@ impl Run {
             printed,
             watches,
         } = at;
-        let mut options = self.plan.print_options(
-            &target.resource,
-            &prepared.targets,
-            self.color,
-            self.terminal,
-            self.width,
-            self.started,
-        );
-        options.judged = self.judged_event.clone();
-        options.deadline = self.timeout;
+        let options = self.print_options(&target.resource, prepared);
         let order = prepared
             .targets
             .iter()

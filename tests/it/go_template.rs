@@ -181,3 +181,35 @@ fn a_template_run_stops_at_the_timeout() {
         );
     }
 }
+
+/// A fleet's watch of one type runs in turns (it parks while silent, issue 47), and its
+/// template stops at `--timeout` too: each context says so, kw exits 3 at the deadline.
+#[test]
+fn a_template_run_in_a_fleet_stops_at_the_timeout() {
+    let cluster = Cluster::start(kw_sim::SimConfig {
+        empty: true,
+        flood: Some(kw_sim::Flood {
+            list_items: 20,
+            ..kw_sim::Flood::default()
+        }),
+        ..kw_sim::SimConfig::default()
+    });
+    let over_each_pod = format!(
+        "go-template={}x{}",
+        "{{range $}}".repeat(13),
+        "{{end}}".repeat(13)
+    );
+    let mut command = cluster.kw();
+    command
+        .args(["--context", "sim,sim-cert", "get", "pods", "-w"])
+        .args(["--timeout=1s", "-o", &over_each_pod])
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    let outcome = run(command, Duration::from_secs(60));
+    assert_eq!(outcome.code, Some(3), "{outcome:?}");
+    assert_eq!(outcome.stdout, "");
+    for context in ["sim", "sim-cert"] {
+        let line = format!("error: context \"{context}\": --timeout ran out while the go-template ran; it was stopped and its output for that object is not printed\n");
+        assert!(outcome.stderr.contains(&line), "{context}: {outcome:?}");
+    }
+}
