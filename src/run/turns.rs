@@ -5,7 +5,7 @@
 use crate::discovery::cluster_handle::CachedTypes;
 use crate::events::Sink;
 use crate::log::ContextScope;
-use crate::parking::{Job, Parked, Turn};
+use crate::parking::{Job, Turn};
 use crate::watcher::{Progress, WatchError, Watched, Watcher};
 
 /// What is told when the watch ends (the member's news, as a watch on a thread of its own
@@ -28,12 +28,7 @@ impl Job for TurnWatch {
             scope.enter();
         }
         let result = match self.watcher.run_parkable(&mut *self.sink) {
-            Ok(Progress::Parked(parked)) => {
-                return Turn::Park(Parked {
-                    fd: parked.fd,
-                    wake_at: parked.wake_at,
-                })
-            }
+            Ok(Progress::Parked(parked)) => return Turn::Park(parked),
             Ok(Progress::Finished(watched)) => Ok(watched),
             Err(error) => Err(error),
         };

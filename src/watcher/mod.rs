@@ -25,6 +25,7 @@ use crate::client::{Client, ClientError};
 use crate::decode::{self, DecodeError, Framer, ListBody, ObjectHead, TableBody, WireEvent};
 use crate::events::{Event, Flow, Origin, ResourceInfo, Sink, TableRow};
 use crate::log;
+use crate::parking::Parked;
 use crate::permits::Permits;
 use crate::vlog;
 use crate::wire::{EventType, Status, TableColumnDefinition, TABLE_ACCEPT};
@@ -249,15 +250,6 @@ pub enum Progress {
     /// Its stream has been silent for a while, with nothing read and not handled: resume it
     /// (`run_parkable` again) once the socket is readable, or at `wake_at`.
     Parked(Parked),
-}
-
-/// What to wait for before resuming a parked watch.
-#[derive(Debug, Clone, Copy)]
-pub struct Parked {
-    /// The socket its stream comes on.
-    pub fd: crate::parking::Fd,
-    /// When it must look even without data: its idle timeout, or the deadline.
-    pub wake_at: Instant,
 }
 
 /// How reading a stream stopped.
