@@ -259,7 +259,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("tunnel", 0),
             ("socket", 1),
             ("tls", 1),
-            ("shared", 2),
+            ("shared", 4),
             ("mod", 3),
         ],
     ),
@@ -452,9 +452,9 @@ const KW_SIM_RANKS: Ranks = &[
 ];
 
 /// Inside the simulator's folders, lowest first, as `KW_FOLDER_RANKS`. Not ranked: `config`
-/// (its mod.rs alone) and `api`, whose `flood/` and `shared.rs` name each other (a circle
-/// between rooms, though none between files: `shared` holds the flood's registry, which
-/// `flood/` reads), to be undone before `api` can be ranked.
+/// (its mod.rs alone). `api` had a `flood/` room that `shared` both held the data of and was
+/// read by; the flood's bytes are now `flood_data`, below `shared`, and its serving `flood`,
+/// above it.
 const KW_SIM_FOLDER_RANKS: FolderRanks = &[
     // HTTP/1.1's codec, then the bodies it compresses.
     ("http", &[("mod", 0), ("compress", 1)]),
@@ -501,6 +501,44 @@ const KW_SIM_FOLDER_RANKS: FolderRanks = &[
             ("connection", 1),
             ("handle", 2),
             ("control", 3),
+        ],
+    ),
+    // Each request's pieces: who asks, the list options and selectors, the Tables, the flood's
+    // bytes, the state all share, the watch stream, the reply, then each verb's answer, and
+    // the router over them all.
+    (
+        "api",
+        &[
+            ("auth", 0),
+            ("defaults", 0),
+            ("discovery", 0),
+            ("mod", 0),
+            ("patch", 0),
+            ("selector", 0),
+            ("status", 0),
+            ("paging", 1),
+            ("query", 1),
+            ("table", 2),
+            ("flood_data", 3),
+            ("shared", 4),
+            ("watch", 5),
+            ("reply", 6),
+            ("flood", 7),
+            ("openapi", 7),
+            ("pod_logs", 7),
+            ("write", 7),
+            ("router", 8),
+        ],
+    ),
+    // A patch's three formats over the error they share; `mod` picks one.
+    (
+        "api::patch",
+        &[
+            ("error", 0),
+            ("merge", 0),
+            ("json_patch", 1),
+            ("strategic", 1),
+            ("mod", 2),
         ],
     ),
 ];

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod defaults;
 pub mod discovery;
 pub mod flood;
+pub mod flood_data;
 pub mod openapi;
 pub mod paging;
 pub mod patch;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::auth::Tokens;
-use super::flood::templates::FloodData;
+use super::flood_data::FloodData;
 use crate::faults::FaultState;
 use crate::http::Request;
 use crate::world::store::Store;

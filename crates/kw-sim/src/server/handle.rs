@@ -20,7 +20,7 @@ use super::drivers;
 use super::kubeconfig::{self, KubeconfigInputs};
 use super::listener;
 use crate::api::auth::Tokens;
-use crate::api::flood::templates::FloodData;
+use crate::api::flood_data::FloodData;
 use crate::api::shared::{RequestRecord, Shared};
 use crate::config::SimConfig;
 use crate::error::SimError;

@@ -14,7 +14,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::templates::{pod_name, NAMESPACE};
+use crate::api::flood_data::{pod_name, NAMESPACE};
 use crate::api::paging::ContinueToken;
 use crate::api::query::{self, IncludeObject, ListOptions, Rendering};
 use crate::api::reply::Reply;

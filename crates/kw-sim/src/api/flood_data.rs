@@ -1,6 +1,6 @@
 //! What a flood is made of: the pre-serialised byte templates of a flood run (a realistic pod
 //! with holes for name and resourceVersion, as JSON events, Table events, list items and rows),
-//! built once at start. `serve` streams them; `shared` holds them.
+//! built once at start. `flood` streams them; `shared` holds them.
 
 use std::time::SystemTime;
 
