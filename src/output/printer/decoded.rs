@@ -1,0 +1,104 @@
+//! An event's object, decoded at most once however many parts of a printer read it.
+//!
+//! Label cells, `--sort-by`, `--diff` and a row laid out from the whole object each need the
+//! object as a tree; decoding the same bytes for each of them cost a full parse apiece. One
+//! `DecodedObject` is made per event where the event enters a printer, and the parts take it
+//! instead of the event's raw object, so a second parse has nowhere to happen.
+
+use std::cell::OnceCell;
+use std::io;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// What an object that does not decode reads as where a value is optional (labels, diffs).
+static NULL: Value = Value::Null;
+
+pub struct DecodedObject<'a> {
+    raw: &'a RawValue,
+    /// Filled on the first read: an event no part asks about is never decoded.
+    decoded: OnceCell<serde_json::Result<Value>>,
+}
+
+impl<'a> DecodedObject<'a> {
+    pub fn new(raw: &'a RawValue) -> DecodedObject<'a> {
+        DecodedObject {
+            raw,
+            decoded: OnceCell::new(),
+        }
+    }
+
+    pub fn get(&self) -> Result<&Value, &serde_json::Error> {
+        self.decoded
+            .get_or_init(|| {
+                #[cfg(test)]
+                counter::count();
+                crate::decode::value(self.raw.get())
+            })
+            .as_ref()
+    }
+
+    /// The object, or `null` when it does not decode.
+    pub fn or_null(&self) -> &Value {
+        self.get().unwrap_or(&NULL)
+    }
+
+    /// The object, or the decode error as an I/O error for a printer that cannot go without it.
+    /// The error carries the decoder's message (a `serde_json::Error` cannot be cloned out of
+    /// the cell), which is all an `InvalidData` error ever showed of it.
+    pub fn or_invalid_data(&self) -> io::Result<&Value> {
+        self.get()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
+    }
+}
+
+/// Test-only: how many objects this thread has decoded, so tests can hold a printer to one
+/// decode per event (per thread, as tests run in parallel).
+#[cfg(test)]
+pub mod counter {
+    use std::cell::Cell;
+
+    thread_local! {
+        static DECODES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn count() {
+        DECODES.with(|d| d.set(d.get() + 1));
+    }
+
+    pub fn decodes() -> usize {
+        DECODES.with(Cell::get)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_read_after_the_first_is_the_same_decode() {
+        let raw = RawValue::from_string(r#"{"metadata":{"name":"web"}}"#.into()).unwrap();
+        let object = DecodedObject::new(&raw);
+        let before = counter::decodes();
+        assert_eq!(counter::decodes(), before, "nothing decoded until asked");
+        assert_eq!(object.or_null()["metadata"]["name"], "web");
+        assert!(object.get().is_ok());
+        assert!(object.or_invalid_data().is_ok());
+        assert_eq!(counter::decodes(), before + 1);
+    }
+
+    #[test]
+    fn an_object_that_does_not_decode_is_null_or_an_error_and_is_tried_once() {
+        // A `RawValue` only checks the syntax; a number beyond `f64` fails to decode.
+        let raw = RawValue::from_string("[1e999]".into()).unwrap();
+        let object = DecodedObject::new(&raw);
+        let before = counter::decodes();
+        assert!(object.get().is_err());
+        assert_eq!(object.or_null(), &Value::Null);
+        let error = object.or_invalid_data().unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        let decoder_says = crate::decode::value(raw.get()).unwrap_err().to_string();
+        assert_eq!(error.to_string(), decoder_says);
+        assert_eq!(counter::decodes(), before + 1);
+    }
+}
