@@ -5,6 +5,8 @@ use std::io::{self, Write};
 
 use crate::events::Event;
 
+use super::decoded::DecodedObject;
+
 /// An object that is not valid JSON reached a printer that must decode it.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot decode object {name:?} for printing: {source}")]
@@ -29,7 +31,19 @@ pub struct NotMet {
 /// `Send`: several watcher threads may share one printer (`kw get pods,deploy -w`).
 pub trait Printer: Send {
     /// Print one event. A printer may hold rows back to align columns until `checkpoint`.
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()>;
+    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.print_decoded(event, DecodedObject::new(event.object), out)
+    }
+
+    /// `print` with the event's object as the one decode every printer on the way shares: a
+    /// printer wrapped in another gets the object its wrapper may have read already, and reads
+    /// it from there, never from `event.object`.
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
 
     /// Everything printed so far belongs together (the end of the initial list, or one watch
     /// event): write out whatever is held back. kubectl flushes its tabwriter at the same points.
@@ -41,7 +55,16 @@ pub trait Printer: Send {
 
     /// Take in an event that is not to be printed (the initial list under `--watch-only`):
     /// a terminal table sizes its columns by it, `--diff` remembers its object.
-    fn measure(&mut self, _event: &Event<'_>) -> io::Result<()> {
+    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
+        self.measure_decoded(event, DecodedObject::new(event.object))
+    }
+
+    /// `measure` with the event's one decode, as `print_decoded`.
+    fn measure_decoded(
+        &mut self,
+        _event: &Event<'_>,
+        _object: DecodedObject<'_>,
+    ) -> io::Result<()> {
         Ok(())
     }
 

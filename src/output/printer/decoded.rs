@@ -2,8 +2,10 @@
 //!
 //! Label cells, `--sort-by`, `--diff` and a row laid out from the whole object each need the
 //! object as a tree; decoding the same bytes for each of them cost a full parse apiece. One
-//! `DecodedObject` is made per event where the event enters a printer, and the parts take it
-//! instead of the event's raw object, so a second parse has nowhere to happen.
+//! `DecodedObject` is made per event where the event enters the printers (`Printer::print`),
+//! and the parts, and printers wrapped in others, take it instead of the event's raw object, so
+//! a second parse has nowhere to happen. A printer that keeps or edits the object takes the
+//! value out (`into_value`) rather than copying it.
 
 use std::cell::OnceCell;
 use std::io;
@@ -29,13 +31,13 @@ impl<'a> DecodedObject<'a> {
     }
 
     pub fn get(&self) -> Result<&Value, &serde_json::Error> {
-        self.decoded
-            .get_or_init(|| {
-                #[cfg(test)]
-                counter::count();
-                crate::decode::value(self.raw.get())
-            })
-            .as_ref()
+        self.decoded.get_or_init(|| decode(self.raw)).as_ref()
+    }
+
+    /// The object as its owner's: decoded now unless something read it before.
+    pub fn into_value(self) -> serde_json::Result<Value> {
+        let raw = self.raw;
+        self.decoded.into_inner().unwrap_or_else(|| decode(raw))
     }
 
     /// The object, or `null` when it does not decode.
@@ -50,6 +52,12 @@ impl<'a> DecodedObject<'a> {
         self.get()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
     }
+}
+
+fn decode(raw: &RawValue) -> serde_json::Result<Value> {
+    #[cfg(test)]
+    counter::count();
+    crate::decode::value(raw.get())
 }
 
 /// Test-only: how many objects this thread has decoded, so tests can hold a printer to one
@@ -84,6 +92,16 @@ mod tests {
         assert_eq!(object.or_null()["metadata"]["name"], "web");
         assert!(object.get().is_ok());
         assert!(object.or_invalid_data().is_ok());
+        assert_eq!(object.into_value().unwrap()["metadata"]["name"], "web");
+        assert_eq!(counter::decodes(), before + 1);
+    }
+
+    #[test]
+    fn an_object_nothing_read_is_decoded_when_taken() {
+        let raw = RawValue::from_string(r#"{"kind":"Pod"}"#.into()).unwrap();
+        let before = counter::decodes();
+        let value = DecodedObject::new(&raw).into_value().unwrap();
+        assert_eq!(value["kind"], "Pod");
         assert_eq!(counter::decodes(), before + 1);
     }
 

@@ -412,16 +412,14 @@ impl TablePrinter {
 
 impl TablePrinter {
     /// `print` with the event's one decoded object, which every part of the row reads.
-    fn print_decoded(
+    fn print_with(
         &mut self,
         event: &Event<'_>,
         object: &DecodedObject<'_>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, object, |event| {
-                self.print_decoded(event, object, out)
-            });
+            return with_fallback_row(event, object, |event| self.print_with(event, object, out));
         };
         let same_as_last = row.columns.is_empty() || self.same_as_last_columns(&row);
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
@@ -472,9 +470,9 @@ impl TablePrinter {
     }
 
     /// `measure` with the event's one decoded object.
-    fn measure_decoded(&mut self, event: &Event<'_>, object: &DecodedObject<'_>) -> io::Result<()> {
+    fn measure_with(&mut self, event: &Event<'_>, object: &DecodedObject<'_>) -> io::Result<()> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, object, |event| self.measure_decoded(event, object));
+            return with_fallback_row(event, object, |event| self.measure_with(event, object));
         };
         if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
             self.last_columns.clear();
@@ -506,8 +504,13 @@ impl TablePrinter {
 }
 
 impl Printer for TablePrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        self.print_decoded(event, &DecodedObject::new(event.object), out)
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        self.print_with(event, &object, out)
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -530,8 +533,8 @@ impl Printer for TablePrinter {
     /// A row not printed (the list under `--watch-only`): on a terminal its cells widen the
     /// columns as a printed row would, so that the first header is laid out for the objects
     /// that exist; `--diff` remembers the object, so that its first change shows.
-    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
-        self.measure_decoded(event, &DecodedObject::new(event.object))
+    fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
+        self.measure_with(event, &object)
     }
 }
 
@@ -818,7 +821,7 @@ mod tests {
                 generation: 0,
             };
             let event = pod_event(kind, origin, &resource, &null, name, Some(row));
-            printer.print_decoded(&event, &shared, &mut out).unwrap();
+            printer.print_with(&event, &shared, &mut out).unwrap();
             if group_ends {
                 printer.checkpoint(&mut out).unwrap();
             }
