@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::events::Event;
 
 use super::cell::write_escaped;
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::format::Column;
 use super::tabwriter::TabWriter;
 use super::template::{event_object, watch_event, TemplateError};

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use crate::events::{kind_prefix, Event};
 use crate::output::escape::escaped_line;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::{NotMet, Printer};
 
 /// Where an object comes in kubectl's order: its type (in the order first seen), context,

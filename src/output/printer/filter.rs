@@ -13,7 +13,7 @@ use crate::events::Event;
 use crate::wire::EventType;
 
 use super::changes::trim;
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::Printer;
 
 /// Read `--only` (`added,modified,deleted`, any case).

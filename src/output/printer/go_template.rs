@@ -16,7 +16,7 @@ use crate::events::Event;
 use crate::goformat::json::write_compact;
 use crate::gotemplate::{go_value_text, GoTemplate, Stopped};
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::template::TemplateRuns;
 use super::{PrintOptions, Printer};
 

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::events::Event;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};

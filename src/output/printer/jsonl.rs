@@ -12,7 +12,7 @@ use std::io::{self, Write};
 
 use crate::events::Event;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::{PrintOptions, Printer};
 use crate::goformat::json::write_string;

@@ -10,7 +10,6 @@ pub mod changes;
 mod columns;
 mod condition_met;
 mod contract;
-mod decoded;
 pub mod diff_lines;
 mod extras;
 pub mod fallback;
@@ -36,8 +35,8 @@ mod yaml;
 
 pub use columns::ColumnsPrinter;
 pub use condition_met::ConditionMetPrinter;
+pub(crate) use contract::DecodedObject;
 pub use contract::{NotMet, ObjectDecodeError, Printer};
-pub(crate) use decoded::DecodedObject;
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
@@ -163,7 +162,7 @@ mod tests {
     /// it reads it again to print it (and `--diff` once more): they share one decode per event.
     #[test]
     fn a_filter_and_the_printer_behind_it_decode_each_object_once() {
-        use crate::output::printer::decoded::counter;
+        use crate::output::printer::contract::counter;
 
         let resource = ResourceInfo {
             plural: "pods".into(),

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use crate::events::{kind_prefix, Event};
 use crate::output::escape::write_escaped_line;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::Printer;
 
 #[derive(Default)]

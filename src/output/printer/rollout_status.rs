@@ -21,7 +21,7 @@ use crate::readiness::status_viewer::has_viewer;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::Printer;
 
 /// The judge's judgement of the event being passed down to the printer (by the readiness

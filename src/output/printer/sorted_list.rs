@@ -14,7 +14,7 @@ use crate::events::{Event, Origin, ResourceInfo};
 use crate::jsonpath::JsonPath;
 use crate::wire::EventType;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::go_sort::go_sort;
 use super::sort_keys::sort_key_less;
 use super::Printer;

@@ -32,7 +32,7 @@ use crate::wire::{EventType, TableColumnDefinition};
 
 use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::fallback_row;
 use super::go_sort::go_sort;
@@ -593,7 +593,7 @@ mod tests {
 
     use super::*;
     use crate::events::{Origin, ResourceInfo, TableRow};
-    use crate::output::printer::decoded::counter;
+    use crate::output::printer::contract::counter;
     use crate::output::printer::{OutputFormat, SortBy};
 
     fn options() -> PrintOptions {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use crate::events::Event;
 use crate::jsonpath::JsonPath;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::tabwriter::TabWriter;
 use super::{PrintOptions, Printer};

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::events::Event;
 
-use super::decoded::DecodedObject;
+use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
 use crate::goformat::yaml::{write_document, ListWriter};
