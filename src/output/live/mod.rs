@@ -33,7 +33,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::events::{Event, Flow, Origin, Sink, TableRow};
 use crate::notices::Notices;
-use crate::output::printer::{fallback_row, PrintOptions, TablePrinter};
+use crate::output::printer::{fallback_row, DecodedObject, PrintOptions, TablePrinter};
 use crate::watcher::Reconnects;
 
 use board::{BlockKey, Board, Update};
@@ -251,7 +251,9 @@ pub struct LiveSink {
 
 impl Sink for LiveSink {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        let (header, line) = render(&mut self.printer, event)?;
+        // The row's labels and diff, a row laid out from the object and its age all read this.
+        let object = DecodedObject::new(event.object);
+        let (header, line) = render(&mut self.printer, event, &object)?;
         let update = Update {
             kind: event.kind,
             listed: event.origin == Origin::List,
@@ -261,7 +263,7 @@ impl Sink for LiveSink {
             age: header
                 .windows(3)
                 .any(|w| w == b"AGE")
-                .then(|| age_by_our_clock(event))
+                .then(|| age_by_our_clock(&object))
                 .flatten(),
             header,
             line,
@@ -279,14 +281,17 @@ impl Sink for LiveSink {
 
 /// The header and row of `event` as the view shows them: its cells fitted (`cells`), laid out
 /// from the whole object when the server sent no row, as the table printer would.
-fn render(printer: &mut TablePrinter, event: &Event<'_>) -> io::Result<(Vec<u8>, Vec<u8>)> {
+fn render(
+    printer: &mut TablePrinter,
+    event: &Event<'_>,
+    object: &DecodedObject<'_>,
+) -> io::Result<(Vec<u8>, Vec<u8>)> {
     let fallback;
     let row = match event.row {
         Some(row) => row,
         None => {
-            let object = crate::decode::value(event.object.get())
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            fallback = fallback_row(event.resource, &object, SystemTime::now());
+            let object = object.or_invalid_data()?;
+            fallback = fallback_row(event.resource, object, SystemTime::now());
             TableRow {
                 columns: &fallback.0,
                 cells: &fallback.1,
@@ -313,15 +318,18 @@ fn render(printer: &mut TablePrinter, event: &Event<'_>) -> io::Result<(Vec<u8>,
         context: context.as_deref(),
         ..*event
     };
-    let (header, line) = printer.render_row(&fitted)?;
+    let (header, line) = printer.render_row(&fitted, object)?;
     Ok((header, cells::cut_cells(line)))
 }
 
 /// The object's age by kw's clock, in seconds, from its `creationTimestamp` (in table mode the
 /// row's object is the object's metadata).
-fn age_by_our_clock(event: &Event<'_>) -> Option<u64> {
-    let object = crate::decode::value(event.object.get()).ok()?;
-    let created = object.pointer("/metadata/creationTimestamp")?.as_str()?;
+fn age_by_our_clock(object: &DecodedObject<'_>) -> Option<u64> {
+    let created = object
+        .get()
+        .ok()?
+        .pointer("/metadata/creationTimestamp")?
+        .as_str()?;
     let created = humantime::parse_rfc3339_weak(created).ok()?;
     Some(SystemTime::now().duration_since(created).ok()?.as_secs())
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::events::Event;
 
 use super::cell::write_escaped;
+use super::contract::DecodedObject;
 use super::format::Column;
 use super::tabwriter::TabWriter;
 use super::template::{event_object, watch_event, TemplateError};
@@ -98,8 +99,13 @@ impl ColumnsPrinter {
 }
 
 impl Printer for ColumnsPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let object = event_object(event, false)?;
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let object = event_object(event, object, false)?;
         let input = if self.watch_events {
             watch_event(event, object)
         } else {

@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use crate::events::{kind_prefix, Event};
 use crate::output::escape::escaped_line;
 
+use super::contract::DecodedObject;
 use super::{NotMet, Printer};
 
 /// Where an object comes in kubectl's order: its type (in the order first seen), context,
@@ -88,11 +89,11 @@ impl ConditionMetPrinter {
         }
     }
 
-    fn render(&mut self, event: &Event<'_>) -> io::Result<Vec<u8>> {
+    fn render(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::new();
         match &mut self.inner {
             Some(inner) => {
-                inner.print(event, &mut bytes)?;
+                inner.print_decoded(event, object, &mut bytes)?;
                 inner.checkpoint(&mut bytes)?;
             }
             None => {
@@ -136,8 +137,13 @@ impl ConditionMetPrinter {
 }
 
 impl Printer for ConditionMetPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let bytes = self.render(event)?;
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let bytes = self.render(event, object)?;
         let steps = self.steps;
         let slot = self
             .named

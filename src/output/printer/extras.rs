@@ -69,8 +69,8 @@ impl EventExtras {
         self.changes.is_some()
     }
 
-    /// Append `,"ts":..` and `,"diff":[..]` as asked for. `object` is the event's object when
-    /// the caller has it decoded already.
+    /// Append `,"ts":..` and `,"diff":[..]` as asked for. `object` is the event's object, which
+    /// the caller decodes (once, for everything it prints) when `needs_object` says so.
     pub fn append(&mut self, out: &mut Vec<u8>, event: &Event<'_>, object: Option<&Value>) {
         if let Some(format) = self.timestamps {
             out.extend_from_slice(b",\"ts\":");
@@ -82,14 +82,7 @@ impl EventExtras {
         let Some(changes) = self.changes.as_mut() else {
             return;
         };
-        let decoded;
-        let object = match object {
-            Some(object) => object,
-            None => {
-                decoded = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
-                &decoded
-            }
-        };
+        let object = object.unwrap_or(&Value::Null);
         let found = changes.record(
             event.kind,
             event.context,

@@ -9,12 +9,11 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Write};
 
-use serde_json::Value;
-
 use crate::events::Event;
 use crate::wire::EventType;
 
 use super::changes::trim;
+use super::contract::DecodedObject;
 use super::Printer;
 
 /// Read `--only` (`added,modified,deleted`, any case).
@@ -52,19 +51,19 @@ impl FilterPrinter {
     }
 
     /// Whether the event shows nothing new.
-    fn unchanged(&mut self, event: &Event<'_>) -> bool {
+    fn unchanged(&mut self, event: &Event<'_>, object: &DecodedObject<'_>) -> bool {
         let key = (event.namespace.to_string(), event.name.to_string());
         if event.kind == EventType::Deleted {
             self.last.remove(&key);
             return false;
         }
-        let fingerprint = fingerprint(event);
+        let fingerprint = fingerprint(event, object);
         let previous = self.last.insert(key, fingerprint);
         event.kind == EventType::Modified && previous == Some(fingerprint)
     }
 }
 
-fn fingerprint(event: &Event<'_>) -> u64 {
+fn fingerprint(event: &Event<'_>, object: &DecodedObject<'_>) -> u64 {
     let mut hasher = DefaultHasher::new();
     match event.row {
         Some(row) => {
@@ -78,23 +77,25 @@ fn fingerprint(event: &Event<'_>) -> u64 {
                 }
             }
         }
-        None => {
-            let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
-            trim(&object).to_string().hash(&mut hasher);
-        }
+        None => trim(object.or_null()).to_string().hash(&mut hasher),
     }
     hasher.finish()
 }
 
 impl Printer for FilterPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        if self.ignore_unchanged && self.unchanged(event) {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if self.ignore_unchanged && self.unchanged(event, &object) {
             return Ok(());
         }
         if !self.only.is_empty() && !self.only.contains(&event.kind) {
             return Ok(());
         }
-        self.inner.print(event, out)
+        self.inner.print_decoded(event, object, out)
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -105,8 +106,8 @@ impl Printer for FilterPrinter {
         self.inner.finish(out)
     }
 
-    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
-        self.inner.measure(event)
+    fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
+        self.inner.measure_decoded(event, object)
     }
 
     fn not_met(&mut self, objects: &[super::NotMet]) {

@@ -16,6 +16,7 @@ use crate::events::Event;
 use crate::goformat::json::write_compact;
 use crate::gotemplate::{go_value_text, GoTemplate, Stopped};
 
+use super::contract::DecodedObject;
 use super::template::TemplateRuns;
 use super::{PrintOptions, Printer};
 
@@ -88,8 +89,13 @@ impl GoTemplatePrinter {
 }
 
 impl Printer for GoTemplatePrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        match self.runs.input(event)? {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match self.runs.input(event, object)? {
             Some(input) => self.run(&input, out),
             None => Ok(()),
         }

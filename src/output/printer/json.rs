@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::events::Event;
 
+use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
@@ -70,8 +71,8 @@ pub fn embed_context(object: &mut Value, event: &Event<'_>) {
     }
 }
 
-pub fn decode_object(event: &Event<'_>) -> io::Result<Value> {
-    let mut value: Value = crate::decode::value(event.object.get()).map_err(|source| {
+pub fn decode_object(event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<Value> {
+    let mut value: Value = object.into_value().map_err(|source| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             ObjectDecodeError {
@@ -125,7 +126,12 @@ impl JsonPrinter {
 }
 
 impl Printer for JsonPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         self.buffer.clear();
         match self.layout {
             Layout::Events => {
@@ -134,7 +140,7 @@ impl Printer for JsonPrinter {
                 self.buffer.extend_from_slice(b",\"object\":");
                 // `--diff` compares decoded objects: only then is the tree worth building.
                 let object = if self.extras.needs_object() {
-                    let object = decode_object(event)?;
+                    let object = decode_object(event, object)?;
                     write_compact(&mut self.buffer, &object);
                     Some(object)
                 } else {

@@ -12,6 +12,7 @@ use std::io::{self, Write};
 
 use crate::events::Event;
 
+use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::{PrintOptions, Printer};
 use crate::goformat::json::write_string;
@@ -117,7 +118,12 @@ fn strip_whitespace_outside_strings(out: &mut Vec<u8>, start: usize) {
 }
 
 impl Printer for JsonlPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         self.buffer.clear();
         if self.watch_events {
             self.buffer.extend_from_slice(b"{\"type\":\"");
@@ -126,7 +132,8 @@ impl Printer for JsonlPrinter {
             self.buffer.extend_from_slice(b"\",\"object\":");
             write_object(&mut self.buffer, event);
             append_kw_member(&mut self.buffer, event);
-            self.extras.append(&mut self.buffer, event, None);
+            let diffed = self.extras.needs_object().then(|| object.or_null());
+            self.extras.append(&mut self.buffer, event, diffed);
             self.buffer.push(b'}');
         } else {
             write_object(&mut self.buffer, event);

@@ -35,6 +35,7 @@ mod yaml;
 
 pub use columns::ColumnsPrinter;
 pub use condition_met::ConditionMetPrinter;
+pub(crate) use contract::DecodedObject;
 pub use contract::{NotMet, ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
@@ -82,11 +83,16 @@ struct MeasuredList {
 }
 
 impl Printer for MeasuredList {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
         if event.origin == Origin::List {
-            return self.inner.measure(event);
+            return self.inner.measure_decoded(event, object);
         }
-        self.inner.print(event, out)
+        self.inner.print_decoded(event, object, out)
     }
 
     fn checkpoint(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -151,6 +157,70 @@ mod tests {
     use super::*;
     use crate::events::{Event, Origin, ResourceInfo};
     use crate::wire::EventType;
+
+    /// `--ignore-unchanged` reads each object to see whether it changed, and the printer behind
+    /// it reads it again to print it (and `--diff` once more): they share one decode per event.
+    #[test]
+    fn a_filter_and_the_printer_behind_it_decode_each_object_once() {
+        use crate::output::printer::contract::counter;
+
+        let resource = ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let objects = [
+            r#"{"metadata":{"name":"web"},"spec":{"image":"nginx:1"}}"#,
+            r#"{"metadata":{"name":"web"},"spec":{"image":"nginx:2"}}"#,
+        ];
+        let formats = [
+            (OutputFormat::Yaml, false),
+            (OutputFormat::Json, true),
+            (OutputFormat::Jsonl, true),
+            (OutputFormat::Table, false),
+        ];
+        for (format, watch_events) in formats {
+            let options = PrintOptions {
+                format: format.clone(),
+                watch_events,
+                watching: true,
+                ignore_unchanged: true,
+                only: vec![EventType::Added, EventType::Modified],
+                diff: Some(DiffDetail::All),
+                ..PrintOptions::default()
+            };
+            let mut printer = new_printer(&options);
+            let mut out = Vec::new();
+            let before = counter::decodes();
+            for (kind, text) in [EventType::Added, EventType::Modified]
+                .into_iter()
+                .zip(objects)
+            {
+                let raw = RawValue::from_string(text.into()).unwrap();
+                let event = Event {
+                    kind,
+                    origin: Origin::Watch,
+                    resource: &resource,
+                    object: &raw,
+                    object_lacks_type: true,
+                    name: "web",
+                    namespace: "default",
+                    row: None,
+                    context: None,
+                };
+                printer.print(&event, &mut out).unwrap();
+                printer.checkpoint(&mut out).unwrap();
+            }
+            assert_eq!(counter::decodes() - before, objects.len(), "{format:?}");
+            assert!(
+                String::from_utf8(out).unwrap().contains("nginx:2"),
+                "{format:?}: the change is printed"
+            );
+        }
+    }
 
     /// Every format gets a working printer (no `todo!`), and each writes what its format says.
     #[test]

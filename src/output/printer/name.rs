@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use crate::events::{kind_prefix, Event};
 use crate::output::escape::write_escaped_line;
 
+use super::contract::DecodedObject;
 use super::Printer;
 
 #[derive(Default)]
@@ -24,7 +25,12 @@ impl NamePrinter {
 }
 
 impl Printer for NamePrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        _object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let resource = event.resource;
         self.line.clear();
         // Server text, shown on one line (`escape`): a valid name is written as it is.

@@ -21,6 +21,7 @@ use crate::readiness::status_viewer::has_viewer;
 use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
 
+use super::contract::DecodedObject;
 use super::Printer;
 
 /// The judge's judgement of the event being passed down to the printer (by the readiness
@@ -83,7 +84,12 @@ impl RolloutStatusPrinter {
 }
 
 impl Printer for RolloutStatusPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        _object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         // Taken whatever the event: a judgement is never read for the next one.
         let judgement = self.judged.as_ref().and_then(JudgedEvent::take);
         if event.kind == EventType::Deleted {

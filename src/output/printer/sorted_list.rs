@@ -14,6 +14,7 @@ use crate::events::{Event, Origin, ResourceInfo};
 use crate::jsonpath::JsonPath;
 use crate::wire::EventType;
 
+use super::contract::DecodedObject;
 use super::go_sort::go_sort;
 use super::sort_keys::sort_key_less;
 use super::Printer;
@@ -45,9 +46,8 @@ impl SortingPrinter {
         }
     }
 
-    fn key(&self, object: &str) -> Option<Value> {
-        let value: Value = crate::decode::value(object).ok()?;
-        let groups = self.path.find(&value).ok()?;
+    fn key(&self, object: &DecodedObject<'_>) -> Option<Value> {
+        let groups = self.path.find(object.get().ok()?).ok()?;
         groups.first()?.first().map(|v| v.clone().into_owned())
     }
 
@@ -80,9 +80,14 @@ impl SortingPrinter {
 }
 
 impl Printer for SortingPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         if event.origin != Origin::List || event.row.is_some() {
-            return self.inner.print(event, out);
+            return self.inner.print_decoded(event, object, out);
         }
         if self.resource.is_none() {
             self.resource = Some(event.resource.clone());
@@ -94,7 +99,7 @@ impl Printer for SortingPrinter {
             name: event.name.to_string(),
             namespace: event.namespace.to_string(),
             context: event.context.map(str::to_string),
-            key: self.key(event.object.get()),
+            key: self.key(&object),
         });
         Ok(())
     }
@@ -113,7 +118,7 @@ impl Printer for SortingPrinter {
         self.inner.finish(out)
     }
 
-    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
-        self.inner.measure(event)
+    fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
+        self.inner.measure_decoded(event, object)
     }
 }

@@ -32,6 +32,7 @@ use crate::wire::{EventType, TableColumnDefinition};
 
 use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
+use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::fallback_row;
 use super::go_sort::go_sort;
@@ -212,6 +213,7 @@ impl TablePrinter {
     fn write_row(
         &mut self,
         event: &Event<'_>,
+        object: &DecodedObject<'_>,
         columns: &[TableColumnDefinition],
         cells: &[serde_json::Value],
     ) {
@@ -276,15 +278,15 @@ impl TablePrinter {
             }
         }
         if self.includes_labels() {
-            self.write_label_cells(event, first);
+            self.write_label_cells(object, first);
         }
         self.line.push(b'\n');
     }
 
     /// The `-L` and `--show-labels` cells, from the labels of the row's object.
-    fn write_label_cells(&mut self, event: &Event<'_>, mut first: bool) {
-        let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
+    fn write_label_cells(&mut self, object: &DecodedObject<'_>, mut first: bool) {
         let labels = object
+            .or_null()
             .get("metadata")
             .and_then(|m| m.get("labels"))
             .and_then(Value::as_object);
@@ -321,17 +323,21 @@ impl TablePrinter {
     /// `--diff`: the fields that changed, in lines under a MODIFIED row (the object is the
     /// whole object: the request asked for `includeObject=Object`), dimmed when in colour so
     /// that the rows stay what the eye follows.
-    fn write_changes(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn write_changes(
+        &mut self,
+        event: &Event<'_>,
+        object: &DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let Some((changes, detail)) = self.changes.as_mut() else {
             return Ok(());
         };
-        let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
         let Some((old, new)) = changes.remember(
             event.kind,
             event.context,
             event.namespace,
             event.name,
-            &object,
+            object.or_null(),
         ) else {
             return Ok(());
         };
@@ -370,10 +376,9 @@ impl TablePrinter {
     }
 
     /// The `--sort-by` key of the row's object: the first result of the JSONPath.
-    fn sort_key(&self, event: &Event<'_>) -> Option<Value> {
+    fn sort_key(&self, object: &DecodedObject<'_>) -> Option<Value> {
         let path = self.sort_by.as_ref()?;
-        let object: Value = crate::decode::value(event.object.get()).ok()?;
-        let groups = path.find(&object).ok()?;
+        let groups = path.find(object.get().ok()?).ok()?;
         groups.first()?.first().map(|v| v.clone().into_owned())
     }
 }
@@ -382,9 +387,14 @@ impl TablePrinter {
     /// The live view's way in (`crate::output::live`): one event's row and the header over it, each a
     /// tab-separated line without its newline, written by the code that prints rows, so cells
     /// are escaped and coloured alike. Definitions are remembered as for a printed row.
-    pub(crate) fn render_row(&mut self, event: &Event<'_>) -> io::Result<(Vec<u8>, Vec<u8>)> {
+    /// `object` is the event's object, which the view reads too (the row's age).
+    pub(crate) fn render_row(
+        &mut self,
+        event: &Event<'_>,
+        object: &DecodedObject<'_>,
+    ) -> io::Result<(Vec<u8>, Vec<u8>)> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, |event| self.render_row(event));
+            return with_fallback_row(event, object, |event| self.render_row(event, object));
         };
         if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
             self.last_columns.clear();
@@ -392,7 +402,7 @@ impl TablePrinter {
         }
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
-        self.write_row(event, &columns, row.cells);
+        self.write_row(event, object, &columns, row.cells);
         self.write_header(&columns);
         self.last_columns = columns;
         let strip = |text: &[u8]| text.strip_suffix(b"\n").unwrap_or(text).to_vec();
@@ -400,10 +410,16 @@ impl TablePrinter {
     }
 }
 
-impl Printer for TablePrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
+impl TablePrinter {
+    /// `print` with the event's one decoded object, which every part of the row reads.
+    fn print_with(
+        &mut self,
+        event: &Event<'_>,
+        object: &DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, |event| self.print(event, out));
+            return with_fallback_row(event, object, |event| self.print_with(event, object, out));
         };
         let same_as_last = row.columns.is_empty() || self.same_as_last_columns(&row);
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
@@ -417,7 +433,7 @@ impl Printer for TablePrinter {
 
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
-        self.write_row(event, &columns, row.cells);
+        self.write_row(event, object, &columns, row.cells);
         let mut header_due = !suppress_header;
         if header_due && self.stable {
             self.reserve_status(&columns);
@@ -439,18 +455,62 @@ impl Printer for TablePrinter {
         }
         if self.sort_by.is_some() && event.origin == Origin::List {
             // The row waits for the rest of the list.
-            let key = self.sort_key(event);
+            let key = self.sort_key(object);
             self.held.push((key, self.line.clone()));
             result?;
             // Nothing to show for a listed object, but `--diff` remembers it.
-            return self.write_changes(event, out);
+            return self.write_changes(event, object, out);
         }
         result?;
         let line = std::mem::take(&mut self.line);
         let result = self.tabwriter.write(&line, out);
         self.line = line;
         result?;
-        self.write_changes(event, out)
+        self.write_changes(event, object, out)
+    }
+
+    /// `measure` with the event's one decoded object.
+    fn measure_with(&mut self, event: &Event<'_>, object: &DecodedObject<'_>) -> io::Result<()> {
+        let Some(row) = event.row else {
+            return with_fallback_row(event, object, |event| self.measure_with(event, object));
+        };
+        if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
+            self.last_columns.clear();
+            self.last_columns.extend_from_slice(row.columns);
+            self.printed_headers = false;
+        }
+        if self.stable {
+            let columns = std::mem::take(&mut self.last_columns);
+            self.line.clear();
+            self.write_row(event, object, &columns, row.cells);
+            self.tabwriter.reserve_line(&self.line);
+            if !self.no_headers {
+                self.write_header(&columns);
+                self.tabwriter.reserve_line(&self.header);
+            }
+            self.last_columns = columns;
+        }
+        if let Some((changes, _)) = self.changes.as_mut() {
+            changes.remember(
+                event.kind,
+                event.context,
+                event.namespace,
+                event.name,
+                object.or_null(),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl Printer for TablePrinter {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        self.print_with(event, &object, out)
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -473,49 +533,21 @@ impl Printer for TablePrinter {
     /// A row not printed (the list under `--watch-only`): on a terminal its cells widen the
     /// columns as a printed row would, so that the first header is laid out for the objects
     /// that exist; `--diff` remembers the object, so that its first change shows.
-    fn measure(&mut self, event: &Event<'_>) -> io::Result<()> {
-        let Some(row) = event.row else {
-            return with_fallback_row(event, |event| self.measure(event));
-        };
-        if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
-            self.last_columns.clear();
-            self.last_columns.extend_from_slice(row.columns);
-            self.printed_headers = false;
-        }
-        if self.stable {
-            let columns = std::mem::take(&mut self.last_columns);
-            self.line.clear();
-            self.write_row(event, &columns, row.cells);
-            self.tabwriter.reserve_line(&self.line);
-            if !self.no_headers {
-                self.write_header(&columns);
-                self.tabwriter.reserve_line(&self.header);
-            }
-            self.last_columns = columns;
-        }
-        if let Some((changes, _)) = self.changes.as_mut() {
-            let object: Value = crate::decode::value(event.object.get()).unwrap_or(Value::Null);
-            changes.remember(
-                event.kind,
-                event.context,
-                event.namespace,
-                event.name,
-                &object,
-            );
-        }
-        Ok(())
+    fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
+        self.measure_with(event, &object)
     }
 }
 
 /// The server could not print this type (kw received plain objects): `then` gets the event with
 /// its row laid out here from the whole object, with kubectl's columns for the kind.
+/// The row is laid out from `object`, which `then` reads again for labels, sorting and diffs.
 fn with_fallback_row<T>(
     event: &Event<'_>,
+    object: &DecodedObject<'_>,
     then: impl FnOnce(&Event<'_>) -> io::Result<T>,
 ) -> io::Result<T> {
-    let object: Value = crate::decode::value(event.object.get())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-    let (columns, cells) = fallback_row(event.resource, &object, std::time::SystemTime::now());
+    let object = object.or_invalid_data()?;
+    let (columns, cells) = fallback_row(event.resource, object, std::time::SystemTime::now());
     then(&Event {
         row: Some(TableRow {
             columns: &columns,
@@ -561,7 +593,8 @@ mod tests {
 
     use super::*;
     use crate::events::{Origin, ResourceInfo, TableRow};
-    use crate::output::printer::OutputFormat;
+    use crate::output::printer::contract::counter;
+    use crate::output::printer::{OutputFormat, SortBy};
 
     fn options() -> PrintOptions {
         PrintOptions {
@@ -683,6 +716,155 @@ mod tests {
         fn text(&self) -> String {
             String::from_utf8(self.out.clone()).unwrap()
         }
+    }
+
+    /// `--sort-by`, `-L`, `--show-labels` and `--diff` at once: every part that reads the
+    /// object.
+    fn reading_the_object_everywhere() -> PrintOptions {
+        let mut o = options();
+        o.sort_by = Some(SortBy::parse(".metadata.name").unwrap());
+        o.label_columns = vec!["app".into()];
+        o.show_labels = true;
+        o.diff = Some(DiffDetail::All);
+        o
+    }
+
+    fn pod_object(name: &str, image: &str) -> Box<RawValue> {
+        let json = serde_json::json!({
+            "metadata": {"name": name, "labels": {"app": "web", "tier": "front"}},
+            "spec": {"image": image},
+        });
+        RawValue::from_string(json.to_string()).unwrap()
+    }
+
+    fn pod_event<'a>(
+        kind: EventType,
+        origin: Origin,
+        resource: &'a ResourceInfo,
+        object: &'a RawValue,
+        name: &'a str,
+        row: Option<TableRow<'a>>,
+    ) -> Event<'a> {
+        Event {
+            kind,
+            origin,
+            resource,
+            object,
+            object_lacks_type: false,
+            name,
+            namespace: "default",
+            row,
+            context: None,
+        }
+    }
+
+    /// Kind, origin, name, image, and whether a checkpoint follows: an unsorted list, then a
+    /// change to one of its objects.
+    fn list_then_a_change() -> [(EventType, Origin, &'static str, &'static str, bool); 3] {
+        [
+            (EventType::Added, Origin::List, "web-2", "nginx:1", false),
+            (EventType::Added, Origin::List, "web-1", "nginx:1", true),
+            (EventType::Modified, Origin::Watch, "web-2", "nginx:2", true),
+        ]
+    }
+
+    const SORTED_LABELLED_DIFFED: &str = "NAME    APP   LABELS\n\
+         web-1   web   app=web,tier=front\n\
+         web-2   web   app=web,tier=front\n\
+         web-2   web   app=web,tier=front\n    \
+         spec.image: nginx:1 → nginx:2\n";
+
+    #[test]
+    fn sort_labels_and_diff_together_decode_each_object_once() {
+        let mut printer = TablePrinter::new(&reading_the_object_everywhere());
+        let resource = pods();
+        let columns = vec![column("Name", 0)];
+        let mut out = Vec::new();
+        let events = list_then_a_change();
+        let before = counter::decodes();
+        for (kind, origin, name, image, group_ends) in events {
+            let object = pod_object(name, image);
+            let cells = [Value::String(name.into())];
+            let row = TableRow {
+                columns: &columns,
+                cells: &cells,
+                generation: 0,
+            };
+            let event = pod_event(kind, origin, &resource, &object, name, Some(row));
+            printer.print(&event, &mut out).unwrap();
+            if group_ends {
+                printer.checkpoint(&mut out).unwrap();
+            }
+        }
+        assert_eq!(counter::decodes() - before, events.len());
+        assert_eq!(String::from_utf8(out).unwrap(), SORTED_LABELLED_DIFFED);
+    }
+
+    /// The parts of a row are handed the event's decoded object and read nothing else: given an
+    /// event whose raw object is `null`, labels, sort keys and the diff still come from the
+    /// shared object (a part that decoded the raw object itself would find nothing).
+    #[test]
+    fn the_parts_of_a_row_read_the_shared_object_not_the_raw_one() {
+        let mut printer = TablePrinter::new(&reading_the_object_everywhere());
+        let resource = pods();
+        let columns = vec![column("Name", 0)];
+        let null = RawValue::from_string("null".into()).unwrap();
+        let mut out = Vec::new();
+        let events = list_then_a_change();
+        for (kind, origin, name, image, group_ends) in events {
+            let object = pod_object(name, image);
+            let shared = DecodedObject::new(&object);
+            let cells = [Value::String(name.into())];
+            let row = TableRow {
+                columns: &columns,
+                cells: &cells,
+                generation: 0,
+            };
+            let event = pod_event(kind, origin, &resource, &null, name, Some(row));
+            printer.print_with(&event, &shared, &mut out).unwrap();
+            if group_ends {
+                printer.checkpoint(&mut out).unwrap();
+            }
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), SORTED_LABELLED_DIFFED);
+    }
+
+    /// A row laid out from the whole object (no server-side row), measured on a terminal and
+    /// remembered for `--diff`, and rendered for the live view: one decode each.
+    #[test]
+    fn fallback_rows_measuring_and_the_live_view_decode_once() {
+        let mut o = reading_the_object_everywhere();
+        o.terminal = true;
+        let resource = pods();
+        let object = pod_object("web-1", "nginx:1");
+        let event = pod_event(
+            EventType::Added,
+            Origin::List,
+            &resource,
+            &object,
+            "web-1",
+            None,
+        );
+
+        let mut printer = TablePrinter::new(&o);
+        let before = counter::decodes();
+        printer.print(&event, &mut Vec::new()).unwrap();
+        assert_eq!(counter::decodes() - before, 1, "print");
+
+        let mut printer = TablePrinter::new(&o);
+        let before = counter::decodes();
+        printer.measure(&event).unwrap();
+        assert_eq!(counter::decodes() - before, 1, "measure");
+
+        let mut printer = TablePrinter::new(&o);
+        let before = counter::decodes();
+        let shared = DecodedObject::new(&object);
+        let (_, line) = printer.render_row(&event, &shared).unwrap();
+        assert!(shared.get().is_ok());
+        assert_eq!(counter::decodes() - before, 1, "render_row");
+        assert!(String::from_utf8(line)
+            .unwrap()
+            .contains("app=web,tier=front"));
     }
 
     #[test]

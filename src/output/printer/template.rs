@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::events::Event;
 use crate::jsonpath::JsonPath;
 
+use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::tabwriter::TabWriter;
 use super::{PrintOptions, Printer};
@@ -64,8 +65,12 @@ impl TemplateRuns {
     }
 
     /// What the template runs on for `event` now, or `None` while items are held for the List.
-    pub fn input(&mut self, event: &Event<'_>) -> io::Result<Option<Value>> {
-        let object = event_object(event, self.strip_managed_fields)?;
+    pub fn input(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+    ) -> io::Result<Option<Value>> {
+        let object = event_object(event, object, self.strip_managed_fields)?;
         if !self.per_object {
             self.items.push(object);
             return Ok(None);
@@ -147,8 +152,12 @@ impl JsonPathPrinter {
 }
 
 /// The object an event carries, as kubectl's printers see it.
-pub fn event_object(event: &Event<'_>, strip_managed_fields: bool) -> io::Result<Value> {
-    let mut object = decode_object(event)?;
+pub fn event_object(
+    event: &Event<'_>,
+    object: DecodedObject<'_>,
+    strip_managed_fields: bool,
+) -> io::Result<Value> {
+    let mut object = decode_object(event, object)?;
     super::json::embed_context(&mut object, event);
     if strip_managed_fields {
         if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
@@ -167,8 +176,13 @@ pub fn watch_event(event: &Event<'_>, object: Value) -> Value {
 }
 
 impl Printer for JsonPathPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        match self.runs.input(event)? {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match self.runs.input(event, object)? {
             Some(input) => self.run(&input, out),
             None => Ok(()),
         }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::events::Event;
 
+use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
 use crate::goformat::yaml::{write_document, ListWriter};
@@ -46,8 +47,13 @@ impl YamlPrinter {
 }
 
 impl Printer for YamlPrinter {
-    fn print(&mut self, event: &Event<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let mut object = decode_object(event)?;
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let mut object = decode_object(event, object)?;
         if self.strip_managed_fields {
             if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
                 metadata.remove("managedFields");
