@@ -241,6 +241,29 @@ mod tests {
         );
     }
 
+    /// A missing object is said in the line the server's answer gave, as it is: a 404 with no
+    /// Status body words it as kw's error, which keeps its one `error: `.
+    #[test]
+    fn a_missing_object_is_said_in_its_own_line() {
+        let missing = "error: the server could not find the requested resource";
+        let report = finished(&WaitOutcome {
+            finished: Outcome {
+                end: End::Done { printed: 0 },
+                timed_out: None,
+                failed: None,
+                unreachable: Vec::new(),
+                when_empty: None,
+                summary: None,
+            },
+            objects: vec![("pods/gone".into(), Standing::Missing(missing.into()))],
+            checked_once: true,
+            only_create: false,
+        });
+        let written: Vec<String> = report.lines.iter().map(ToString::to_string).collect();
+        assert_eq!(written, [missing]);
+        assert_eq!(report.code, exit::SERVER_ERROR);
+    }
+
     /// As kubectl: the objects in turn under one deadline, so every object after the first
     /// that timed out times out too; each error on a line of its own when there are several.
     #[test]
