@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
         if let Some(spaced) = kw::cli::spaced_optional_value(args.get(1..).unwrap_or_default()) {
             return exit_with(&Report {
-                lines: vec![format!("error: {spaced}")],
+                lines: vec![report::line::ReportLine::Error(spaced.to_string())],
                 code: exit::USAGE,
             });
         }

@@ -27,13 +27,23 @@ use crate::wire::ApiResource;
 pub use error::DiscoveryError;
 pub use served::{checked, read_document, Document, GroupVersion, Half};
 
-/// One type query of a request, with the names wanted of it (and their namespace, when a
-/// manifest says).
+/// One type of a request, with the names wanted of it (and their namespace, when a manifest
+/// says).
 #[derive(Debug, Clone)]
 pub struct Requested {
-    pub type_name: String,
+    pub asked: TypeAsked,
     pub names: Vec<String>,
     pub namespace: Option<String>,
+}
+
+/// A type as a request gives it.
+#[derive(Debug, Clone)]
+pub enum TypeAsked {
+    /// As typed or written in a manifest (`deploy`, `deployment.v1.apps`): for discovery to
+    /// resolve.
+    Name(String),
+    /// As discovery already resolved it earlier in the run: taken as it is.
+    Resolved(ResourceInfo),
 }
 
 /// One resource type and the objects of it to get, as discovery resolved them: the names, and a
@@ -60,11 +70,18 @@ pub fn resolve_requested(
     let mut unknown = Vec::new();
     for request in requested {
         let now = std::time::SystemTime::now();
-        let resources = match cache.get(&request.type_name, now) {
+        let type_name = match &request.asked {
+            TypeAsked::Resolved(resource) => {
+                want(&mut groups, request, resource.clone());
+                continue;
+            }
+            TypeAsked::Name(name) => name,
+        };
+        let resources = match cache.get(type_name, now) {
             Some(resources) => resources,
-            None => match discovery.resolve_many(&request.type_name) {
+            None => match discovery.resolve_many(type_name) {
                 Ok(resources) => {
-                    cache.put(&request.type_name, &resources, now);
+                    cache.put(type_name, &resources, now);
                     resources
                 }
                 Err(DiscoveryError::UnknownType(name, _)) if skip_unknown => {
@@ -83,28 +100,32 @@ pub fn resolve_requested(
             },
         };
         for resource in resources {
-            let namespace = request.namespace.clone().filter(|_| resource.namespaced);
-            let same = |w: &Wanted| w.resource == resource && w.namespace == namespace;
-            // A type asked for twice (`pods,po`) is listed once; named objects join only the
-            // group just before them, so that they come in the order named
-            // (`deploy/a svc/b deploy/c`: three groups, as kubectl prints them).
-            let joined = if request.names.is_empty() {
-                groups.iter_mut().find(|w| same(w))
-            } else {
-                groups.last_mut().filter(|w| same(w) && !w.names.is_empty())
-            };
-            match joined {
-                Some(existing) => existing.names.extend(request.names.iter().cloned()),
-                None => groups.push(Wanted {
-                    resource,
-                    names: request.names.clone(),
-                    namespace,
-                }),
-            }
+            want(&mut groups, request, resource);
         }
     }
     discovery.remember(cache);
     Ok((groups, unknown))
+}
+
+/// `request`'s objects of `resource` into `groups`. A type asked for twice (`pods,po`) is
+/// listed once; named objects join only the group just before them, so that they come in the
+/// order named (`deploy/a svc/b deploy/c`: three groups, as kubectl prints them).
+fn want(groups: &mut Vec<Wanted>, request: &Requested, resource: ResourceInfo) {
+    let namespace = request.namespace.clone().filter(|_| resource.namespaced);
+    let same = |w: &Wanted| w.resource == resource && w.namespace == namespace;
+    let joined = if request.names.is_empty() {
+        groups.iter_mut().find(|w| same(w))
+    } else {
+        groups.last_mut().filter(|w| same(w) && !w.names.is_empty())
+    };
+    match joined {
+        Some(existing) => existing.names.extend(request.names.iter().cloned()),
+        None => groups.push(Wanted {
+            resource,
+            names: request.names.clone(),
+            namespace,
+        }),
+    }
 }
 
 /// A whole answer as the cache keeps it: the types of every group version, and which group

@@ -73,6 +73,7 @@ impl GetPlan {
         };
         let named = match &self.request {
             Request::Types(types) => types.iter().any(|(_, names)| !names.is_empty()),
+            Request::Resolved(types) => types.iter().any(|(_, names)| !names.is_empty()),
             Request::Manifest { .. } => true,
         };
         if named {

@@ -1,16 +1,21 @@
-//! What the command line asks for, before discovery: types and names, or manifests.
+//! What the command line asks for, before discovery: types and names, or manifests; or, for
+//! a watch that follows another, types its discovery already resolved.
 
 use std::path::PathBuf;
 
 use crate::config::settings::check_name;
+use crate::events::ResourceInfo;
 
 use super::error::PlanError;
 
-/// What the command line asks for, before discovery.
+/// What the command line asks for, before discovery (or after it, `Resolved`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     /// `TYPE [NAME...]`, `TYPE1,TYPE2`, `TYPE/NAME...`: type queries and their names, in order.
     Types(Vec<(String, Vec<String>)>),
+    /// Objects of types an earlier run's discovery resolved (what `rollout status -l`'s list
+    /// found), and their names: watched as they are, no name resolved again.
+    Resolved(Vec<(ResourceInfo, Vec<String>)>),
     /// `-f FILE...`: the objects the manifests name, file after file; a directory's manifests,
     /// and with `recursive` (`-R`) its subdirectories' too.
     Manifest {

@@ -4,6 +4,7 @@
 
 pub mod error;
 pub mod exit;
+pub mod line;
 pub mod outcome;
 pub mod panic;
 pub mod rollout;
@@ -14,25 +15,26 @@ use std::io;
 use crate::client::ClientError;
 use crate::discovery::DiscoveryError;
 use crate::report::error::{out_of_time, template_failed, KwError};
+use crate::report::line::ReportLine;
 use crate::wait::Verdict;
 
 use crate::report::outcome::{End, Outcome};
 use crate::watcher::WatchError;
 
-/// What to print on stderr (each line as is), and the exit code.
+/// What to print on stderr, and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
-    pub lines: Vec<String>,
+    pub lines: Vec<ReportLine>,
     pub code: i32,
 }
 
 impl Report {
-    fn new(lines: Vec<String>, code: i32) -> Report {
+    fn new(lines: Vec<ReportLine>, code: i32) -> Report {
         Report { lines, code }
     }
 
     fn error(message: impl std::fmt::Display, code: i32) -> Report {
-        Report::new(vec![format!("error: {message}")], code)
+        Report::new(error_line(message), code)
     }
 
     /// kubectl's verbs (`rollout status`, `wait`): kubectl's line first, where a kubectl user
@@ -40,7 +42,8 @@ impl Report {
     fn then_cause(mut self, finished: &Outcome) -> Report {
         if self.code != exit::OK {
             if let Some(summary) = &finished.summary {
-                self.lines.extend(summary.lines());
+                self.lines
+                    .extend(summary.lines().into_iter().map(ReportLine::Plain));
             }
         }
         self
@@ -53,7 +56,7 @@ impl Report {
         use std::io::Write;
         let mut stderr = io::stderr().lock();
         for line in &self.lines {
-            let _ = writeln!(stderr, "{}", crate::log::clean(line));
+            let _ = writeln!(stderr, "{}", crate::log::clean(&line.to_string()));
         }
     }
 }
@@ -64,27 +67,25 @@ pub fn error(error: &KwError) -> Report {
 }
 
 /// What kw says of `error`: kubectl's words for a server's answer, `error: ...` for the rest.
-fn error_lines(error: &KwError) -> Vec<String> {
+fn error_lines(error: &KwError) -> Vec<ReportLine> {
     match error {
-        KwError::Client(e) => client(e),
+        KwError::Client(e) => vec![client(e)],
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
         KwError::Output(e) => error_line(e),
+        // kw's error about one context, whatever the words that say what went wrong there.
         KwError::InContext { context, error } => error_lines(error)
             .iter()
-            .map(|line| {
-                let line = line.strip_prefix("error: ").unwrap_or(line);
-                format!("error: context \"{context}\": {line}")
-            })
+            .map(|line| ReportLine::Error(format!("context \"{context}\": {}", line.message())))
             .collect(),
         // Every other error says itself (its variant's message is the layer's own).
         _ => error_line(error),
     }
 }
 
-/// kw's one line for an error: `error: ` and its message.
-fn error_line(message: impl std::fmt::Display) -> Vec<String> {
-    vec![format!("error: {message}")]
+/// kw's one line for an error: its message, written after `error: `.
+fn error_line(message: impl std::fmt::Display) -> Vec<ReportLine> {
+    vec![ReportLine::Error(message.to_string())]
 }
 
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
@@ -93,7 +94,8 @@ pub fn finished(finished: &Outcome) -> Report {
     let mut report = finished_alone(finished);
     if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
         // The block first: the verdict stays the last line, where CI logs are read.
-        let mut lines = summary.lines();
+        let mut lines: Vec<ReportLine> =
+            summary.lines().into_iter().map(ReportLine::Plain).collect();
         lines.append(&mut report.lines);
         report.lines = lines;
     }
@@ -144,7 +146,9 @@ fn finished_alone(finished: &Outcome) -> Report {
     }
     match &finished.when_empty {
         // kubectl says so on stderr, so that scripts reading stdout see nothing.
-        Some(message) if printed == 0 => Report::new(vec![message.clone()], exit::OK),
+        Some(message) if printed == 0 => {
+            Report::new(vec![ReportLine::Plain(message.clone())], exit::OK)
+        }
         _ => quiet(exit::OK),
     }
 }
@@ -152,19 +156,21 @@ fn finished_alone(finished: &Outcome) -> Report {
 fn ended(ended: &Verdict) -> Report {
     match ended {
         Verdict::FailOn { .. } => Report::error(ended, exit::CONDITION_FAILED),
-        Verdict::Until { .. } => Report::new(vec![format!("kw: {ended}")], exit::OK),
+        Verdict::Until { .. } => {
+            Report::new(vec![ReportLine::Plain(format!("kw: {ended}"))], exit::OK)
+        }
         // The condition asked cannot be judged on the object's shape: the user's to fix.
         Verdict::Invalid(message) => Report::error(message, exit::USAGE),
         _ => Report::new(Vec::new(), exit::OK),
     }
 }
 
-fn discovery(error: &DiscoveryError) -> Vec<String> {
+fn discovery(error: &DiscoveryError) -> Vec<ReportLine> {
     match error {
-        DiscoveryError::Client(e) => client(e),
+        DiscoveryError::Client(e) => vec![client(e)],
         DiscoveryError::UnknownType(..) => {
             let mut lines = error_line(error);
-            lines.extend(error.hint());
+            lines.extend(error.hint().map(ReportLine::Plain));
             lines
         }
         _ => error_line(error),
@@ -173,13 +179,19 @@ fn discovery(error: &DiscoveryError) -> Vec<String> {
 
 /// kubectl's line for a named object's 404 (`Error from server (NotFound): pods "x" not found`).
 pub fn not_found_line(error: &ClientError) -> String {
-    client(error).join(" ")
+    client(error).to_string()
 }
 
-fn watch(error: &WatchError) -> Vec<String> {
+/// kubectl's words for a server's answer, quoted in a longer line (the summary's note of a log
+/// it could not read): without the `error: ` that starts a line of kw's own.
+pub fn client_message(error: &ClientError) -> String {
+    client(error).message().to_string()
+}
+
+fn watch(error: &WatchError) -> Vec<ReportLine> {
     match error {
-        WatchError::Client(e) => client(e),
-        WatchError::NotFound(errors) => errors.iter().map(not_found_line).collect(),
+        WatchError::Client(e) => vec![client(e)],
+        WatchError::NotFound(errors) => errors.iter().map(client).collect(),
         // A template that fails on an object (or runs out of `--timeout`), or a printer that
         // cannot print one, says why itself.
         WatchError::Output(e)
@@ -191,11 +203,11 @@ fn watch(error: &WatchError) -> Vec<String> {
     }
 }
 
-/// kubectl's wording for server answers.
-fn client(error: &ClientError) -> Vec<String> {
+/// kubectl's wording for server answers: one line each.
+fn client(error: &ClientError) -> ReportLine {
     match error {
-        ClientError::Status { code: 401, .. } => error_line(
-            "You must be logged in to the server (the server has asked for the client to provide credentials)",
+        ClientError::Status { code: 401, .. } => ReportLine::Error(
+            "You must be logged in to the server (the server has asked for the client to provide credentials)".into(),
         ),
         ClientError::Status {
             status: Some(status),
@@ -206,12 +218,12 @@ fn client(error: &ClientError) -> Vec<String> {
             } else {
                 status.reason.as_str()
             };
-            vec![format!("Error from server ({reason}): {}", status.message)]
+            ReportLine::Plain(format!("Error from server ({reason}): {}", status.message))
         }
-        ClientError::Status { code: 403, .. } => {
-            vec!["Error from server (Forbidden): the server refused the request".into()]
-        }
-        _ => error_line(error),
+        ClientError::Status { code: 403, .. } => ReportLine::Plain(
+            "Error from server (Forbidden): the server refused the request".into(),
+        ),
+        _ => ReportLine::Error(error.to_string()),
     }
 }
 
@@ -230,9 +242,22 @@ mod tests {
         let report = error(&unreachable.in_context(&Arc::from("b")));
         assert_eq!(
             report.lines,
-            ["error: context \"b\": unable to connect to the server https://b:6443: connection refused"]
+            [ReportLine::Error(
+                "context \"b\": unable to connect to the server https://b:6443: connection refused"
+                    .into()
+            )]
         );
         assert_eq!(report.code, exit::UNREACHABLE);
+        // A server's answer, said in kubectl's words, becomes kw's error about the context.
+        let forbidden = KwError::Client(ClientError::Status {
+            code: 403,
+            status: None,
+            retry_after: None,
+        });
+        assert_eq!(
+            error(&forbidden.in_context(&Arc::from("b"))).lines[0].to_string(),
+            "error: context \"b\": Error from server (Forbidden): the server refused the request"
+        );
     }
 
     #[test]
@@ -241,7 +266,9 @@ mod tests {
             flag: "--token",
         }));
         assert_eq!(report.lines.len(), 1);
-        assert!(report.lines[0].starts_with("error: --token would send"));
+        assert!(
+            matches!(&report.lines[0], ReportLine::Error(message) if message.starts_with("--token would send"))
+        );
         assert_eq!(report.code, exit::USAGE);
     }
 
@@ -269,7 +296,10 @@ mod tests {
         };
         assert_eq!(
             finished(&run),
-            Report::new(vec!["No resources found".into()], exit::OK)
+            Report::new(
+                vec![ReportLine::Plain("No resources found".into())],
+                exit::OK
+            )
         );
     }
 }

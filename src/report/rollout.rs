@@ -6,6 +6,7 @@
 
 use crate::report::error::KwError;
 use crate::report::exit;
+use crate::report::line::ReportLine;
 use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
 use crate::wait::{Expr, Verdict};
@@ -32,7 +33,12 @@ pub struct RolloutRun {
 /// without the prefix. kw's causes follow, and the exit code is the first failure's.
 pub fn run(run: &RolloutRun) -> Report {
     if run.objects.is_empty() {
-        let lines = run.when_empty.iter().cloned().collect();
+        let lines = run
+            .when_empty
+            .iter()
+            .cloned()
+            .map(ReportLine::Plain)
+            .collect();
         return Report::new(lines, exit::OK);
     }
     let reports: Vec<Report> = run
@@ -48,10 +54,10 @@ pub fn run(run: &RolloutRun) -> Report {
         [] => Report::new(Vec::new(), exit::OK),
         [one] => (*one).clone(),
         several => {
-            let mut lines: Vec<String> = several
+            let mut lines: Vec<ReportLine> = several
                 .iter()
                 .filter_map(|r| r.lines.first())
-                .map(|line| line.strip_prefix("error: ").unwrap_or(line).to_string())
+                .map(|line| line.clone().among_several())
                 .collect();
             lines.extend(several.iter().flat_map(|r| r.lines.iter().skip(1).cloned()));
             Report::new(lines, several[0].code)
@@ -135,7 +141,12 @@ mod tests {
         };
         assert_eq!(
             super::run(&empty),
-            Report::new(vec!["No resources found in default namespace.".into()], 0)
+            Report::new(
+                vec![ReportLine::Plain(
+                    "No resources found in default namespace.".into()
+                )],
+                0
+            )
         );
         let one = RolloutRun {
             objects: vec![Ok(ended("a", None)), Ok(ended("b", Some("b broke")))],
@@ -143,7 +154,10 @@ mod tests {
         };
         assert_eq!(
             super::run(&one),
-            Report::new(vec!["error: b broke".into()], exit::CONDITION_FAILED)
+            Report::new(
+                vec![ReportLine::Error("b broke".into())],
+                exit::CONDITION_FAILED
+            )
         );
         let two = RolloutRun {
             objects: vec![
@@ -156,7 +170,10 @@ mod tests {
         assert_eq!(
             super::run(&two),
             Report::new(
-                vec!["a broke".into(), "c broke".into()],
+                vec![
+                    ReportLine::Plain("a broke".into()),
+                    ReportLine::Plain("c broke".into())
+                ],
                 exit::CONDITION_FAILED
             )
         );
@@ -179,7 +196,10 @@ mod tests {
         let message = "deployment \"web\" exceeded its progress deadline";
         assert_eq!(
             run(End::Verdict(failed), false, Some(message)),
-            Report::new(vec![format!("error: {message}")], exit::CONDITION_FAILED)
+            Report::new(
+                vec![ReportLine::Error(message.into())],
+                exit::CONDITION_FAILED
+            )
         );
         let deleted = Verdict::FailOn {
             expr: Expr::Delete,
@@ -187,12 +207,14 @@ mod tests {
         };
         assert_eq!(
             run(End::Verdict(deleted), false, None).lines,
-            ["error: object has been deleted"]
+            [ReportLine::Error("object has been deleted".into())]
         );
         assert_eq!(
             run(End::Done { printed: 2 }, true, None),
             Report::new(
-                vec!["error: timed out waiting for the condition".into()],
+                vec![ReportLine::Error(
+                    "timed out waiting for the condition".into()
+                )],
                 exit::TIMEOUT
             )
         );

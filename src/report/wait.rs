@@ -6,6 +6,7 @@
 //! `--fail-on` condition, 3 the timeout, 6 nothing found.
 
 use crate::report::exit;
+use crate::report::line::ReportLine;
 use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
 use crate::wait::summary::NAMED_OBJECTS;
@@ -31,11 +32,12 @@ pub fn finished(run: &WaitOutcome) -> Report {
 
 fn verdict(run: &WaitOutcome) -> Report {
     let finished = &run.finished;
-    let missing: Vec<String> = run
+    // kubectl's line for a missing object is the server's answer, written as it is.
+    let missing: Vec<ReportLine> = run
         .objects
         .iter()
         .filter_map(|(_, standing)| match standing {
-            Standing::Missing(line) => Some(line.clone()),
+            Standing::Missing(line) => Some(ReportLine::Plain(line.clone())),
             _ => None,
         })
         .collect();
@@ -73,17 +75,23 @@ fn verdict(run: &WaitOutcome) -> Report {
                 .objects
                 .iter()
                 .position(|(_, standing)| *standing == Standing::NotMet);
-            let messages: Vec<String> = named(
+            let messages: Vec<ReportLine> = named(
                 run.objects.iter().enumerate().filter_map(
                     |(at, (object, standing))| match standing {
-                        Standing::Missing(line) => Some(line.clone()),
+                        Standing::Missing(line) => Some(ReportLine::Plain(line.clone())),
                         _ if first_unmet.is_some_and(|first| at >= first) => {
-                            Some(format!("timed out waiting for the condition on {object}"))
+                            Some(ReportLine::Error(format!(
+                                "timed out waiting for the condition on {object}"
+                            )))
                         }
                         _ => None,
                     },
                 ),
-                |more| format!("timed out waiting for the condition on {more} more objects"),
+                |more| {
+                    ReportLine::Error(format!(
+                        "timed out waiting for the condition on {more} more objects"
+                    ))
+                },
             );
             match first_unmet.is_none() || run.only_create {
                 true if missing.is_empty() => {
@@ -95,15 +103,17 @@ fn verdict(run: &WaitOutcome) -> Report {
             }
         }
         End::Done { .. } if run.checked_once && finished.failed.is_none() => {
-            let messages: Vec<String> = named(
+            let messages: Vec<ReportLine> = named(
                 run.objects
                     .iter()
                     .filter_map(|(object, standing)| match standing {
                         Standing::Met => None,
-                        Standing::NotMet => Some(format!("condition not met for {object}")),
-                        Standing::Missing(line) => Some(line.clone()),
+                        Standing::NotMet => {
+                            Some(ReportLine::Error(format!("condition not met for {object}")))
+                        }
+                        Standing::Missing(line) => Some(ReportLine::Plain(line.clone())),
                     }),
-                |more| format!("condition not met for {more} more objects"),
+                |more| ReportLine::Error(format!("condition not met for {more} more objects")),
             );
             let unmet = run.objects.iter().any(|(_, s)| *s == Standing::NotMet);
             errors(
@@ -120,7 +130,10 @@ fn verdict(run: &WaitOutcome) -> Report {
 }
 
 /// kubectl's line for each object, of the first `NAMED_OBJECTS`; the others counted in one.
-fn named(lines: impl Iterator<Item = String>, more: impl Fn(usize) -> String) -> Vec<String> {
+fn named(
+    lines: impl Iterator<Item = ReportLine>,
+    more: impl Fn(usize) -> ReportLine,
+) -> Vec<ReportLine> {
     let mut named = Vec::new();
     let mut unnamed = 0;
     for line in lines {
@@ -136,14 +149,16 @@ fn named(lines: impl Iterator<Item = String>, more: impl Fn(usize) -> String) ->
     named
 }
 
-/// kubectl's words for its errors: one is an `error:` line, several are a line each.
-fn errors(messages: Vec<String>, code: i32) -> Report {
-    match messages.as_slice() {
-        [] => Report::error("condition not met", code),
-        // An API error is said as kubectl says it: `Error from server (NotFound): ...`.
-        [one] if one.starts_with("Error from server") => Report::new(messages, code),
-        [one] => Report::error(one, code),
-        _ => Report::new(messages, code),
+/// kubectl's words for its errors: one is said as it is (kubectl's own an `error:` line, an
+/// API error as the server answered), several each on a line without `error: `.
+fn errors(lines: Vec<ReportLine>, code: i32) -> Report {
+    match lines.len() {
+        0 => Report::error("condition not met", code),
+        1 => Report::new(lines, code),
+        _ => Report::new(
+            lines.into_iter().map(ReportLine::among_several).collect(),
+            code,
+        ),
     }
 }
 
@@ -195,7 +210,9 @@ mod tests {
                 false
             ),
             Report::new(
-                vec!["error: timed out waiting for the condition on pods/never".into()],
+                vec![ReportLine::Error(
+                    "timed out waiting for the condition on pods/never".into()
+                )],
                 exit::TIMEOUT
             )
         );
@@ -207,7 +224,7 @@ mod tests {
                 true
             ),
             Report::new(
-                vec!["error: condition not met for pods/web".into()],
+                vec![ReportLine::Error("condition not met for pods/web".into())],
                 exit::TIMEOUT
             )
         );
@@ -218,10 +235,33 @@ mod tests {
         assert_eq!(
             run(End::Verdict(nothing), false, &[], false),
             Report::new(
-                vec!["error: no matching resources found".into()],
+                vec![ReportLine::Error("no matching resources found".into())],
                 exit::SERVER_ERROR
             )
         );
+    }
+
+    /// A missing object is said in the line the server's answer gave, as it is: a 404 with no
+    /// Status body words it as kw's error, which keeps its one `error: `.
+    #[test]
+    fn a_missing_object_is_said_in_its_own_line() {
+        let missing = "error: the server could not find the requested resource";
+        let report = finished(&WaitOutcome {
+            finished: Outcome {
+                end: End::Done { printed: 0 },
+                timed_out: None,
+                failed: None,
+                unreachable: Vec::new(),
+                when_empty: None,
+                summary: None,
+            },
+            objects: vec![("pods/gone".into(), Standing::Missing(missing.into()))],
+            checked_once: true,
+            only_create: false,
+        });
+        let written: Vec<String> = report.lines.iter().map(ToString::to_string).collect();
+        assert_eq!(written, [missing]);
+        assert_eq!(report.code, exit::SERVER_ERROR);
     }
 
     /// As kubectl: the objects in turn under one deadline, so every object after the first
@@ -236,13 +276,19 @@ mod tests {
         assert_eq!(
             run(End::Done { printed: 2 }, true, &objects, false).lines,
             [
-                "timed out waiting for the condition on deployments/crashy",
-                "timed out waiting for the condition on deployments/front"
+                ReportLine::Plain(
+                    "timed out waiting for the condition on deployments/crashy".into()
+                ),
+                ReportLine::Plain(
+                    "timed out waiting for the condition on deployments/front".into()
+                )
             ]
         );
         assert_eq!(
             run(End::Done { printed: 2 }, false, &objects, true).lines,
-            ["error: condition not met for deployments/crashy"]
+            [ReportLine::Error(
+                "condition not met for deployments/crashy".into()
+            )]
         );
     }
 }

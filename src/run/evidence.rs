@@ -8,7 +8,6 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::client::{Client, ClientError};
-use crate::report::error::KwError;
 use crate::wait::summary::{self, Crashed, LogTail, NotReady, Summary};
 use crate::wait::SharedJudge;
 
@@ -176,12 +175,7 @@ fn why(error: Option<ClientError>, budget: Duration) -> String {
     match error {
         None => "the name is not one the API allows".into(),
         Some(ClientError::DeadlinePassed { .. }) => late(budget),
-        Some(error) => {
-            let said = crate::report::error(&KwError::Client(error))
-                .lines
-                .join(" ");
-            said.trim_start_matches("error: ").to_string()
-        }
+        Some(error) => crate::report::client_message(&error),
     }
 }
 

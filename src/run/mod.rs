@@ -30,7 +30,7 @@ use crate::cli::GetArgs;
 use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
-use crate::discovery::Requested;
+use crate::discovery::{Requested, TypeAsked};
 use crate::log;
 use crate::notices::Notices;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
@@ -214,7 +214,7 @@ fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, Kw
             })?
             .into_iter()
             .map(|o| Requested {
-                type_name: o.type_query(),
+                asked: TypeAsked::Name(o.type_query()),
                 names: vec![o.name],
                 namespace: o.namespace,
             })
@@ -222,7 +222,15 @@ fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, Kw
         Request::Types(types) => types
             .iter()
             .map(|(t, names)| Requested {
-                type_name: t.clone(),
+                asked: TypeAsked::Name(t.clone()),
+                names: names.clone(),
+                namespace: None,
+            })
+            .collect(),
+        Request::Resolved(types) => types
+            .iter()
+            .map(|(resource, names)| Requested {
+                asked: TypeAsked::Resolved(resource.clone()),
                 names: names.clone(),
                 namespace: None,
             })

@@ -88,8 +88,11 @@ pub fn status(
                 }
                 for (resource, namespace, name) in seen {
                     found = true;
-                    let typed = resource.type_query();
-                    watch(Request::Types(vec![(typed, vec![name])]), Some(namespace))?;
+                    // The list resolved the type: the watch takes it as it is.
+                    watch(
+                        Request::Resolved(vec![(resource, vec![name])]),
+                        Some(namespace),
+                    )?;
                 }
             }
             if found {

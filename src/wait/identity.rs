@@ -65,15 +65,6 @@ impl GroupResource {
             group: resource.group.clone(),
         }
     }
-
-    /// `plural.group` (`deployments.apps`; `pods` in the core group): the type as a command
-    /// line names it, for discovery to resolve.
-    pub fn type_query(&self) -> String {
-        match self.group.is_empty() {
-            true => self.plural.clone(),
-            false => format!("{}.{}", self.plural, self.group),
-        }
-    }
 }
 
 /// One object as the judge knows it: its context (empty with one context), resource,

@@ -143,6 +143,9 @@ pub struct Judge {
     /// one's types on its own, and a cluster may be down at the start).
     pending_members: usize,
     objects: HashMap<Key, Assessment>,
+    /// The type of every object judged, as discovery resolved it: a later watch of one of them
+    /// (`kw rollout status -l`) asks for it as it is, not by a name to resolve again.
+    resolved: Vec<ResourceInfo>,
     /// Labels of objects deleted since the start, for `delete` under `--for any`.
     deleted: Option<String>,
     printed: u64,
@@ -205,6 +208,7 @@ impl Judge {
             unsynced: vec![true; targets.max(1)],
             pending_members: 0,
             objects: HashMap::new(),
+            resolved: Vec::new(),
             deleted: None,
             printed: 0,
             ended: None,
@@ -299,6 +303,9 @@ impl Judge {
             if self.arrived_late(&key) {
                 // kubectl waits on what its first list found, and on nothing that came after.
                 return None;
+            }
+            if self.resolved(&key.resource).is_none() {
+                self.resolved.push(event.resource.clone());
             }
             let label = match event.context {
                 Some(context) => format!(
@@ -1239,6 +1246,13 @@ impl Judge {
     fn asked(&self, joiner: &str) -> String {
         let asked: Vec<String> = self.rules.until.iter().map(Expr::to_string).collect();
         asked.join(joiner)
+    }
+
+    /// The type of objects judged of `resource`, as discovery resolved it.
+    pub fn resolved(&self, resource: &GroupResource) -> Option<&ResourceInfo> {
+        self.resolved
+            .iter()
+            .find(|r| r.plural == resource.plural && r.group == resource.group)
     }
 
     /// Every watched object's judgement now, its stuck children weighed in (the verdict's own

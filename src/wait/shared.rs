@@ -127,22 +127,23 @@ impl SharedJudge {
         self.lock().not_met()
     }
 
-    /// Every object judged, as (resource, namespace, name), in a server's list order (by
-    /// namespace, then name): what a type or a selector matched (`kw rollout status -l`).
-    pub fn seen(&self) -> Vec<(super::GroupResource, String, String)> {
-        let mut seen: Vec<(super::GroupResource, String, String)> = self
-            .lock()
+    /// Every object judged, as (its type as discovery resolved it, namespace, name), in a
+    /// server's list order (by namespace, then name): what a type or a selector matched
+    /// (`kw rollout status -l`).
+    pub fn seen(&self) -> Vec<(crate::events::ResourceInfo, String, String)> {
+        let judge = self.lock();
+        let mut seen: Vec<(&super::GroupResource, &String, &String)> = judge
             .judgements()
-            .map(|(key, _)| {
-                (
-                    key.resource.clone(),
-                    key.namespace.clone(),
-                    key.name.clone(),
-                )
-            })
+            .map(|(key, _)| (&key.resource, &key.namespace, &key.name))
             .collect();
-        seen.sort_by(|a, b| (&a.1, &a.2, &a.0).cmp(&(&b.1, &b.2, &b.0)));
-        seen
+        seen.sort_by(|a, b| (a.1, a.2, a.0).cmp(&(b.1, b.2, b.0)));
+        seen.into_iter()
+            // Every object judged came in an event, which told its type.
+            .filter_map(|(resource, namespace, name)| {
+                let resolved = judge.resolved(resource)?.clone();
+                Some((resolved, namespace.clone(), name.clone()))
+            })
+            .collect()
     }
 }
 

@@ -24,7 +24,7 @@ const KUBECTL_COLD_LEGACY: usize = 6;
 
 /// Discovery is /api, /api/v1, /apis and /apis/GROUP/VERSION; a list such as
 /// /apis/apps/v1/namespaces/default/deployments is not.
-fn is_discovery(target: &str) -> bool {
+pub(crate) fn is_discovery(target: &str) -> bool {
     let path = target.split('?').next().unwrap_or_default();
     let segments = path.split('/').filter(|s| !s.is_empty()).count();
     match path.split('/').nth(1) {

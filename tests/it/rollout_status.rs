@@ -275,6 +275,39 @@ fn a_selector_that_matches_several_watches_each_in_turn() {
     check("rollout_selector_several", 0);
 }
 
+/// Each object a selector matched is watched with its type as the list's discovery resolved
+/// it, not by a name resolved again: with no discovery cache, where every resolution by name
+/// is asked of the server, the whole run asks discovery once (`/api`, then `/apis` for
+/// `deploy`), not once more per object.
+#[test]
+fn the_objects_a_selector_matched_are_watched_without_resolving_their_type_again() {
+    let cluster = Cluster::start(SimConfig::default());
+    let case = case("rollout_selector_several");
+    for (plot, object) in &case.rollouts {
+        let mut rollout = Rollout::new(*plot, "default", object);
+        rollout.beat = case.beat;
+        cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let mut kw = cluster.kw();
+    kw.args(&case.args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        // No home and no XDG_CACHE_HOME: no discovery cache.
+        .env("HOME", "")
+        .env_remove("XDG_CACHE_HOME");
+    let outcome = run(kw, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_golden("rollout_selector_several.out", &outcome.stdout);
+    let discovery: Vec<String> = cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| crate::discovery::is_discovery(&r.path))
+        .map(|r| r.path.split('?').next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(discovery, ["/api", "/apis"]);
+}
+
 /// A failed rollout does not stop the next one; kubectl's error comes once all are watched.
 #[test]
 fn a_failure_among_several_is_said_at_the_end_and_the_others_go_on() {

@@ -352,6 +352,8 @@ const KW_FOLDER_RANKS: FolderRanks = &[
         "report",
         &[
             ("exit", 0),
+            // A line of a report, its `error: ` written only when it reaches stderr.
+            ("line", 0),
             // The one error type, and the exit code each of its errors gives.
             ("error", 1),
             ("outcome", 2),

@@ -20,15 +20,15 @@ pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 /// A deleted row stays, dimmed, this long.
 pub(super) const LINGER: Duration = Duration::from_secs(3);
 
-/// Which type a block shows: group and plural, as discovery named it.
-/// What the status line ends with: what ends the view while it runs, or the verdict on the
-/// last frame.
+/// The status line's tail: while the view runs, how to end it (or that it has ended, with no
+/// verdict to show); once the judge has decided, its verdict, which the last frame leads with.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Ending<'a> {
+pub(super) enum StatusTail<'a> {
     Running(&'a str),
-    Verdict(&'a str),
+    Decided(&'a str),
 }
 
+/// Which type a block shows: group and plural, as discovery named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct BlockKey {
     pub group: String,
@@ -194,7 +194,7 @@ impl Board {
         height: usize,
         reconnects: u64,
         notice: Option<String>,
-        ending: Ending<'_>,
+        tail: StatusTail<'_>,
     ) -> Vec<Vec<u8>> {
         let room = height.saturating_sub(1).max(1);
         let blocks: Vec<&Block> = self
@@ -244,9 +244,9 @@ impl Board {
         if let Some(notice) = notice {
             lines.push(format!("kw: {notice}").dim().to_string().into_bytes());
         }
-        lines.push(match ending {
-            Ending::Running(ending) => self.status_line(now, reconnects, ending),
-            Ending::Verdict(verdict) => self.verdict_line(reconnects, verdict),
+        lines.push(match tail {
+            StatusTail::Running(how_to_end) => self.status_line(now, reconnects, how_to_end),
+            StatusTail::Decided(verdict) => self.verdict_line(reconnects, verdict),
         });
         lines.truncate(room);
         lines.iter().map(|line| cut(line, width)).collect()
@@ -465,15 +465,15 @@ fn judgement_cell(judgement: &Judgement) -> String {
 }
 
 impl Board {
-    /// The frame's last line: `reconnects: 2 · last event 3s ago · ` and `ending`, what ends the
-    /// view (`Ctrl-C to end` while it runs; the verdict on its last frame).
-    pub(super) fn status_line(&self, now: Instant, reconnects: u64, ending: &str) -> Vec<u8> {
+    /// The frame's last line while the view runs: `reconnects: 2 · last event 3s ago · ` and
+    /// `how_to_end` (`Ctrl-C to end`; `ended` once it has, with no verdict to show).
+    pub(super) fn status_line(&self, now: Instant, reconnects: u64, how_to_end: &str) -> Vec<u8> {
         let last = match self.last_event {
             Some(at) => format!("last event {}s ago", now.duration_since(at).as_secs()),
             None if self.blocks.is_empty() => "waiting for the first list".to_string(),
             None => "no events yet".to_string(),
         };
-        format!("reconnects: {reconnects} · {last} · {ending}")
+        format!("reconnects: {reconnects} · {last} · {how_to_end}")
             .dim()
             .to_string()
             .into_bytes()
@@ -566,7 +566,7 @@ mod tests {
         ] {
             board.update(&block, update(EventType::Added, name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 24, 2, None, Ending::Running("Ctrl-C to end")));
+        let frame = plain(&board.frame(now, 80, 24, 2, None, StatusTail::Running("Ctrl-C to end")));
         assert!(frame[0].starts_with("NAME "), "{frame:?}");
         assert!(frame[1].starts_with("web-a "), "{frame:?}");
         assert!(frame[3].starts_with("web-c "), "{frame:?}");
@@ -592,7 +592,7 @@ mod tests {
             update(EventType::Deleted, "web-a", "Running", false),
             now,
         );
-        let frame = board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end"));
+        let frame = board.frame(now, 80, 24, 0, None, StatusTail::Running("Ctrl-C to end"));
         assert!(
             String::from_utf8_lossy(&frame[1]).contains("\x1b[2m"),
             "{frame:?}"
@@ -607,7 +607,7 @@ mod tests {
                 24,
                 0,
                 None,
-                Ending::Running("Ctrl-C to end")
+                StatusTail::Running("Ctrl-C to end")
             ))
             .len(),
             3
@@ -627,7 +627,7 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert_eq!(frame.len(), 9, "{frame:?}");
         assert_eq!(frame[6], "… and 25 more");
         assert_eq!(frame[7], "30 pods: 30 Running");
@@ -654,13 +654,13 @@ mod tests {
                 now,
             );
         }
-        let frame = plain(&board.frame(now, 80, 8, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame = plain(&board.frame(now, 80, 8, 0, None, StatusTail::Running("Ctrl-C to end")));
         let names: Vec<&str> = frame[1..4].iter().map(|l| &l[..6]).collect();
         assert_eq!(names, ["web-07", "web-08", "web-09"], "{frame:?}");
         assert_eq!(frame[4], "3 pods: 3 Running");
         // With room, they linger.
         assert_eq!(
-            plain(&board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end"))).len(),
+            plain(&board.frame(now, 80, 24, 0, None, StatusTail::Running("Ctrl-C to end"))).len(),
             13
         );
     }
@@ -683,7 +683,8 @@ mod tests {
         judged.insert(("", "pods"), ("", "shop", "web-a"), judgement.clone());
         assert!(board.judge(&judged));
         assert!(!board.judge(&judged), "nothing new");
-        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame =
+            plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(frame[0].ends_with("JUDGEMENT"), "{frame:?}");
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
@@ -698,7 +699,8 @@ mod tests {
             update(EventType::Modified, "web-a", "Pending", false),
             now,
         );
-        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame =
+            plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(
             frame[1].ends_with("in progress: Pod is not Ready"),
             "{frame:?}"
@@ -716,7 +718,7 @@ mod tests {
             24,
             0,
             None,
-            Ending::Verdict("--fail-on failed met"),
+            StatusTail::Decided("--fail-on failed met"),
         ));
         assert!(
             frame[1].ends_with("failed: CrashLoopBackOff (web)"),
@@ -732,7 +734,8 @@ mod tests {
         let mut elsewhere = Judged::default();
         elsewhere.insert(("apps", "pods"), ("", "shop", "web-a"), judgement);
         assert!(board.judge(&elsewhere));
-        let frame = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame =
+            plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert_eq!(frame[2], "1 pod: 0 ready, 0 in progress, 0 failed");
     }
 
@@ -750,7 +753,7 @@ mod tests {
             };
             board.update(&block, update(EventType::Added, &name, status, true), now);
         }
-        let frame = plain(&board.frame(now, 80, 10, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame = plain(&board.frame(now, 80, 10, 0, None, StatusTail::Running("Ctrl-C to end")));
         let names: Vec<&str> = frame[1..6].iter().map(|l| &l[..6]).collect();
         // The two in trouble, then the first others; in list order.
         assert_eq!(
@@ -777,11 +780,12 @@ mod tests {
         };
         judged.insert(("", "pods"), ("", "shop", "web-a"), ready);
         board.judge(&judged);
-        let wide = plain(&board.frame(now, 120, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let wide = plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
         // 55 columns: AGE and RESTARTS would crowd the judgement; they go whole, from the
         // right, and the judgement, the last to go, stays whole.
-        let narrow = plain(&board.frame(now, 55, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let narrow =
+            plain(&board.frame(now, 55, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert_eq!(
             narrow[0].split_whitespace().last(),
             Some("JUDGEMENT"),
@@ -794,7 +798,7 @@ mod tests {
             narrow[1].ends_with("Running   ready: Pod is Ready"),
             "{narrow:?}"
         );
-        let tiny = plain(&board.frame(now, 30, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let tiny = plain(&board.frame(now, 30, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         // 30 columns: the name and the judgement, every other column gone first.
         assert_eq!(tiny[1], "web-a   ready: Pod is Ready", "{tiny:?}");
     }
@@ -822,7 +826,7 @@ mod tests {
         };
         judged.insert(("", "pods"), ("", "shop", "shop-2xk6m8hss-6zjwc"), looping);
         board.judge(&judged);
-        let frame = plain(&board.frame(now, 80, 24, 0, None, Ending::Running("Ctrl-C to end")));
+        let frame = plain(&board.frame(now, 80, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(
             frame[1].contains("in progress: Containers in CrashL"),
             "{frame:?}"

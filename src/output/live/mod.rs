@@ -67,7 +67,7 @@ pub fn restore_after_panic() {
 /// How often the screen may be redrawn: at most ten frames a second.
 const TICK: Duration = Duration::from_millis(100);
 
-/// The status line's ending while the view runs, and as Ctrl-C leaves it.
+/// The status line's tail while the view runs, and as Ctrl-C leaves it.
 const RUNNING: &str = "Ctrl-C to end";
 const INTERRUPTED: &str = "interrupted (Ctrl-C)";
 
@@ -175,10 +175,10 @@ impl View {
                 (true, Some(judge)) => judge.verdict().map(|verdict| cells::shown(&verdict)),
                 _ => None,
             };
-            let ending = match (&verdict, stopping) {
-                (Some(verdict), _) => board::Ending::Verdict(verdict),
-                (None, false) => board::Ending::Running(RUNNING),
-                (None, true) => board::Ending::Running("ended"),
+            let tail = match (&verdict, stopping) {
+                (Some(verdict), _) => board::StatusTail::Decided(verdict),
+                (None, false) => board::StatusTail::Running(RUNNING),
+                (None, true) => board::StatusTail::Running("ended"),
             };
             let frame = {
                 let mut board = self.board();
@@ -201,7 +201,7 @@ impl View {
                     let interrupted = (!stopping).then(|| {
                         board::cut(&board.status_line(now, reconnects, INTERRUPTED), width)
                     });
-                    let lines = board.frame(now, width, height, reconnects, notice, ending);
+                    let lines = board.frame(now, width, height, reconnects, notice, tail);
                     (lines, interrupted)
                 })
             };
