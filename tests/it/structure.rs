@@ -259,7 +259,7 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("tunnel", 0),
             ("socket", 1),
             ("tls", 1),
-            ("shared", 4),
+            ("shared", 2),
             ("mod", 3),
         ],
     ),
