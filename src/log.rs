@@ -1,7 +1,6 @@
 //! Diagnostics on stderr: for `-v N`, timestamped lines that say why kw did what it did (the
-//! level is set once from the command line); and notices, the lines every run may show (a
-//! re-list, a retry), worded here for the context they come from and sent where `notices` says.
-//! Credentials are never passed in here.
+//! level is set once from the command line), and a wait's progress lines. Notices, the lines
+//! every run may show, are `notices`'. Credentials are never passed in here.
 //!
 //! As a second line of defence, every line written here (and every final error, through
 //! [`clean`]) has the credentials kw holds replaced by `<redacted>`: a server or proxy that
@@ -48,108 +47,12 @@ macro_rules! vlog {
     };
 }
 
-/// The context whose work this thread does, in a run over several contexts, and whether that
-/// cluster is failing right now (shared by all of the context's threads).
-#[derive(Clone)]
-pub struct ContextScope {
-    name: std::sync::Arc<str>,
-    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl ContextScope {
-    pub fn new(name: std::sync::Arc<str>) -> ContextScope {
-        ContextScope {
-            name,
-            failing: Default::default(),
-        }
-    }
-
-    pub fn name(&self) -> std::sync::Arc<str> {
-        std::sync::Arc::clone(&self.name)
-    }
-
-    /// Whether the cluster's last request failed (and none has succeeded since).
-    pub fn is_failing(&self) -> bool {
-        self.failing.load(Ordering::Relaxed)
-    }
-
-    /// Notices from this thread name the context from now on.
-    pub fn enter(&self) {
-        SCOPE.with(|scope| *scope.borrow_mut() = Some(self.clone()));
-    }
-}
-
-thread_local! {
-    static SCOPE: std::cell::RefCell<Option<ContextScope>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The context scope this thread logs in, to hand to the threads it starts.
-pub fn current_scope() -> Option<ContextScope> {
-    scope()
-}
-
-fn scope() -> Option<ContextScope> {
-    SCOPE.with(|scope| scope.borrow().clone())
-}
-
-/// A failure kw retries (a broken connection, a 5xx). With one cluster each one is a notice; in
-/// a run over several contexts, only the first of a run of failures is, so that a cluster that
-/// is down for an hour costs one line, not one per retry.
-pub fn trouble(message: &str) {
-    match scope() {
-        Some(scope) if scope.failing.swap(true, Ordering::Relaxed) => {
-            crate::vlog!(REQUESTS, "context \"{}\": {message}", scope.name);
-        }
-        _ => notice(message),
-    }
-}
-
-/// A request succeeded: in a run over several contexts, a cluster that was failing says it is
-/// back, once.
-pub fn recovered() {
-    if let Some(scope) = scope() {
-        if scope.failing.swap(false, Ordering::Relaxed) {
-            notice("reachable again");
-        }
-    }
-}
-
-/// A one-line notice on stderr that is not an error: a re-list, a retry. Dimmed on a terminal so
-/// it stands apart from the output it interrupts. In a run over several contexts it names the
-/// context of the thread that says it.
-pub fn notice(message: &str) {
-    let message = match scope() {
-        Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
-        None => clean(message).into_owned(),
-    };
-    crate::notices::say(message);
-}
-
 /// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not
 /// notices: each object's label already names its context, and the line is the news.
 pub fn progress(lines: &[String]) {
     let mut stderr = std::io::stderr().lock();
     for line in lines {
         let _ = writeln!(stderr, "kw: {}", clean(line));
-    }
-}
-
-/// A notice that names its context itself (`east/pod/web: ...`), so none is put in front.
-pub fn notice_unscoped(message: &str) {
-    let scope = SCOPE.with(|scope| scope.borrow_mut().take());
-    notice(message);
-    SCOPE.with(|slot| *slot.borrow_mut() = scope);
-}
-
-/// `notice`, but only the first time this run: several watches that meet the same fact (three
-/// types in one missing namespace) say it once. In a run over several contexts, once per context.
-pub fn notice_once(message: &str) {
-    let key = match scope() {
-        Some(scope) => format!("{}\n{message}", scope.name),
-        None => message.to_string(),
-    };
-    if crate::notices::first_time(key) {
-        notice(message);
     }
 }
 

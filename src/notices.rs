@@ -1,9 +1,12 @@
-//! Where kw's notices go (`log::notice` words them): straight to stderr, or held while the live
-//! view owns the terminal; and which were already said, for `log::notice_once`.
+//! Notices: the lines every run may show on stderr that are not errors (a re-list, a retry),
+//! worded for the context whose thread says them (`ContextScope`), sent straight to stderr or
+//! held while the live view owns the terminal, and remembered when said once (`notice_once`).
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::log::{self, clean};
 use crate::mutex::lock;
 
 /// Write a notice, already cleaned and labelled, on stderr; `dim`: on a terminal that takes
@@ -92,7 +95,7 @@ pub fn say(message: String) {
     }
 }
 
-/// Notices already said by `log::notice_once`, each as its key (with its context).
+/// Notices already said by `notice_once`, each as its key (with its context).
 static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Whether `key` is said for the first time this run (it is remembered as said from now on).
@@ -103,4 +106,100 @@ pub fn first_time(key: String) -> bool {
     }
     said.push(key);
     true
+}
+
+/// The context whose work this thread does, in a run over several contexts, and whether that
+/// cluster is failing right now (shared by all of the context's threads).
+#[derive(Clone)]
+pub struct ContextScope {
+    name: Arc<str>,
+    failing: Arc<AtomicBool>,
+}
+
+impl ContextScope {
+    pub fn new(name: Arc<str>) -> ContextScope {
+        ContextScope {
+            name,
+            failing: Default::default(),
+        }
+    }
+
+    pub fn name(&self) -> Arc<str> {
+        Arc::clone(&self.name)
+    }
+
+    /// Whether the cluster's last request failed (and none has succeeded since).
+    pub fn is_failing(&self) -> bool {
+        self.failing.load(Ordering::Relaxed)
+    }
+
+    /// Notices from this thread name the context from now on.
+    pub fn enter(&self) {
+        SCOPE.with(|scope| *scope.borrow_mut() = Some(self.clone()));
+    }
+}
+
+thread_local! {
+    static SCOPE: std::cell::RefCell<Option<ContextScope>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The context scope this thread logs in, to hand to the threads it starts.
+pub fn current_scope() -> Option<ContextScope> {
+    scope()
+}
+
+fn scope() -> Option<ContextScope> {
+    SCOPE.with(|scope| scope.borrow().clone())
+}
+
+/// A failure kw retries (a broken connection, a 5xx). With one cluster each one is a notice; in
+/// a run over several contexts, only the first of a run of failures is, so that a cluster that
+/// is down for an hour costs one line, not one per retry.
+pub fn trouble(message: &str) {
+    match scope() {
+        Some(scope) if scope.failing.swap(true, Ordering::Relaxed) => {
+            crate::vlog!(log::REQUESTS, "context \"{}\": {message}", scope.name);
+        }
+        _ => notice(message),
+    }
+}
+
+/// A request succeeded: in a run over several contexts, a cluster that was failing says it is
+/// back, once.
+pub fn recovered() {
+    if let Some(scope) = scope() {
+        if scope.failing.swap(false, Ordering::Relaxed) {
+            notice("reachable again");
+        }
+    }
+}
+
+/// A one-line notice on stderr that is not an error: a re-list, a retry. Dimmed on a terminal so
+/// it stands apart from the output it interrupts. In a run over several contexts it names the
+/// context of the thread that says it.
+pub fn notice(message: &str) {
+    let message = match scope() {
+        Some(scope) => clean(&format!("context \"{}\": {message}", scope.name)).into_owned(),
+        None => clean(message).into_owned(),
+    };
+    say(message);
+}
+
+/// A notice that names its context itself (`east/pod/web: ...`), so none is put in front.
+pub fn notice_unscoped(message: &str) {
+    let scope = SCOPE.with(|scope| scope.borrow_mut().take());
+    notice(message);
+    SCOPE.with(|slot| *slot.borrow_mut() = scope);
+}
+
+/// `notice`, but only the first time this run: several watches that meet the same fact (three
+/// types in one missing namespace) say it once. In a run over several contexts, once per context.
+pub fn notice_once(message: &str) {
+    let key = match scope() {
+        Some(scope) => format!("{}\n{message}", scope.name),
+        None => message.to_string(),
+    };
+    if first_time(key) {
+        notice(message);
+    }
 }

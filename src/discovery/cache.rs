@@ -128,7 +128,7 @@ const MAX_FILE: u64 = 64 << 20;
 fn warn_once(dir: &Path, why: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| {
-        crate::log::notice(&format!(
+        crate::notices::notice(&format!(
             "warning: not using the discovery cache {}: {why}",
             dir.display()
         ))

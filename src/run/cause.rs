@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::client::ServerClock;
 use crate::events::{kind_prefix, Event, ResourceInfo};
-use crate::log;
+use crate::notices;
 use crate::readiness::children::{self, Crash, Revision};
 use crate::readiness::kubelet_text;
 use crate::wait::summary::WARNINGS_PER_OBJECT;
@@ -349,7 +349,7 @@ impl Causes {
             self.tell_own(&warning.about_uid.clone());
         }
         if self.explain {
-            log::notice_unscoped(&format!("{about}: {said}"));
+            notices::notice_unscoped(&format!("{about}: {said}"));
         }
         self.sequence += 1;
         if self.recent.len() >= RECENT_OBJECTS && !self.recent.contains_key(&warning.about_uid) {
@@ -682,7 +682,7 @@ impl Causes {
         self.pending.push_back(warning);
         if dropped && !self.dropped_said {
             self.dropped_said = true;
-            log::notice(&format!(
+            notices::notice(&format!(
                 "more Warning events about objects not seen yet than kw holds ({PENDING}, {} KiB): the oldest are dropped, unsaid",
                 PENDING_BYTES >> 10
             ));

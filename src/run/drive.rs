@@ -17,7 +17,8 @@ use crate::config::environment::Environment;
 use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
 use crate::events::{ResourceInfo, Sink};
-use crate::log::{self, ContextScope};
+use crate::log;
+use crate::notices::ContextScope;
 use crate::notices::Notices;
 use crate::output::printer::PrintOptions;
 use crate::output::printer::{JudgedEvent, OutputFormat};
@@ -383,7 +384,7 @@ impl Run {
         let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
         let with_kind = self.plan.with_kind(&prepared.targets);
         let context = member.context.as_ref();
-        let scope = log::current_scope();
+        let scope = crate::notices::current_scope();
         // A stuck Pod of a workload's current revision fails it under `--fail-on failed`, even
         // with `--quiet`: the auxiliary watches run for that too.
         let children = self.plan.rules.fail_on.contains(&Expr::Failed);
@@ -543,7 +544,7 @@ impl Run {
         let mut job = Box::new(TurnWatch {
             watcher,
             sink,
-            scope: log::current_scope(),
+            scope: crate::notices::current_scope(),
             stale: prepared.stale.clone(),
             ended: Some(Box::new(move |result| {
                 let _ = tell.send(MemberNews::Watcher(Some(context), result));

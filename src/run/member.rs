@@ -13,7 +13,7 @@ use crate::config::settings::{Settings, SettingsError};
 use crate::discovery::cluster_handle::{CachedTypes, ClusterHandle};
 use crate::discovery::once::Discovered;
 use crate::discovery::{self, DiscoveryError, Requested};
-use crate::log;
+use crate::notices;
 use crate::permits::Permits;
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
@@ -106,12 +106,12 @@ impl Preparer<'_> {
             drop(permit);
             match attempt {
                 Ok(ready) => {
-                    log::recovered();
+                    notices::recovered();
                     return Ok(ready);
                 }
                 Err(e) if retry && e.is_transient() => {
                     let pause = backoff.failed(Instant::now());
-                    log::trouble(&format!("{e}; retrying in {:.1}s", pause.as_secs_f64()));
+                    notices::trouble(&format!("{e}; retrying in {:.1}s", pause.as_secs_f64()));
                     let wake = Instant::now().checked_add(pause);
                     if let (Some(deadline), Some(wake)) = (self.deadline, wake) {
                         if wake >= deadline {
@@ -149,7 +149,7 @@ impl Preparer<'_> {
         })?;
         cluster.cache.save();
         for name in &unknown {
-            log::notice(&format!(
+            notices::notice(&format!(
                 "the server doesn't have a resource type \"{name}\"; not watched in this context"
             ));
         }

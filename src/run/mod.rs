@@ -31,7 +31,7 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::{Requested, TypeAsked};
-use crate::log;
+use crate::notices;
 use crate::notices::Notices;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
@@ -187,7 +187,7 @@ fn warn_insecure(members: &[member::Member]) {
     let consequence = "the server's certificate is not verified; anyone on the network path can read and change this session";
     match insecure.as_slice() {
         [] => {}
-        [one] if one.context.is_none() => log::notice(&format!(
+        [one] if one.context.is_none() => notices::notice(&format!(
             "warning: --insecure-skip-tls-verify: {consequence}"
         )),
         several => {
@@ -195,7 +195,7 @@ fn warn_insecure(members: &[member::Member]) {
                 .iter()
                 .filter_map(|m| m.context.as_deref())
                 .collect();
-            log::notice(&format!(
+            notices::notice(&format!(
                 "warning: insecure-skip-tls-verify in context {}: {consequence}",
                 names.join(", ")
             ))

@@ -4,7 +4,7 @@
 
 use crate::discovery::cluster_handle::CachedTypes;
 use crate::events::Sink;
-use crate::log::ContextScope;
+use crate::notices::ContextScope;
 use crate::parking::{Job, Turn};
 use crate::watcher::{Progress, WatchError, Watched, Watcher};
 

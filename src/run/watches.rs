@@ -21,7 +21,8 @@ use std::time::Instant;
 use crate::client::Client;
 use crate::decode::depth;
 use crate::events::{Event, Flow, ResourceInfo, Sink};
-use crate::log::{self, ContextScope};
+use crate::notices;
+use crate::notices::ContextScope;
 use crate::output::sinks::DepthBound;
 use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
 
@@ -181,7 +182,7 @@ impl WatchSet {
     }
 
     fn failed(&self, key: &WatchKey, error: &WatchError) {
-        log::notice(&format!(
+        notices::notice(&format!(
             "cannot watch {} in namespace {}: {error}; going on without them",
             key.resource, key.namespace
         ));

@@ -120,7 +120,7 @@ impl<S: Sink> Sink for ConditionSink<S> {
         if decided.is_none() && judge.says_progress() {
             // Waiting for a typo would look like a hang: say what is being waited for.
             for label in judge.newly_missing() {
-                crate::log::notice(&format!(
+                crate::notices::notice(&format!(
                     "{label} does not exist yet; waiting for it to be created"
                 ));
             }

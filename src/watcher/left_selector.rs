@@ -15,7 +15,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::Arc;
 
 use crate::client::Client;
-use crate::log;
+use crate::notices;
 
 /// Objects waiting to be checked at most; more at once are counted, not checked.
 pub const QUEUE: usize = 8;
@@ -96,7 +96,7 @@ impl Checker {
                     return;
                 }
                 if client.get(&check.path, "application/json").is_ok() {
-                    log::notice(&format!(
+                    notices::notice(&format!(
                         "{} left the selector; it was not deleted",
                         check.label
                     ));
@@ -114,7 +114,7 @@ impl Checker {
     fn report_unchecked(&self) {
         let unchecked = self.state.unchecked.swap(0, Ordering::Relaxed);
         if unchecked > 0 && !self.state.closing.load(Ordering::Relaxed) {
-            log::notice(&format!(
+            notices::notice(&format!(
                 "{unchecked} more object{} left the selector or {} deleted; too many at once to check which",
                 if unchecked == 1 { "" } else { "s" },
                 if unchecked == 1 { "was" } else { "were" },

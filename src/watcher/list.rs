@@ -153,7 +153,7 @@ impl Watcher<'_> {
             let error = match self.client.get_list(path, self.accept()) {
                 Ok(body) => {
                     self.backoff.healthy(Instant::now());
-                    log::recovered();
+                    crate::notices::recovered();
                     return Ok(body);
                 }
                 Err(ClientError::Status { code: 406, .. }) if self.tables() => {
@@ -162,7 +162,7 @@ impl Watcher<'_> {
                 }
                 Err(e @ ClientError::DeadlinePassed { .. }) => {
                     // The run's end, not a failure: the caller says how the run ended.
-                    log::notice(&e.to_string());
+                    crate::notices::notice(&e.to_string());
                     return Err(SyncError::Deadline);
                 }
                 Err(e) => e,
@@ -180,7 +180,7 @@ impl Watcher<'_> {
             {
                 return Err(SyncError::Fatal(error.into()));
             }
-            log::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+            crate::notices::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
             if self.sleep(pause) {
                 return Err(SyncError::Deadline);
             }
@@ -251,7 +251,7 @@ impl Watcher<'_> {
             self.client.get(&path, "application/json")
         {
             let namespace = self.target.namespace.as_deref().unwrap_or_default();
-            log::notice_once(&format!(
+            crate::notices::notice_once(&format!(
                 "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
             ));
         }

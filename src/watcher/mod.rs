@@ -573,7 +573,7 @@ impl<'c> Watcher<'c> {
 
     fn relist_notice(&self, since: Instant, printed_before: u64) {
         let missed = self.printed - printed_before;
-        log::notice(&format!(
+        crate::notices::notice(&format!(
             "the watch of {} expired (410): re-listed after {} away and printed {} missed change{}",
             self.target.resource.plural,
             humantime::format_duration(Duration::from_secs(since.elapsed().as_secs())),
@@ -670,7 +670,7 @@ impl<'c> Watcher<'c> {
             .stream_parkable(&path, self.accept(), self.options.deadline)
         {
             Ok(stream) => {
-                log::recovered();
+                crate::notices::recovered();
                 stream
             }
             Err(error) => {
@@ -740,13 +740,13 @@ impl<'c> Watcher<'c> {
                         return Ok(ended(WatchEnd::Deadline, open));
                     }
                     let error = self.client.broken(&e);
-                    log::trouble(&format!("{error}; resuming"));
+                    crate::notices::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
                 Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
                 Err(e) => {
-                    log::trouble(&format!("{e}; resuming"));
+                    crate::notices::trouble(&format!("{e}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
@@ -776,7 +776,7 @@ impl<'c> Watcher<'c> {
                         offset,
                         reason: e.to_string(),
                     };
-                    log::trouble(&format!("{error}; resuming"));
+                    crate::notices::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
                     return Ok(ended(WatchEnd::Broken { pause }, open));
                 }
@@ -831,7 +831,7 @@ impl<'c> Watcher<'c> {
             let error = self
                 .client
                 .broken(&io::Error::from(io::ErrorKind::TimedOut));
-            log::trouble(&format!("{error}; resuming"));
+            crate::notices::trouble(&format!("{error}; resuming"));
             let pause = self.pause_after_break(open.events);
             return Some(ended(WatchEnd::Broken { pause }, open));
         }
@@ -863,7 +863,10 @@ impl<'c> Watcher<'c> {
         }
         match retry_pause(&error, &mut self.backoff) {
             Some(pause) => {
-                log::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+                crate::notices::trouble(&format!(
+                    "{error}; retrying in {:.1}s",
+                    pause.as_secs_f64()
+                ));
                 Ok(WatchEnd::Broken { pause })
             }
             None => Err(error.into()),
@@ -878,7 +881,7 @@ impl<'c> Watcher<'c> {
         sink: &mut dyn Sink,
     ) -> Result<Option<WatchEnd>, Halt> {
         let Some(kind) = EventType::parse(&event.kind) else {
-            log::notice(&format!(
+            crate::notices::notice(&format!(
                 "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
                 event.kind
             ));
@@ -892,7 +895,7 @@ impl<'c> Watcher<'c> {
                     vlog!(log::REQUESTS, "watch expired: {}", status.message);
                     return Ok(Some(WatchEnd::Expired));
                 }
-                log::notice(&format!(
+                crate::notices::notice(&format!(
                     "the server reported an error on the watch: {}; resuming",
                     if status.message.is_empty() {
                         event.object.get()
@@ -1017,7 +1020,7 @@ impl<'c> Watcher<'c> {
     fn tables_unavailable(&mut self) {
         if self.tables() {
             self.mode = Mode::Objects;
-            log::notice(&format!(
+            crate::notices::notice(&format!(
                 "the server cannot print tables for {}; kw lays them out itself",
                 self.target.resource.plural
             ));

@@ -4,7 +4,7 @@
 //! those, and one stderr line names the ones refused.
 
 use crate::client::{Client, ClientError};
-use crate::log;
+use crate::notices;
 use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::{Target, WatchError};
 
@@ -68,12 +68,12 @@ fn per_namespace(
         return Err(refused.into());
     }
     if forbidden.is_empty() {
-        log::notice(&format!(
+        notices::notice(&format!(
             "listing {plural} in all namespaces is forbidden; watching each of {} on its own",
             set
         ));
     } else {
-        log::notice(&format!(
+        notices::notice(&format!(
             "listing {plural} is forbidden in namespace{} {}; showing the others",
             if forbidden.len() == 1 { "" } else { "s" },
             forbidden.join(", ")

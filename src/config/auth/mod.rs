@@ -160,7 +160,7 @@ impl Authenticator {
                         Ok(()) => {}
                         // A hiccup renewing early must not end a long watch while the old
                         // credential still works; the next request tries again.
-                        Err(error) if still_valid => crate::log::notice(&format!(
+                        Err(error) if still_valid => crate::notices::notice(&format!(
                             "{error}; using the current credential until it expires"
                         )),
                         Err(error) => return Err(error),
@@ -230,11 +230,11 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
         Ok(bytes) => {
             let token = String::from_utf8_lossy(&bytes).trim().to_string();
             if token.is_empty() {
-                crate::log::notice(&format!("{origin} is empty; keeping the previous token"));
+                crate::notices::notice(&format!("{origin} is empty; keeping the previous token"));
                 return;
             }
             if let Err(error) = check_token(&token, origin) {
-                crate::log::notice(&format!("{error}; keeping the previous token"));
+                crate::notices::notice(&format!("{error}; keeping the previous token"));
                 return;
             }
             let token = Secret(token);
@@ -251,7 +251,7 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
                 });
             }
         }
-        Err(error) => crate::log::notice(&format!(
+        Err(error) => crate::notices::notice(&format!(
             "cannot read {origin}: {error}; keeping the previous token"
         )),
     }
@@ -296,7 +296,7 @@ fn run_plugin(
     };
     if let Some(expires) = output.expires {
         if expires <= SystemTime::now() {
-            crate::log::notice(&format!(
+            crate::notices::notice(&format!(
                 "the exec plugin of {} returned a credential that has already expired",
                 plugin.user_label
             ));
