@@ -24,14 +24,16 @@ impl Watcher<'_> {
                     .list_path(self.options.chunk_size, continue_token.as_deref());
                 pages += 1;
                 if pages > MAX_LIST_PAGES {
-                    return Err(SyncError::Fatal(Halt::Failed(WatchError::TooManyPages {
-                        path: self.target.list_path(0, None),
-                        pages: MAX_LIST_PAGES,
-                    })));
+                    return Err(SyncError::Fatal(Interrupted::Failed(
+                        WatchError::TooManyPages {
+                            path: self.target.list_path(0, None),
+                            pages: MAX_LIST_PAGES,
+                        },
+                    )));
                 }
                 let body = match self.get_with_retry(&path, first) {
                     Ok(body) => body,
-                    Err(SyncError::Fatal(Halt::Failed(WatchError::Client(
+                    Err(SyncError::Fatal(Interrupted::Failed(WatchError::Client(
                         ClientError::Status { code: 410, .. },
                     )))) if continue_token.is_some() => {
                         vlog!(
@@ -68,7 +70,7 @@ impl Watcher<'_> {
         sink: &mut dyn Sink,
         origin: Origin,
         print: bool,
-    ) -> Result<Option<String>, Halt> {
+    ) -> Result<Option<String>, Interrupted> {
         let bad = |reason: String| WatchError::BadResponse {
             path: path.to_string(),
             reason,
@@ -188,7 +190,7 @@ impl Watcher<'_> {
     }
 
     /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
-    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
+    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<WatcherReport, Interrupted> {
         let mut missing: Vec<ClientError> = Vec::new();
         let names = self.target.names.clone();
         for name in &names {
@@ -231,7 +233,7 @@ impl Watcher<'_> {
         }
         end_of_sync(sink)?;
         if missing.is_empty() {
-            Ok(self.watched())
+            Ok(self.report())
         } else {
             Err(WatchError::NotFound(missing).into())
         }
@@ -260,7 +262,7 @@ impl Watcher<'_> {
     /// `kw get TYPE NAME -w`: the object must exist when the watch starts, as in kubectl, so a
     /// typo fails at once instead of looking like a quiet cluster. (Waiting for an object to
     /// appear is `--until create`, which does not come here.)
-    pub(super) fn check_named_exists(&self) -> Result<(), Halt> {
+    pub(super) fn check_named_exists(&self) -> Result<(), Interrupted> {
         let [name] = self.target.names.as_slice() else {
             return Ok(());
         };

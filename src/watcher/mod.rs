@@ -35,43 +35,43 @@ use known::{KnownObject, Listed, Seen};
 pub use request::Target;
 
 /// The end of a complete list: write it out, then say it is complete.
-fn end_of_sync(sink: &mut dyn Sink) -> Result<(), Halt> {
+fn end_of_sync(sink: &mut dyn Sink) -> Result<(), Interrupted> {
     flow(sink.checkpoint(false))?;
     flow(sink.synced())
 }
 
 /// A sink's answer, for `?`: stop when it says so, fail when it failed.
-fn flow(answer: io::Result<Flow>) -> Result<(), Halt> {
+fn flow(answer: io::Result<Flow>) -> Result<(), Interrupted> {
     match answer {
         Ok(Flow::Continue) => Ok(()),
-        Ok(Flow::Stop) => Err(Halt::Stopped),
-        Err(e) => Err(Halt::Failed(WatchError::Output(e))),
+        Ok(Flow::Stop) => Err(Interrupted::Stopped),
+        Err(e) => Err(Interrupted::Failed(WatchError::Output(e))),
     }
 }
 
 /// Why the watcher's work ends before its time: the sink said stop, or something failed.
-/// Private: `run` turns it into a `Watched` or a `WatchError`.
+/// Private: `run` turns it into a `WatcherReport` or a `WatchError`.
 #[derive(Debug)]
-enum Halt {
+enum Interrupted {
     Stopped,
     Failed(WatchError),
 }
 
-impl From<WatchError> for Halt {
-    fn from(e: WatchError) -> Halt {
-        Halt::Failed(e)
+impl From<WatchError> for Interrupted {
+    fn from(e: WatchError) -> Interrupted {
+        Interrupted::Failed(e)
     }
 }
 
-impl From<ClientError> for Halt {
-    fn from(e: ClientError) -> Halt {
-        Halt::Failed(e.into())
+impl From<ClientError> for Interrupted {
+    fn from(e: ClientError) -> Interrupted {
+        Interrupted::Failed(e.into())
     }
 }
 
-impl From<DecodeError> for Halt {
-    fn from(e: DecodeError) -> Halt {
-        Halt::Failed(e.into())
+impl From<DecodeError> for Interrupted {
+    fn from(e: DecodeError) -> Interrupted {
+        Interrupted::Failed(e.into())
     }
 }
 
@@ -171,8 +171,9 @@ pub const MAX_LIST_PAGES: u32 = 10_000;
 /// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
 const MAX_STREAMING_FAILURES: u32 = 2;
 
-/// How a watch request ended.
-enum WatchEnd {
+/// How the stream of one watch request ended (the watcher goes on after any of these but
+/// `Deadline`).
+enum StreamEnd {
     /// The server closed the stream cleanly (timeoutSeconds, or its own timeout).
     Clean,
     /// 410: the resourceVersion is too old; the history is gone.
@@ -200,10 +201,10 @@ impl Reconnects {
     }
 }
 
-/// What a watcher did: how many events it printed (for messages such as "No resources
-/// found"), and whether its sink stopped it.
+/// What a watcher tells its runner when it is done: how many events it printed (for messages
+/// such as "No resources found"), and whether its sink stopped it.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Watched {
+pub struct WatcherReport {
     pub printed: u64,
     /// The sink stopped the watch (a condition met, a limit reached).
     pub stopped: bool,
@@ -246,7 +247,7 @@ struct OpenStream {
 /// Where a watch that may park has got to.
 pub enum Progress {
     /// It ended (the deadline, the sink, or a failure), as `run` would have.
-    Finished(Watched),
+    Finished(WatcherReport),
     /// Its stream has been silent for a while, with nothing read and not handled: resume it
     /// (`run_parkable` again) once the socket is readable, or at `wake_at`.
     Parked(Parked),
@@ -255,7 +256,7 @@ pub enum Progress {
 /// How reading a stream stopped.
 enum StreamStep {
     Ended {
-        end: WatchEnd,
+        end: StreamEnd,
         events: u64,
         started: Instant,
     },
@@ -378,7 +379,7 @@ impl<'c> Watcher<'c> {
     }
 
     /// List (and with `watch`, watch until the deadline or forever).
-    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<Watched, WatchError> {
+    pub fn run(&mut self, sink: &mut dyn Sink) -> Result<WatcherReport, WatchError> {
         loop {
             match self.run_parkable(sink)? {
                 Progress::Finished(watched) => return Ok(watched),
@@ -396,15 +397,15 @@ impl<'c> Watcher<'c> {
     pub fn run_parkable(&mut self, sink: &mut dyn Sink) -> Result<Progress, WatchError> {
         match self.run_selected(sink) {
             Ok(progress) => Ok(progress),
-            Err(Halt::Stopped) => Ok(Progress::Finished(Watched {
+            Err(Interrupted::Stopped) => Ok(Progress::Finished(WatcherReport {
                 stopped: true,
-                ..self.watched()
+                ..self.report()
             })),
-            Err(Halt::Failed(e)) => Err(e),
+            Err(Interrupted::Failed(e)) => Err(e),
         }
     }
 
-    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
+    fn run_selected(&mut self, sink: &mut dyn Sink) -> Result<Progress, Interrupted> {
         let selected = self.target.label_selector.is_some() || self.target.field_selector.is_some();
         if !(self.options.watch && selected) {
             return self.run_here(sink);
@@ -426,7 +427,7 @@ impl<'c> Watcher<'c> {
         })
     }
 
-    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
+    fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Progress, Interrupted> {
         if self.begun {
             return self.watch_forever(sink);
         }
@@ -463,18 +464,18 @@ impl<'c> Watcher<'c> {
     }
 
     fn finished(&self) -> Progress {
-        Progress::Finished(self.watched())
+        Progress::Finished(self.report())
     }
 
-    fn watched(&self) -> Watched {
-        Watched {
+    fn report(&self) -> WatcherReport {
+        WatcherReport {
             printed: self.printed,
             stopped: false,
         }
     }
 
     /// Watch until the deadline (or for ever), or until the stream parks.
-    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<Progress, Halt> {
+    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<Progress, Interrupted> {
         loop {
             if self.open.is_none() {
                 if self.opened_before {
@@ -485,7 +486,7 @@ impl<'c> Watcher<'c> {
                     if pending.failed_attempts >= MAX_STREAMING_FAILURES {
                         // A connection that never lasts long enough for the whole state to
                         // stream can still serve a LIST in pages.
-                        if let Some(WatchEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
+                        if let Some(StreamEnd::Deadline) = self.fall_back_to_list(sink, pending)? {
                             return Ok(self.finished());
                         }
                     }
@@ -505,8 +506,8 @@ impl<'c> Watcher<'c> {
                 pending.failed_attempts += 1;
             }
             match end {
-                WatchEnd::Deadline => return Ok(self.finished()),
-                WatchEnd::Clean => {
+                StreamEnd::Deadline => return Ok(self.finished()),
+                StreamEnd::Clean => {
                     if events == 0 && started.elapsed() < Duration::from_secs(1) {
                         // A server that ends every watch at once must not be hammered.
                         let pause = self.backoff.failed(Instant::now());
@@ -530,7 +531,7 @@ impl<'c> Watcher<'c> {
                         *lost_since = None;
                     }
                 }
-                WatchEnd::Broken { pause } => {
+                StreamEnd::Broken { pause } => {
                     if let Phase::Watching { lost_since } = &mut self.phase {
                         lost_since.get_or_insert(started);
                     }
@@ -544,7 +545,7 @@ impl<'c> Watcher<'c> {
                         return Ok(self.finished());
                     }
                 }
-                WatchEnd::Expired => {
+                StreamEnd::Expired => {
                     let since = match self.phase {
                         Phase::Watching { lost_since } => lost_since.unwrap_or(started),
                         Phase::StreamingSync(pending) => pending.since,
@@ -610,7 +611,7 @@ impl<'c> Watcher<'c> {
 
     /// One watch request, or the stream of the last one (a parked watch resumed): how it
     /// ended, or that it parked.
-    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<StreamStep, Halt> {
+    fn watch_once(&mut self, sink: &mut dyn Sink) -> Result<StreamStep, Interrupted> {
         if self.open.is_none() {
             let started = Instant::now();
             if let Some((end, events)) = self.open_stream(sink, started)? {
@@ -624,7 +625,7 @@ impl<'c> Watcher<'c> {
         // Taken while it is read: every way out of the loop but parking ends it.
         let Some(mut open) = self.open.take() else {
             return Ok(StreamStep::Ended {
-                end: WatchEnd::Broken {
+                end: StreamEnd::Broken {
                     pause: Duration::ZERO,
                 },
                 events: 0,
@@ -644,9 +645,9 @@ impl<'c> Watcher<'c> {
         &mut self,
         sink: &mut dyn Sink,
         started: Instant,
-    ) -> Result<Option<(WatchEnd, u64)>, Halt> {
+    ) -> Result<Option<(StreamEnd, u64)>, Interrupted> {
         if self.deadline_passed() {
-            return Ok(Some((WatchEnd::Deadline, 0)));
+            return Ok(Some((StreamEnd::Deadline, 0)));
         }
         // Spread reconnects of many clients over time, as client-go does; kube-rs stays under 295.
         let mut timeout_secs = 290 + (self.backoff.random_unit() * 310.0) as u64;
@@ -679,7 +680,7 @@ impl<'c> Watcher<'c> {
                         return match self.fall_back_to_list(sink, pending)? {
                             Some(end) => Ok(Some((end, 0))),
                             // Not an empty watch: the LIST stood in for it.
-                            None => Ok(Some((WatchEnd::Clean, 1))),
+                            None => Ok(Some((StreamEnd::Clean, 1))),
                         };
                     }
                     let unreachable = matches!(
@@ -719,8 +720,8 @@ impl<'c> Watcher<'c> {
         &mut self,
         open: &mut OpenStream,
         sink: &mut dyn Sink,
-    ) -> Result<StreamStep, Halt> {
-        let ended = |end: WatchEnd, open: &OpenStream| StreamStep::Ended {
+    ) -> Result<StreamStep, Interrupted> {
+        let ended = |end: StreamEnd, open: &OpenStream| StreamStep::Ended {
             end,
             events: open.events,
             started: open.started,
@@ -734,21 +735,21 @@ impl<'c> Watcher<'c> {
             let events = open.events;
             let (offset, frame) = match framer.next_frame_at() {
                 Ok(Some(frame)) => frame,
-                Ok(None) => return Ok(ended(WatchEnd::Clean, open)),
+                Ok(None) => return Ok(ended(StreamEnd::Clean, open)),
                 Err(DecodeError::Io(e)) => {
                     if self.deadline_passed() {
-                        return Ok(ended(WatchEnd::Deadline, open));
+                        return Ok(ended(StreamEnd::Deadline, open));
                     }
                     let error = self.client.broken(&e);
                     log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok(ended(WatchEnd::Broken { pause }, open));
+                    return Ok(ended(StreamEnd::Broken { pause }, open));
                 }
                 Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
                 Err(e) => {
                     log::trouble(&format!("{e}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok(ended(WatchEnd::Broken { pause }, open));
+                    return Ok(ended(StreamEnd::Broken { pause }, open));
                 }
             };
             if self.tables() {
@@ -778,7 +779,7 @@ impl<'c> Watcher<'c> {
                     };
                     log::trouble(&format!("{error}; resuming"));
                     let pause = self.pause_after_break(events);
-                    return Ok(ended(WatchEnd::Broken { pause }, open));
+                    return Ok(ended(StreamEnd::Broken { pause }, open));
                 }
             };
             open.events += 1;
@@ -819,13 +820,13 @@ impl<'c> Watcher<'c> {
             open.heard = Instant::now();
             return None;
         }
-        let ended = |end: WatchEnd, open: &OpenStream| StreamStep::Ended {
+        let ended = |end: StreamEnd, open: &OpenStream| StreamStep::Ended {
             end,
             events: open.events,
             started: open.started,
         };
         if self.deadline_passed() {
-            return Some(ended(WatchEnd::Deadline, open));
+            return Some(ended(StreamEnd::Deadline, open));
         }
         if open.heard.elapsed() >= idle {
             let error = self
@@ -833,7 +834,7 @@ impl<'c> Watcher<'c> {
                 .broken(&io::Error::from(io::ErrorKind::TimedOut));
             log::trouble(&format!("{error}; resuming"));
             let pause = self.pause_after_break(open.events);
-            return Some(ended(WatchEnd::Broken { pause }, open));
+            return Some(ended(StreamEnd::Broken { pause }, open));
         }
         Some(StreamStep::Parked(Parked { fd, wake_at }))
     }
@@ -846,25 +847,25 @@ impl<'c> Watcher<'c> {
         self.backoff.failed(Instant::now())
     }
 
-    fn watch_request_failed(&mut self, error: ClientError) -> Result<WatchEnd, Halt> {
+    fn watch_request_failed(&mut self, error: ClientError) -> Result<StreamEnd, Interrupted> {
         if self.deadline_passed() {
-            return Ok(WatchEnd::Deadline);
+            return Ok(StreamEnd::Deadline);
         }
         if error.status_code() == Some(406) && self.tables() {
             self.tables_unavailable();
-            return Ok(WatchEnd::Broken {
+            return Ok(StreamEnd::Broken {
                 pause: Duration::ZERO,
             });
         }
         if let ClientError::Status { code, status, .. } = &error {
             if *code == 410 || status.as_deref().is_some_and(Status::is_expired) {
-                return Ok(WatchEnd::Expired);
+                return Ok(StreamEnd::Expired);
             }
         }
         match retry_pause(&error, &mut self.backoff) {
             Some(pause) => {
                 log::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
-                Ok(WatchEnd::Broken { pause })
+                Ok(StreamEnd::Broken { pause })
             }
             None => Err(error.into()),
         }
@@ -876,21 +877,21 @@ impl<'c> Watcher<'c> {
         event: &WireEvent<'_>,
         offset: u64,
         sink: &mut dyn Sink,
-    ) -> Result<Option<WatchEnd>, Halt> {
+    ) -> Result<Option<StreamEnd>, Interrupted> {
         let Some(kind) = EventType::parse(&event.kind) else {
             log::notice(&format!(
                 "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
                 event.kind
             ));
             let pause = self.backoff.failed(Instant::now());
-            return Ok(Some(WatchEnd::Broken { pause }));
+            return Ok(Some(StreamEnd::Broken { pause }));
         };
         match kind {
             EventType::Error => {
                 let status: Status = serde_json::from_str(event.object.get()).unwrap_or_default();
                 if status.is_expired() {
                     vlog!(log::REQUESTS, "watch expired: {}", status.message);
-                    return Ok(Some(WatchEnd::Expired));
+                    return Ok(Some(StreamEnd::Expired));
                 }
                 log::notice(&format!(
                     "the server reported an error on the watch: {}; resuming",
@@ -901,7 +902,7 @@ impl<'c> Watcher<'c> {
                     }
                 ));
                 let pause = self.backoff.failed(Instant::now());
-                Ok(Some(WatchEnd::Broken { pause }))
+                Ok(Some(StreamEnd::Broken { pause }))
             }
             EventType::Bookmark => {
                 let rv = self.event_resource_version(event.object)?;
@@ -965,7 +966,7 @@ impl<'c> Watcher<'c> {
         table: TableBody<'_>,
         offset: u64,
         sink: &mut dyn Sink,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Interrupted> {
         if let Some(columns) = table.column_definitions {
             self.take_columns(columns);
         }
@@ -1048,7 +1049,7 @@ impl<'c> Watcher<'c> {
     }
 
     /// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
-    fn event_resource_version(&self, object: &RawValue) -> Result<String, Halt> {
+    fn event_resource_version(&self, object: &RawValue) -> Result<String, Interrupted> {
         if self.tables() {
             if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
                 if !table.metadata.resource_version.is_empty() {
@@ -1077,7 +1078,7 @@ impl<'c> Watcher<'c> {
         head: &ObjectHead<'_>,
         cells: Option<&[serde_json::Value]>,
         object_lacks_type: bool,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Interrupted> {
         if !self.target.shows(&head.metadata.namespace) {
             return Ok(());
         }
@@ -1109,7 +1110,7 @@ impl<'c> Watcher<'c> {
         sink: &mut dyn Sink,
         gone: &KnownObject,
         origin: Origin,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Interrupted> {
         if !self.target.shows(&gone.namespace) {
             return Ok(());
         }
@@ -1163,7 +1164,7 @@ impl<'c> Watcher<'c> {
 
 enum SyncError {
     Deadline,
-    Fatal(Halt),
+    Fatal(Interrupted),
 }
 
 /// Wait for a parked watch's socket on this thread (a watcher run whole, not in turns).

@@ -24,7 +24,7 @@ impl Watcher<'_> {
         &mut self,
         sink: &mut dyn Sink,
         pending: PendingSync,
-    ) -> Result<Option<WatchEnd>, Halt> {
+    ) -> Result<Option<StreamEnd>, Interrupted> {
         vlog!(
             log::REQUESTS,
             "streaming lists are refused or keep breaking; using LIST + WATCH"
@@ -38,7 +38,7 @@ impl Watcher<'_> {
             pending.origin == Origin::List,
         ) {
             Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(Some(WatchEnd::Deadline)),
+            Err(SyncError::Deadline) => return Ok(Some(StreamEnd::Deadline)),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
         end_of_sync(sink)?;
@@ -49,7 +49,7 @@ impl Watcher<'_> {
     }
 
     /// The end-of-initial-events bookmark: the streaming list is complete.
-    pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
+    pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), Interrupted> {
         let Some(pending) = self.syncing() else {
             return Ok(());
         };
