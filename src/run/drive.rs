@@ -30,7 +30,7 @@ use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::{End, Outcome};
 use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
-use crate::watcher::{Reconnects, Target, WatchError, Watched, Watcher};
+use crate::watcher::{Reconnects, Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
@@ -160,7 +160,7 @@ impl Run {
 /// What a member's thread tells the run.
 enum MemberNews {
     /// A watcher of a member ended.
-    Watcher(Option<Arc<str>>, Result<Watched, WatchError>),
+    Watcher(Option<Arc<str>>, Result<WatcherReport, WatchError>),
     /// A member failed before it could watch anything.
     Failed(Option<Arc<str>>, KwError),
     /// A member lacks every requested type.
@@ -585,7 +585,7 @@ impl Run {
                 }
                 result => result,
             };
-            let go_on = matches!(result, Ok(Watched { stopped: false, .. }));
+            let go_on = matches!(result, Ok(WatcherReport { stopped: false, .. }));
             if let Ok(watched) = &result {
                 printed += watched.printed;
             }
@@ -670,7 +670,7 @@ impl Run {
         target: &Target,
         with_kind: bool,
         at: At<'_>,
-    ) -> Result<Watched, WatchError> {
+    ) -> Result<WatcherReport, WatchError> {
         let At {
             index,
             context,
@@ -785,7 +785,7 @@ fn run_wrapped(
     with_kind: bool,
     judged: Option<Judged<'_>>,
     context: Option<&Arc<str>>,
-) -> Result<Watched, WatchError> {
+) -> Result<WatcherReport, WatchError> {
     let mut prefixed;
     let base: &mut dyn Sink = if with_kind {
         prefixed = WithKind::new(base);

@@ -6,11 +6,11 @@ use crate::discovery::cluster_handle::CachedTypes;
 use crate::events::Sink;
 use crate::notices::ContextScope;
 use crate::parking::{Job, Turn};
-use crate::watcher::{Progress, WatchError, Watched, Watcher};
+use crate::watcher::{Progress, WatchError, Watcher, WatcherReport};
 
 /// What is told when the watch ends (the member's news, as a watch on a thread of its own
 /// reports it).
-pub(super) type Ended = Box<dyn FnOnce(Result<Watched, WatchError>) + Send>;
+pub(super) type Ended = Box<dyn FnOnce(Result<WatcherReport, WatchError>) + Send>;
 
 /// One target's watch, its sink and its context.
 pub(super) struct TurnWatch {

@@ -1,278 +1,305 @@
 //! Listing: read a complete list (paged), compare it with what was printed, and print the
 //! difference; retry what is worth retrying; and `kw get TYPE NAME` without a watch.
 
-use super::*;
+use std::time::Instant;
 
-impl Watcher<'_> {
-    /// Read a complete list and print how it differs from what was printed before (everything is
-    /// new the first time). Restarts if a continue token expires half-way.
-    pub(super) fn sync(
-        &mut self,
-        sink: &mut dyn Sink,
-        origin: Origin,
-        print: bool,
-        first: bool,
-    ) -> Result<(), SyncError> {
-        // Counted over restarts too: a server that expires every token must not loop either.
-        let mut pages = 0u32;
-        'restart: loop {
-            self.known.begin_sync();
-            let mut continue_token: Option<String> = None;
-            loop {
-                let path = self
-                    .target
-                    .list_path(self.options.chunk_size, continue_token.as_deref());
-                pages += 1;
-                if pages > MAX_LIST_PAGES {
-                    return Err(SyncError::Fatal(Halt::Failed(WatchError::TooManyPages {
-                        path: self.target.list_path(0, None),
-                        pages: MAX_LIST_PAGES,
-                    })));
-                }
-                let body = match self.get_with_retry(&path, first) {
-                    Ok(body) => body,
-                    Err(SyncError::Fatal(Halt::Failed(WatchError::Client(
-                        ClientError::Status { code: 410, .. },
-                    )))) if continue_token.is_some() => {
-                        vlog!(
-                            log::REQUESTS,
-                            "continue token expired; listing again from the start"
-                        );
-                        continue 'restart;
-                    }
-                    Err(e) => return Err(e),
-                };
-                let next = self
-                    .read_list_page(&body, &path, sink, origin, print)
-                    .map_err(SyncError::Fatal)?;
-                match next {
-                    Some(token) => continue_token = Some(token),
-                    None => break,
-                }
-            }
-            for gone in self.known.end_sync() {
-                if print {
-                    self.emit_gone(sink, &gone, origin)
-                        .map_err(SyncError::Fatal)?;
-                }
-            }
-            return Ok(());
-        }
-    }
+use serde_json::value::RawValue;
 
-    /// Print one page; returns the continue token if there are more pages.
-    pub(super) fn read_list_page(
-        &mut self,
-        body: &[u8],
-        path: &str,
-        sink: &mut dyn Sink,
-        origin: Origin,
-        print: bool,
-    ) -> Result<Option<String>, Halt> {
-        let bad = |reason: String| WatchError::BadResponse {
-            path: path.to_string(),
-            reason,
-        };
-        if self.tables() && !is_table(body) {
-            self.tables_unavailable();
-        }
-        if self.tables() {
-            let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
-            if let Some(columns) = table.column_definitions {
-                self.take_columns(columns);
-            }
-            // A list's resourceVersion replaces what was seen, even when empty (a re-list starts
-            // over).
-            self.resource_version = table.metadata.resource_version.into_owned();
-            for row in &table.rows {
-                let object = row.object.unwrap_or(RawValue::NULL);
-                // A row's cells count with its object, as both count in a watch event's line.
-                self.check_item_size(row.size(), path)?;
-                let cells = row
-                    .printed_cells(self.columns.len())
-                    .map_err(|e| bad(e.to_string()))?;
-                let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
-                let seen = seen_of(&head, Some(&cells));
-                let change = self.known.listed(&seen);
-                if print {
-                    if let Some(kind) = listed_event(change) {
-                        self.emit(sink, kind, origin, object, &head, Some(&cells), false)?;
-                    }
-                }
-            }
-            Ok(table
-                .metadata
-                .continue_token
-                .map(|c| c.into_owned())
-                .filter(|c| !c.is_empty()))
-        } else {
-            let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
-            self.resource_version = list.metadata.resource_version.into_owned();
-            for item in &list.items {
-                self.check_item_size(item.get().len(), path)?;
-                let head: ObjectHead =
-                    decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
-                let seen = seen_of(&head, None);
-                let change = self.known.listed(&seen);
-                if print {
-                    if let Some(kind) = listed_event(change) {
-                        let lacks_type = head.kind.is_empty() || head.api_version.is_empty();
-                        self.emit(sink, kind, origin, item, &head, None, lacks_type)?;
-                    }
-                }
-            }
-            Ok(list
-                .metadata
-                .continue_token
-                .map(|c| c.into_owned())
-                .filter(|c| !c.is_empty()))
-        }
-    }
+use crate::client::ClientError;
+use crate::decode::{self, ListBody, ObjectHead, TableBody};
+use crate::events::{Origin, Sink};
+use crate::log;
+use crate::vlog;
+use crate::watcher::ends::{end_of_sync, Interrupted};
+use crate::watcher::error::WatchError;
+use crate::watcher::pacing::retry_pause;
+use crate::watcher::state::{is_table, listed_event, seen_of, WatchState};
+use crate::wire::EventType;
 
-    /// `--max-object-size` holds for each object of a list, as for each watch event.
-    fn check_item_size(&self, size: usize, path: &str) -> Result<(), WatchError> {
-        let limit = self.options.max_object_size;
-        if size > limit {
-            return Err(WatchError::ItemTooLarge {
-                path: path.split('?').next().unwrap_or_default().to_string(),
-                limit,
-            });
-        }
-        Ok(())
-    }
+/// The pages one list may take, restarts after an expired continue token included: 10,000
+/// pages of `--chunk-size` 500 is five million objects, past any real cluster.
+pub const MAX_LIST_PAGES: u32 = 10_000;
 
-    /// GET with retries for what is worth retrying. The first list of a run fails fast when the
-    /// server cannot be reached at all (a typo in the server address should not hang).
-    pub(super) fn get_with_retry(&mut self, path: &str, first: bool) -> Result<Vec<u8>, SyncError> {
-        let mut attempts = 0u32;
+/// Why a list was not read to its end.
+pub(super) enum SyncError {
+    Deadline,
+    Fatal(Interrupted),
+}
+
+/// Read a complete list and print how it differs from what was printed before (everything is
+/// new the first time). Restarts if a continue token expires half-way.
+pub(super) fn sync(
+    state: &mut WatchState<'_>,
+    sink: &mut dyn Sink,
+    origin: Origin,
+    print: bool,
+    first: bool,
+) -> Result<(), SyncError> {
+    // Counted over restarts too: a server that expires every token must not loop either.
+    let mut pages = 0u32;
+    'restart: loop {
+        state.known.begin_sync();
+        let mut continue_token: Option<String> = None;
         loop {
-            if self.deadline_passed() {
-                return Err(SyncError::Deadline);
+            let path = state
+                .target
+                .list_path(state.options.chunk_size, continue_token.as_deref());
+            pages += 1;
+            if pages > MAX_LIST_PAGES {
+                return Err(SyncError::Fatal(Interrupted::Failed(
+                    WatchError::TooManyPages {
+                        path: state.target.list_path(0, None),
+                        pages: MAX_LIST_PAGES,
+                    },
+                )));
             }
-            attempts += 1;
-            let error = match self.client.get_list(path, self.accept()) {
-                Ok(body) => {
-                    self.backoff.healthy(Instant::now());
-                    crate::notices::recovered();
-                    return Ok(body);
-                }
-                Err(ClientError::Status { code: 406, .. }) if self.tables() => {
-                    self.tables_unavailable();
-                    continue;
-                }
-                Err(e @ ClientError::DeadlinePassed { .. }) => {
-                    // The run's end, not a failure: the caller says how the run ended.
-                    crate::notices::notice(&e.to_string());
-                    return Err(SyncError::Deadline);
-                }
-                Err(e) => e,
-            };
-            let give_up = first && self.options.give_up_at_start;
-            let pause = match retry_pause(&error, &mut self.backoff) {
-                Some(pause) if !(give_up && attempts >= 5) => pause,
-                _ => return Err(SyncError::Fatal(error.into())),
-            };
-            if give_up
-                && matches!(
-                    error,
-                    ClientError::Unreachable { .. } | ClientError::Tls { .. }
-                )
-            {
-                return Err(SyncError::Fatal(error.into()));
-            }
-            crate::notices::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
-            if self.sleep(pause) {
-                return Err(SyncError::Deadline);
-            }
-        }
-    }
-
-    /// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
-    pub(super) fn get_named(&mut self, sink: &mut dyn Sink) -> Result<Watched, Halt> {
-        let mut missing: Vec<ClientError> = Vec::new();
-        let names = self.target.names.clone();
-        for name in &names {
-            let path = self.target.object_path(name);
-            let body = match self.client.get(&path, self.accept()) {
+            let body = match get_with_retry(state, &path, first) {
                 Ok(body) => body,
-                Err(e @ ClientError::Status { code: 404, .. }) => {
-                    // kubectl prints the objects it found and reports the missing ones after.
-                    missing.push(e);
-                    continue;
+                Err(SyncError::Fatal(Interrupted::Failed(WatchError::Client(
+                    ClientError::Status { code: 410, .. },
+                )))) if continue_token.is_some() => {
+                    vlog!(
+                        log::REQUESTS,
+                        "continue token expired; listing again from the start"
+                    );
+                    continue 'restart;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             };
-            if self.tables() && !is_table(&body) {
-                self.tables_unavailable();
-            }
-            if self.tables() {
-                self.read_list_page(&body, &path, sink, Origin::List, true)?;
-            } else {
-                let object: &RawValue =
-                    serde_json::from_slice(&body).map_err(|e| WatchError::BadResponse {
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    })?;
-                let head: ObjectHead =
-                    serde_json::from_str(object.get()).map_err(|e| WatchError::BadResponse {
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    })?;
-                self.emit(
-                    sink,
-                    EventType::Added,
-                    Origin::List,
-                    object,
-                    &head,
-                    None,
-                    false,
-                )?;
+            let next = read_list_page(state, &body, &path, sink, origin, print)
+                .map_err(SyncError::Fatal)?;
+            match next {
+                Some(token) => continue_token = Some(token),
+                None => break,
             }
         }
-        end_of_sync(sink)?;
-        if missing.is_empty() {
-            Ok(self.watched())
-        } else {
-            Err(WatchError::NotFound(missing).into())
+        for gone in state.known.end_sync() {
+            if print {
+                state
+                    .emit_gone(sink, &gone, origin)
+                    .map_err(SyncError::Fatal)?;
+            }
+        }
+        return Ok(());
+    }
+}
+
+/// Print one page; returns the continue token if there are more pages.
+fn read_list_page(
+    state: &mut WatchState<'_>,
+    body: &[u8],
+    path: &str,
+    sink: &mut dyn Sink,
+    origin: Origin,
+    print: bool,
+) -> Result<Option<String>, Interrupted> {
+    let bad = |reason: String| WatchError::BadResponse {
+        path: path.to_string(),
+        reason,
+    };
+    if state.tables() && !is_table(body) {
+        state.tables_unavailable();
+    }
+    if state.tables() {
+        let table: TableBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+        if let Some(columns) = table.column_definitions {
+            state.take_columns(columns);
+        }
+        // A list's resourceVersion replaces what was seen, even when empty (a re-list starts
+        // over).
+        state.resource_version = table.metadata.resource_version.into_owned();
+        for row in &table.rows {
+            let object = row.object.unwrap_or(RawValue::NULL);
+            // A row's cells count with its object, as both count in a watch event's line.
+            check_item_size(state, row.size(), path)?;
+            let cells = row
+                .printed_cells(state.column_count())
+                .map_err(|e| bad(e.to_string()))?;
+            let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
+            let seen = seen_of(&head, Some(&cells));
+            let change = state.known.listed(&seen);
+            if print {
+                if let Some(kind) = listed_event(change) {
+                    state.emit(sink, kind, origin, object, &head, Some(&cells), false)?;
+                }
+            }
+        }
+        Ok(table
+            .metadata
+            .continue_token
+            .map(|c| c.into_owned())
+            .filter(|c| !c.is_empty()))
+    } else {
+        let list: ListBody = serde_json::from_slice(body).map_err(|e| bad(e.to_string()))?;
+        state.resource_version = list.metadata.resource_version.into_owned();
+        for item in &list.items {
+            check_item_size(state, item.get().len(), path)?;
+            let head: ObjectHead =
+                decode::object_head(item.get()).map_err(|e| bad(e.to_string()))?;
+            let seen = seen_of(&head, None);
+            let change = state.known.listed(&seen);
+            if print {
+                if let Some(kind) = listed_event(change) {
+                    let lacks_type = head.kind.is_empty() || head.api_version.is_empty();
+                    state.emit(sink, kind, origin, item, &head, None, lacks_type)?;
+                }
+            }
+        }
+        Ok(list
+            .metadata
+            .continue_token
+            .map(|c| c.into_owned())
+            .filter(|c| !c.is_empty()))
+    }
+}
+
+/// `--max-object-size` holds for each object of a list, as for each watch event.
+fn check_item_size(state: &WatchState<'_>, size: usize, path: &str) -> Result<(), WatchError> {
+    let limit = state.options.max_object_size;
+    if size > limit {
+        return Err(WatchError::ItemTooLarge {
+            path: path.split('?').next().unwrap_or_default().to_string(),
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// GET with retries for what is worth retrying. The first list of a run fails fast when the
+/// server cannot be reached at all (a typo in the server address should not hang).
+fn get_with_retry(
+    state: &mut WatchState<'_>,
+    path: &str,
+    first: bool,
+) -> Result<Vec<u8>, SyncError> {
+    let mut attempts = 0u32;
+    loop {
+        if state.deadline_passed() {
+            return Err(SyncError::Deadline);
+        }
+        attempts += 1;
+        let error = match state.client.get_list(path, state.accept()) {
+            Ok(body) => {
+                state.backoff.healthy(Instant::now());
+                crate::notices::recovered();
+                return Ok(body);
+            }
+            Err(ClientError::Status { code: 406, .. }) if state.tables() => {
+                state.tables_unavailable();
+                continue;
+            }
+            Err(e @ ClientError::DeadlinePassed { .. }) => {
+                // The run's end, not a failure: the caller says how the run ended.
+                crate::notices::notice(&e.to_string());
+                return Err(SyncError::Deadline);
+            }
+            Err(e) => e,
+        };
+        let give_up = first && state.options.give_up_at_start;
+        let pause = match retry_pause(&error, &mut state.backoff) {
+            Some(pause) if !(give_up && attempts >= 5) => pause,
+            _ => return Err(SyncError::Fatal(error.into())),
+        };
+        if give_up
+            && matches!(
+                error,
+                ClientError::Unreachable { .. } | ClientError::Tls { .. }
+            )
+        {
+            return Err(SyncError::Fatal(error.into()));
+        }
+        crate::notices::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+        if state.sleep(pause) {
+            return Err(SyncError::Deadline);
         }
     }
+}
 
-    /// `-n nosuch -w`: a watch in a namespace that does not exist is valid (its objects arrive
-    /// once it is created), but looks like a quiet cluster: after an empty first list, say so
-    /// once and go on waiting. A server that will not tell (403) gets no notice.
-    pub(super) fn say_if_namespace_missing(&self) {
-        if !self.options.watch || !self.known.is_empty() {
-            return;
-        }
-        let Some(path) = self.target.namespace_path() else {
-            return;
-        };
-        if let Err(ClientError::Status { code: 404, .. }) =
-            self.client.get(&path, "application/json")
-        {
-            let namespace = self.target.namespace.as_deref().unwrap_or_default();
-            crate::notices::notice_once(&format!(
-                "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
-            ));
-        }
-    }
-
-    /// `kw get TYPE NAME -w`: the object must exist when the watch starts, as in kubectl, so a
-    /// typo fails at once instead of looking like a quiet cluster. (Waiting for an object to
-    /// appear is `--until create`, which does not come here.)
-    pub(super) fn check_named_exists(&self) -> Result<(), Halt> {
-        let [name] = self.target.names.as_slice() else {
-            return Ok(());
-        };
-        match self
-            .client
-            .get(&self.target.object_path(name), "application/json")
-        {
+/// `kw get TYPE NAME...` without a watch: GET each; print what exists, then fail for the rest.
+pub(super) fn get_named(
+    state: &mut WatchState<'_>,
+    sink: &mut dyn Sink,
+) -> Result<(), Interrupted> {
+    let mut missing: Vec<ClientError> = Vec::new();
+    let names = state.target.names.clone();
+    for name in &names {
+        let path = state.target.object_path(name);
+        let body = match state.client.get(&path, state.accept()) {
+            Ok(body) => body,
             Err(e @ ClientError::Status { code: 404, .. }) => {
-                Err(WatchError::NotFound(vec![e]).into())
+                // kubectl prints the objects it found and reports the missing ones after.
+                missing.push(e);
+                continue;
             }
-            // Anything else is the watch's to meet (and retry, or report) as usual.
-            _ => Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        if state.tables() && !is_table(&body) {
+            state.tables_unavailable();
         }
+        if state.tables() {
+            read_list_page(state, &body, &path, sink, Origin::List, true)?;
+        } else {
+            let object: &RawValue =
+                serde_json::from_slice(&body).map_err(|e| WatchError::BadResponse {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+            let head: ObjectHead =
+                serde_json::from_str(object.get()).map_err(|e| WatchError::BadResponse {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+            state.emit(
+                sink,
+                EventType::Added,
+                Origin::List,
+                object,
+                &head,
+                None,
+                false,
+            )?;
+        }
+    }
+    end_of_sync(sink)?;
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(WatchError::NotFound(missing).into())
+    }
+}
+
+/// `-n nosuch -w`: a watch in a namespace that does not exist is valid (its objects arrive
+/// once it is created), but looks like a quiet cluster: after an empty first list, say so
+/// once and go on waiting. A server that will not tell (403) gets no notice.
+pub(super) fn say_if_namespace_missing(state: &WatchState<'_>) {
+    if !state.options.watch || !state.known.is_empty() {
+        return;
+    }
+    let Some(path) = state.target.namespace_path() else {
+        return;
+    };
+    if let Err(ClientError::Status { code: 404, .. }) = state.client.get(&path, "application/json")
+    {
+        let namespace = state.target.namespace.as_deref().unwrap_or_default();
+        crate::notices::notice_once(&format!(
+            "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
+        ));
+    }
+}
+
+/// `kw get TYPE NAME -w`: the object must exist when the watch starts, as in kubectl, so a
+/// typo fails at once instead of looking like a quiet cluster. (Waiting for an object to
+/// appear is `--until create`, which does not come here.)
+pub(super) fn check_named_exists(state: &WatchState<'_>) -> Result<(), Interrupted> {
+    let [name] = state.target.names.as_slice() else {
+        return Ok(());
+    };
+    match state
+        .client
+        .get(&state.target.object_path(name), "application/json")
+    {
+        Err(e @ ClientError::Status { code: 404, .. }) => Err(WatchError::NotFound(vec![e]).into()),
+        // Anything else is the watch's to meet (and retry, or report) as usual.
+        _ => Ok(()),
     }
 }

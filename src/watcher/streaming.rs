@@ -2,69 +2,123 @@
 //! (`sendInitialEvents=true`), ended by the initial-events-end bookmark, and the way back to
 //! LIST + WATCH when a server refuses them or they keep breaking.
 
-use super::*;
+use std::time::Instant;
 
-impl Watcher<'_> {
-    /// The next watch stream starts with the current state (a streaming list). A sync that
-    /// replaces one still pending keeps its count of failed attempts.
-    pub(super) fn begin_streaming_sync(&mut self, origin: Origin, print: bool, since: Instant) {
-        self.resource_version.clear();
-        let failed_attempts = self.syncing().map_or(0, |p| p.failed_attempts);
-        self.phase = Phase::StreamingSync(PendingSync {
-            origin,
-            print,
-            since,
-            printed_before: self.printed,
-            failed_attempts,
-        });
-    }
+use crate::events::{Origin, Sink};
+use crate::log;
+use crate::vlog;
+use crate::watcher::ends::{end_of_sync, Interrupted, StreamEnd};
+use crate::watcher::list::{self, SyncError};
+use crate::watcher::state::{Mode, WatchState};
 
-    /// The server refused a streaming list: read the state with a LIST instead, from now on.
-    pub(super) fn fall_back_to_list(
-        &mut self,
-        sink: &mut dyn Sink,
-        pending: PendingSync,
-    ) -> Result<Option<WatchEnd>, Halt> {
-        vlog!(
-            log::REQUESTS,
-            "streaming lists are refused or keep breaking; using LIST + WATCH"
-        );
-        self.mode = Mode::Objects;
-        self.phase = Phase::Watching { lost_since: None };
-        match self.sync(
-            sink,
-            pending.origin,
-            pending.print,
-            pending.origin == Origin::List,
-        ) {
-            Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(Some(WatchEnd::Deadline)),
-            Err(SyncError::Fatal(e)) => return Err(e),
-        }
-        end_of_sync(sink)?;
-        if pending.origin == Origin::Relist {
-            self.relist_notice(pending.since, pending.printed_before);
-        }
-        Ok(None)
-    }
+/// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
+pub(super) const MAX_STREAMING_FAILURES: u32 = 2;
 
-    /// The end-of-initial-events bookmark: the streaming list is complete.
-    pub(super) fn finish_streaming_sync(&mut self, sink: &mut dyn Sink) -> Result<(), Halt> {
-        let Some(pending) = self.syncing() else {
-            return Ok(());
-        };
-        self.phase = Phase::Watching { lost_since: None };
-        for gone in self.known.end_sync() {
-            if pending.print {
-                self.emit_gone(sink, &gone, pending.origin)?;
-            }
+/// Where the watcher is in its cycle.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Phase {
+    /// Following changes from the resourceVersion seen last. `lost_since`: when the connection
+    /// broke, if it has broken since the last clean end (the re-list notice says how long kw was
+    /// away).
+    Watching { lost_since: Option<Instant> },
+    /// Reading the whole state as the first events of a watch stream (a streaming list), until
+    /// the end-of-initial-events bookmark.
+    StreamingSync(PendingSync),
+}
+
+impl Phase {
+    /// The streaming list being read, if one is.
+    pub(super) fn syncing(&self) -> Option<PendingSync> {
+        match self {
+            Phase::StreamingSync(pending) => Some(*pending),
+            Phase::Watching { .. } => None,
         }
-        end_of_sync(sink)?;
-        if pending.origin == Origin::Relist {
-            self.relist_notice(pending.since, pending.printed_before);
-        } else {
-            self.say_if_namespace_missing();
-        }
-        Ok(())
     }
+}
+
+/// A list being read as the first events of a watch stream (a streaming list).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PendingSync {
+    pub(super) origin: Origin,
+    pub(super) print: bool,
+    /// When kw lost track (for the re-list notice).
+    pub(super) since: Instant,
+    pub(super) printed_before: u64,
+    /// Attempts that ended before the end bookmark, in a row.
+    pub(super) failed_attempts: u32,
+}
+
+/// The next watch stream starts with the current state (a streaming list). A sync that
+/// replaces one still pending keeps its count of failed attempts.
+pub(super) fn begin(
+    state: &mut WatchState<'_>,
+    phase: &mut Phase,
+    origin: Origin,
+    print: bool,
+    since: Instant,
+) {
+    state.resource_version.clear();
+    let failed_attempts = phase.syncing().map_or(0, |p| p.failed_attempts);
+    *phase = Phase::StreamingSync(PendingSync {
+        origin,
+        print,
+        since,
+        printed_before: state.printed,
+        failed_attempts,
+    });
+}
+
+/// The server refused a streaming list: read the state with a LIST instead, from now on.
+pub(super) fn fall_back_to_list(
+    state: &mut WatchState<'_>,
+    phase: &mut Phase,
+    sink: &mut dyn Sink,
+    pending: PendingSync,
+) -> Result<Option<StreamEnd>, Interrupted> {
+    vlog!(
+        log::REQUESTS,
+        "streaming lists are refused or keep breaking; using LIST + WATCH"
+    );
+    state.mode = Mode::Objects;
+    *phase = Phase::Watching { lost_since: None };
+    match list::sync(
+        state,
+        sink,
+        pending.origin,
+        pending.print,
+        pending.origin == Origin::List,
+    ) {
+        Ok(()) => {}
+        Err(SyncError::Deadline) => return Ok(Some(StreamEnd::Deadline)),
+        Err(SyncError::Fatal(e)) => return Err(e),
+    }
+    end_of_sync(sink)?;
+    if pending.origin == Origin::Relist {
+        state.relist_notice(pending.since, pending.printed_before);
+    }
+    Ok(None)
+}
+
+/// The end-of-initial-events bookmark: the streaming list is complete.
+pub(super) fn finish(
+    state: &mut WatchState<'_>,
+    phase: &mut Phase,
+    sink: &mut dyn Sink,
+) -> Result<(), Interrupted> {
+    let Some(pending) = phase.syncing() else {
+        return Ok(());
+    };
+    *phase = Phase::Watching { lost_since: None };
+    for gone in state.known.end_sync() {
+        if pending.print {
+            state.emit_gone(sink, &gone, pending.origin)?;
+        }
+    }
+    end_of_sync(sink)?;
+    if pending.origin == Origin::Relist {
+        state.relist_notice(pending.since, pending.printed_before);
+    } else {
+        list::say_if_namespace_missing(state);
+    }
+    Ok(())
 }

@@ -396,21 +396,29 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("mod", 5),
         ],
     ),
-    // What was printed, the selector check, namespace sets, request paths, the watcher, then
-    // the rooms that call back into it: listing, streaming lists, how to watch several
-    // namespaces. mod.rs calls list.rs and streaming.rs too, through the split `impl Watcher`
-    // (KW_SPLIT_IMPLS): method calls no path shows, so that circle is not ranked here.
+    // Leaves (what was printed, the selector check, namespace sets, the options, the errors,
+    // when to try again), request paths and how things end, the state every room is handed,
+    // then the rooms in the order they call: LISTs, streaming lists (which fall back to a
+    // LIST), the reading of one stream (which ends a streaming list), and the watcher's cycle
+    // of requests over them all. No room calls back up (issue 46 undid the split `impl
+    // Watcher` whose rooms called each other through `self.`).
     (
         "watcher",
         &[
+            ("error", 0),
             ("known", 0),
             ("left_selector", 0),
             ("namespaces", 0),
+            ("options", 0),
+            ("pacing", 0),
+            ("ends", 1),
             ("request", 1),
-            ("mod", 2),
+            ("namespace_access", 2),
+            ("state", 2),
             ("list", 3),
-            ("namespace_access", 3),
-            ("streaming", 3),
+            ("streaming", 4),
+            ("stream", 5),
+            ("mod", 6),
         ],
     ),
 ];
@@ -420,20 +428,8 @@ const KW_FOLDER_RANKS: FolderRanks = &[
 /// would tie a layer of the client to the server it is tested against.
 const KW_USES: Uses = &[("kw_wire", &["*"]), ("kw_sim", &["demo", MAIN])];
 
-/// Known splits, each to be undone where its type lives.
-const KW_SPLIT_IMPLS: SplitImpls = &[
-    (
-        "watcher::list",
-        "Watcher",
-        "issue 46: list and streaming are to become their own types over explicit state, in \
-         the work that owns watcher/'s layout; until then mod.rs and list.rs call each other",
-    ),
-    (
-        "watcher::streaming",
-        "Watcher",
-        "issue 46: as watcher::list; mod.rs and streaming.rs call each other",
-    ),
-];
+/// Known splits, each to be undone where its type lives (none left since issue 46).
+const KW_SPLIT_IMPLS: SplitImpls = &[];
 
 /// The wire types shared by client and simulator: one file, nothing to rank.
 const KW_WIRE_RANKS: Ranks = &[];

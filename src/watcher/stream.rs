@@ -1,0 +1,336 @@
+//! One watch stream read: its frames decoded into events and each handled (printed, moving the
+//! resourceVersion, or ending the stream), and a stream gone silent parked.
+
+use std::io::{self, Read};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::value::RawValue;
+
+use crate::client::probe::Probe;
+use crate::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
+use crate::events::{Origin, Sink};
+use crate::log;
+use crate::parking::Parked;
+use crate::vlog;
+use crate::watcher::ends::{flow, Interrupted, StreamEnd};
+use crate::watcher::error::WatchError;
+use crate::watcher::pacing::pause_after_break;
+use crate::watcher::state::{is_table, listed_event, seen_of, WatchState};
+use crate::watcher::streaming::{self, Phase};
+use crate::wire::{EventType, Status};
+
+/// A watch stream being read, kept between the turns of a watch that parks.
+pub(super) struct OpenStream {
+    framer: Framer<Box<dyn Read + Send + Sync>>,
+    /// What its connection buffers, when that can be seen whole.
+    probe: Option<Arc<Probe>>,
+    events: u64,
+    /// When the request was made.
+    started: Instant,
+    /// When bytes last came in (as far as kw looked: the last wait that saw the socket
+    /// readable, or that followed frames).
+    heard: Instant,
+    /// Frames were read since the last wait.
+    fresh: bool,
+}
+
+impl OpenStream {
+    pub(super) fn new(
+        stream: crate::client::Stream,
+        max_object_size: usize,
+        started: Instant,
+    ) -> OpenStream {
+        OpenStream {
+            framer: Framer::new(stream.reader, max_object_size),
+            probe: stream.probe,
+            events: 0,
+            started,
+            heard: Instant::now(),
+            fresh: false,
+        }
+    }
+
+    fn ended(&self, end: StreamEnd) -> StreamStep {
+        StreamStep::Ended {
+            end,
+            events: self.events,
+            started: self.started,
+        }
+    }
+}
+
+/// How reading a stream stopped.
+pub(super) enum StreamStep {
+    Ended {
+        end: StreamEnd,
+        events: u64,
+        started: Instant,
+    },
+    Parked(Parked),
+}
+
+/// Read `open` until it ends, or parks (once silent for `park_after`, if given).
+pub(super) fn read(
+    state: &mut WatchState<'_>,
+    phase: &mut Phase,
+    open: &mut OpenStream,
+    park_after: Option<Duration>,
+    sink: &mut dyn Sink,
+) -> Result<StreamStep, Interrupted> {
+    loop {
+        if let Some(step) = wait_or_park(state, open, park_after) {
+            return Ok(step);
+        }
+        open.fresh = true;
+        let framer = &mut open.framer;
+        let events = open.events;
+        let (offset, frame) = match framer.next_frame_at() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return Ok(open.ended(StreamEnd::Clean)),
+            Err(DecodeError::Io(e)) => {
+                if state.deadline_passed() {
+                    return Ok(open.ended(StreamEnd::Deadline));
+                }
+                let error = state.client.broken(&e);
+                crate::notices::trouble(&format!("{error}; resuming"));
+                let pause = pause_after_break(&mut state.backoff, events);
+                return Ok(open.ended(StreamEnd::Broken { pause }));
+            }
+            Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
+            Err(e) => {
+                crate::notices::trouble(&format!("{e}; resuming"));
+                let pause = pause_after_break(&mut state.backoff, events);
+                return Ok(open.ended(StreamEnd::Broken { pause }));
+            }
+        };
+        if state.tables() {
+            // The common case in table mode, decoded in one pass: a row of a Table.
+            // Anything else (bookmarks, errors, plain objects) takes the general path.
+            if let Ok(event) = decode::table_event(frame) {
+                let kind = EventType::parse(&event.kind);
+                if let (
+                    Some(kind @ (EventType::Added | EventType::Modified | EventType::Deleted)),
+                    "Table",
+                ) = (kind, event.object.kind.as_ref())
+                {
+                    open.events += 1;
+                    state.backoff.healthy(Instant::now());
+                    table_rows(state, kind, event.object, offset, sink)?;
+                    flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
+                    continue;
+                }
+            }
+        }
+        let event = match decode::wire_event(frame) {
+            Ok(event) => event,
+            Err(e) => {
+                let error = DecodeError::InvalidJson {
+                    offset,
+                    reason: e.to_string(),
+                };
+                crate::notices::trouble(&format!("{error}; resuming"));
+                let pause = pause_after_break(&mut state.backoff, events);
+                return Ok(open.ended(StreamEnd::Broken { pause }));
+            }
+        };
+        open.events += 1;
+        state.backoff.healthy(Instant::now());
+        if let Some(end) = handle_event(state, phase, &event, offset, sink)? {
+            return Ok(open.ended(end));
+        }
+        flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
+    }
+}
+
+/// Before a read of a drained stream (nothing buffered above its socket; only with
+/// `park_after`): wait for its socket that long at most. `None`: read on (the socket is
+/// readable, or parking is off, or something is buffered). A stream silent past the idle
+/// timeout is broken, as a read that waited that long; one silent for the while parks.
+fn wait_or_park(
+    state: &mut WatchState<'_>,
+    open: &mut OpenStream,
+    park_after: Option<Duration>,
+) -> Option<StreamStep> {
+    let (Some(after), Some(probe)) = (park_after, open.probe.as_ref()) else {
+        return None;
+    };
+    let fd = probe.fd()?;
+    if open.framer.has_buffered_frame() || !probe.is_drained() {
+        return None;
+    }
+    let now = Instant::now();
+    if open.fresh {
+        open.heard = now;
+        open.fresh = false;
+    }
+    let idle = state.client.idle_timeout();
+    let mut wake_at = open.heard.checked_add(idle)?;
+    if let Some(deadline) = state.options.deadline {
+        wake_at = wake_at.min(deadline);
+    }
+    if crate::client::probe::wait_readable(fd, after.min(wake_at.saturating_duration_since(now))) {
+        open.heard = Instant::now();
+        return None;
+    }
+    if state.deadline_passed() {
+        return Some(open.ended(StreamEnd::Deadline));
+    }
+    if open.heard.elapsed() >= idle {
+        let error = state
+            .client
+            .broken(&io::Error::from(io::ErrorKind::TimedOut));
+        crate::notices::trouble(&format!("{error}; resuming"));
+        let pause = pause_after_break(&mut state.backoff, open.events);
+        return Some(open.ended(StreamEnd::Broken { pause }));
+    }
+    Some(StreamStep::Parked(Parked { fd, wake_at }))
+}
+
+/// One decoded watch event. Returns how the stream ends, if this event ends it.
+fn handle_event(
+    state: &mut WatchState<'_>,
+    phase: &mut Phase,
+    event: &WireEvent<'_>,
+    offset: u64,
+    sink: &mut dyn Sink,
+) -> Result<Option<StreamEnd>, Interrupted> {
+    let Some(kind) = EventType::parse(&event.kind) else {
+        crate::notices::notice(&format!(
+            "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
+            event.kind
+        ));
+        let pause = state.backoff.failed(Instant::now());
+        return Ok(Some(StreamEnd::Broken { pause }));
+    };
+    match kind {
+        EventType::Error => {
+            let status: Status = serde_json::from_str(event.object.get()).unwrap_or_default();
+            if status.is_expired() {
+                vlog!(log::REQUESTS, "watch expired: {}", status.message);
+                return Ok(Some(StreamEnd::Expired));
+            }
+            crate::notices::notice(&format!(
+                "the server reported an error on the watch: {}; resuming",
+                if status.message.is_empty() {
+                    event.object.get()
+                } else {
+                    &status.message
+                }
+            ));
+            let pause = state.backoff.failed(Instant::now());
+            Ok(Some(StreamEnd::Broken { pause }))
+        }
+        EventType::Bookmark => {
+            let rv = event_resource_version(state, event.object);
+            state.seen_up_to(&rv);
+            if phase.syncing().is_some() {
+                let head: ObjectHead = serde_json::from_str(event.object.get()).unwrap_or_default();
+                if head
+                    .metadata
+                    .has_true_annotation(crate::wire::INITIAL_EVENTS_END)
+                {
+                    streaming::finish(state, phase, sink)?;
+                }
+            }
+            Ok(None)
+        }
+        EventType::Added if phase.syncing().is_some() => {
+            // An object of the initial state: compared with what was printed, like a LIST
+            // item. Its resourceVersion is not a position in the stream: only the end
+            // bookmark says where the stream is.
+            let head: ObjectHead = event.head().map_err(|e| bad_event(offset, e))?;
+            let seen = seen_of(&head, None);
+            let change = state.known.listed(&seen);
+            let (origin, print) = phase
+                .syncing()
+                .map(|p| (p.origin, p.print))
+                .unwrap_or((Origin::List, true));
+            if print {
+                if let Some(kind) = listed_event(change) {
+                    state.emit(sink, kind, origin, event.object, &head, None, false)?;
+                }
+            }
+            Ok(None)
+        }
+        EventType::Added | EventType::Modified | EventType::Deleted => {
+            if state.tables() && !is_table(event.object.get().as_bytes()) {
+                state.tables_unavailable();
+            }
+            if state.tables() {
+                let table: TableBody =
+                    serde_json::from_str(event.object.get()).map_err(|e| bad_event(offset, e))?;
+                table_rows(state, kind, table, offset, sink)?;
+            } else {
+                let head: ObjectHead = event.head().map_err(|e| bad_event(offset, e))?;
+                let seen = seen_of(&head, None);
+                if state.known.watched(kind, &seen) {
+                    state.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
+                }
+                state.note_if_left_selector(kind, &head);
+                state.seen_up_to(&head.metadata.resource_version);
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The rows of one Table watch event (one row, as servers send them).
+fn table_rows(
+    state: &mut WatchState<'_>,
+    kind: EventType,
+    table: TableBody<'_>,
+    offset: u64,
+    sink: &mut dyn Sink,
+) -> Result<(), Interrupted> {
+    if let Some(columns) = table.column_definitions {
+        state.take_columns(columns);
+    }
+    for row in &table.rows {
+        let object = row.object.unwrap_or(RawValue::NULL);
+        let head: ObjectHead = row.head().unwrap_or_default();
+        let cells = row
+            .printed_cells(state.column_count())
+            .map_err(|e| bad_event(offset, e))?;
+        let seen = seen_of(&head, Some(&cells));
+        if state.known.watched(kind, &seen) {
+            state.emit(
+                sink,
+                kind,
+                Origin::Watch,
+                object,
+                &head,
+                Some(&cells),
+                false,
+            )?;
+        }
+        state.note_if_left_selector(kind, &head);
+        state.seen_up_to(&head.metadata.resource_version);
+    }
+    state.seen_up_to(&table.metadata.resource_version);
+    Ok(())
+}
+
+/// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
+fn event_resource_version(state: &WatchState<'_>, object: &RawValue) -> String {
+    if state.tables() {
+        if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
+            if !table.metadata.resource_version.is_empty() {
+                return table.metadata.resource_version.into_owned();
+            }
+            if let Some(row_object) = table.rows.first().and_then(|r| r.object) {
+                let head: ObjectHead = serde_json::from_str(row_object.get()).unwrap_or_default();
+                return head.metadata.resource_version.into_owned();
+            }
+        }
+    }
+    let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
+    head.metadata.resource_version.into_owned()
+}
+
+fn bad_event(offset: u64, e: serde_json::Error) -> WatchError {
+    WatchError::Decode(DecodeError::InvalidJson {
+        offset,
+        reason: e.to_string(),
+    })
+}
