@@ -231,14 +231,14 @@ fn relist_diff(bencher: Bencher) {
 fn decode_table_event(bencher: Bencher) {
     let line = br#"{"type":"MODIFIED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"42"},"columnDefinitions":null,"rows":[{"cells":["web-1","1/1","Running","3 (2d ago)","5d","10.244.1.17","node-1","<none>","<none>"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"web-1","namespace":"default","uid":"0b8d4a52-3c1f-4a8e-9e7b-2f6a1c9d7e01","resourceVersion":"42","creationTimestamp":"2026-01-01T12:00:00Z","labels":{"app":"web"}}}}]}}"#;
     bencher.counter(ItemsCount::new(1usize)).bench(|| {
-        let Ok(event) = kw::decode::table_event(line) else {
+        let Ok(mut event) = kw::decode::table_event(line) else {
             return Cow::Borrowed("");
         };
         let head: ObjectHead = event
-            .object
-            .rows
-            .first()
-            .and_then(|row| row.head().ok())
+            .take_table()
+            .ok()
+            .flatten()
+            .and_then(|table| table.rows.first().and_then(|row| row.head().ok()))
             .unwrap_or_default();
         Cow::Owned(head.metadata.resource_version.into_owned())
     });

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use kw::decode::scan::Scanner;
-use kw::decode::{self, DecodeError, TableEvent, WireEvent};
+use kw::decode::{self, DecodeError, WireEvent};
 
 /// A reader that hands out its bytes in pieces of the given sizes, as a network does; a size of
 /// zero is an interrupted read (which the framer must retry, not take for the end).
@@ -139,34 +139,62 @@ fn check_event(frame: &[u8]) {
             }
         }
     }
-    if let Ok(table) = decode::table_event(frame) {
-        assert!(valid, "table_event accepted a frame that is not JSON");
-        let text = std::str::from_utf8(frame).expect("accepted frames are UTF-8");
-        let slow = serde_json::from_str::<TableEvent>(text).expect("only the scanner accepted");
-        let (t, s) = (&table.object, &slow.object);
-        assert_eq!((&table.kind, &t.kind), (&slow.kind, &s.kind));
-        assert_eq!(t.metadata.resource_version, s.metadata.resource_version);
-        assert_eq!(t.metadata.continue_token, s.metadata.continue_token);
-        assert_eq!(t.column_definitions, s.column_definitions);
-        assert_eq!(t.rows.len(), s.rows.len());
-        for (a, b) in t.rows.iter().zip(&s.rows) {
-            assert_eq!(a.cells.map(RawValue::get), b.cells.map(RawValue::get));
-            assert_eq!(a.object.map(RawValue::get), b.object.map(RawValue::get));
-            let columns = t.column_definitions.as_ref().map_or(0, Vec::len);
-            let cells = a.printed_cells(columns);
-            assert_eq!(cells.is_ok(), b.printed_cells(columns).is_ok());
-            if let Ok(cells) = cells {
-                assert!(cells.len() <= columns);
+    // Table mode: the frames `wire_event` accepts, the same envelope, and the object read as
+    // serde_json reads it (a Table when its head says so).
+    let table_mode = decode::table_event(frame);
+    assert_eq!(
+        table_mode.is_ok(),
+        fast.is_ok(),
+        "table_event vs wire_event"
+    );
+    if let (Ok(mut event), Ok(slow)) = (table_mode, &slow) {
+        assert_eq!(
+            (&event.kind, event.object.get()),
+            (&slow.kind, slow.object.get())
+        );
+        let reference = decode::object_head_by_serde(event.object.get());
+        assert_eq!(
+            event.head().is_ok(),
+            reference.is_ok(),
+            "table-mode head vs serde_json"
+        );
+        if let (Ok(head), Ok(reference)) = (event.head(), &reference) {
+            same_head(&head, reference);
+        }
+        let is_table = reference.is_ok_and(|head| head.kind == "Table");
+        let slow_table = serde_json::from_str::<decode::TableBody>(event.object.get());
+        match (event.take_table(), slow_table) {
+            (Ok(None), _) => assert!(!is_table, "a Table read as no Table"),
+            (Ok(Some(t)), Ok(s)) => {
+                assert!(is_table, "an object read as a Table");
+                assert_eq!(t.kind, s.kind);
+                assert_eq!(t.metadata.resource_version, s.metadata.resource_version);
+                assert_eq!(t.metadata.continue_token, s.metadata.continue_token);
+                assert_eq!(t.column_definitions, s.column_definitions);
+                assert_eq!(t.rows.len(), s.rows.len());
+                for (a, b) in t.rows.iter().zip(&s.rows) {
+                    assert_eq!(a.cells.map(RawValue::get), b.cells.map(RawValue::get));
+                    assert_eq!(a.object.map(RawValue::get), b.object.map(RawValue::get));
+                    let columns = t.column_definitions.as_ref().map_or(0, Vec::len);
+                    let cells = a.printed_cells(columns);
+                    assert_eq!(cells.is_ok(), b.printed_cells(columns).is_ok());
+                    if let Ok(cells) = cells {
+                        assert!(cells.len() <= columns);
+                    }
+                    let reference =
+                        decode::object_head_by_serde(a.object.unwrap_or(RawValue::NULL).get());
+                    assert_eq!(
+                        a.head().is_ok(),
+                        reference.is_ok(),
+                        "row head vs serde_json"
+                    );
+                    if let (Ok(head), Ok(reference)) = (a.head(), reference) {
+                        same_head(&head, &reference);
+                    }
+                }
             }
-            let reference = decode::object_head_by_serde(a.object.unwrap_or(RawValue::NULL).get());
-            assert_eq!(
-                a.head().is_ok(),
-                reference.is_ok(),
-                "row head vs serde_json"
-            );
-            if let (Ok(head), Ok(reference)) = (a.head(), reference) {
-                same_head(&head, &reference);
-            }
+            (Ok(Some(_)), Err(_)) => panic!("only the scanner read the Table"),
+            (Err(_), slow) => assert!(is_table && slow.is_err(), "only serde_json read the Table"),
         }
     }
 }

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 use crate::decode::fields::{plain_string, raw_value, Fields};
 use crate::decode::head::{checked_object, object_head, ObjectHead};
 use crate::decode::scan::Scanner;
-use crate::decode::table::{scanned_table, TableBody};
+use crate::decode::table::{scanned_table_or_head, TableBody};
 
 /// A watch event's envelope: the type, and the object's bytes.
 #[derive(Debug, Deserialize)]
@@ -21,6 +21,10 @@ pub struct WireEvent<'a> {
     /// The object's head, when the scanner read it while checking the frame.
     #[serde(skip)]
     pub scanned_head: Option<ObjectHead<'a>>,
+    /// The object as a Table, when the scanner read it while checking the frame in table mode
+    /// (`table_event`) and its kind says it is one.
+    #[serde(skip)]
+    pub scanned_table: Option<TableBody<'a>>,
 }
 
 impl<'a> WireEvent<'a> {
@@ -31,15 +35,18 @@ impl<'a> WireEvent<'a> {
             None => object_head(self.object.get()),
         }
     }
-}
 
-/// A watch event in table mode, decoded in one pass: the object is a `Table` (one row).
-#[derive(Debug, Deserialize)]
-pub struct TableEvent<'a> {
-    #[serde(rename = "type", borrow)]
-    pub kind: Cow<'a, str>,
-    #[serde(borrow)]
-    pub object: TableBody<'a>,
+    /// The object as a Table, if its head says it is one (an object whose head cannot be read
+    /// is none): as read while the frame was checked, or read now.
+    pub fn take_table(&mut self) -> Result<Option<TableBody<'a>>, serde_json::Error> {
+        if let Some(table) = self.scanned_table.take() {
+            return Ok(Some(table));
+        }
+        match self.head() {
+            Ok(head) if head.kind == "Table" => serde_json::from_str(self.object.get()).map(Some),
+            _ => Ok(None),
+        }
+    }
 }
 
 /// Decode one watch event's envelope, checking that the whole frame is valid JSON: the object's
@@ -49,17 +56,18 @@ pub struct TableEvent<'a> {
 /// anything; whatever it does not take on itself (a key or a type with escapes, a duplicate
 /// field, anything malformed) goes to serde_json, which decides and words the error.
 pub fn wire_event(frame: &[u8]) -> Result<WireEvent<'_>, serde_json::Error> {
-    match scanned_event(frame) {
+    match scanned_event(frame, ObjectRead::Head) {
         Some(event) => Ok(event),
         None => checked(frame),
     }
 }
 
-/// Decode a watch event in table mode (a one-row `Table`), or fail so the caller takes the
-/// general path. Scanned like `wire_event`; serde_json only reads the small parts (the list
-/// metadata, column definitions, cells), never the row's object.
-pub fn table_event(frame: &[u8]) -> Result<TableEvent<'_>, serde_json::Error> {
-    match scanned_table_event(frame) {
+/// `wire_event` for a watch in table mode: in the same pass, the object is read as the Table
+/// it usually is (one row), or, when it is not one (a bookmark, an error's Status, a plain
+/// object from a server that cannot print tables), for its head. serde_json only reads the
+/// small parts (the column definitions, the cells), never a row's object.
+pub fn table_event(frame: &[u8]) -> Result<WireEvent<'_>, serde_json::Error> {
+    match scanned_event(frame, ObjectRead::TableOrHead) {
         Some(event) => Ok(event),
         None => checked(frame),
     }
@@ -72,20 +80,40 @@ fn checked<'a, T: Deserialize<'a>>(frame: &'a [u8]) -> Result<T, serde_json::Err
     serde_json::from_str(whole.get())
 }
 
+/// What the scanner reads of an event's object as it checks it.
+#[derive(Clone, Copy)]
+enum ObjectRead {
+    Head,
+    TableOrHead,
+}
+
 /// The envelope by the scanner, or `None` for serde_json to decide.
-fn scanned_event(frame: &[u8]) -> Option<WireEvent<'_>> {
+fn scanned_event(frame: &[u8], read: ObjectRead) -> Option<WireEvent<'_>> {
     let scanner = Scanner::frame(frame).ok()?;
     let mut fields = Fields::<2>::new(&scanner, scanner.skip_ws(0))?;
-    let (mut kind, mut object, mut head) = (None, None, None);
+    let (mut kind, mut object, mut head, mut table) = (None, None, None, None);
     while let Some((field, value)) = fields.next(envelope_slot)? {
         let end = if field == 0 {
             let end = scanner.value_end(value).ok()?;
             kind = Some(plain_string(&scanner, value, end)?);
             end
         } else {
-            let (read, end) = checked_object(&scanner, value)?;
+            let end = match read {
+                ObjectRead::Head => {
+                    let (read, end) = checked_object(&scanner, value)?;
+                    head = read;
+                    end
+                }
+                ObjectRead::TableOrHead => match table_or_head(&scanner, value) {
+                    Some((read, as_table, end)) => {
+                        (head, table) = (Some(read), as_table);
+                        end
+                    }
+                    // Left for `head` and `take_table` to read, the way they read any object.
+                    None => scanner.value_end(value).ok()?,
+                },
+            };
             object = Some(raw_value(scanner.slice(value, end).ok()?)?);
-            head = read;
             end
         };
         fields.skip_to(end);
@@ -95,7 +123,19 @@ fn scanned_event(frame: &[u8]) -> Option<WireEvent<'_>> {
         kind: Cow::Borrowed(kind?),
         object: object?,
         scanned_head: head,
+        scanned_table: table,
     })
+}
+
+/// The object at `pos` read as a Table or for its head, if it is an object the scanner reads.
+fn table_or_head<'a>(
+    scanner: &Scanner<'a>,
+    pos: usize,
+) -> Option<(ObjectHead<'a>, Option<TableBody<'a>>, usize)> {
+    if scanner.byte(pos) != Some(b'{') {
+        return None;
+    }
+    scanned_table_or_head(scanner, pos)
 }
 
 /// A watch event's two fields: `type` and `object`.
@@ -105,30 +145,6 @@ fn envelope_slot(key: &str) -> Option<usize> {
         "object" => Some(1),
         _ => None,
     }
-}
-
-/// A table event by the scanner, or `None` for serde_json to decide.
-fn scanned_table_event(frame: &[u8]) -> Option<TableEvent<'_>> {
-    let scanner = Scanner::frame(frame).ok()?;
-    let mut fields = Fields::<2>::new(&scanner, scanner.skip_ws(0))?;
-    let (mut kind, mut object) = (None, None);
-    while let Some((field, value)) = fields.next(envelope_slot)? {
-        let end = if field == 0 {
-            let end = scanner.value_end(value).ok()?;
-            kind = Some(plain_string(&scanner, value, end)?);
-            end
-        } else {
-            let (table, end) = scanned_table(&scanner, value)?;
-            object = Some(table);
-            end
-        };
-        fields.skip_to(end);
-    }
-    scanner.finish(fields.end()).ok()?;
-    Some(TableEvent {
-        kind: Cow::Borrowed(kind?),
-        object: object?,
-    })
 }
 
 #[cfg(test)]
@@ -331,18 +347,33 @@ mod tests {
                 }
             }
 
-            if let Ok(table) = table_event(&frame) {
-                // Accepted: the whole frame is JSON, and it reads as serde_json reads it.
-                assert!(valid, "{}", shown());
-                let slow = serde_json::from_str::<TableEvent>(std::str::from_utf8(&frame).unwrap());
-                let Ok(slow) = slow else {
-                    panic!("only the scanner accepted {}", shown());
+            // Table mode accepts exactly the frames `wire_event` does, with the same envelope;
+            // what it reads of the object is what serde_json reads.
+            let table_mode = table_event(&frame);
+            assert_eq!(table_mode.is_ok(), fast.is_ok(), "{}", shown());
+            if let (Ok(mut event), Ok(slow)) = (table_mode, &slow) {
+                assert_eq!(event.kind, slow.kind, "{}", shown());
+                assert_eq!(event.object.get(), slow.object.get(), "{}", shown());
+                let reference = object_head_by_serde(event.object.get());
+                assert_eq!(event.head().is_ok(), reference.is_ok(), "{}", shown());
+                if let (Ok(head), Ok(reference)) = (event.head(), &reference) {
+                    assert_same_head(&head, reference, &shown());
+                }
+                let is_table = reference.is_ok_and(|head| head.kind == "Table");
+                let slow_table = serde_json::from_str::<TableBody>(event.object.get());
+                let table = event.take_table();
+                if !is_table {
+                    assert!(matches!(table, Ok(None)), "{}", shown());
+                    continue;
+                }
+                assert_eq!(table.is_ok(), slow_table.is_ok(), "{}", shown());
+                let (Ok(Some(t)), Ok(s)) = (table, slow_table) else {
+                    continue;
                 };
-                let (t, s) = (&table.object, &slow.object);
-                assert_eq!((&table.kind, &t.kind), (&slow.kind, &s.kind), "{}", shown());
+                assert_eq!(&t.kind, &s.kind, "{}", shown());
                 assert_eq!(
-                    t.metadata.resource_version,
-                    s.metadata.resource_version,
+                    (&t.metadata.resource_version, &t.metadata.continue_token),
+                    (&s.metadata.resource_version, &s.metadata.continue_token),
                     "{}",
                     shown()
                 );

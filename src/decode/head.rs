@@ -86,7 +86,7 @@ fn head_members<'a>(
             break;
         };
         let end = if field == 2 {
-            let (metadata, end) = scanned_meta(scanner, value)?;
+            let (metadata, _, end) = scanned_meta(scanner, value)?;
             head.metadata = metadata;
             end
         } else {
@@ -118,27 +118,37 @@ pub(super) fn checked_object<'a>(
     Some((None, scanner.value_end(pos).ok()?))
 }
 
-/// An object's `metadata` starting at `pos`, and where it ends.
-fn scanned_meta<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(MetaHead<'a>, usize)> {
-    let mut fields = Fields::<5>::new(scanner, pos)?;
+/// An object's `metadata` starting at `pos`, its `continue` token (a Table's metadata is a
+/// list's, read in the same walk as the head), and where it ends.
+pub(super) fn scanned_meta<'a>(
+    scanner: &Scanner<'a>,
+    pos: usize,
+) -> Option<(MetaHead<'a>, Option<&'a str>, usize)> {
+    let mut fields = Fields::<6>::new(scanner, pos)?;
     let mut meta = MetaHead::default();
+    let mut continue_token = None;
     let slot = |key: &str| match key {
         "name" => Some(0),
         "namespace" => Some(1),
         "uid" => Some(2),
         "resourceVersion" => Some(3),
         "annotations" => Some(4),
+        "continue" => Some(5),
         _ => None,
     };
     while let Some((field, value)) = fields.next(slot)? {
         let end = scanner.value_end(value).ok()?;
-        if field == 4 {
+        if field >= 4 {
             let text = scanner.slice(value, end).ok()?;
-            meta.annotations = if text == "null" {
-                None
+            if text == "null" {
+                fields.skip_to(end);
+                continue;
+            }
+            if field == 4 {
+                meta.annotations = Some(raw_value(text)?);
             } else {
-                Some(raw_value(text)?)
-            };
+                continue_token = Some(plain_string(scanner, value, end)?);
+            }
         } else {
             let text = Cow::Borrowed(plain_string(scanner, value, end)?);
             match field {
@@ -150,7 +160,7 @@ fn scanned_meta<'a>(scanner: &Scanner<'a>, pos: usize) -> Option<(MetaHead<'a>, 
         }
         fields.skip_to(end);
     }
-    Some((meta, fields.end()))
+    Some((meta, continue_token, fields.end()))
 }
 
 /// `object_head` by serde_json, for whatever the scanner leaves to it (public as the fuzz

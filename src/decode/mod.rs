@@ -13,7 +13,7 @@ pub mod scan;
 mod table;
 mod value;
 
-pub use event::{table_event, wire_event, TableEvent, WireEvent};
+pub use event::{table_event, wire_event, WireEvent};
 pub use framer::{DecodeError, Framer};
 pub use head::{object_head, object_head_by_serde, MetaHead, ObjectHead};
 pub use list::{ListBody, ListMeta};

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::decode::fields::{plain_string, raw_value, Fields};
-use crate::decode::head::{checked_object, object_head, ObjectHead};
+use crate::decode::head::{checked_object, object_head, scanned_meta, ObjectHead};
 use crate::decode::list::{null_as_empty, ListMeta};
 use crate::decode::scan::Scanner;
 use crate::wire::TableColumnDefinition;
@@ -102,43 +102,67 @@ pub struct TableBody<'a> {
     pub rows: Vec<RowBody<'a>>,
 }
 
-/// A `Table` starting at `pos`, and where it ends.
-pub(super) fn scanned_table<'a>(
+/// The object starting at `pos`, read in one walk as a watch event's object in table mode:
+/// its head, the Table it is when its kind says so (its rows are read on the way, whatever the
+/// kind, as the kind may come after them), and where it ends. `None` leaves it to serde_json.
+pub(super) fn scanned_table_or_head<'a>(
     scanner: &Scanner<'a>,
     pos: usize,
-) -> Option<(TableBody<'a>, usize)> {
-    let mut fields = Fields::<4>::new(scanner, pos)?;
-    let mut table = TableBody {
-        kind: Cow::Borrowed(""),
-        metadata: ListMeta::default(),
-        column_definitions: None,
-        rows: Vec::new(),
-    };
+) -> Option<(ObjectHead<'a>, Option<TableBody<'a>>, usize)> {
+    let mut fields = Fields::<5>::new(scanner, pos)?;
+    let mut head = ObjectHead::default();
+    let (mut continue_token, mut columns, mut rows) = (None, None, Vec::new());
     let slot = |key: &str| match key {
         "kind" => Some(0),
-        "metadata" => Some(1),
-        "columnDefinitions" => Some(2),
-        "rows" => Some(3),
+        "apiVersion" => Some(1),
+        "metadata" => Some(2),
+        "columnDefinitions" => Some(3),
+        "rows" => Some(4),
         _ => None,
     };
     while let Some((field, value)) = fields.next(slot)? {
-        let end = if field == 3 {
-            let (rows, end) = scanned_rows(scanner, value)?;
-            table.rows = rows;
-            end
-        } else {
-            let end = scanner.value_end(value).ok()?;
-            let text = scanner.slice(value, end).ok()?;
-            match field {
-                0 => table.kind = Cow::Borrowed(plain_string(scanner, value, end)?),
-                1 => table.metadata = serde_json::from_str(text).ok()?,
-                _ => table.column_definitions = serde_json::from_str(text).ok()?,
+        let end = match field {
+            2 => {
+                let (metadata, token, end) = scanned_meta(scanner, value)?;
+                head.metadata = metadata;
+                continue_token = token;
+                end
             }
-            end
+            4 => {
+                let (read, end) = scanned_rows(scanner, value)?;
+                rows = read;
+                end
+            }
+            _ => {
+                let end = scanner.value_end(value).ok()?;
+                match field {
+                    0 => head.kind = Cow::Borrowed(plain_string(scanner, value, end)?),
+                    1 => head.api_version = Cow::Borrowed(plain_string(scanner, value, end)?),
+                    // Decoded once the kind says this is a Table.
+                    _ => columns = Some(scanner.slice(value, end).ok()?),
+                }
+                end
+            }
         };
         fields.skip_to(end);
     }
-    Some((table, fields.end()))
+    let table = if head.kind == "Table" {
+        Some(TableBody {
+            kind: head.kind.clone(),
+            metadata: ListMeta {
+                resource_version: head.metadata.resource_version.clone(),
+                continue_token: continue_token.map(Cow::Borrowed),
+            },
+            column_definitions: match columns {
+                Some(text) => serde_json::from_str(text).ok()?,
+                None => None,
+            },
+            rows,
+        })
+    } else {
+        None
+    };
+    Some((head, table, fields.end()))
 }
 
 /// A Table's `rows` (an array of rows, or null) starting at `pos`, and where it ends.

@@ -13,7 +13,7 @@ use crate::vlog;
 use crate::watcher::ends::{end_of_sync, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::retry_pause;
-use crate::watcher::state::{is_table, listed_event, seen_of, WatchState};
+use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::wire::EventType;
 
 /// The pages one list may take, restarts after an expired continue token included: 10,000
@@ -302,4 +302,12 @@ pub(super) fn check_named_exists(state: &WatchState<'_>) -> Result<(), Interrupt
         // Anything else is the watch's to meet (and retry, or report) as usual.
         _ => Ok(()),
     }
+}
+
+/// Whether a response body is a `meta.k8s.io` `Table` (checked on the head only).
+pub(super) fn is_table(body: &[u8]) -> bool {
+    std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| decode::object_head(text).ok())
+        .is_some_and(|head| head.kind == "Table")
 }

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::client::backoff::Backoff;
 use crate::client::Client;
-use crate::decode::{self, ObjectHead};
+use crate::decode::ObjectHead;
 use crate::events::{Event, Origin, ResourceInfo, Sink, TableRow};
 use crate::notices;
 use crate::watcher::ends::{flow, Interrupted};
@@ -275,14 +275,6 @@ impl<'c> WatchState<'c> {
         self.printed += 1;
         Ok(())
     }
-}
-
-/// Whether a response body is a `meta.k8s.io` `Table` (checked on the head only).
-pub(super) fn is_table(body: &[u8]) -> bool {
-    std::str::from_utf8(body)
-        .ok()
-        .and_then(|text| decode::object_head(text).ok())
-        .is_some_and(|head| head.kind == "Table")
 }
 
 /// The event a listed object prints as, if any.

@@ -16,7 +16,7 @@ use crate::vlog;
 use crate::watcher::ends::{flow, Interrupted, StreamEnd};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::pause_after_break;
-use crate::watcher::state::{is_table, listed_event, seen_of, WatchState};
+use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::watcher::streaming::{self, Phase};
 use crate::wire::{EventType, Status};
 
@@ -104,25 +104,14 @@ pub(super) fn read(
                 return Ok(open.ended(StreamEnd::Broken { pause }));
             }
         };
-        if state.tables() {
-            // The common case in table mode, decoded in one pass: a row of a Table.
-            // Anything else (bookmarks, errors, plain objects) takes the general path.
-            if let Ok(event) = decode::table_event(frame) {
-                let kind = EventType::parse(&event.kind);
-                if let (
-                    Some(kind @ (EventType::Added | EventType::Modified | EventType::Deleted)),
-                    "Table",
-                ) = (kind, event.object.kind.as_ref())
-                {
-                    open.events += 1;
-                    state.backoff.healthy(Instant::now());
-                    table_rows(state, kind, event.object, offset, sink)?;
-                    flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
-                    continue;
-                }
-            }
-        }
-        let event = match decode::wire_event(frame) {
+        // Each frame is decoded once, for all its event needs: in table mode its object is
+        // read as the Table it usually is, or for its head when it is not one.
+        let decoded = if state.tables() {
+            decode::table_event(frame)
+        } else {
+            decode::wire_event(frame)
+        };
+        let event = match decoded {
             Ok(event) => event,
             Err(e) => {
                 let error = DecodeError::InvalidJson {
@@ -136,7 +125,7 @@ pub(super) fn read(
         };
         open.events += 1;
         state.backoff.healthy(Instant::now());
-        if let Some(end) = handle_event(state, phase, &event, offset, sink)? {
+        if let Some(end) = handle_event(state, phase, event, offset, sink)? {
             return Ok(open.ended(end));
         }
         flow(sink.checkpoint(open.framer.has_buffered_frame()))?;
@@ -191,7 +180,7 @@ fn wait_or_park(
 fn handle_event(
     state: &mut WatchState<'_>,
     phase: &mut Phase,
-    event: &WireEvent<'_>,
+    mut event: WireEvent<'_>,
     offset: u64,
     sink: &mut dyn Sink,
 ) -> Result<Option<StreamEnd>, Interrupted> {
@@ -222,16 +211,19 @@ fn handle_event(
             Ok(Some(StreamEnd::Broken { pause }))
         }
         EventType::Bookmark => {
-            let rv = event_resource_version(state, event.object);
-            state.seen_up_to(&rv);
-            if phase.syncing().is_some() {
-                let head: ObjectHead = serde_json::from_str(event.object.get()).unwrap_or_default();
-                if head
+            let head = event.head().unwrap_or_default();
+            let table = if state.tables() {
+                event.take_table().ok().flatten()
+            } else {
+                None
+            };
+            state.seen_up_to(&bookmark_resource_version(&head, table.as_ref()));
+            if phase.syncing().is_some()
+                && head
                     .metadata
                     .has_true_annotation(crate::wire::INITIAL_EVENTS_END)
-                {
-                    streaming::finish(state, phase, sink)?;
-                }
+            {
+                streaming::finish(state, phase, sink)?;
             }
             Ok(None)
         }
@@ -254,22 +246,22 @@ fn handle_event(
             Ok(None)
         }
         EventType::Added | EventType::Modified | EventType::Deleted => {
-            if state.tables() && !is_table(event.object.get().as_bytes()) {
-                state.tables_unavailable();
-            }
             if state.tables() {
-                let table: TableBody =
-                    serde_json::from_str(event.object.get()).map_err(|e| bad_event(offset, e))?;
-                table_rows(state, kind, table, offset, sink)?;
-            } else {
-                let head: ObjectHead = event.head().map_err(|e| bad_event(offset, e))?;
-                let seen = seen_of(&head, None);
-                if state.known.watched(kind, &seen) {
-                    state.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
+                match event.take_table().map_err(|e| bad_event(offset, e))? {
+                    Some(table) => {
+                        table_rows(state, kind, table, offset, sink)?;
+                        return Ok(None);
+                    }
+                    None => state.tables_unavailable(),
                 }
-                state.note_if_left_selector(kind, &head);
-                state.seen_up_to(&head.metadata.resource_version);
             }
+            let head: ObjectHead = event.head().map_err(|e| bad_event(offset, e))?;
+            let seen = seen_of(&head, None);
+            if state.known.watched(kind, &seen) {
+                state.emit(sink, kind, Origin::Watch, event.object, &head, None, false)?;
+            }
+            state.note_if_left_selector(kind, &head);
+            state.seen_up_to(&head.metadata.resource_version);
             Ok(None)
         }
     }
@@ -311,21 +303,23 @@ fn table_rows(
     Ok(())
 }
 
-/// The resourceVersion a bookmark carries (on the object, or on a Table's row in table mode).
-fn event_resource_version(state: &WatchState<'_>, object: &RawValue) -> String {
-    if state.tables() {
-        if let Ok(table) = serde_json::from_str::<TableBody>(object.get()) {
-            if !table.metadata.resource_version.is_empty() {
-                return table.metadata.resource_version.into_owned();
-            }
-            if let Some(row_object) = table.rows.first().and_then(|r| r.object) {
-                let head: ObjectHead = serde_json::from_str(row_object.get()).unwrap_or_default();
-                return head.metadata.resource_version.into_owned();
-            }
+/// The resourceVersion a bookmark carries: on its object, or in table mode on the Table it is
+/// (or on the Table's first row).
+fn bookmark_resource_version(head: &ObjectHead<'_>, table: Option<&TableBody<'_>>) -> String {
+    if let Some(table) = table {
+        if !table.metadata.resource_version.is_empty() {
+            return table.metadata.resource_version.clone().into_owned();
+        }
+        if let Some(row) = table.rows.first().filter(|row| row.object.is_some()) {
+            return row
+                .head()
+                .unwrap_or_default()
+                .metadata
+                .resource_version
+                .into_owned();
         }
     }
-    let head: ObjectHead = decode::object_head(object.get()).unwrap_or_default();
-    head.metadata.resource_version.into_owned()
+    head.metadata.resource_version.clone().into_owned()
 }
 
 fn bad_event(offset: u64, e: serde_json::Error) -> WatchError {
