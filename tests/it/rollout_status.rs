@@ -5,6 +5,7 @@
 //! follow), and its exit code kubectl's where kubectl succeeds and kw's documented one where
 //! kubectl fails.
 
+use std::process::Command;
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
@@ -42,14 +43,8 @@ fn case(name: &str) -> Case {
     }
 }
 
-/// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
-/// where kubectl's differs (kubectl exits 1 for every failure).
-fn check(name: &str, code: i32) -> Outcome {
-    check_in(name, code, &Cluster::start(SimConfig::default()))
-}
-
-/// `check` against `cluster` (a sim with faults, say).
-fn check_in(name: &str, code: i32, cluster: &Cluster) -> Outcome {
+/// Case `name`'s rollouts played on `cluster`, and kw ready to run with the case's arguments.
+fn kw_in_case(name: &str, cluster: &Cluster) -> Command {
     let case = case(name);
     for (plot, object) in &case.rollouts {
         let mut rollout = Rollout::new(*plot, "default", object);
@@ -60,7 +55,18 @@ fn check_in(name: &str, code: i32, cluster: &Cluster) -> Outcome {
     kw.args(&case.args)
         .arg("--kubeconfig")
         .arg(&cluster.kubeconfig);
-    let mut outcome = run(kw, LIMIT);
+    kw
+}
+
+/// Run case `name` with kw and compare with kubectl's recording; `code` is kw's exit code
+/// where kubectl's differs (kubectl exits 1 for every failure).
+fn check(name: &str, code: i32) -> Outcome {
+    check_in(name, code, &Cluster::start(SimConfig::default()))
+}
+
+/// `check` against `cluster` (a sim with faults, say).
+fn check_in(name: &str, code: i32, cluster: &Cluster) -> Outcome {
+    let mut outcome = run(kw_in_case(name, cluster), LIMIT);
     // What kw tells stderr of a watch it resumed or re-listed (a sim with faults): kubectl's
     // client says nothing there; the lines kubectl does say are compared below.
     outcome.stderr = outcome
@@ -282,19 +288,9 @@ fn a_selector_that_matches_several_watches_each_in_turn() {
 #[test]
 fn the_objects_a_selector_matched_are_watched_without_resolving_their_type_again() {
     let cluster = Cluster::start(SimConfig::default());
-    let case = case("rollout_selector_several");
-    for (plot, object) in &case.rollouts {
-        let mut rollout = Rollout::new(*plot, "default", object);
-        rollout.beat = case.beat;
-        cluster.sim.play_rollout(&rollout).expect("rollout plays");
-    }
-    let mut kw = cluster.kw();
-    kw.args(&case.args)
-        .arg("--kubeconfig")
-        .arg(&cluster.kubeconfig)
-        // No home and no XDG_CACHE_HOME: no discovery cache.
-        .env("HOME", "")
-        .env_remove("XDG_CACHE_HOME");
+    let mut kw = kw_in_case("rollout_selector_several", &cluster);
+    // No home and no XDG_CACHE_HOME: no discovery cache.
+    kw.env("HOME", "").env_remove("XDG_CACHE_HOME");
     let outcome = run(kw, LIMIT);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
     assert_golden("rollout_selector_several.out", &outcome.stdout);
