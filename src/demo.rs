@@ -46,7 +46,7 @@ pub fn banner(url: &str, kubeconfig: &str) -> String {
 pub fn run(
     args: DemoArgs,
     outer: &ConfigFlags,
-    notices: &crate::notices::Notices,
+    notices: &kw_base::notices::Notices,
 ) -> Result<Outcome, KwError> {
     if let Some(flag) = outer.cluster_choice() {
         return Err(UsageError::DemoOwnCluster { flag }.into());

@@ -24,12 +24,12 @@ impl ServerClock {
             Ok(ahead) => (true, ahead),
             Err(behind) => (false, behind.duration()),
         };
-        *crate::mutex::lock(&self.offset) = Some(offset);
+        *kw_base::mutex::lock(&self.offset) = Some(offset);
     }
 
     /// `at`, a time the server wrote, on kw's clock; `None` while the server's clock is unknown.
     pub fn to_local(&self, at: SystemTime) -> Option<SystemTime> {
-        let (ahead, amount) = (*crate::mutex::lock(&self.offset))?;
+        let (ahead, amount) = (*kw_base::mutex::lock(&self.offset))?;
         match ahead {
             true => at.checked_add(amount),
             false => at.checked_sub(amount),

@@ -23,9 +23,9 @@ use crate::config::auth::{AuthError, Authenticator, Credential};
 use crate::config::connection::{Connection, Impersonation};
 use crate::config::endpoint::{ClientIdentity, Scheme, TrustRoots};
 use crate::config::proxy::{ProxyError, ProxyScheme};
-use crate::vlog;
 use crate::wire::Status;
 pub use clock::ServerClock;
+use kw_base::vlog;
 pub use shared::Shared;
 use ureq::unversioned::resolver::DefaultResolver;
 use ureq::unversioned::transport::{Connector as _, SocksConnector};
@@ -547,7 +547,7 @@ impl Client {
         match self.auth.refresh(&credential, plugin_limit()?)? {
             Some(renewed) => {
                 vlog!(
-                    crate::log::REQUESTS,
+                    kw_base::log::REQUESTS,
                     "401 Unauthorized: retrying once with a renewed credential"
                 );
                 let timeout = if watch {
@@ -564,7 +564,7 @@ impl Client {
 
     /// The agent for this credential's client certificate.
     fn agent_for(&self, credential: &Credential) -> Result<ureq::Agent, ClientError> {
-        let mut transport = crate::mutex::lock(&self.transport);
+        let mut transport = kw_base::mutex::lock(&self.transport);
         let same = match (&transport.identity, &credential.identity) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -572,7 +572,7 @@ impl Client {
         };
         if !same {
             vlog!(
-                crate::log::REQUESTS,
+                kw_base::log::REQUESTS,
                 "using a new client certificate from the exec plugin"
             );
             *transport = build_transport(
@@ -603,7 +603,7 @@ impl Client {
                 path: path_and_query.to_string(),
             });
         }
-        vlog!(crate::log::REQUESTS, "GET {url}");
+        vlog!(kw_base::log::REQUESTS, "GET {url}");
         let mut request = agent
             .get(&url)
             .header_raw("Accept", accept.as_bytes())
@@ -627,7 +627,7 @@ impl Client {
         for (name, value) in &self.impersonation {
             request = request.header_raw(name, value.as_bytes());
         }
-        if crate::log::enabled(HEADERS_LEVEL) {
+        if kw_base::log::enabled(HEADERS_LEVEL) {
             for (name, value) in request.headers_ref().into_iter().flatten() {
                 let value = String::from_utf8_lossy(value.as_bytes());
                 let shown = if name == ureq::http::header::AUTHORIZATION {
@@ -656,7 +656,7 @@ impl Client {
         };
         let code = response.status().as_u16();
         vlog!(
-            crate::log::RESPONSES,
+            kw_base::log::RESPONSES,
             "GET {url} {code} in {} ms",
             elapsed.as_millis()
         );

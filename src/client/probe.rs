@@ -1,5 +1,5 @@
 //! What a connection holds above its socket, so that a watch may give up its thread while its
-//! stream is silent (`crate::parking`) only when nothing it has not read yet is held anywhere
+//! stream is silent (`kw_base::parking`) only when nothing it has not read yet is held anywhere
 //! above the socket: once `Probe::is_drained` is true, the next byte the watch can read must
 //! first arrive on the socket, and `poll(2)` on `Probe::fd` says when it has.
 //!
@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use ureq::unversioned::transport::{Buffers, LazyBuffers};
 
-use crate::parking::Fd;
+use kw_base::parking::Fd;
 
 /// One connection's buffered bytes, layer by layer.
 #[derive(Debug)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::client::tls;
-use crate::permits::Permits;
+use kw_base::permits::Permits;
 
 /// How many exec credential plugins run at once.
 const PLUGINS_AT_ONCE: usize = 4;

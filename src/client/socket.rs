@@ -54,13 +54,13 @@ impl<In: Transport> Connector<In> for Tcp {
 
 /// The socket as `poll(2)` names it: none where kw does not poll sockets (Windows).
 #[cfg(unix)]
-fn pollable(stream: &TcpStream) -> Option<crate::parking::Fd> {
+fn pollable(stream: &TcpStream) -> Option<kw_base::parking::Fd> {
     use std::os::fd::AsRawFd;
     Some(stream.as_raw_fd())
 }
 
 #[cfg(not(unix))]
-fn pollable(_stream: &TcpStream) -> Option<crate::parking::Fd> {
+fn pollable(_stream: &TcpStream) -> Option<kw_base::parking::Fd> {
     None
 }
 

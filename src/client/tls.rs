@@ -183,8 +183,8 @@ fn root_store(roots: &TrustRoots) -> Result<(RootCertStore, String), TlsSetupErr
             }
             // A bare container image without a CA store: the well-known public roots, rather
             // than no trust at all.
-            crate::vlog!(
-                crate::log::REQUESTS,
+            kw_base::vlog!(
+                kw_base::log::REQUESTS,
                 "no system root certificates found ({} errors); using the bundled public roots",
                 found.errors.len()
             );

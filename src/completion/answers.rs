@@ -22,8 +22,8 @@ use crate::config::settings;
 use crate::discovery;
 use crate::discovery::cache::DiscoveryCache;
 use crate::discovery::cluster_handle::ClusterHandle;
-use crate::events::ResourceInfo;
 use crate::watcher::Target;
+use kw_events::events::ResourceInfo;
 
 /// How many object names completion asks for: enough to choose from, little to transfer.
 const NAME_LIMIT: u64 = 1000;

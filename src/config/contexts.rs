@@ -93,7 +93,7 @@ pub fn which_exist(name: &str, known: &[String]) -> String {
     if known.len() > LISTED {
         listed.push_str(&format!(" and {} more", known.len() - LISTED));
     }
-    match crate::spelling::nearest(name, known.iter().map(String::as_str)) {
+    match kw_base::spelling::nearest(name, known.iter().map(String::as_str)) {
         Some(near) => format!("; did you mean \"{near}\"? contexts in the kubeconfig: {listed}"),
         None => format!("; contexts in the kubeconfig: {listed}"),
     }

@@ -210,7 +210,7 @@ pub fn parse_request_timeout(value: &str) -> Result<Option<Duration>, RequestTim
         let seconds: u64 = text.parse().map_err(|_| error("number too large"))?;
         Duration::from_secs(seconds)
     } else {
-        crate::goformat::duration::parse(text).map_err(|reason| error(&reason))?
+        kw_go::goformat::duration::parse(text).map_err(|reason| error(&reason))?
     };
     Ok(if duration.is_zero() {
         None

@@ -116,8 +116,8 @@ pub fn load_from_env(flags: &ConfigFlags) -> Result<Kubeconfig, SettingsError> {
         if let Some(in_cluster) =
             crate::config::in_cluster::InClusterEnv::from_process().kubeconfig()
         {
-            crate::vlog!(
-                crate::log::REQUESTS,
+            kw_base::vlog!(
+                kw_base::log::REQUESTS,
                 "no kubeconfig found; using the in-cluster configuration"
             );
             return Ok(in_cluster);
@@ -477,12 +477,12 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
 pub enum PathSegmentError {
     #[error(
         "invalid resource name {}: [{reasons}]",
-        crate::goformat::quote::quote(name)
+        kw_go::goformat::quote::quote(name)
     )]
     Name { name: String, reasons: String },
     #[error(
         "invalid namespace {}: [{reasons}]",
-        crate::goformat::quote::quote(namespace)
+        kw_go::goformat::quote::quote(namespace)
     )]
     Namespace { namespace: String, reasons: String },
 }

@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::connection::Connection;
 use crate::config::endpoint::TrustRoots;
-use crate::events::ResourceInfo;
-use crate::private_file::{DirError, PrivateDir};
+use kw_base::private_file::{DirError, PrivateDir};
+use kw_events::events::ResourceInfo;
 
 /// How long a resolution is trusted.
 pub const TTL: Duration = Duration::from_secs(6 * 60 * 60);
@@ -128,7 +128,7 @@ const MAX_FILE: u64 = 64 << 20;
 fn warn_once(dir: &Path, why: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| {
-        crate::notices::notice(&format!(
+        kw_base::notices::notice(&format!(
             "warning: not using the discovery cache {}: {why}",
             dir.display()
         ))
@@ -142,8 +142,8 @@ fn explain(dir: &Path, error: DirError, distrusted: &dyn Fn(&Path, &str)) {
     match error {
         DirError::Missing => {}
         DirError::Untrusted { why } => distrusted(dir, &why),
-        error => crate::vlog!(
-            crate::log::REQUESTS,
+        error => kw_base::vlog!(
+            kw_base::log::REQUESTS,
             "not using the discovery cache {}: {error}",
             dir.display()
         ),

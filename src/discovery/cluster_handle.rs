@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::client::{Client, ClientError, Shared};
 use crate::config::connection::Connection;
 use crate::discovery::cache::{ClusterKey, DiscoveryCache};
-use crate::events::ResourceInfo;
+use kw_events::events::ResourceInfo;
 
 /// A context's client, and the discovery cache kept for its cluster.
 pub struct ClusterHandle {

@@ -21,8 +21,8 @@ mod served;
 
 use crate::client::Client;
 use crate::discovery::cache::DiscoveryCache;
-use crate::events::ResourceInfo;
 use crate::wire::ApiResource;
+use kw_events::events::ResourceInfo;
 
 pub use error::DiscoveryError;
 pub use served::{checked, read_document, Document, GroupVersion, Half};
@@ -442,7 +442,7 @@ pub fn nearest_type(typed: &str, known: &[String]) -> Option<String> {
         Some((name, rest)) => (name, Some(rest)),
         None => (lower.as_str(), None),
     };
-    let found = crate::spelling::nearest(name, known.iter().map(String::as_str))?;
+    let found = kw_base::spelling::nearest(name, known.iter().map(String::as_str))?;
     Some(match rest {
         Some(rest) => format!("{found}.{rest}"),
         None => found.to_string(),

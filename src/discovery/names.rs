@@ -42,8 +42,8 @@ pub fn is_resource(name: &str) -> bool {
 
 /// Say at `-v` that a group version was left out, and why.
 pub fn skipped_version(group: &str, version: &str) {
-    crate::vlog!(
-        crate::log::REQUESTS,
+    kw_base::vlog!(
+        kw_base::log::REQUESTS,
         "discovery: ignoring group {group:?} version {version:?}: not a valid group and version \
          name"
     );
@@ -51,8 +51,8 @@ pub fn skipped_version(group: &str, version: &str) {
 
 /// Say at `-v` that a resource was left out.
 pub fn skipped_resource(resource: &str, group: &str, version: &str) {
-    crate::vlog!(
-        crate::log::REQUESTS,
+    kw_base::vlog!(
+        kw_base::log::REQUESTS,
         "discovery: ignoring resource {resource:?} of {group:?} {version:?}: not a resource name"
     );
 }

@@ -33,11 +33,11 @@ impl Discovered {
         resolve: impl FnOnce() -> Result<Answer, DiscoveryError>,
     ) -> Result<Answer, DiscoveryError> {
         let slot = Arc::clone(
-            crate::mutex::lock(&self.answers)
+            kw_base::mutex::lock(&self.answers)
                 .entry(identity(connection))
                 .or_default(),
         );
-        let mut answer = crate::mutex::lock(&slot);
+        let mut answer = kw_base::mutex::lock(&slot);
         if let Some(answer) = &*answer {
             return Ok(answer.clone());
         }

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::decode::depth::{self, MAX_DEPTH};
-use crate::events::{kind_prefix, Event, Flow, Sink, TableRow};
+use kw_events::decode::depth::{self, MAX_DEPTH};
+use kw_events::events::{kind_prefix, Event, Flow, Sink, TableRow};
 
 /// Puts `kind/` in front of the name cell of every table row.
 pub struct WithKind<S> {
@@ -156,23 +156,23 @@ impl<S> Clone for Shared<S> {
 
 impl<S: Sink> Sink for Shared<S> {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        crate::mutex::lock(&self.0).event(event)
+        kw_base::mutex::lock(&self.0).event(event)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        crate::mutex::lock(&self.0).checkpoint(more_ready)
+        kw_base::mutex::lock(&self.0).checkpoint(more_ready)
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        crate::mutex::lock(&self.0).synced()
+        kw_base::mutex::lock(&self.0).synced()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
     use crate::wire::{EventType, TableColumnDefinition};
+    use kw_events::events::{Origin, ResourceInfo};
     use serde_json::value::RawValue;
 
     #[derive(Default)]

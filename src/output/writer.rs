@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::events::{Event, Flow, Sink};
 use crate::output::printer::Printer;
+use kw_events::events::{Event, Flow, Sink};
 
 pub struct Output<W: Write> {
     printer: Box<dyn Printer>,

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::settings::check_namespace;
 use crate::discovery::Wanted;
-use crate::events::ResourceInfo;
 use crate::output::printer::{OutputFormat, PrintOptions};
 use crate::wait::{Expr, Rules};
 use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::{Options, Target};
+use kw_events::events::ResourceInfo;
 
 use super::deadlines::Deadlines;
 use super::error::PlanError;
@@ -143,7 +143,7 @@ impl GetPlan {
             max_object_size: self.max_object_size,
             // kubectl's rollout status GETs the object first: under its rules it must exist.
             named_must_exist: !self.rules.has_conditions()
-                || self.rules.readiness != crate::readiness::status_viewer::Readiness::Kw
+                || self.rules.readiness != kw_events::readiness::status_viewer::Readiness::Kw
                 || self.kubectl_wait_gets_first(),
             give_up_at_start: !(self.several_contexts && self.watching),
             streaming_list: self.streaming_list,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::config::settings::{check_name, check_namespace};
-use crate::events::kind_prefix;
+use kw_events::events::kind_prefix;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {

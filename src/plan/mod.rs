@@ -41,8 +41,8 @@ mod tests {
     use crate::cli::{Cli, Command};
     use crate::config::settings::path_segment_refusal;
     use crate::discovery::Wanted;
-    use crate::events::ResourceInfo;
     use crate::output::printer::OutputFormat;
+    use kw_events::events::ResourceInfo;
 
     /// Issue #45: `..`, `.`, `/` and `%` would change the request path; refused before any
     /// request, in client-go's words.
@@ -433,7 +433,7 @@ mod tests {
             panic!("not kw get");
         };
         let error =
-            crate::run::get(get, &cli.config, &crate::notices::Notices::new(false)).unwrap_err();
+            crate::run::get(get, &cli.config, &kw_base::notices::Notices::new(false)).unwrap_err();
         assert!(
             matches!(
                 error,
@@ -454,7 +454,7 @@ mod tests {
         let Command::Get(get) = &cli.command else {
             panic!("not kw get");
         };
-        let error = crate::run::get(get, &cli.config, &crate::notices::Notices::new(false))
+        let error = crate::run::get(get, &cli.config, &kw_base::notices::Notices::new(false))
             .unwrap_err()
             .to_string();
         assert!(

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::config::settings::check_name;
-use crate::events::ResourceInfo;
+use kw_events::events::ResourceInfo;
 
 use super::error::PlanError;
 

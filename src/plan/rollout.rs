@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use crate::cli::RolloutStatusArgs;
 use crate::output::printer::OutputFormat;
-use crate::readiness::status_viewer::Readiness;
 use crate::wait::{Expr, For, Rules};
 use crate::wire::EventType;
+use kw_events::readiness::status_viewer::Readiness;
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, Request};
@@ -189,7 +189,7 @@ fn output(revision: i64, only: Vec<EventType>) -> OutputPlan {
 
 /// kubectl's `--timeout`: a Go duration, `0` (the default) for never.
 fn timeout_of(text: &str) -> Result<Option<Duration>, PlanError> {
-    let timeout = crate::goformat::duration::parse(text).map_err(|_| PlanError::Timeout {
+    let timeout = kw_go::goformat::duration::parse(text).map_err(|_| PlanError::Timeout {
         text: text.to_string(),
     })?;
     Ok(Some(timeout).filter(|t| !t.is_zero()))

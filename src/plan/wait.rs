@@ -8,8 +8,8 @@ use std::time::Duration;
 use crate::cli::WaitArgs;
 use crate::output::printer::format::{parse_output_spec, OutputSpec};
 use crate::output::printer::OutputFormat;
-use crate::readiness::status_viewer::Readiness;
 use crate::wait::{ConditionError, Expr, For, Rules};
+use kw_events::readiness::status_viewer::Readiness;
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};
@@ -114,10 +114,10 @@ fn timeout_of(text: &str) -> Result<Option<Duration>, PlanError> {
         text: text.to_string(),
     };
     if let Some(positive) = text.strip_prefix('-') {
-        crate::goformat::duration::parse(positive).map_err(|_| bad())?;
+        kw_go::goformat::duration::parse(positive).map_err(|_| bad())?;
         return Ok(Some(A_WEEK));
     }
-    crate::goformat::duration::parse(text)
+    kw_go::goformat::duration::parse(text)
         .map(Some)
         .map_err(|_| bad())
 }

@@ -56,7 +56,7 @@ impl Report {
         use std::io::Write;
         let mut stderr = io::stderr().lock();
         for line in &self.lines {
-            let _ = writeln!(stderr, "{}", crate::log::clean(&line.to_string()));
+            let _ = writeln!(stderr, "{}", kw_base::log::clean(&line.to_string()));
         }
     }
 }

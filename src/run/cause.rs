@@ -26,13 +26,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::client::ServerClock;
-use crate::events::{kind_prefix, Event, ResourceInfo};
-use crate::notices;
-use crate::readiness::children::{self, Crash, Revision};
-use crate::readiness::kubelet_text;
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
 use crate::wire::EventType;
+use kw_base::notices;
+use kw_events::events::{kind_prefix, Event, ResourceInfo};
+use kw_events::readiness::children::{self, Crash, Revision};
+use kw_events::readiness::kubelet_text;
 
 use super::watches::{Consumer, WatchKey, WatchSet};
 
@@ -989,7 +989,7 @@ pub struct SharedCauses(pub Arc<Mutex<Causes>>);
 
 impl SharedCauses {
     fn causes(&self) -> std::sync::MutexGuard<'_, Causes> {
-        crate::mutex::lock(&self.0)
+        kw_base::mutex::lock(&self.0)
     }
 }
 

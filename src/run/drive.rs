@@ -14,23 +14,23 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::environment::Environment;
-use crate::decode::depth;
 use crate::discovery::{DiscoveryError, Requested};
-use crate::events::{ResourceInfo, Sink};
-use crate::log;
-use crate::notices::ContextScope;
-use crate::notices::Notices;
 use crate::output::printer::PrintOptions;
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
 use crate::output::writer::is_closed_pipe;
-use crate::parking::{Job, Parking, Turn};
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::{End, Outcome};
 use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
 use crate::watcher::{Reconnects, Target, WatchError, Watcher, WatcherReport};
+use kw_base::log;
+use kw_base::notices::ContextScope;
+use kw_base::notices::Notices;
+use kw_base::parking::{Job, Parking, Turn};
+use kw_events::decode::depth;
+use kw_events::events::{ResourceInfo, Sink};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
@@ -73,7 +73,7 @@ pub(super) struct Run {
     shared: Arc<crate::client::Shared>,
     /// A few members get ready at a time, and read their first lists a few at a time (the
     /// bodies of a thousand lists read at once would stay in malloc's arenas once freed).
-    readying: Arc<crate::permits::Permits>,
+    readying: Arc<kw_base::permits::Permits>,
     /// The discovery of identical servers (one address, trust and user), read once.
     discovered: crate::discovery::once::Discovered,
     /// Where a fleet's silent watches wait without a thread (started by the first to park;
@@ -280,7 +280,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
     // kubectl wait goes past the named objects that do not exist: the others' lines are said
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
     // the order named (`report::wait`).
-    let missing = crate::mutex::lock(&run.not_found).clone();
+    let missing = kw_base::mutex::lock(&run.not_found).clone();
     if !missing.is_empty() {
         run.outputs.not_found(&missing);
     }
@@ -311,13 +311,13 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
     };
     let evidence = Evidence {
         judge: run.judge.clone(),
-        members: std::mem::take(&mut *crate::mutex::lock(&run.causes))
+        members: std::mem::take(&mut *kw_base::mutex::lock(&run.causes))
             .into_iter()
             .map(|member| (member.causes, member.client))
             .collect(),
         budget: crate::wait::summary::budget(run.plan.timeout),
     };
-    let when_empty = crate::mutex::lock(&run.when_empty).take();
+    let when_empty = kw_base::mutex::lock(&run.when_empty).take();
     let outcome = Outcome {
         end,
         failed,
@@ -341,7 +341,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
 /// `CAUSES_LISTED`, then gives the judge the stuck children they told of.
 fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
     let until = Instant::now() + CAUSES_LISTED;
-    for member in crate::mutex::lock(&run.causes).iter() {
+    for member in kw_base::mutex::lock(&run.causes).iter() {
         member.watches.wait_listed(until);
     }
     let judge = run.judge.as_ref()?;
@@ -352,8 +352,8 @@ fn reworded(run: &Run, received: &mpsc::Receiver<MemberNews>) -> Option<End> {
         }
     }
     // A failed Job's Pods are done, not stuck: their crash is its cause (after any stuck one).
-    for member in crate::mutex::lock(&run.causes).iter() {
-        let crashed = crate::mutex::lock(&member.causes).crashed_children();
+    for member in kw_base::mutex::lock(&run.causes).iter() {
+        let crashed = kw_base::mutex::lock(&member.causes).crashed_children();
         for (workload, child, reason) in crashed {
             let since = SystemTime::now();
             judge.child_trouble(&workload, &child, Some(Trouble { reason, since }), since);
@@ -384,7 +384,7 @@ impl Run {
         let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
         let with_kind = self.plan.with_kind(&prepared.targets);
         let context = member.context.as_ref();
-        let scope = crate::notices::current_scope();
+        let scope = kw_base::notices::current_scope();
         // A stuck Pod of a workload's current revision fails it under `--fail-on failed`, even
         // with `--quiet`: the auxiliary watches run for that too.
         let children = self.plan.rules.fail_on.contains(&Expr::Failed);
@@ -408,7 +408,7 @@ impl Run {
                 scope.clone(),
                 self.reconnects.clone(),
             );
-            crate::mutex::lock(&self.causes).push(MemberCauses {
+            kw_base::mutex::lock(&self.causes).push(MemberCauses {
                 causes,
                 client: Arc::clone(&prepared.client),
                 watches: Arc::clone(&watches),
@@ -481,7 +481,7 @@ impl Run {
     }
 
     /// A fleet member's one target watched in turns: while its stream is silent, it waits
-    /// parked, without a thread (`crate::parking`). Only what owns all it needs can move from
+    /// parked, without a thread (`kw_base::parking`). Only what owns all it needs can move from
     /// thread to thread: a plain `get -w` over several contexts (no judge, no auxiliary
     /// watches, no selector's checker); anything else is handed back (`tell` with it) to be
     /// watched on this thread. The first turn runs here.
@@ -544,7 +544,7 @@ impl Run {
         let mut job = Box::new(TurnWatch {
             watcher,
             sink,
-            scope: crate::notices::current_scope(),
+            scope: kw_base::notices::current_scope(),
             stale: prepared.stale.clone(),
             ended: Some(Box::new(move |result| {
                 let _ = tell.send(MemberNews::Watcher(Some(context), result));
@@ -626,7 +626,7 @@ impl Run {
             }
         };
         if let Some(message) = &prepared.when_empty {
-            let mut when_empty = crate::mutex::lock(&self.when_empty);
+            let mut when_empty = kw_base::mutex::lock(&self.when_empty);
             *when_empty = Some(match when_empty.take() {
                 Some(said) if &said != message => "No resources found".to_string(),
                 _ => message.clone(),
@@ -730,7 +730,7 @@ impl Run {
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
-                crate::mutex::lock(&self.not_found).push(crate::output::printer::NotMet {
+                kw_base::mutex::lock(&self.not_found).push(crate::output::printer::NotMet {
                     group: target.resource.group.clone(),
                     plural: target.resource.plural.clone(),
                     context: context.map(|c| c.to_string()).unwrap_or_default(),

@@ -47,7 +47,7 @@ impl Evidence {
             .members
             .iter()
             .map(|(causes, client)| {
-                let findings = crate::mutex::lock(causes).findings();
+                let findings = kw_base::mutex::lock(causes).findings();
                 (findings, client)
             })
             .collect();

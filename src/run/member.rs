@@ -13,12 +13,12 @@ use crate::config::settings::{Settings, SettingsError};
 use crate::discovery::cluster_handle::{CachedTypes, ClusterHandle};
 use crate::discovery::once::Discovered;
 use crate::discovery::{self, DiscoveryError, Requested};
-use crate::notices;
-use crate::permits::Permits;
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
 use crate::wait::Named;
 use crate::watcher::Target;
+use kw_base::notices;
+use kw_base::permits::Permits;
 
 /// How many members get ready (connect, discover, check access) at once: a fleet of a thousand
 /// contexts does not open a thousand connections and handshakes in the same instant.

@@ -31,10 +31,10 @@ use crate::config::environment::Environment;
 use crate::config::flags::ConfigFlags;
 use crate::config::settings;
 use crate::discovery::{Requested, TypeAsked};
-use crate::notices;
-use crate::notices::Notices;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
+use kw_base::notices;
+use kw_base::notices::Notices;
 
 pub use crate::report::outcome::{End, Outcome};
 

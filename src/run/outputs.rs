@@ -8,13 +8,13 @@
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::events::{Event, Flow, ResourceInfo, Sink};
-use crate::notices::Notices;
 use crate::output::live;
 use crate::output::printer::{self, PrintOptions};
 use crate::output::sinks::Shared;
 use crate::output::writer::{is_closed_pipe, Output};
 use crate::watcher::{Reconnects, WatchError};
+use kw_base::notices::Notices;
+use kw_events::events::{Event, Flow, ResourceInfo, Sink};
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 
@@ -73,7 +73,7 @@ impl Outputs {
     }
 
     fn current(&self) -> std::sync::MutexGuard<'_, Option<SharedOutput>> {
-        crate::mutex::lock(&self.current)
+        kw_base::mutex::lock(&self.current)
     }
 
     /// The sink for a target printed with `options`, after `printed` events of the run. The
@@ -126,14 +126,14 @@ impl Outputs {
     /// The objects a wait that ran out of time never saw meet its condition (before `finish`).
     pub(super) fn not_met(&self, objects: &[printer::NotMet]) {
         if let Some(output) = self.current().as_ref() {
-            crate::mutex::lock(&output.0).not_met(objects);
+            kw_base::mutex::lock(&output.0).not_met(objects);
         }
     }
 
     /// The named objects of a wait that do not exist (before `finish`).
     pub(super) fn not_found(&self, objects: &[printer::NotMet]) {
         if let Some(output) = self.current().as_ref() {
-            crate::mutex::lock(&output.0).not_found(objects);
+            kw_base::mutex::lock(&output.0).not_found(objects);
         }
     }
 
@@ -151,7 +151,7 @@ impl Outputs {
 }
 
 fn finish(output: &SharedOutput) -> Result<(), WatchError> {
-    let mut output = crate::mutex::lock(&output.0);
+    let mut output = kw_base::mutex::lock(&output.0);
     match output.finish() {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),

@@ -5,15 +5,15 @@
 
 use crate::cli::RolloutStatusArgs;
 use crate::config::flags::ConfigFlags;
-use crate::notices::Notices;
 use crate::plan::rollout::Objects;
 use crate::plan::{GetPlan, Request};
-use crate::readiness::State;
 use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
 use crate::report::rollout::{RolloutOutcome, RolloutRun};
 use crate::wait::Unready;
+use kw_base::notices::Notices;
+use kw_events::readiness::State;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
 /// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
@@ -163,8 +163,8 @@ fn failure_line(object: Unready) -> String {
 #[cfg(test)]
 mod tests {
     use super::failure_line;
-    use crate::readiness::{Judgement, State};
     use crate::wait::Unready;
+    use kw_events::readiness::{Judgement, State};
 
     fn failed(label: &str, context: &str, viewed: bool, message: &str) -> Unready {
         Unready {

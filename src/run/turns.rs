@@ -1,12 +1,12 @@
-//! A fleet member's watch run in turns (`crate::parking`): its stream, when silent, waits
+//! A fleet member's watch run in turns (`kw_base::parking`): its stream, when silent, waits
 //! parked with the poller instead of holding a thread (issue #47). The watch and everything
 //! it prints through are owned here, so that any of the pool's threads can run its next turn.
 
 use crate::discovery::cluster_handle::CachedTypes;
-use crate::events::Sink;
-use crate::notices::ContextScope;
-use crate::parking::{Job, Turn};
 use crate::watcher::{Progress, WatchError, Watcher, WatcherReport};
+use kw_base::notices::ContextScope;
+use kw_base::parking::{Job, Turn};
+use kw_events::events::Sink;
 
 /// What is told when the watch ends (the member's news, as a watch on a thread of its own
 /// reports it).

@@ -4,10 +4,10 @@
 
 use crate::cli::WaitArgs;
 use crate::config::flags::ConfigFlags;
-use crate::notices::Notices;
 use crate::report::error::KwError;
 use crate::report::wait::WaitOutcome;
 use crate::wait::Expr;
+use kw_base::notices::Notices;
 
 /// `kw wait --for=CONDITION TARGETS`: kubectl's lines on stdout as each object meets it.
 pub fn wait(

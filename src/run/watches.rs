@@ -19,12 +19,12 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::client::Client;
-use crate::decode::depth;
-use crate::events::{Event, Flow, ResourceInfo, Sink};
-use crate::notices;
-use crate::notices::ContextScope;
 use crate::output::sinks::DepthBound;
 use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
+use kw_base::notices;
+use kw_base::notices::ContextScope;
+use kw_events::decode::depth;
+use kw_events::events::{Event, Flow, ResourceInfo, Sink};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -122,10 +122,10 @@ impl WatchSet {
             include_object: false,
         };
         let key = WatchKey::of(&target);
-        if !crate::mutex::lock(&self.started).insert(key.clone()) {
+        if !kw_base::mutex::lock(&self.started).insert(key.clone()) {
             return false;
         }
-        crate::mutex::lock(&self.unlisted).insert(key.clone());
+        kw_base::mutex::lock(&self.unlisted).insert(key.clone());
         let watches = Arc::clone(self);
         let unstarted = key.clone();
         // Left to end with the process, as the primary watchers are once the run has ended.
@@ -157,7 +157,7 @@ impl WatchSet {
 
     /// Watch `key` has delivered its first list, or ended without one.
     fn first_list_done(&self, key: &WatchKey) {
-        if crate::mutex::lock(&self.unlisted).remove(key) {
+        if kw_base::mutex::lock(&self.unlisted).remove(key) {
             self.listed.notify_all();
         }
     }
@@ -165,7 +165,7 @@ impl WatchSet {
     /// Wait until every watch started so far has delivered its first list (or ended), but not
     /// past `until`. Returns whether they all have.
     pub fn wait_listed(&self, until: Instant) -> bool {
-        let mut unlisted = crate::mutex::lock(&self.unlisted);
+        let mut unlisted = kw_base::mutex::lock(&self.unlisted);
         loop {
             if unlisted.is_empty() {
                 return true;
@@ -189,7 +189,7 @@ impl WatchSet {
     }
 
     fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
-        crate::mutex::lock(&self.consumer)
+        kw_base::mutex::lock(&self.consumer)
     }
 }
 

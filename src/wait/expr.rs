@@ -6,9 +6,9 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::goformat::fmt::write_go_value;
-use crate::jsonpath::{self, JsonPath};
-use crate::readiness::{Judgement, State};
+use kw_events::readiness::{Judgement, State};
+use kw_go::goformat::fmt::write_go_value;
+use kw_go::jsonpath::{self, JsonPath};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConditionError {
@@ -244,7 +244,7 @@ impl Expr {
         }
         Err(kubectl(&format!(
             "unrecognized condition: {}",
-            crate::gotemplate::go_quote(text)
+            kw_go::gotemplate::go_quote(text)
         )))
     }
 

@@ -1,7 +1,7 @@
 //! Object identity for the judge: the objects the user named (`Named`) and the key every
 //! watched object is known by (`Key`), in one context or several, each of a `GroupResource`.
 
-use crate::events::{Event, ResourceInfo};
+use kw_events::events::{Event, ResourceInfo};
 
 /// An object the user named (`kw get pod web`, `-f manifest.yaml`); `None` namespace: any.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ impl Named {
             context: None,
             label: format!(
                 "{}/{name}",
-                crate::events::kind_prefix(&resource.kind, &resource.group)
+                kw_events::events::kind_prefix(&resource.kind, &resource.group)
             ),
         }
     }

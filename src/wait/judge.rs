@@ -8,10 +8,10 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::events::{Event, Flow, ResourceInfo};
 use crate::output::printer::NotMet;
-use crate::readiness::{self, children, Judgement, State};
 use crate::wire::EventType;
+use kw_events::events::{Event, Flow, ResourceInfo};
+use kw_events::readiness::{self, children, Judgement, State};
 
 use super::expr::{Expr, For};
 use super::identity::{GroupResource, Key, Named};
@@ -310,12 +310,12 @@ impl Judge {
             let label = match event.context {
                 Some(context) => format!(
                     "{context}/{}/{}",
-                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
+                    kw_events::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
                 None => format!(
                     "{}/{}",
-                    crate::events::kind_prefix(&event.resource.kind, &event.resource.group),
+                    kw_events::events::kind_prefix(&event.resource.kind, &event.resource.group),
                     event.name
                 ),
             };
@@ -334,7 +334,7 @@ impl Judge {
                 self.deleted = Some(label);
             } else {
                 let parsed: Option<Value> = if self.rules.needs_object() {
-                    crate::decode::value(event.object.get()).ok()
+                    kw_events::decode::value(event.object.get()).ok()
                 } else {
                     None
                 };
@@ -1281,7 +1281,7 @@ impl Judge {
 }
 
 /// Whether objects of `resource` are Pods.
-fn is_pod(resource: &crate::events::ResourceInfo) -> bool {
+fn is_pod(resource: &kw_events::events::ResourceInfo) -> bool {
     resource.group.is_empty() && resource.plural == "pods"
 }
 
@@ -1294,7 +1294,7 @@ fn own_trouble(pod: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
+    use kw_events::events::{Origin, ResourceInfo};
     use serde_json::json;
     use serde_json::value::RawValue;
     use std::time::Duration;

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::expr::{Expr, For};
-use crate::readiness::status_viewer::Readiness;
+use kw_events::readiness::status_viewer::Readiness;
 
 /// What the judge is asked to decide.
 #[derive(Debug, Clone, Default)]

@@ -29,7 +29,7 @@ impl SharedJudge {
     /// The judge, locked; a sink holds it while printing so that nothing is printed after the
     /// event that ended the watch.
     pub(super) fn lock(&self) -> MutexGuard<'_, Judge> {
-        crate::mutex::lock(&self.judge)
+        kw_base::mutex::lock(&self.judge)
     }
 
     /// Write out the changes of judgement `judge` has made since it was last asked.
@@ -82,7 +82,7 @@ impl SharedJudge {
     pub fn not_found(
         &self,
         index: usize,
-        resource: &crate::events::ResourceInfo,
+        resource: &kw_events::events::ResourceInfo,
         name: &str,
         line: String,
     ) -> Option<Verdict> {
@@ -130,7 +130,7 @@ impl SharedJudge {
     /// Every object judged, as (its type as discovery resolved it, namespace, name), in a
     /// server's list order (by namespace, then name): what a type or a selector matched
     /// (`kw rollout status -l`).
-    pub fn seen(&self) -> Vec<(crate::events::ResourceInfo, String, String)> {
+    pub fn seen(&self) -> Vec<(kw_events::events::ResourceInfo, String, String)> {
         let judge = self.lock();
         let mut seen: Vec<(&super::GroupResource, &String, &String)> = judge
             .judgements()

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::events::{Event, Flow, Sink};
 use crate::output::printer::JudgedEvent;
+use kw_events::events::{Event, Flow, Sink};
 
 use super::shared::SharedJudge;
 
@@ -120,7 +120,7 @@ impl<S: Sink> Sink for ConditionSink<S> {
         if decided.is_none() && judge.says_progress() {
             // Waiting for a typo would look like a hang: say what is being waited for.
             for label in judge.newly_missing() {
-                crate::notices::notice(&format!(
+                kw_base::notices::notice(&format!(
                     "{label} does not exist yet; waiting for it to be created"
                 ));
             }

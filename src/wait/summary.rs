@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crate::readiness::{Judgement, State};
+use kw_events::readiness::{Judgement, State};
 
 /// Objects stderr names one by one: in the progress of a wait, its summary and its timeout's
 /// lines. Past them, objects are counted (`… and 99900 more`), so that a server that sends new

@@ -6,9 +6,9 @@ use std::io;
 use std::time::Duration;
 
 use crate::client::ClientError;
-use crate::decode::DecodeError;
-use crate::events::{Flow, Sink};
 use crate::watcher::error::WatchError;
+use kw_events::decode::DecodeError;
+use kw_events::events::{Flow, Sink};
 
 /// How the stream of one watch request ended (the watcher goes on after any of these but
 /// `Deadline`).

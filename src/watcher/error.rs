@@ -3,7 +3,7 @@
 use std::io;
 
 use crate::client::ClientError;
-use crate::decode::DecodeError;
+use kw_events::decode::DecodeError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {

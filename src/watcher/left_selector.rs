@@ -15,7 +15,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::Arc;
 
 use crate::client::Client;
-use crate::notices;
+use kw_base::notices;
 
 /// Objects waiting to be checked at most; more at once are counted, not checked.
 pub const QUEUE: usize = 8;

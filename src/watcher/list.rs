@@ -6,15 +6,15 @@ use std::time::Instant;
 use serde_json::value::RawValue;
 
 use crate::client::ClientError;
-use crate::decode::{self, ListBody, ObjectHead, TableBody};
-use crate::events::{Origin, Sink};
-use crate::log;
-use crate::vlog;
 use crate::watcher::ends::{end_of_sync, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::retry_pause;
 use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::wire::EventType;
+use kw_base::log;
+use kw_base::vlog;
+use kw_events::decode::{self, ListBody, ObjectHead, TableBody};
+use kw_events::events::{Origin, Sink};
 
 /// The pages one list may take, restarts after an expired continue token included: 10,000
 /// pages of `--chunk-size` 500 is five million objects, past any real cluster.
@@ -181,7 +181,7 @@ fn get_with_retry(
         let error = match state.client.get_list(path, state.accept()) {
             Ok(body) => {
                 state.backoff.healthy(Instant::now());
-                crate::notices::recovered();
+                kw_base::notices::recovered();
                 return Ok(body);
             }
             Err(ClientError::Status { code: 406, .. }) if state.tables() => {
@@ -190,7 +190,7 @@ fn get_with_retry(
             }
             Err(e @ ClientError::DeadlinePassed { .. }) => {
                 // The run's end, not a failure: the caller says how the run ended.
-                crate::notices::notice(&e.to_string());
+                kw_base::notices::notice(&e.to_string());
                 return Err(SyncError::Deadline);
             }
             Err(e) => e,
@@ -208,7 +208,7 @@ fn get_with_retry(
         {
             return Err(SyncError::Fatal(error.into()));
         }
-        crate::notices::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
+        kw_base::notices::trouble(&format!("{error}; retrying in {:.1}s", pause.as_secs_f64()));
         if state.sleep(pause) {
             return Err(SyncError::Deadline);
         }
@@ -281,7 +281,7 @@ pub(super) fn say_if_namespace_missing(state: &WatchState<'_>) {
     if let Err(ClientError::Status { code: 404, .. }) = state.client.get(&path, "application/json")
     {
         let namespace = state.target.namespace.as_deref().unwrap_or_default();
-        crate::notices::notice_once(&format!(
+        kw_base::notices::notice_once(&format!(
             "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
         ));
     }

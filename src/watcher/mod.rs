@@ -25,12 +25,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::client::{Client, ClientError};
-use crate::events::{Origin, Sink};
-use crate::log;
-use crate::parking::Parked;
-use crate::permits::Permits;
-use crate::vlog;
 use crate::wire::Status;
+use kw_base::log;
+use kw_base::parking::Parked;
+use kw_base::permits::Permits;
+use kw_base::vlog;
+use kw_events::events::{Origin, Sink};
 
 pub use ends::WatcherReport;
 pub use error::WatchError;
@@ -418,7 +418,7 @@ impl<'c> Watcher<'c> {
             self.state.options.deadline,
         ) {
             Ok(stream) => {
-                crate::notices::recovered();
+                kw_base::notices::recovered();
                 stream
             }
             Err(error) => {
@@ -481,7 +481,7 @@ impl<'c> Watcher<'c> {
         }
         match retry_pause(&error, &mut self.state.backoff) {
             Some(pause) => {
-                crate::notices::trouble(&format!(
+                kw_base::notices::trouble(&format!(
                     "{error}; retrying in {:.1}s",
                     pause.as_secs_f64()
                 ));

@@ -4,9 +4,9 @@
 //! those, and one stderr line names the ones refused.
 
 use crate::client::{Client, ClientError};
-use crate::notices;
 use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::{Target, WatchError};
+use kw_base::notices;
 
 /// `targets` as this server allows them: unchanged where a cluster-wide list is allowed, one
 /// target per permitted namespace where it is refused (403).

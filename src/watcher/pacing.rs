@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::client::backoff::Backoff;
 use crate::client::ClientError;
-use crate::parking::Parked;
+use kw_base::parking::Parked;
 
 /// How long to wait before retrying after this error, or `None` if retrying cannot help.
 pub(super) fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {

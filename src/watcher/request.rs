@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::events::ResourceInfo;
 use crate::watcher::namespaces::NamespaceSet;
+use kw_events::events::ResourceInfo;
 
 /// What to list and watch.
 #[derive(Debug, Clone)]

@@ -9,9 +9,6 @@ use serde_json::value::RawValue;
 
 use crate::client::backoff::Backoff;
 use crate::client::Client;
-use crate::decode::ObjectHead;
-use crate::events::{Event, Origin, ResourceInfo, Sink, TableRow};
-use crate::notices;
 use crate::watcher::ends::{flow, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::known::{Known, KnownObject, Listed, Seen};
@@ -20,6 +17,9 @@ use crate::watcher::options::Options;
 use crate::watcher::pacing;
 use crate::watcher::request::Target;
 use crate::wire::{EventType, TableColumnDefinition, TABLE_ACCEPT};
+use kw_base::notices;
+use kw_events::decode::ObjectHead;
+use kw_events::events::{Event, Origin, ResourceInfo, Sink, TableRow};
 
 /// The client a watcher reads through: borrowed, or shared (a watcher that outlives the stack
 /// that made it: a parked watch, resumed on another thread).
@@ -121,7 +121,7 @@ impl<'c> WatchState<'c> {
     pub(super) fn take_columns(&mut self, columns: Vec<TableColumnDefinition>) {
         if !columns.is_empty() {
             self.columns = columns;
-            self.columns_generation = crate::events::next_column_generation();
+            self.columns_generation = kw_events::events::next_column_generation();
         }
     }
 

@@ -8,17 +8,17 @@ use std::time::{Duration, Instant};
 use serde_json::value::RawValue;
 
 use crate::client::probe::Probe;
-use crate::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
-use crate::events::{Origin, Sink};
-use crate::log;
-use crate::parking::Parked;
-use crate::vlog;
 use crate::watcher::ends::{flow, Interrupted, StreamEnd};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::pause_after_break;
 use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::watcher::streaming::{self, Phase};
 use crate::wire::{EventType, Status};
+use kw_base::log;
+use kw_base::parking::Parked;
+use kw_base::vlog;
+use kw_events::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
+use kw_events::events::{Origin, Sink};
 
 /// A watch stream being read, kept between the turns of a watch that parks.
 pub(super) struct OpenStream {
@@ -93,13 +93,13 @@ pub(super) fn read(
                     return Ok(open.ended(StreamEnd::Deadline));
                 }
                 let error = state.client.broken(&e);
-                crate::notices::trouble(&format!("{error}; resuming"));
+                kw_base::notices::trouble(&format!("{error}; resuming"));
                 let pause = pause_after_break(&mut state.backoff, events);
                 return Ok(open.ended(StreamEnd::Broken { pause }));
             }
             Err(e @ DecodeError::TooLarge { .. }) => return Err(e.into()),
             Err(e) => {
-                crate::notices::trouble(&format!("{e}; resuming"));
+                kw_base::notices::trouble(&format!("{e}; resuming"));
                 let pause = pause_after_break(&mut state.backoff, events);
                 return Ok(open.ended(StreamEnd::Broken { pause }));
             }
@@ -118,7 +118,7 @@ pub(super) fn read(
                     offset,
                     reason: e.to_string(),
                 };
-                crate::notices::trouble(&format!("{error}; resuming"));
+                kw_base::notices::trouble(&format!("{error}; resuming"));
                 let pause = pause_after_break(&mut state.backoff, events);
                 return Ok(open.ended(StreamEnd::Broken { pause }));
             }
@@ -169,7 +169,7 @@ fn wait_or_park(
         let error = state
             .client
             .broken(&io::Error::from(io::ErrorKind::TimedOut));
-        crate::notices::trouble(&format!("{error}; resuming"));
+        kw_base::notices::trouble(&format!("{error}; resuming"));
         let pause = pause_after_break(&mut state.backoff, open.events);
         return Some(open.ended(StreamEnd::Broken { pause }));
     }
@@ -185,7 +185,7 @@ fn handle_event(
     sink: &mut dyn Sink,
 ) -> Result<Option<StreamEnd>, Interrupted> {
     let Some(kind) = EventType::parse(&event.kind) else {
-        crate::notices::notice(&format!(
+        kw_base::notices::notice(&format!(
             "the server sent an unknown watch event type {:?} at byte {offset}; resuming",
             event.kind
         ));
@@ -199,7 +199,7 @@ fn handle_event(
                 vlog!(log::REQUESTS, "watch expired: {}", status.message);
                 return Ok(Some(StreamEnd::Expired));
             }
-            crate::notices::notice(&format!(
+            kw_base::notices::notice(&format!(
                 "the server reported an error on the watch: {}; resuming",
                 if status.message.is_empty() {
                     event.object.get()

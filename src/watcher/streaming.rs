@@ -4,12 +4,12 @@
 
 use std::time::Instant;
 
-use crate::events::{Origin, Sink};
-use crate::log;
-use crate::vlog;
 use crate::watcher::ends::{end_of_sync, Interrupted, StreamEnd};
 use crate::watcher::list::{self, SyncError};
 use crate::watcher::state::{Mode, WatchState};
+use kw_base::log;
+use kw_base::vlog;
+use kw_events::events::{Origin, Sink};
 
 /// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
 pub(super) const MAX_STREAMING_FAILURES: u32 = 2;

@@ -213,3 +213,31 @@ fn a_template_run_in_a_fleet_stops_at_the_timeout() {
         assert!(outcome.stderr.contains(&line), "{context}: {outcome:?}");
     }
 }
+
+/// Go templates over objects nested deeper than a thread's stack, as `decode::value` reads them.
+mod deep_objects {
+    /// A deep custom resource prints rather than overflowing the stack (1,500 levels overflowed
+    /// a test thread's 2 MiB before the stack of its own; deeper objects cannot even be dropped
+    /// on such a thread, serde_json's `Drop` being recursive).
+    #[test]
+    fn a_deeply_nested_object_runs_on_a_stack_of_its_own() {
+        let text = format!("{}1{}", "{\"a\":".repeat(1500), "}".repeat(1500));
+        let object = kw::decode::value(&text).unwrap();
+        let template =
+            kw::gotemplate::GoTemplate::parse("{{.}} {{printf \"%v\" .}} {{len .a}}").unwrap();
+        let mut out = String::new();
+        template.execute(&object, &mut out).unwrap();
+        assert!(out.starts_with("map[a:map[a:"), "{}", &out[..40]);
+        assert!(out.ends_with("]]] 1"), "{}", &out[out.len() - 40..]);
+    }
+
+    #[test]
+    fn an_object_deeper_than_the_api_server_allows_is_refused() {
+        let text = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        let object = kw::decode::value(&text).unwrap();
+        let template = kw::gotemplate::GoTemplate::parse("{{.}}").unwrap();
+        let error = template.execute(&object, &mut String::new()).unwrap_err();
+        assert!(error.0.contains("10001 levels deep"), "{}", error.0);
+        std::mem::forget(object); // a 10,001-level value cannot be dropped on a test thread
+    }
+}

@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::config::endpoint::{ClientIdentity, Secret};
-use crate::permits::Permits;
-use crate::vlog;
+use kw_base::permits::Permits;
+use kw_base::vlog;
 
 pub use error::{check_token, AuthError};
 pub use exec::ExecPlugin;
@@ -90,14 +90,14 @@ impl Authenticator {
         let mut state = State::default();
         match &source {
             CredentialSource::Token(token) => {
-                crate::secrets::register_secret(&token.0);
+                kw_base::secrets::register_secret(&token.0);
                 state.credential = Some(Credential {
                     token: Some(token.clone()),
                     identity: None,
                 })
             }
             CredentialSource::TokenFile { path, initial, .. } => {
-                crate::secrets::register_secret(&initial.0);
+                kw_base::secrets::register_secret(&initial.0);
                 state.credential = Some(Credential {
                     token: Some(initial.clone()),
                     identity: None,
@@ -121,7 +121,7 @@ impl Authenticator {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        crate::mutex::lock(&self.state)
+        kw_base::mutex::lock(&self.state)
     }
 
     /// The credential for the next request, renewed if it is due; an exec plugin run for it
@@ -149,7 +149,7 @@ impl Authenticator {
                 if !fresh {
                     if state.credential.is_some() {
                         vlog!(
-                            crate::log::REQUESTS,
+                            kw_base::log::REQUESTS,
                             "exec credential of {} expires; running the plugin again",
                             plugin.user_label
                         );
@@ -160,7 +160,7 @@ impl Authenticator {
                         Ok(()) => {}
                         // A hiccup renewing early must not end a long watch while the old
                         // credential still works; the next request tries again.
-                        Err(error) if still_valid => crate::notices::notice(&format!(
+                        Err(error) if still_valid => kw_base::notices::notice(&format!(
                             "{error}; using the current credential until it expires"
                         )),
                         Err(error) => return Err(error),
@@ -204,7 +204,7 @@ impl Authenticator {
             }
             CredentialSource::Exec(plugin) => {
                 vlog!(
-                    crate::log::REQUESTS,
+                    kw_base::log::REQUESTS,
                     "the server refused the exec credential of {}; running the plugin again",
                     plugin.user_label
                 );
@@ -230,11 +230,11 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
         Ok(bytes) => {
             let token = String::from_utf8_lossy(&bytes).trim().to_string();
             if token.is_empty() {
-                crate::notices::notice(&format!("{origin} is empty; keeping the previous token"));
+                kw_base::notices::notice(&format!("{origin} is empty; keeping the previous token"));
                 return;
             }
             if let Err(error) = check_token(&token, origin) {
-                crate::notices::notice(&format!("{error}; keeping the previous token"));
+                kw_base::notices::notice(&format!("{error}; keeping the previous token"));
                 return;
             }
             let token = Secret(token);
@@ -243,15 +243,15 @@ fn reread_token_file(state: &mut State, path: &std::path::Path, origin: &str) {
                 .as_ref()
                 .is_some_and(|c| c.token.as_ref() == Some(&token));
             if !unchanged {
-                crate::secrets::register_secret(&token.0);
-                vlog!(crate::log::REQUESTS, "read a new token from {origin}");
+                kw_base::secrets::register_secret(&token.0);
+                vlog!(kw_base::log::REQUESTS, "read a new token from {origin}");
                 state.credential = Some(Credential {
                     token: Some(token),
                     identity: None,
                 });
             }
         }
-        Err(error) => crate::notices::notice(&format!(
+        Err(error) => kw_base::notices::notice(&format!(
             "cannot read {origin}: {error}; keeping the previous token"
         )),
     }
@@ -268,7 +268,7 @@ fn run_plugin(
     drop(permit);
     let output = output?;
     if let Some(token) = &output.token {
-        crate::secrets::register_secret(&token.0);
+        kw_base::secrets::register_secret(&token.0);
     }
     let identity = match &output.client_certificate {
         Some((cert, key)) => {
@@ -296,7 +296,7 @@ fn run_plugin(
     };
     if let Some(expires) = output.expires {
         if expires <= SystemTime::now() {
-            crate::notices::notice(&format!(
+            kw_base::notices::notice(&format!(
                 "the exec plugin of {} returned a credential that has already expired",
                 plugin.user_label
             ));

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use crossterm::style::Stylize;
 
 use crate::output::printer::tabwriter::TabWriter;
-use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
+use kw_events::readiness::{Judgement, State};
 
 use super::cells::strip_styles;
 use super::clock::{self, Ticking};
@@ -456,7 +456,7 @@ fn cell_named(header: &[u8], line: &[u8], name: &[u8]) -> String {
 
 fn judgement_cell(judgement: &Judgement) -> String {
     let text = judgement.to_string().replace(['\t', '\n', '\r'], " ");
-    let text = crate::log::clean(&text).into_owned();
+    let text = kw_base::log::clean(&text).into_owned();
     match judgement.state {
         State::Ready => text.green().to_string(),
         State::InProgress => text.yellow().to_string(),

@@ -156,7 +156,7 @@ pub(super) fn strip_styles(line: &[u8]) -> Vec<u8> {
 /// Server text for a line of the frame outside the table (the verdict, a notice): controls
 /// written out as on stderr (`log::clean`), and TABs shown, since the terminal would act on them.
 pub(super) fn shown(text: &str) -> String {
-    crate::log::clean(text).replace('\t', TAB)
+    kw_base::log::clean(text).replace('\t', TAB)
 }
 
 /// The display width of a rendered line (its styles left out), as `unicode-width` counts it.

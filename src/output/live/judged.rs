@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::readiness::Judgement;
+use kw_events::readiness::Judgement;
 
 /// The run's judge, as the live view reads it. Each call takes the judge's lock for a moment;
 /// the view never holds its own board while asking (a sink holds the judge, then the board).

@@ -31,10 +31,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::events::{Event, Flow, Origin, Sink, TableRow};
-use crate::notices::Notices;
 use crate::output::printer::{fallback_row, DecodedObject, PrintOptions, TablePrinter};
 use crate::watcher::Reconnects;
+use kw_base::notices::Notices;
+use kw_events::events::{Event, Flow, Origin, Sink, TableRow};
 
 use board::{BlockKey, Board, Update};
 use screen::Screen;
@@ -110,12 +110,12 @@ impl View {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || view.draw_until(&stop))
         };
-        *crate::mutex::lock(&view.drawing) = Some((handle, stop));
+        *kw_base::mutex::lock(&view.drawing) = Some((handle, stop));
         view
     }
 
     fn board(&self) -> MutexGuard<'_, Board> {
-        crate::mutex::lock(&self.board)
+        kw_base::mutex::lock(&self.board)
     }
 
     /// A sink for one target's watcher, printing rows as `options` say.
@@ -123,7 +123,7 @@ impl View {
     pub fn sink(
         self: &Arc<View>,
         options: &PrintOptions,
-        resource: &crate::events::ResourceInfo,
+        resource: &kw_events::events::ResourceInfo,
         order: usize,
     ) -> LiveSink {
         let options = PrintOptions {
@@ -231,7 +231,7 @@ impl View {
 
     /// Draw the last frame and give the terminal back (the cursor); the frame stays on screen.
     pub fn finish(&self) {
-        let drawing = crate::mutex::lock(&self.drawing).take();
+        let drawing = kw_base::mutex::lock(&self.drawing).take();
         if let Some((handle, stop)) = drawing {
             stop.store(true, std::sync::atomic::Ordering::SeqCst);
             handle.thread().unpark();

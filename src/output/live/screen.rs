@@ -85,7 +85,7 @@ impl Screen {
         resized: bool,
         on_interrupt: Option<Vec<u8>>,
     ) -> io::Result<()> {
-        let mut taken = crate::mutex::lock(&TAKEN);
+        let mut taken = kw_base::mutex::lock(&TAKEN);
         if taken.given_back {
             return Ok(());
         }
@@ -136,7 +136,7 @@ impl Screen {
 /// Called at the end of the view and from the Ctrl-C handler, which waits for a frame being
 /// written to be finished.
 pub fn restore() {
-    give_back(crate::mutex::lock(&TAKEN));
+    give_back(kw_base::mutex::lock(&TAKEN));
 }
 
 /// `restore` from the panic hook, which may run on the thread that holds the terminal in the
@@ -165,7 +165,7 @@ pub fn restore_if_free() {
 /// Give the terminal back for a while (Ctrl-Z stops kw): the cursor shown and auto-wrap on, as
 /// the shell expects them; the view draws again, anew, once kw is continued.
 pub fn suspend() {
-    let mut taken = crate::mutex::lock(&TAKEN);
+    let mut taken = kw_base::mutex::lock(&TAKEN);
     if taken.given_back || !std::mem::take(&mut taken.changed) {
         return;
     }

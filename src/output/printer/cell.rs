@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::goformat::fmt::write_go_value;
+use kw_go::goformat::fmt::write_go_value;
 
 /// Append the rendering of `cell` to `out`.
 pub fn write_cell(out: &mut Vec<u8>, cell: &Value) {

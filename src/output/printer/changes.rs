@@ -102,7 +102,7 @@ pub(crate) fn trim(object: &Value) -> Value {
 }
 
 fn diff(path: &mut Vec<String>, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Change>) {
-    // Objects may nest thousands deep (see `crate::decode::value`): grow the stack on the heap.
+    // Objects may nest thousands deep (see `kw_events::decode::value`): grow the stack on the heap.
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || diff_here(path, old, new, out));
 }
 

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::Event;
+use kw_events::events::Event;
 
 use super::cell::write_escaped;
 use super::contract::DecodedObject;
@@ -18,7 +18,7 @@ use super::format::Column;
 use super::tabwriter::TabWriter;
 use super::template::{event_object, watch_event, TemplateError};
 use super::{PrintOptions, Printer};
-use crate::goformat::fmt::write_go_value;
+use kw_go::goformat::fmt::write_go_value;
 
 pub struct ColumnsPrinter {
     columns: Vec<Column>,

@@ -12,8 +12,8 @@
 
 use std::io::{self, Write};
 
-use crate::events::{kind_prefix, Event};
 use crate::output::escape::escaped_line;
+use kw_events::events::{kind_prefix, Event};
 
 use super::contract::DecodedObject;
 use super::{NotMet, Printer};
@@ -221,8 +221,8 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
     use crate::wire::EventType;
+    use kw_events::events::{Origin, ResourceInfo};
 
     fn print(printer: &mut ConditionMetPrinter, name: &str) -> String {
         let resource = ResourceInfo {

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::events::Event;
+use kw_events::events::Event;
 
 /// An object that is not valid JSON reached a printer that must decode it.
 #[derive(Debug, thiserror::Error)]
@@ -132,7 +132,7 @@ impl<'a> DecodedObject<'a> {
 fn decode(raw: &RawValue) -> serde_json::Result<Value> {
     #[cfg(test)]
     counter::count();
-    crate::decode::value(raw.get())
+    kw_events::decode::value(raw.get())
 }
 
 /// Test-only: how many objects this thread has decoded, so tests can hold a printer to one
@@ -190,7 +190,7 @@ mod tests {
         assert_eq!(object.or_null(), &Value::Null);
         let error = object.or_invalid_data().unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidData);
-        let decoder_says = crate::decode::value(raw.get()).unwrap_err().to_string();
+        let decoder_says = kw_events::decode::value(raw.get()).unwrap_err().to_string();
         assert_eq!(error.to_string(), decoder_says);
         assert_eq!(counter::decodes(), before + 1);
     }

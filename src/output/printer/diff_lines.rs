@@ -104,7 +104,7 @@ impl Walk {
         b: Option<&Value>,
         skip: &[&str],
     ) {
-        // Objects may nest thousands deep (see `crate::decode::value`): the stack grows on
+        // Objects may nest thousands deep (see `kw_events::decode::value`): the stack grows on
         // the heap rather than overflowing, and nothing below compares or copies whole
         // subtrees (serde_json's `==` and `clone` recurse on the thread's own stack).
         stacker::maybe_grow(RED_ZONE, STACK_STEP, || self.compare(path, key, a, b, skip));
@@ -722,7 +722,7 @@ mod tests {
         let nested = |leaf: &str| {
             let depth = 3_000;
             let text = format!("{}\"{leaf}\"{}", "{\"a\":".repeat(depth), "}".repeat(depth));
-            crate::decode::value(&text).expect("json")
+            kw_events::decode::value(&text).expect("json")
         };
         // The values themselves are built and dropped where the stack is ample (serde_json
         // drops recursively); the walk runs on a small one, and must grow its own.

@@ -7,13 +7,13 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::events::{Event, Origin};
 use crate::wire::EventType;
+use kw_events::events::{Event, Origin};
 
 use super::changes::{json_patch, Changes};
 use super::timestamp::{format_timestamp, TimestampFormat};
 use super::PrintOptions;
-use crate::goformat::json::{write_compact, write_string};
+use kw_go::goformat::json::{write_compact, write_string};
 
 /// kw's marker on a JSON event line: `,"kw":{"context":"prod","synthetic":true}`, with the
 /// members that apply (the context with several contexts, `synthetic` for events kw made up

@@ -12,8 +12,8 @@ use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
-use crate::events::ResourceInfo;
 use crate::wire::TableColumnDefinition;
+use kw_events::events::ResourceInfo;
 
 /// The columns and the cells of one object's row.
 pub fn fallback_row(

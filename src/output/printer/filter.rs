@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Write};
 
-use crate::events::Event;
 use crate::wire::EventType;
+use kw_events::events::Event;
 
 use super::changes::trim;
 use super::contract::DecodedObject;

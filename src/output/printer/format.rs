@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::gotemplate::GoTemplate;
-use crate::jsonpath::{JsonPath, JsonPathError};
+use kw_go::gotemplate::GoTemplate;
+use kw_go::jsonpath::{JsonPath, JsonPathError};
 
 /// What `-o` asked for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -411,9 +411,9 @@ fn column(header: &str, path: &str) -> Result<Column, FormatError> {
     })
 }
 
-/// kubectl's `RelaxedJSONPathExpression` (see `crate::jsonpath::relaxed`).
+/// kubectl's `RelaxedJSONPathExpression` (see `kw_go::jsonpath::relaxed`).
 pub fn relaxed_jsonpath(path: &str) -> Result<String, FormatError> {
-    crate::jsonpath::relaxed(path).ok_or(FormatError::ColumnPath)
+    kw_go::jsonpath::relaxed(path).ok_or(FormatError::ColumnPath)
 }
 
 #[cfg(test)]

@@ -12,9 +12,9 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::Event;
-use crate::goformat::json::write_compact;
-use crate::gotemplate::{go_value_text, GoTemplate, Stopped};
+use kw_events::events::Event;
+use kw_go::goformat::json::write_compact;
+use kw_go::gotemplate::{go_value_text, GoTemplate, Stopped};
 
 use super::contract::DecodedObject;
 use super::template::TemplateRuns;
@@ -80,7 +80,7 @@ impl GoTemplatePrinter {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 GoTemplateError {
-                    template: crate::gotemplate::go_quote(&self.template),
+                    template: kw_go::gotemplate::go_quote(&self.template),
                     message: error.0,
                 },
             )

@@ -16,13 +16,13 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::Event;
+use kw_events::events::Event;
 
 use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
-use crate::goformat::json::{write_compact, write_newline_indent, write_string};
+use kw_go::goformat::json::{write_compact, write_newline_indent, write_string};
 
 /// The opening of kubectl's `List`, up to the items.
 const LIST_OPENING: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
@@ -189,13 +189,13 @@ impl Printer for JsonPrinter {
 
 #[cfg(test)]
 mod tests {
-    use crate::events::Origin;
+    use kw_events::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::ResourceInfo;
     use crate::output::printer::OutputFormat;
     use crate::wire::EventType;
+    use kw_events::events::ResourceInfo;
 
     fn options() -> PrintOptions {
         PrintOptions {

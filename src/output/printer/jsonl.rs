@@ -10,12 +10,12 @@
 
 use std::io::{self, Write};
 
-use crate::events::Event;
+use kw_events::events::Event;
 
 use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::{PrintOptions, Printer};
-use crate::goformat::json::write_string;
+use kw_go::goformat::json::write_string;
 
 pub struct JsonlPrinter {
     watch_events: bool,
@@ -156,13 +156,13 @@ impl Printer for JsonlPrinter {
 
 #[cfg(test)]
 mod tests {
-    use crate::events::Origin;
+    use kw_events::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::ResourceInfo;
     use crate::output::printer::OutputFormat;
     use crate::wire::EventType;
+    use kw_events::events::ResourceInfo;
 
     fn print_one(watch_events: bool, origin: Origin, lacks_type: bool, json: &str) -> String {
         let resource = ResourceInfo {

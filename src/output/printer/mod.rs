@@ -2,7 +2,7 @@
 //! the printer is chosen once from `-o` (as kubectl's `cli-runtime/pkg/printers` does).
 //!
 //! `table` (default and `-o wide`, through `tabwriter`, cells by `cell`) and `json` reproduce
-//! kubectl v1.32 byte for byte (`crate::goformat` holds Go's encoders); `jsonl` and `name` are
+//! kubectl v1.32 byte for byte (`kw_go::goformat` holds Go's encoders); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
 pub mod cell;
@@ -53,7 +53,7 @@ pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
 
-use crate::events::{Event, Origin};
+use kw_events::events::{Event, Origin};
 
 /// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
@@ -155,8 +155,8 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::{Event, Origin, ResourceInfo};
     use crate::wire::EventType;
+    use kw_events::events::{Event, Origin, ResourceInfo};
 
     /// `--ignore-unchanged` reads each object to see whether it changed, and the printer behind
     /// it reads it again to print it (and `--diff` once more): they share one decode per event.

@@ -7,8 +7,8 @@
 
 use std::io::{self, Write};
 
-use crate::events::{kind_prefix, Event};
 use crate::output::escape::write_escaped_line;
+use kw_events::events::{kind_prefix, Event};
 
 use super::contract::DecodedObject;
 use super::Printer;
@@ -65,8 +65,8 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
     use crate::wire::EventType;
+    use kw_events::events::{Origin, ResourceInfo};
 
     fn name_of(kind: &str, group: &str, name: &str, event_type: EventType) -> String {
         let resource = ResourceInfo {

@@ -2,7 +2,7 @@
 //! how it lays objects out (`PrintOptions`, `--sort-by`), and how the object formats arrange a
 //! run's objects (`ObjectLayout`).
 
-use crate::jsonpath::JsonPath;
+use kw_go::jsonpath::JsonPath;
 
 use super::diff_lines::DiffDetail;
 use super::format::{relaxed_jsonpath, FormatError, OutputFormat};

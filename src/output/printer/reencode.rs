@@ -15,7 +15,7 @@ use std::io::Write as _;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::goformat::json::{write_json_float, write_newline_indent, write_string};
+use kw_go::goformat::json::{write_json_float, write_newline_indent, write_string};
 
 /// `apiVersion` and `kind` to add to a top-level object that lacks them (items of a LIST).
 pub struct TypeFill<'a> {
@@ -91,7 +91,7 @@ impl Reencoder {
             indented: layout != Layout::Compact,
             edits,
         };
-        // However deep the object nests (see `crate::decode::value`).
+        // However deep the object nests (see `kw_events::decode::value`).
         let mut deserializer = serde_json::Deserializer::from_str(text);
         deserializer.disable_recursion_limit();
         let result = ValueSeed {
@@ -429,7 +429,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::goformat::json::{write_compact, write_indented};
+    use kw_go::goformat::json::{write_compact, write_indented};
 
     const NO_EDITS: Edits<'static> = Edits {
         fill: None,

@@ -15,11 +15,11 @@
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::events::{kind_prefix, Event};
 use crate::output::escape::write_escaped_line;
-use crate::readiness::status_viewer::has_viewer;
-use crate::readiness::{Judgement, State};
 use crate::wire::EventType;
+use kw_events::events::{kind_prefix, Event};
+use kw_events::readiness::status_viewer::has_viewer;
+use kw_events::readiness::{Judgement, State};
 
 use super::contract::DecodedObject;
 use super::Printer;
@@ -32,11 +32,11 @@ pub struct JudgedEvent(Arc<Mutex<Option<Judgement>>>);
 
 impl JudgedEvent {
     pub fn set(&self, judgement: Option<Judgement>) {
-        *crate::mutex::lock(&self.0) = judgement;
+        *kw_base::mutex::lock(&self.0) = judgement;
     }
 
     fn take(&self) -> Option<Judgement> {
-        crate::mutex::lock(&self.0).take()
+        kw_base::mutex::lock(&self.0).take()
     }
 }
 
@@ -154,7 +154,7 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::{Origin, ResourceInfo};
+    use kw_events::events::{Origin, ResourceInfo};
 
     /// Print `object`'s event as the run does: judged first (by kubectl's viewers, as the
     /// judge of `rollout status` judges), then printed.
@@ -174,12 +174,8 @@ mod tests {
         name: &str,
         object: serde_json::Value,
     ) -> String {
-        let judgement = crate::readiness::status_viewer::Readiness::Kubectl { revision: 0 }.judge(
-            group,
-            kind,
-            &object,
-            std::time::SystemTime::now(),
-        );
+        let judgement = kw_events::readiness::status_viewer::Readiness::Kubectl { revision: 0 }
+            .judge(group, kind, &object, std::time::SystemTime::now());
         if let Some(judged) = &printer.judged {
             judged.set(Some(judgement));
         }

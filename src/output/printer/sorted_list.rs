@@ -10,9 +10,9 @@ use std::io::{self, Write};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::events::{Event, Origin, ResourceInfo};
-use crate::jsonpath::JsonPath;
 use crate::wire::EventType;
+use kw_events::events::{Event, Origin, ResourceInfo};
+use kw_go::jsonpath::JsonPath;
 
 use super::contract::DecodedObject;
 use super::go_sort::go_sort;

@@ -26,9 +26,9 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::events::{Event, Origin, TableRow};
-use crate::jsonpath::JsonPath;
 use crate::wire::{EventType, TableColumnDefinition};
+use kw_events::events::{Event, Origin, TableRow};
+use kw_go::jsonpath::JsonPath;
 
 use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
@@ -592,9 +592,9 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::events::{Origin, ResourceInfo, TableRow};
     use crate::output::printer::contract::counter;
     use crate::output::printer::{OutputFormat, SortBy};
+    use kw_events::events::{Origin, ResourceInfo, TableRow};
 
     fn options() -> PrintOptions {
         PrintOptions {

@@ -14,8 +14,8 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::events::Event;
-use crate::jsonpath::JsonPath;
+use kw_events::events::Event;
+use kw_go::jsonpath::JsonPath;
 
 use super::contract::DecodedObject;
 use super::json::decode_object;

@@ -16,12 +16,12 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::events::Event;
+use kw_events::events::Event;
 
 use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
-use crate::goformat::yaml::{write_document, ListWriter};
+use kw_go::goformat::yaml::{write_document, ListWriter};
 
 pub struct YamlPrinter {
     layout: Layout,
@@ -100,13 +100,13 @@ impl Printer for YamlPrinter {
 
 #[cfg(test)]
 mod tests {
-    use crate::events::Origin;
+    use kw_events::events::Origin;
     use serde_json::value::RawValue;
 
     use super::*;
-    use crate::events::ResourceInfo;
     use crate::output::printer::OutputFormat;
     use crate::wire::EventType;
+    use kw_events::events::ResourceInfo;
 
     fn options() -> PrintOptions {
         PrintOptions {

@@ -5,7 +5,7 @@ use std::io;
 
 use serde_json::value::RawValue;
 
-use crate::wire::{EventType, TableColumnDefinition};
+use kw_wire::{EventType, TableColumnDefinition};
 
 /// What a resource type is, as discovery described it. Enough to build request paths and to
 /// print `-o name` (`pod/nginx`, `deployment.apps/web`).

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::fields::{int, text};
 use super::judgement::Judgement;
-use crate::goformat::quote::quote;
+use kw_go::goformat::quote::quote;
 
 /// What the viewer says of one state of the object.
 #[derive(Debug, Clone, PartialEq, Eq)]

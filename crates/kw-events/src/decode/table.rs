@@ -9,7 +9,7 @@ use crate::decode::fields::{plain_string, raw_value, Fields};
 use crate::decode::head::{checked_object, object_head, scanned_meta, ObjectHead};
 use crate::decode::list::{null_as_empty, ListMeta};
 use crate::decode::scan::Scanner;
-use crate::wire::TableColumnDefinition;
+use kw_wire::TableColumnDefinition;
 
 /// One row of a server-printed `Table`.
 #[derive(Debug, Deserialize)]

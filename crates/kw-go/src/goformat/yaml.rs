@@ -1256,8 +1256,8 @@ mod tests {
     /// (`kubectl label --local -f case.json -o yaml z=1`, which needs no server).
     #[test]
     fn matches_kubectl_on_recorded_cases() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/output/printer/testdata/yaml_cases.json");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/yaml_cases.json");
         let cases: Vec<Value> =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert!(cases.len() > 100);

@@ -217,12 +217,12 @@ mod tests {
     /// compact and as written, and Table events with the object as the row's.
     fn real_events() -> Vec<Vec<u8>> {
         let fixtures = [
-            include_str!("../../crates/kw-sim/src/fixtures/po.json"),
-            include_str!("../../crates/kw-sim/src/fixtures/dp.json"),
-            include_str!("../../crates/kw-sim/src/fixtures/no.json"),
-            include_str!("../../crates/kw-sim/src/fixtures/cm.json"),
-            include_str!("../../crates/kw-sim/src/fixtures/crd.json"),
-            include_str!("../../crates/kw-sim/src/fixtures/ev.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/po.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/dp.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/no.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/cm.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/crd.json"),
+            include_str!("../../../../crates/kw-sim/src/fixtures/ev.json"),
         ];
         let mut events = Vec::new();
         for text in fixtures {

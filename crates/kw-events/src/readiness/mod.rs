@@ -117,18 +117,18 @@ pub(crate) mod testdata {
 
     pub fn object(name: &str) -> Value {
         let text = match name {
-            "dp" => include_str!("../../tests/fixtures/objects/dp.json"),
-            "sts" => include_str!("../../tests/fixtures/objects/sts.json"),
-            "ds" => include_str!("../../tests/fixtures/objects/ds.json"),
-            "rs" => include_str!("../../tests/fixtures/objects/rs.json"),
-            "po" => include_str!("../../tests/fixtures/objects/po.json"),
-            "pvc" => include_str!("../../tests/fixtures/objects/pvc.json"),
-            "svc" => include_str!("../../tests/fixtures/objects/svc.json"),
-            "job" => include_str!("../../tests/fixtures/objects/job.json"),
-            "cj" => include_str!("../../tests/fixtures/objects/cj.json"),
-            "cm" => include_str!("../../tests/fixtures/objects/cm.json"),
-            "sec" => include_str!("../../tests/fixtures/objects/sec.json"),
-            "crd" => include_str!("../../tests/fixtures/objects/crd.json"),
+            "dp" => include_str!("../../../../tests/fixtures/objects/dp.json"),
+            "sts" => include_str!("../../../../tests/fixtures/objects/sts.json"),
+            "ds" => include_str!("../../../../tests/fixtures/objects/ds.json"),
+            "rs" => include_str!("../../../../tests/fixtures/objects/rs.json"),
+            "po" => include_str!("../../../../tests/fixtures/objects/po.json"),
+            "pvc" => include_str!("../../../../tests/fixtures/objects/pvc.json"),
+            "svc" => include_str!("../../../../tests/fixtures/objects/svc.json"),
+            "job" => include_str!("../../../../tests/fixtures/objects/job.json"),
+            "cj" => include_str!("../../../../tests/fixtures/objects/cj.json"),
+            "cm" => include_str!("../../../../tests/fixtures/objects/cm.json"),
+            "sec" => include_str!("../../../../tests/fixtures/objects/sec.json"),
+            "crd" => include_str!("../../../../tests/fixtures/objects/crd.json"),
             other => panic!("no fixture {other}"),
         };
         serde_json::from_str(text).expect("fixture is JSON")

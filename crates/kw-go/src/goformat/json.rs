@@ -391,8 +391,7 @@ mod fixture_tests {
 
     #[test]
     fn real_kubectl_output_round_trips() {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/kw-sim/src/fixtures");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../kw-sim/src/fixtures");
         let mut checked = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

@@ -1,0 +1,12 @@
+//! The plumbing under every layer: diagnostics and notices (worded over the secrets they cut out),
+//! a lock that survives a panic, permits for first lists, parking silent watches, private files,
+//! and the spelling of suggestions. It knows nothing of Kubernetes.
+
+pub mod log;
+pub mod mutex;
+pub mod notices;
+pub mod parking;
+pub mod permits;
+pub mod private_file;
+pub mod secrets;
+pub mod spelling;
