@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use clap::Parser;
 
 use crate::cli::{Cli, Command, DemoArgs};
-use crate::config::flags::ConfigFlags;
 use crate::report::error::{KwError, UsageError};
 use crate::report::outcome::Outcome;
+use kw_client::config::flags::ConfigFlags;
 
 /// How long each step of a demo's rollout lasts: slow enough to read along.
 const ROLLOUT_BEAT: std::time::Duration = std::time::Duration::from_secs(1);

@@ -7,11 +7,8 @@
 
 pub mod cli;
 pub mod cli_help;
-pub mod client;
 pub mod completion;
-pub mod config;
 pub mod demo;
-pub mod discovery;
 pub mod output;
 pub mod passthrough;
 pub mod plan;
@@ -21,6 +18,7 @@ pub mod version;
 pub mod wait;
 pub mod watcher;
 pub use kw_base::{log, mutex, notices, parking, permits, private_file, secrets, spelling};
+pub use kw_client::{client, config, discovery};
 pub use kw_events::{decode, events, readiness};
 pub use kw_go::{goformat, gotemplate, jsonpath};
 /// The wire types, shared with `kw-sim` (their own crate, so that neither side owns them).

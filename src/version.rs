@@ -3,12 +3,12 @@
 use std::io::{self, Write};
 
 use crate::cli::VersionArgs;
-use crate::client::Client;
-use crate::config::environment::Environment;
-use crate::config::flags::ConfigFlags;
-use crate::config::settings;
 use crate::output::writer::is_closed_pipe;
 use crate::report::error::KwError;
+use kw_client::client::Client;
+use kw_client::config::environment::Environment;
+use kw_client::config::flags::ConfigFlags;
+use kw_client::config::settings;
 
 pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");

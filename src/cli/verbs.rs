@@ -7,7 +7,7 @@ use super::demo::DemoArgs;
 use super::get::GetArgs;
 use super::rollout::RolloutArgs;
 use super::wait::{WaitArgs, WAIT_EXAMPLES};
-use crate::config::flags::ConfigFlags;
+use kw_client::config::flags::ConfigFlags;
 
 #[derive(Debug, Parser)]
 #[command(

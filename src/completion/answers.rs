@@ -15,14 +15,14 @@ use serde::Deserialize;
 use super::candidate::Candidate;
 use super::question::Need;
 use super::words::Line;
-use crate::client::Client;
-use crate::config::flags::ConfigFlags;
-use crate::config::kubeconfig;
-use crate::config::settings;
-use crate::discovery;
-use crate::discovery::cache::DiscoveryCache;
-use crate::discovery::cluster_handle::ClusterHandle;
 use crate::watcher::Target;
+use kw_client::client::Client;
+use kw_client::config::flags::ConfigFlags;
+use kw_client::config::kubeconfig;
+use kw_client::config::settings;
+use kw_client::discovery;
+use kw_client::discovery::cache::DiscoveryCache;
+use kw_client::discovery::cluster_handle::ClusterHandle;
 use kw_events::events::ResourceInfo;
 
 /// How many object names completion asks for: enough to choose from, little to transfer.
@@ -56,7 +56,7 @@ impl Reach {
             // Several contexts (`--context a,b`): candidates come from the first one.
             context: text("context")
                 .and_then(|c| c.split(',').next().map(String::from))
-                .filter(|c| !crate::config::contexts::names_several(c)),
+                .filter(|c| !kw_client::config::contexts::names_several(c)),
             cluster: text("cluster"),
             user: text("user"),
             server: text("server"),
@@ -132,7 +132,7 @@ pub fn from_server(need: &Need, typed: &str, line: &Line, reach: &Reach) -> Opti
         &settings.connection,
         settings.context.as_deref(),
         budget.unwrap_or(Duration::from_secs(2)),
-        crate::config::environment::discovery_cache_dir().as_deref(),
+        kw_client::config::environment::discovery_cache_dir().as_deref(),
     )
     .ok()?;
     // Ends a hanging exec plugin too, which would otherwise outlive `kw __complete`.

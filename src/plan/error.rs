@@ -1,7 +1,7 @@
 //! A flag mistake, worded for the user.
 
-use crate::config::flags::RequestTimeoutError;
 use crate::output::printer::{self};
+use kw_client::config::flags::RequestTimeoutError;
 
 /// A flag mistake, worded for the user (without the `error: ` prefix). Each names the flag
 /// or argument at fault.
@@ -31,7 +31,7 @@ pub enum PlanError {
     NamesAcrossNamespaces { set: String },
     /// A name or namespace that would change the request's path (`..`, `a%2F`).
     #[error(transparent)]
-    InvalidSegment(#[from] crate::config::settings::PathSegmentError),
+    InvalidSegment(#[from] kw_client::config::settings::PathSegmentError),
     /// `--until`, `--fail-on` or `--for`.
     #[error(transparent)]
     Condition(#[from] crate::wait::ConditionError),

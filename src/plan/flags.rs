@@ -160,7 +160,7 @@ impl FlagPlan {
     /// Take `--request-timeout`, checked with the other flags.
     pub fn with_request_timeout(mut self, flag: Option<&str>) -> Result<FlagPlan, PlanError> {
         self.plan.request_timeout = match flag {
-            Some(value) => crate::config::flags::parse_request_timeout(value)?,
+            Some(value) => kw_client::config::flags::parse_request_timeout(value)?,
             None => None,
         };
         Ok(self)

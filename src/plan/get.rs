@@ -4,12 +4,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::config::settings::check_namespace;
-use crate::discovery::Wanted;
 use crate::output::printer::{OutputFormat, PrintOptions};
 use crate::wait::{Expr, Rules};
 use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::{Options, Target};
+use kw_client::config::settings::check_namespace;
+use kw_client::discovery::Wanted;
 use kw_events::events::ResourceInfo;
 
 use super::deadlines::Deadlines;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::config::settings::{check_name, check_namespace};
+use kw_client::config::settings::{check_name, check_namespace};
 use kw_events::events::kind_prefix;
 
 #[derive(Debug, thiserror::Error)]
@@ -34,7 +34,7 @@ pub enum ManifestError {
     /// A name or namespace that would change the request's path (`..`, `a/b`), refused before
     /// any request, as kubectl refuses it.
     #[error(transparent)]
-    InvalidSegment(#[from] crate::config::settings::PathSegmentError),
+    InvalidSegment(#[from] kw_client::config::settings::PathSegmentError),
     /// kubectl's words for a directory with no manifest in it.
     #[error("error reading [{path}]: recognized file extensions are [.json .yaml .yml]")]
     NoManifestFiles { path: PathBuf },

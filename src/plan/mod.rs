@@ -39,9 +39,9 @@ mod tests {
     use clap::Parser;
 
     use crate::cli::{Cli, Command};
-    use crate::config::settings::path_segment_refusal;
-    use crate::discovery::Wanted;
     use crate::output::printer::OutputFormat;
+    use kw_client::config::settings::path_segment_refusal;
+    use kw_client::discovery::Wanted;
     use kw_events::events::ResourceInfo;
 
     /// Issue #45: `..`, `.`, `/` and `%` would change the request path; refused before any

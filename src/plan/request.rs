@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::config::settings::check_name;
+use kw_client::config::settings::check_name;
 use kw_events::events::ResourceInfo;
 
 use super::error::PlanError;

@@ -6,14 +6,14 @@
 use std::io;
 use std::sync::Arc;
 
-use crate::client::{ClientError, SetupError};
-use crate::config::contexts::ContextSetError;
-use crate::config::environment::EnvironmentError;
-use crate::config::settings::SettingsError;
-use crate::discovery::DiscoveryError;
 use crate::plan::manifest::ManifestError;
 use crate::plan::PlanError;
 use crate::watcher::WatchError;
+use kw_client::client::{ClientError, SetupError};
+use kw_client::config::contexts::ContextSetError;
+use kw_client::config::environment::EnvironmentError;
+use kw_client::config::settings::SettingsError;
+use kw_client::discovery::DiscoveryError;
 
 use super::exit;
 

@@ -12,11 +12,11 @@ pub mod wait;
 
 use std::io;
 
-use crate::client::ClientError;
-use crate::discovery::DiscoveryError;
 use crate::report::error::{out_of_time, template_failed, KwError};
 use crate::report::line::ReportLine;
 use crate::wait::Verdict;
+use kw_client::client::ClientError;
+use kw_client::discovery::DiscoveryError;
 
 use crate::report::outcome::{End, Outcome};
 use crate::watcher::WatchError;

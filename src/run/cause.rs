@@ -25,11 +25,11 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::client::ServerClock;
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
 use crate::wire::EventType;
 use kw_base::notices;
+use kw_client::client::ServerClock;
 use kw_events::events::{kind_prefix, Event, ResourceInfo};
 use kw_events::readiness::children::{self, Crash, Revision};
 use kw_events::readiness::kubelet_text;

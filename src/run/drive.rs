@@ -13,8 +13,6 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::config::environment::Environment;
-use crate::discovery::{DiscoveryError, Requested};
 use crate::output::printer::PrintOptions;
 use crate::output::printer::{JudgedEvent, OutputFormat};
 use crate::output::sinks::{DepthBound, WithContext, WithKind};
@@ -29,6 +27,8 @@ use kw_base::log;
 use kw_base::notices::ContextScope;
 use kw_base::notices::Notices;
 use kw_base::parking::{Job, Parking, Turn};
+use kw_client::config::environment::Environment;
+use kw_client::discovery::{DiscoveryError, Requested};
 use kw_events::decode::depth;
 use kw_events::events::{ResourceInfo, Sink};
 
@@ -70,12 +70,12 @@ pub(super) struct Run {
     /// kubectl wait's named objects found missing, passed over: said after the others.
     not_found: Mutex<Vec<crate::output::printer::NotMet>>,
     /// What the members' clients share (TLS configurations, plugin permits).
-    shared: Arc<crate::client::Shared>,
+    shared: Arc<kw_client::client::Shared>,
     /// A few members get ready at a time, and read their first lists a few at a time (the
     /// bodies of a thousand lists read at once would stay in malloc's arenas once freed).
     readying: Arc<kw_base::permits::Permits>,
     /// The discovery of identical servers (one address, trust and user), read once.
-    discovered: crate::discovery::once::Discovered,
+    discovered: kw_client::discovery::once::Discovered,
     /// Where a fleet's silent watches wait without a thread (started by the first to park;
     /// `None` when its thread could not be started: each watch keeps its thread then).
     parking: OnceLock<Option<Parking>>,
@@ -94,7 +94,7 @@ const CAUSES_LISTED: Duration = Duration::from_secs(3);
 /// watches that gather them (a verdict may have to wait for their first lists: `CAUSES_LISTED`).
 struct MemberCauses {
     causes: Arc<Mutex<Causes>>,
-    client: Arc<crate::client::Client>,
+    client: Arc<kw_client::client::Client>,
     watches: Arc<WatchSet>,
 }
 
@@ -604,7 +604,10 @@ impl Run {
     /// The member ready to watch, or `None` after its failure or lack was reported.
     fn ready(
         &self,
-        settings: Result<crate::config::settings::Settings, crate::config::settings::SettingsError>,
+        settings: Result<
+            kw_client::config::settings::Settings,
+            kw_client::config::settings::SettingsError,
+        >,
         context: Option<&Arc<str>>,
         report: &mut dyn FnMut(MemberNews) -> bool,
     ) -> Option<Prepared> {

@@ -7,9 +7,9 @@
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::client::{Client, ClientError};
 use crate::wait::summary::{self, Crashed, LogTail, NotReady, Summary};
 use crate::wait::SharedJudge;
+use kw_client::client::{Client, ClientError};
 
 use super::cause::Causes;
 

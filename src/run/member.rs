@@ -6,19 +6,19 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::client::backoff::{self, Backoff};
-use crate::client::{Client, Shared};
-use crate::config::environment::Environment;
-use crate::config::settings::{Settings, SettingsError};
-use crate::discovery::cluster_handle::{CachedTypes, ClusterHandle};
-use crate::discovery::once::Discovered;
-use crate::discovery::{self, DiscoveryError, Requested};
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
 use crate::wait::Named;
 use crate::watcher::Target;
 use kw_base::notices;
 use kw_base::permits::Permits;
+use kw_client::client::backoff::{self, Backoff};
+use kw_client::client::{Client, Shared};
+use kw_client::config::environment::Environment;
+use kw_client::config::settings::{Settings, SettingsError};
+use kw_client::discovery::cluster_handle::{CachedTypes, ClusterHandle};
+use kw_client::discovery::once::Discovered;
+use kw_client::discovery::{self, DiscoveryError, Requested};
 
 /// How many members get ready (connect, discover, check access) at once: a fleet of a thousand
 /// contexts does not open a thousand connections and handshakes in the same instant.

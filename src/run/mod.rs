@@ -27,14 +27,14 @@ pub mod watches;
 use std::time::Instant;
 
 use crate::cli::GetArgs;
-use crate::config::environment::Environment;
-use crate::config::flags::ConfigFlags;
-use crate::config::settings;
-use crate::discovery::{Requested, TypeAsked};
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 use kw_base::notices;
 use kw_base::notices::Notices;
+use kw_client::config::environment::Environment;
+use kw_client::config::flags::ConfigFlags;
+use kw_client::config::settings;
+use kw_client::discovery::{Requested, TypeAsked};
 
 pub use crate::report::outcome::{End, Outcome};
 
@@ -59,7 +59,7 @@ fn run_plan(
         return Err(PlanError::LiveWithoutTerminal.into());
     }
     let kubeconfig = settings::load_from_env(config)?;
-    let chosen = crate::config::contexts::choose(
+    let chosen = kw_client::config::contexts::choose(
         config.context.as_deref(),
         config.all_contexts,
         &kubeconfig,

@@ -4,7 +4,6 @@
 //! `get --until ready` writes. Over several contexts, one run watches every object everywhere.
 
 use crate::cli::RolloutStatusArgs;
-use crate::config::flags::ConfigFlags;
 use crate::plan::rollout::Objects;
 use crate::plan::{GetPlan, Request};
 use crate::report::error::KwError;
@@ -13,6 +12,7 @@ use crate::report::outcome::End;
 use crate::report::rollout::{RolloutOutcome, RolloutRun};
 use crate::wait::Unready;
 use kw_base::notices::Notices;
+use kw_client::config::flags::ConfigFlags;
 use kw_events::readiness::State;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
@@ -108,8 +108,8 @@ fn several_contexts(config: &ConfigFlags) -> Result<bool, KwError> {
     if config.context.is_none() && !config.all_contexts {
         return Ok(false);
     }
-    let kubeconfig = crate::config::settings::load_from_env(config)?;
-    let chosen = crate::config::contexts::choose(
+    let kubeconfig = kw_client::config::settings::load_from_env(config)?;
+    let chosen = kw_client::config::contexts::choose(
         config.context.as_deref(),
         config.all_contexts,
         &kubeconfig,
@@ -125,7 +125,7 @@ fn is_the_objects_own(error: &KwError) -> bool {
 
 fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPlan, KwError> {
     plan.request_timeout = match config.request_timeout.as_deref() {
-        Some(value) => crate::config::flags::parse_request_timeout(value)
+        Some(value) => kw_client::config::flags::parse_request_timeout(value)
             .map_err(crate::plan::PlanError::from)?,
         None => None,
     };

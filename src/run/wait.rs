@@ -3,11 +3,11 @@
 //! timeout, kw's cause: the summary `get --until ready` writes.
 
 use crate::cli::WaitArgs;
-use crate::config::flags::ConfigFlags;
 use crate::report::error::KwError;
 use crate::report::wait::WaitOutcome;
 use crate::wait::Expr;
 use kw_base::notices::Notices;
+use kw_client::config::flags::ConfigFlags;
 
 /// `kw wait --for=CONDITION TARGETS`: kubectl's lines on stdout as each object meets it.
 pub fn wait(
@@ -17,7 +17,7 @@ pub fn wait(
 ) -> Result<WaitOutcome, KwError> {
     let mut plan = crate::plan::wait::plan(args, &|path| std::fs::read_to_string(path))?;
     plan.request_timeout = match config.request_timeout.as_deref() {
-        Some(value) => crate::config::flags::parse_request_timeout(value)
+        Some(value) => kw_client::config::flags::parse_request_timeout(value)
             .map_err(crate::plan::PlanError::from)?,
         None => None,
     };

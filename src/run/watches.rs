@@ -18,11 +18,11 @@ use std::io;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::client::Client;
 use crate::output::sinks::DepthBound;
 use crate::watcher::{Options, Reconnects, Target, WatchError, Watcher};
 use kw_base::notices;
 use kw_base::notices::ContextScope;
+use kw_client::client::Client;
 use kw_events::decode::depth;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
 

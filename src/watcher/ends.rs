@@ -5,8 +5,8 @@
 use std::io;
 use std::time::Duration;
 
-use crate::client::ClientError;
 use crate::watcher::error::WatchError;
+use kw_client::client::ClientError;
 use kw_events::decode::DecodeError;
 use kw_events::events::{Flow, Sink};
 

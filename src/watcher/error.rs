@@ -2,7 +2,7 @@
 
 use std::io;
 
-use crate::client::ClientError;
+use kw_client::client::ClientError;
 use kw_events::decode::DecodeError;
 
 #[derive(Debug, thiserror::Error)]

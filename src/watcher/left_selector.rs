@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::Arc;
 
-use crate::client::Client;
 use kw_base::notices;
+use kw_client::client::Client;
 
 /// Objects waiting to be checked at most; more at once are counted, not checked.
 pub const QUEUE: usize = 8;

@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use serde_json::value::RawValue;
 
-use crate::client::ClientError;
 use crate::watcher::ends::{end_of_sync, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::retry_pause;
@@ -13,6 +12,7 @@ use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::wire::EventType;
 use kw_base::log;
 use kw_base::vlog;
+use kw_client::client::ClientError;
 use kw_events::decode::{self, ListBody, ObjectHead, TableBody};
 use kw_events::events::{Origin, Sink};
 

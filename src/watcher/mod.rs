@@ -24,12 +24,12 @@ mod streaming;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::client::{Client, ClientError};
 use crate::wire::Status;
 use kw_base::log;
 use kw_base::parking::Parked;
 use kw_base::permits::Permits;
 use kw_base::vlog;
+use kw_client::client::{Client, ClientError};
 use kw_events::events::{Origin, Sink};
 
 pub use ends::WatcherReport;

@@ -3,10 +3,10 @@
 //! watch per namespace otherwise. A user with rights in only some of the chosen namespaces gets
 //! those, and one stderr line names the ones refused.
 
-use crate::client::{Client, ClientError};
 use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::{Target, WatchError};
 use kw_base::notices;
+use kw_client::client::{Client, ClientError};
 
 /// `targets` as this server allows them: unchanged where a cluster-wide list is allowed, one
 /// target per permitted namespace where it is refused (403).

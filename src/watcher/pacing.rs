@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::client::backoff::Backoff;
-use crate::client::ClientError;
 use kw_base::parking::Parked;
+use kw_client::client::backoff::Backoff;
+use kw_client::client::ClientError;
 
 /// How long to wait before retrying after this error, or `None` if retrying cannot help.
 pub(super) fn retry_pause(error: &ClientError, backoff: &mut Backoff) -> Option<Duration> {
@@ -56,5 +56,5 @@ pub(super) fn sleep_unless_past(deadline: Option<Instant>, pause: Duration) -> b
 /// Wait for a parked watch's socket on this thread (a watcher run whole, not in turns).
 pub(super) fn wait_parked(parked: Parked) {
     let left = parked.wake_at.saturating_duration_since(Instant::now());
-    crate::client::probe::wait_readable(parked.fd, left);
+    kw_client::client::probe::wait_readable(parked.fd, left);
 }

@@ -7,8 +7,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-use crate::client::backoff::Backoff;
-use crate::client::Client;
 use crate::watcher::ends::{flow, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::known::{Known, KnownObject, Listed, Seen};
@@ -18,6 +16,8 @@ use crate::watcher::pacing;
 use crate::watcher::request::Target;
 use crate::wire::{EventType, TableColumnDefinition, TABLE_ACCEPT};
 use kw_base::notices;
+use kw_client::client::backoff::Backoff;
+use kw_client::client::Client;
 use kw_events::decode::ObjectHead;
 use kw_events::events::{Event, Origin, ResourceInfo, Sink, TableRow};
 

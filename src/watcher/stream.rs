@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-use crate::client::probe::Probe;
 use crate::watcher::ends::{flow, Interrupted, StreamEnd};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::pause_after_break;
@@ -17,6 +16,7 @@ use crate::wire::{EventType, Status};
 use kw_base::log;
 use kw_base::parking::Parked;
 use kw_base::vlog;
+use kw_client::client::probe::Probe;
 use kw_events::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
 use kw_events::events::{Origin, Sink};
 
@@ -37,7 +37,7 @@ pub(super) struct OpenStream {
 
 impl OpenStream {
     pub(super) fn new(
-        stream: crate::client::Stream,
+        stream: kw_client::client::Stream,
         max_object_size: usize,
         started: Instant,
     ) -> OpenStream {
@@ -158,7 +158,10 @@ fn wait_or_park(
     if let Some(deadline) = state.options.deadline {
         wake_at = wake_at.min(deadline);
     }
-    if crate::client::probe::wait_readable(fd, after.min(wake_at.saturating_duration_since(now))) {
+    if kw_client::client::probe::wait_readable(
+        fd,
+        after.min(wake_at.saturating_duration_since(now)),
+    ) {
         open.heard = Instant::now();
         return None;
     }

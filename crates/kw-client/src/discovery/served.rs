@@ -9,7 +9,7 @@
 //! `stale`; it never hides the others. Nothing here decides what a typed name means (`super`).
 
 use crate::client::{Client, ClientError};
-use crate::wire::{
+use kw_wire::{
     ApiGroupDiscoveryList, ApiGroupList, ApiResource, ApiResourceDiscovery, ApiResourceList,
     ApiVersions, AGGREGATED_DISCOVERY_ACCEPT, FRESHNESS_STALE, SCOPE_NAMESPACED,
 };
@@ -304,7 +304,7 @@ fn legacy_versions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::{ApiGroupDiscovery, ApiSubresourceDiscovery, ApiVersionDiscovery};
+    use kw_wire::{ApiGroupDiscovery, ApiSubresourceDiscovery, ApiVersionDiscovery};
 
     #[test]
     fn an_aggregated_answer_reads_as_the_legacy_lists_and_sets_stale_versions_aside() {

@@ -11,9 +11,9 @@
 
 pub mod auth;
 pub(crate) mod connection;
-pub(crate) mod contexts;
+pub mod contexts;
 pub(crate) mod endpoint;
-pub(crate) mod environment;
+pub mod environment;
 pub mod flags;
 mod in_cluster;
 pub mod kubeconfig;

@@ -21,8 +21,8 @@ mod served;
 
 use crate::client::Client;
 use crate::discovery::cache::DiscoveryCache;
-use crate::wire::ApiResource;
 use kw_events::events::ResourceInfo;
+use kw_wire::ApiResource;
 
 pub use error::DiscoveryError;
 pub use served::{checked, read_document, Document, GroupVersion, Half};
