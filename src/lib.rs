@@ -16,10 +16,10 @@ pub mod report;
 pub mod run;
 pub mod version;
 pub mod wait;
-pub mod watcher;
 pub use kw_base::{log, mutex, notices, parking, permits, private_file, secrets, spelling};
 pub use kw_client::{client, config, discovery};
 pub use kw_events::{decode, events, readiness};
 pub use kw_go::{goformat, gotemplate, jsonpath};
+pub use kw_watcher::watcher;
 /// The wire types, shared with `kw-sim` (their own crate, so that neither side owns them).
 pub use kw_wire as wire;

@@ -15,7 +15,6 @@ use serde::Deserialize;
 use super::candidate::Candidate;
 use super::question::Need;
 use super::words::Line;
-use crate::watcher::Target;
 use kw_client::client::Client;
 use kw_client::config::flags::ConfigFlags;
 use kw_client::config::kubeconfig;
@@ -24,6 +23,7 @@ use kw_client::discovery;
 use kw_client::discovery::cache::DiscoveryCache;
 use kw_client::discovery::cluster_handle::ClusterHandle;
 use kw_events::events::ResourceInfo;
+use kw_watcher::watcher::Target;
 
 /// How many object names completion asks for: enough to choose from, little to transfer.
 const NAME_LIMIT: u64 = 1000;

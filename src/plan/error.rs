@@ -23,7 +23,7 @@ pub enum PlanError {
     #[error("Required resource not specified: give a TYPE (`kw get pods`), TYPE/NAME, or -f FILE")]
     NothingToGet,
     #[error(transparent)]
-    Namespaces(#[from] crate::watcher::namespaces::NamespaceSetError),
+    Namespaces(#[from] kw_watcher::watcher::namespaces::NamespaceSetError),
     #[error(
         "a resource cannot be retrieved by name across several namespaces (-n {set}): \
          name one namespace, or drop the names"

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::output::printer::{OutputFormat, PrintOptions};
 use crate::wait::{Expr, Rules};
-use crate::watcher::namespaces::NamespaceSet;
-use crate::watcher::{Options, Target};
 use kw_client::config::settings::check_namespace;
 use kw_client::discovery::Wanted;
 use kw_events::events::ResourceInfo;
+use kw_watcher::watcher::namespaces::NamespaceSet;
+use kw_watcher::watcher::{Options, Target};
 
 use super::deadlines::Deadlines;
 use super::error::PlanError;

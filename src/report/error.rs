@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use crate::plan::manifest::ManifestError;
 use crate::plan::PlanError;
-use crate::watcher::WatchError;
 use kw_client::client::{ClientError, SetupError};
 use kw_client::config::contexts::ContextSetError;
 use kw_client::config::environment::EnvironmentError;
 use kw_client::config::settings::SettingsError;
 use kw_client::discovery::DiscoveryError;
+use kw_watcher::watcher::WatchError;
 
 use super::exit;
 

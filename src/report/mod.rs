@@ -19,7 +19,7 @@ use kw_client::client::ClientError;
 use kw_client::discovery::DiscoveryError;
 
 use crate::report::outcome::{End, Outcome};
-use crate::watcher::WatchError;
+use kw_watcher::watcher::WatchError;
 
 /// What to print on stderr, and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -22,7 +22,6 @@ use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::{End, Outcome};
 use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
-use crate::watcher::{Reconnects, Target, WatchError, Watcher, WatcherReport};
 use kw_base::log;
 use kw_base::notices::ContextScope;
 use kw_base::notices::Notices;
@@ -31,6 +30,7 @@ use kw_client::config::environment::Environment;
 use kw_client::discovery::{DiscoveryError, Requested};
 use kw_events::decode::depth;
 use kw_events::events::{ResourceInfo, Sink};
+use kw_watcher::watcher::{Reconnects, Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;

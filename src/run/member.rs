@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
 use crate::wait::Named;
-use crate::watcher::Target;
 use kw_base::notices;
 use kw_base::permits::Permits;
 use kw_client::client::backoff::{self, Backoff};
@@ -19,6 +18,7 @@ use kw_client::config::settings::{Settings, SettingsError};
 use kw_client::discovery::cluster_handle::{CachedTypes, ClusterHandle};
 use kw_client::discovery::once::Discovered;
 use kw_client::discovery::{self, DiscoveryError, Requested};
+use kw_watcher::watcher::Target;
 
 /// How many members get ready (connect, discover, check access) at once: a fleet of a thousand
 /// contexts does not open a thousand connections and handshakes in the same instant.
@@ -161,7 +161,8 @@ impl Preparer<'_> {
         }
         let stale = cluster.stale_types(wanted.iter().map(|w| w.resource.clone()).collect());
         let targets = plan.targets(wanted, &settings.namespace)?;
-        let targets = crate::watcher::namespace_access::allowed_targets(&cluster.client, targets)?;
+        let targets =
+            kw_watcher::watcher::namespace_access::allowed_targets(&cluster.client, targets)?;
         Ok(Preparation::Ready(Prepared {
             when_empty: plan.no_resources_message(&targets, &settings.namespace),
             client: Arc::new(cluster.client),

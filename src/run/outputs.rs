@@ -12,9 +12,9 @@ use crate::output::live;
 use crate::output::printer::{self, PrintOptions};
 use crate::output::sinks::Shared;
 use crate::output::writer::{is_closed_pipe, Output};
-use crate::watcher::{Reconnects, WatchError};
 use kw_base::notices::Notices;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
+use kw_watcher::watcher::{Reconnects, WatchError};
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 

@@ -2,11 +2,11 @@
 //! parked with the poller instead of holding a thread (issue #47). The watch and everything
 //! it prints through are owned here, so that any of the pool's threads can run its next turn.
 
-use crate::watcher::{Progress, WatchError, Watcher, WatcherReport};
 use kw_base::notices::ContextScope;
 use kw_base::parking::{Job, Turn};
 use kw_client::discovery::cluster_handle::CachedTypes;
 use kw_events::events::Sink;
+use kw_watcher::watcher::{Progress, WatchError, Watcher, WatcherReport};
 
 /// What is told when the watch ends (the member's news, as a watch on a thread of its own
 /// reports it).

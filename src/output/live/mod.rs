@@ -32,9 +32,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::output::printer::{fallback_row, DecodedObject, PrintOptions, TablePrinter};
-use crate::watcher::Reconnects;
 use kw_base::notices::Notices;
 use kw_events::events::{Event, Flow, Origin, Sink, TableRow};
+use kw_watcher::watcher::Reconnects;
 
 use board::{BlockKey, Board, Update};
 use screen::Screen;

@@ -14,12 +14,12 @@ use crate::watcher::left_selector::LeftSelectorChecks;
 use crate::watcher::options::Options;
 use crate::watcher::pacing;
 use crate::watcher::request::Target;
-use crate::wire::{EventType, TableColumnDefinition, TABLE_ACCEPT};
 use kw_base::notices;
 use kw_client::client::backoff::Backoff;
 use kw_client::client::Client;
 use kw_events::decode::ObjectHead;
 use kw_events::events::{Event, Origin, ResourceInfo, Sink, TableRow};
+use kw_wire::{EventType, TableColumnDefinition, TABLE_ACCEPT};
 
 /// The client a watcher reads through: borrowed, or shared (a watcher that outlives the stack
 /// that made it: a parked watch, resumed on another thread).

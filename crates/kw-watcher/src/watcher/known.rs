@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::wire::EventType;
+use kw_wire::EventType;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct KnownObject {

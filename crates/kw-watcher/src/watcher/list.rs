@@ -9,12 +9,12 @@ use crate::watcher::ends::{end_of_sync, Interrupted};
 use crate::watcher::error::WatchError;
 use crate::watcher::pacing::retry_pause;
 use crate::watcher::state::{listed_event, seen_of, WatchState};
-use crate::wire::EventType;
 use kw_base::log;
 use kw_base::vlog;
 use kw_client::client::ClientError;
 use kw_events::decode::{self, ListBody, ObjectHead, TableBody};
 use kw_events::events::{Origin, Sink};
+use kw_wire::EventType;
 
 /// The pages one list may take, restarts after an expired continue token included: 10,000
 /// pages of `--chunk-size` 500 is five million objects, past any real cluster.

@@ -12,13 +12,13 @@ use crate::watcher::error::WatchError;
 use crate::watcher::pacing::pause_after_break;
 use crate::watcher::state::{listed_event, seen_of, WatchState};
 use crate::watcher::streaming::{self, Phase};
-use crate::wire::{EventType, Status};
 use kw_base::log;
 use kw_base::parking::Parked;
 use kw_base::vlog;
 use kw_client::client::probe::Probe;
 use kw_events::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
 use kw_events::events::{Origin, Sink};
+use kw_wire::{EventType, Status};
 
 /// A watch stream being read, kept between the turns of a watch that parks.
 pub(super) struct OpenStream {
@@ -224,7 +224,7 @@ fn handle_event(
             if phase.syncing().is_some()
                 && head
                     .metadata
-                    .has_true_annotation(crate::wire::INITIAL_EVENTS_END)
+                    .has_true_annotation(kw_wire::INITIAL_EVENTS_END)
             {
                 streaming::finish(state, phase, sink)?;
             }

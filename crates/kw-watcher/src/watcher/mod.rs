@@ -24,13 +24,13 @@ mod streaming;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::wire::Status;
 use kw_base::log;
 use kw_base::parking::Parked;
 use kw_base::permits::Permits;
 use kw_base::vlog;
 use kw_client::client::{Client, ClientError};
 use kw_events::events::{Origin, Sink};
+use kw_wire::Status;
 
 pub use ends::WatcherReport;
 pub use error::WatchError;
