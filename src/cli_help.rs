@@ -17,7 +17,7 @@
 
 use clap::{Arg, ArgAction, Command};
 
-use crate::output::terminal;
+use kw_output::output::terminal;
 
 /// A kubectl verb that kw spells the same way.
 #[derive(Debug, Clone, Copy)]

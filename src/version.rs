@@ -3,12 +3,12 @@
 use std::io::{self, Write};
 
 use crate::cli::VersionArgs;
-use crate::output::writer::is_closed_pipe;
 use crate::report::error::KwError;
 use kw_client::client::Client;
 use kw_client::config::environment::Environment;
 use kw_client::config::flags::ConfigFlags;
 use kw_client::config::settings;
+use kw_output::output::writer::is_closed_pipe;
 
 pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let client_version = concat!("Client Version: v", env!("CARGO_PKG_VERSION"), "\n");
@@ -32,7 +32,7 @@ pub fn run(args: VersionArgs, config: &ConfigFlags) -> Result<(), KwError> {
     // Through `print_stdout`: the reader may have gone since the first line (`| head -1`).
     print_stdout(&format!(
         "Server Version: {}\n",
-        crate::output::escape::escaped(&version.git_version)
+        kw_output::output::escape::escaped(&version.git_version)
     ))?;
     Ok(())
 }

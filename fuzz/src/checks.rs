@@ -1647,7 +1647,7 @@ pub type RolloutPrint<'p> =
 pub fn kw_rollout_printer(
 ) -> impl FnMut(&kw::events::Event<'_>, kw::readiness::Judgement, &mut Vec<u8>) {
     use kw::output::printer::Printer;
-    let judged = kw::output::printer::JudgedEvent::default();
+    let judged = kw::wait::JudgedEvent::default();
     let mut printer = kw::output::printer::RolloutStatusPrinter::new(Some(judged.clone()));
     move |event, judgement, out| {
         judged.set(Some(judgement));

@@ -248,7 +248,7 @@ mod tests {
                 None => format.to_string(),
             };
             assert!(
-                crate::output::printer::format::parse_output_spec(&value).is_ok(),
+                kw_output::output::printer::format::parse_output_spec(&value).is_ok(),
                 "{value}"
             );
         }
@@ -263,12 +263,12 @@ mod tests {
                 other => other.to_string(),
             };
             assert!(
-                crate::wait::Expr::parse("--until", &example).is_ok(),
+                kw_wait::wait::Expr::parse("--until", &example).is_ok(),
                 "{example}"
             );
         }
-        assert!(crate::wait::Expr::parse("--until", READY.0).is_ok());
-        assert!(crate::wait::Expr::parse("--fail-on", FAILED.0).is_ok());
+        assert!(kw_wait::wait::Expr::parse("--until", READY.0).is_ok());
+        assert!(kw_wait::wait::Expr::parse("--fail-on", FAILED.0).is_ok());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A flag mistake, worded for the user.
 
-use crate::output::printer::{self};
 use kw_client::config::flags::RequestTimeoutError;
+use kw_output::output::printer::{self};
 
 /// A flag mistake, worded for the user (without the `error: ` prefix). Each names the flag
 /// or argument at fault.
@@ -34,7 +34,7 @@ pub enum PlanError {
     InvalidSegment(#[from] kw_client::config::settings::PathSegmentError),
     /// `--until`, `--fail-on` or `--for`.
     #[error(transparent)]
-    Condition(#[from] crate::wait::ConditionError),
+    Condition(#[from] kw_wait::wait::ConditionError),
     #[error(transparent)]
     RequestTimeout(#[from] RequestTimeoutError),
     #[error("--max-events must be at least 1")]

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use crate::cli::GetArgs;
-use crate::output::printer::format::{parse_output_spec, OutputSpec, TemplateFile};
-use crate::output::printer::{self, DiffDetail, OutputFormat, SortBy, TimestampFormat};
-use crate::output::terminal::ColorChoice;
-use crate::wait::{Expr, For, Rules};
+use kw_output::output::printer::format::{parse_output_spec, OutputSpec, TemplateFile};
+use kw_output::output::printer::{self, DiffDetail, OutputFormat, SortBy, TimestampFormat};
+use kw_output::output::terminal::ColorChoice;
+use kw_wait::wait::{Expr, For, Rules};
 
 use super::error::PlanError;
 use super::get::GetPlan;

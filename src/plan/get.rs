@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::output::printer::{OutputFormat, PrintOptions};
-use crate::wait::{Expr, Rules};
 use kw_client::config::settings::check_namespace;
 use kw_client::discovery::Wanted;
 use kw_events::events::ResourceInfo;
+use kw_output::output::printer::{OutputFormat, PrintOptions};
+use kw_wait::wait::{Expr, Rules};
 use kw_watcher::watcher::namespaces::NamespaceSet;
 use kw_watcher::watcher::{Options, Target};
 
@@ -23,7 +23,7 @@ pub struct GetPlan {
     pub request: Request,
     /// Keep watching after the list (`-w`, `--watch-only`, `--live`, or any condition).
     pub watching: bool,
-    /// `--live`: the current state redrawn in place on the terminal (`crate::output::live`).
+    /// `--live`: the current state redrawn in place on the terminal (`kw_output::output::live`).
     pub live: bool,
     /// `-w` given: every event printed, conditions or not.
     pub watch_asked: bool,

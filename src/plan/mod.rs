@@ -39,10 +39,10 @@ mod tests {
     use clap::Parser;
 
     use crate::cli::{Cli, Command};
-    use crate::output::printer::OutputFormat;
     use kw_client::config::settings::path_segment_refusal;
     use kw_client::discovery::Wanted;
     use kw_events::events::ResourceInfo;
+    use kw_output::output::printer::OutputFormat;
 
     /// Issue #45: `..`, `.`, `/` and `%` would change the request path; refused before any
     /// request, in client-go's words.

@@ -1,11 +1,11 @@
 //! How to print, as far as the flags decide it.
 
-use crate::output::printer::{DiffDetail, OutputFormat, SortBy, TimestampFormat};
-use crate::output::terminal::ColorChoice;
 use crate::wire::EventType;
+use kw_output::output::printer::{DiffDetail, OutputFormat, SortBy, TimestampFormat};
+use kw_output::output::terminal::ColorChoice;
 
 /// How to print, as far as the flags decide it (the terminal and colour are decided by
-/// `crate::output::terminal`, per run).
+/// `kw_output::output::terminal`, per run).
 #[derive(Debug, Clone)]
 pub struct OutputPlan {
     pub format: OutputFormat,

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::RolloutStatusArgs;
-use crate::output::printer::OutputFormat;
-use crate::wait::{Expr, For, Rules};
 use crate::wire::EventType;
 use kw_events::readiness::status_viewer::Readiness;
+use kw_output::output::printer::OutputFormat;
+use kw_wait::wait::{Expr, For, Rules};
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, Request};

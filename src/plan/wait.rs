@@ -6,10 +6,10 @@
 use std::time::Duration;
 
 use crate::cli::WaitArgs;
-use crate::output::printer::format::{parse_output_spec, OutputSpec};
-use crate::output::printer::OutputFormat;
-use crate::wait::{ConditionError, Expr, For, Rules};
 use kw_events::readiness::status_viewer::Readiness;
+use kw_output::output::printer::format::{parse_output_spec, OutputSpec};
+use kw_output::output::printer::OutputFormat;
+use kw_wait::wait::{ConditionError, Expr, For, Rules};
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};

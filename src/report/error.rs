@@ -156,12 +156,12 @@ fn client_exit_code(error: &ClientError) -> i32 {
 pub(super) fn out_of_time(error: &io::Error) -> bool {
     error
         .get_ref()
-        .is_some_and(|inner| inner.is::<crate::output::printer::GoTemplateOutOfTime>())
+        .is_some_and(|inner| inner.is::<kw_output::output::printer::GoTemplateOutOfTime>())
 }
 
 /// Whether writing an object failed in its template (Go or JSONPath), not on stdout.
 pub(super) fn template_failed(error: &io::Error) -> bool {
-    use crate::output::printer::{GoTemplateError, TemplateError};
+    use kw_output::output::printer::{GoTemplateError, TemplateError};
     error
         .get_ref()
         .is_some_and(|inner| inner.is::<GoTemplateError>() || inner.is::<TemplateError>())

@@ -14,9 +14,9 @@ use std::io;
 
 use crate::report::error::{out_of_time, template_failed, KwError};
 use crate::report::line::ReportLine;
-use crate::wait::Verdict;
 use kw_client::client::ClientError;
 use kw_client::discovery::DiscoveryError;
+use kw_wait::wait::Verdict;
 
 use crate::report::outcome::{End, Outcome};
 use kw_watcher::watcher::WatchError;

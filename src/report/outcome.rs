@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::report::error::KwError;
-use crate::wait::Verdict;
+use kw_wait::wait::Verdict;
 
 /// How the watchers of a run ended, when the run did not fail as a whole.
 #[derive(Debug)]
@@ -32,5 +32,5 @@ pub struct Outcome {
     /// What kubectl says on stderr when a one-shot get printed nothing.
     pub when_empty: Option<String>,
     /// Why a wait for `ready` failed or timed out, said before the verdict.
-    pub summary: Option<crate::wait::summary::Summary>,
+    pub summary: Option<kw_wait::wait::summary::Summary>,
 }

@@ -6,12 +6,12 @@ use std::io::Write;
 use std::panic::PanicHookInfo;
 
 use super::exit;
-use crate::output::escape::escaped;
+use kw_output::output::escape::escaped;
 
 /// Replace the default panic hook for the whole process: a panic on any thread ends kw.
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
-        crate::output::live::restore_after_panic();
+        kw_output::output::live::restore_after_panic();
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", line(&message(info), location(info)));
         if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {

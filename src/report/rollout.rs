@@ -9,7 +9,7 @@ use crate::report::exit;
 use crate::report::line::ReportLine;
 use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
-use crate::wait::{Expr, Verdict};
+use kw_wait::wait::{Expr, Verdict};
 
 /// How a `rollout status` run finished.
 #[derive(Debug)]

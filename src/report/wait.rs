@@ -9,8 +9,8 @@ use crate::report::exit;
 use crate::report::line::ReportLine;
 use crate::report::outcome::{End, Outcome};
 use crate::report::Report;
-use crate::wait::summary::NAMED_OBJECTS;
-use crate::wait::{Expr, Standing, Verdict};
+use kw_wait::wait::summary::NAMED_OBJECTS;
+use kw_wait::wait::{Expr, Standing, Verdict};
 
 /// How a `wait` run finished.
 #[derive(Debug)]

@@ -25,14 +25,14 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::wait::summary::WARNINGS_PER_OBJECT;
-use crate::wait::{Key, Trouble};
 use crate::wire::EventType;
 use kw_base::notices;
 use kw_client::client::ServerClock;
 use kw_events::events::{kind_prefix, Event, ResourceInfo};
 use kw_events::readiness::children::{self, Crash, Revision};
 use kw_events::readiness::kubelet_text;
+use kw_wait::wait::summary::WARNINGS_PER_OBJECT;
+use kw_wait::wait::{Key, Trouble};
 
 use super::watches::{Consumer, WatchKey, WatchSet};
 

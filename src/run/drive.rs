@@ -13,15 +13,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::output::printer::PrintOptions;
-use crate::output::printer::{JudgedEvent, OutputFormat};
-use crate::output::sinks::{DepthBound, WithContext, WithKind};
-use crate::output::writer::is_closed_pipe;
 use crate::plan::GetPlan;
 use crate::report;
 use crate::report::error::KwError;
 use crate::report::outcome::{End, Outcome};
-use crate::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
 use kw_base::log;
 use kw_base::notices::ContextScope;
 use kw_base::notices::Notices;
@@ -29,8 +24,15 @@ use kw_base::parking::{Job, Parking, Turn};
 use kw_client::config::environment::Environment;
 use kw_client::discovery::{DiscoveryError, Requested};
 use kw_events::decode::depth;
+use kw_events::events::Reconnects;
 use kw_events::events::{ResourceInfo, Sink};
-use kw_watcher::watcher::{Reconnects, Target, WatchError, Watcher, WatcherReport};
+use kw_output::output::printer::OutputFormat;
+use kw_output::output::printer::PrintOptions;
+use kw_output::output::sinks::{DepthBound, WithContext, WithKind};
+use kw_output::output::writer::is_closed_pipe;
+use kw_wait::wait::JudgedEvent;
+use kw_wait::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
+use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
@@ -68,7 +70,7 @@ pub(super) struct Run {
     /// status`): printed lines come from the one judge.
     judged_event: Option<JudgedEvent>,
     /// kubectl wait's named objects found missing, passed over: said after the others.
-    not_found: Mutex<Vec<crate::output::printer::NotMet>>,
+    not_found: Mutex<Vec<kw_wait::wait::NotMet>>,
     /// What the members' clients share (TLS configurations, plugin permits).
     shared: Arc<kw_client::client::Shared>,
     /// A few members get ready at a time, and read their first lists a few at a time (the
@@ -114,7 +116,7 @@ impl Run {
                 log::progress,
             )
         });
-        let terminal = crate::output::terminal::stdout_is_terminal();
+        let terminal = kw_output::output::terminal::stdout_is_terminal();
         let judged_event = matches!(plan.output.format, OutputFormat::RolloutStatus { .. })
             .then(JudgedEvent::default);
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
@@ -124,7 +126,7 @@ impl Run {
                 true => outputs.live(
                     judge
                         .clone()
-                        .map(|j| Arc::new(j) as Arc<dyn crate::output::live::Judging>),
+                        .map(|j| Arc::new(j) as Arc<dyn kw_output::output::live::Judging>),
                     plan.rules.needs_judgement(),
                     reconnects.clone(),
                     notices.clone(),
@@ -132,10 +134,10 @@ impl Run {
                 false => outputs,
             },
             reconnects,
-            color: crate::output::terminal::use_color(plan.output.color, terminal),
+            color: kw_output::output::terminal::use_color(plan.output.color, terminal),
             terminal,
             width: terminal
-                .then(crate::output::terminal::stdout_width)
+                .then(kw_output::output::terminal::stdout_width)
                 .flatten(),
             started: SystemTime::now(),
             judge,
@@ -315,7 +317,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
             .into_iter()
             .map(|member| (member.causes, member.client))
             .collect(),
-        budget: crate::wait::summary::budget(run.plan.timeout),
+        budget: kw_wait::wait::summary::budget(run.plan.timeout),
     };
     let when_empty = kw_base::mutex::lock(&run.when_empty).take();
     let outcome = Outcome {
@@ -733,7 +735,7 @@ impl Run {
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
-                kw_base::mutex::lock(&self.not_found).push(crate::output::printer::NotMet {
+                kw_base::mutex::lock(&self.not_found).push(kw_wait::wait::NotMet {
                     group: target.resource.group.clone(),
                     plural: target.resource.plural.clone(),
                     context: context.map(|c| c.to_string()).unwrap_or_default(),

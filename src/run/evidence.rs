@@ -7,9 +7,9 @@
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::wait::summary::{self, Crashed, LogTail, NotReady, Summary};
-use crate::wait::SharedJudge;
 use kw_client::client::{Client, ClientError};
+use kw_wait::wait::summary::{self, Crashed, LogTail, NotReady, Summary};
+use kw_wait::wait::SharedJudge;
 
 use super::cause::Causes;
 
@@ -54,7 +54,7 @@ impl Evidence {
         let not_ready = unmet
             .into_iter()
             .map(
-                |crate::wait::Unmet {
+                |kw_wait::wait::Unmet {
                      label,
                      judgement,
                      pending,

@@ -7,8 +7,8 @@
 
 use std::io;
 
-use crate::wait::Opening;
 use kw_events::events::{Event, Flow, Sink};
+use kw_wait::wait::Opening;
 
 /// Passes to `inner` each event as many times as `opening` says (most, none).
 pub(super) struct Gate<S> {

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use crate::plan::GetPlan;
 use crate::report::error::KwError;
-use crate::wait::Named;
 use kw_base::notices;
 use kw_base::permits::Permits;
 use kw_client::client::backoff::{self, Backoff};
@@ -18,6 +17,7 @@ use kw_client::config::settings::{Settings, SettingsError};
 use kw_client::discovery::cluster_handle::{CachedTypes, ClusterHandle};
 use kw_client::discovery::once::Discovered;
 use kw_client::discovery::{self, DiscoveryError, Requested};
+use kw_wait::wait::Named;
 use kw_watcher::watcher::Target;
 
 /// How many members get ready (connect, discover, check access) at once: a fleet of a thousand

@@ -55,7 +55,7 @@ fn run_plan(
     config: &ConfigFlags,
     notices: &Notices,
 ) -> Result<(Outcome, evidence::Evidence), KwError> {
-    if plan.live && !crate::output::terminal::stdout_is_terminal() {
+    if plan.live && !kw_output::output::terminal::stdout_is_terminal() {
         return Err(PlanError::LiveWithoutTerminal.into());
     }
     let kubeconfig = settings::load_from_env(config)?;
@@ -109,7 +109,7 @@ fn run_plan(
     let deadlines = plan.deadlines(started);
     let kubectl_wait = matches!(
         plan.output.format,
-        crate::output::printer::OutputFormat::ConditionMet { .. }
+        kw_output::output::printer::OutputFormat::ConditionMet { .. }
     );
     let requested = requested(&plan.request, kubectl_wait)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
@@ -128,7 +128,7 @@ fn run_plan(
         .timed_out(Instant::now())
         .then(|| plan.timeout_message());
     let failed_by = match &outcome.end {
-        End::Verdict(crate::wait::Verdict::FailOn { by, .. }) => Some(by.clone()),
+        End::Verdict(kw_wait::wait::Verdict::FailOn { by, .. }) => Some(by.clone()),
         _ => None,
     };
     // Why the wait failed or ran out, decided here once for every verb (its logs read once),
@@ -140,7 +140,7 @@ fn run_plan(
             // Below `--live`'s last frame on a terminal, the compact block: the frame's verdict
             // stays on screen. Stderr to a file gets it whole.
             if plan.live && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-                summary.compact = crate::output::terminal::stdout_width();
+                summary.compact = kw_output::output::terminal::stdout_width();
             }
             summary
         });

@@ -3,18 +3,19 @@
 //! other formats. Everything else (a watch, several contexts) is one stream shared by every
 //! watcher; a one-shot list over several contexts is held to the end, so that its columns line
 //! up over every context (kubectl aligns a whole list; the contexts' lists are one list here).
-//! With `--live`, every watcher feeds the live view (`crate::output::live`) and nothing is printed.
+//! With `--live`, every watcher feeds the live view (`kw_output::output::live`) and nothing is printed.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::output::live;
-use crate::output::printer::{self, PrintOptions};
-use crate::output::sinks::Shared;
-use crate::output::writer::{is_closed_pipe, Output};
 use kw_base::notices::Notices;
+use kw_events::events::Reconnects;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
-use kw_watcher::watcher::{Reconnects, WatchError};
+use kw_output::output::live;
+use kw_output::output::printer::{self, PrintOptions};
+use kw_output::output::sinks::Shared;
+use kw_output::output::writer::{is_closed_pipe, Output};
+use kw_watcher::watcher::WatchError;
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 
@@ -124,14 +125,14 @@ impl Outputs {
     }
 
     /// The objects a wait that ran out of time never saw meet its condition (before `finish`).
-    pub(super) fn not_met(&self, objects: &[printer::NotMet]) {
+    pub(super) fn not_met(&self, objects: &[kw_wait::wait::NotMet]) {
         if let Some(output) = self.current().as_ref() {
             kw_base::mutex::lock(&output.0).not_met(objects);
         }
     }
 
     /// The named objects of a wait that do not exist (before `finish`).
-    pub(super) fn not_found(&self, objects: &[printer::NotMet]) {
+    pub(super) fn not_found(&self, objects: &[kw_wait::wait::NotMet]) {
         if let Some(output) = self.current().as_ref() {
             kw_base::mutex::lock(&output.0).not_found(objects);
         }

@@ -10,10 +10,10 @@ use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
 use crate::report::rollout::{RolloutOutcome, RolloutRun};
-use crate::wait::Unready;
 use kw_base::notices::Notices;
 use kw_client::config::flags::ConfigFlags;
 use kw_events::readiness::State;
+use kw_wait::wait::Unready;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
 /// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
@@ -163,8 +163,8 @@ fn failure_line(object: Unready) -> String {
 #[cfg(test)]
 mod tests {
     use super::failure_line;
-    use crate::wait::Unready;
     use kw_events::readiness::{Judgement, State};
+    use kw_wait::wait::Unready;
 
     fn failed(label: &str, context: &str, viewed: bool, message: &str) -> Unready {
         Unready {

@@ -5,9 +5,9 @@
 use crate::cli::WaitArgs;
 use crate::report::error::KwError;
 use crate::report::wait::WaitOutcome;
-use crate::wait::Expr;
 use kw_base::notices::Notices;
 use kw_client::config::flags::ConfigFlags;
+use kw_wait::wait::Expr;
 
 /// `kw wait --for=CONDITION TARGETS`: kubectl's lines on stdout as each object meets it.
 pub fn wait(

@@ -18,13 +18,14 @@ use std::io;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::output::sinks::DepthBound;
 use kw_base::notices;
 use kw_base::notices::ContextScope;
 use kw_client::client::Client;
 use kw_events::decode::depth;
+use kw_events::events::Reconnects;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
-use kw_watcher::watcher::{Options, Reconnects, Target, WatchError, Watcher};
+use kw_output::output::sinks::DepthBound;
+use kw_watcher::watcher::{Options, Target, WatchError, Watcher};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -180,3 +180,21 @@ mod tests {
         assert_ne!("\u{39F}\u{3A3}".to_lowercase(), "\u{3BF}\u{3C3}");
     }
 }
+
+/// Watches opened again after one ended (the server's timeout, a broken connection, an
+/// expired version), counted over every watcher handed the same counter: the runner makes one
+/// per run and the live view's footer shows it. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct Reconnects(std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl Reconnects {
+    /// How many times the watchers counted here have reconnected.
+    pub fn count(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// One more watch opened again (the watcher counts its own).
+    pub fn one_more(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -39,29 +39,14 @@ pub use list::MAX_LIST_PAGES;
 pub use options::Options;
 pub use request::Target;
 
+use kw_events::events::Reconnects;
+
 use ends::{end_of_sync, Interrupted, StreamEnd};
 use list::SyncError;
 use pacing::{retry_pause, wait_parked};
 use state::{ClientRef, Mode, WatchState};
 use stream::{OpenStream, StreamStep};
 use streaming::{Phase, MAX_STREAMING_FAILURES};
-
-/// Watches opened again after one ended (the server's timeout, a broken connection, an
-/// expired version), counted over every watcher handed the same counter: the runner makes one
-/// per run and the live view's footer shows it. Clones share the count.
-#[derive(Debug, Clone, Default)]
-pub struct Reconnects(std::sync::Arc<std::sync::atomic::AtomicU64>);
-
-impl Reconnects {
-    /// How many times the watchers counted here have reconnected.
-    pub fn count(&self) -> u64 {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    fn one_more(&self) {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-}
 
 /// Where a watch that may park has got to.
 pub enum Progress {

@@ -1,0 +1,124 @@
+//! `--sort-by` for the formats that print objects (`-o json|yaml|name|jsonpath|custom-columns`
+//! ...): kubectl sorts the initial list with its `RuntimeSort` before printing it, so kw holds
+//! the list's events (copied: events borrow the decoder's buffer) until the list is complete,
+//! sorts them exactly as kubectl does (`sort_keys` and Go's sort, `go_sort`), and replays them to
+//! the format's printer. kubectl does this only without `--watch` (its goldens show watch
+//! output unsorted), so kw too. Tables sort themselves (`table`), watching or not.
+
+use std::io::{self, Write};
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use kw_events::events::{Event, Origin, ResourceInfo};
+use kw_go::jsonpath::JsonPath;
+use kw_wire::EventType;
+
+use super::contract::DecodedObject;
+use super::go_sort::go_sort;
+use super::sort_keys::sort_key_less;
+use super::Printer;
+
+struct Held {
+    kind: EventType,
+    object: Box<RawValue>,
+    object_lacks_type: bool,
+    name: String,
+    namespace: String,
+    context: Option<String>,
+    key: Option<Value>,
+}
+
+pub struct SortingPrinter {
+    inner: Box<dyn Printer>,
+    path: JsonPath,
+    resource: Option<ResourceInfo>,
+    held: Vec<Held>,
+}
+
+impl SortingPrinter {
+    pub fn new(inner: Box<dyn Printer>, path: &JsonPath) -> SortingPrinter {
+        SortingPrinter {
+            inner,
+            path: path.clone(),
+            resource: None,
+            held: Vec::new(),
+        }
+    }
+
+    fn key(&self, object: &DecodedObject<'_>) -> Option<Value> {
+        let groups = self.path.find(object.get().ok()?).ok()?;
+        groups.first()?.first().map(|v| v.clone().into_owned())
+    }
+
+    fn release(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let mut held = std::mem::take(&mut self.held);
+        let Some(resource) = self.resource.clone() else {
+            return Ok(());
+        };
+        go_sort(&mut held, |a, b| match (&a.key, &b.key) {
+            (None, _) => true,
+            (_, None) => false,
+            (Some(a), Some(b)) => sort_key_less(a, b),
+        });
+        for item in &held {
+            let event = Event {
+                kind: item.kind,
+                origin: Origin::List,
+                resource: &resource,
+                object: &item.object,
+                object_lacks_type: item.object_lacks_type,
+                name: &item.name,
+                namespace: &item.namespace,
+                row: None,
+                context: item.context.as_deref(),
+            };
+            self.inner.print(&event, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl Printer for SortingPrinter {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if event.origin != Origin::List || event.row.is_some() {
+            return self.inner.print_decoded(event, object, out);
+        }
+        if self.resource.is_none() {
+            self.resource = Some(event.resource.clone());
+        }
+        self.held.push(Held {
+            kind: event.kind,
+            object: event.object.to_owned(),
+            object_lacks_type: event.object_lacks_type,
+            name: event.name.to_string(),
+            namespace: event.namespace.to_string(),
+            context: event.context.map(str::to_string),
+            key: self.key(&object),
+        });
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.held.is_empty() {
+            self.release(out)?;
+        }
+        self.inner.checkpoint(out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.held.is_empty() {
+            self.release(out)?;
+        }
+        self.inner.finish(out)
+    }
+
+    fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
+        self.inner.measure_decoded(event, object)
+    }
+}
