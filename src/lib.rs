@@ -1,9 +1,12 @@
 //! kw: a kubectl-style watcher for Kubernetes.
 //!
-//! Data flows one way: flags + kubeconfig → settings → client (HTTP/TLS/auth) → watcher (list,
-//! watch, resume, relist) → events → printer → stdout. `run` wires them together for `kw get`,
-//! `report` words every ending, and `main.rs` only dispatches. The simulated API server (`sim`)
-//! is a separate room that shares only `wire` with the rest.
+//! Data flows one way, and the crates are its stages, each knowing only the ones below it:
+//! flags + kubeconfig → settings and the client (`kw-client`) → the watcher (`kw-watcher`) →
+//! events (`kw-events`) → the judge (`kw-wait`) → the printer (`kw-output`) → stdout, over the
+//! Go engines (`kw-go`) and the plumbing (`kw-base`). This crate is the command: `cli` reads
+//! the flags, `plan` decides what to do without any I/O, `run` wires the layers together,
+//! `report` words every ending and its exit code, and `main.rs` only dispatches. The simulated
+//! API server (`kw-sim`) shares only `kw-wire` with the rest.
 
 pub mod cli;
 pub mod cli_help;
@@ -14,6 +17,9 @@ pub mod plan;
 pub mod report;
 pub mod run;
 pub mod version;
+
+// The layers, under the names the tests, benches and fuzz targets know them by
+// (`kw::watcher::Watcher`). kw's own modules name the crates.
 pub use kw_base::{log, mutex, notices, parking, permits, private_file, secrets, spelling};
 pub use kw_client::{client, config, discovery};
 pub use kw_events::{decode, events, readiness};
