@@ -28,7 +28,7 @@ const NO_FILE_COMP: u32 = 4;
 /// No bit set: the shell's default, file names.
 const DEFAULT: u32 = 0;
 
-/// Whether the program was started as `kubectl_complete-kw` (its argv[0], any directory).
+/// Whether the program was started as `kubectl_complete-kw` (its `argv[0]`, any directory).
 pub fn invoked_as_plugin_completion(argv0: &OsStr) -> bool {
     let name = Path::new(argv0).file_name().unwrap_or_default();
     name == PROGRAM || name == OsStr::new(&format!("{PROGRAM}.exe"))

@@ -74,7 +74,7 @@ pub enum WatchStart {
 /// How many times each fault has actually fired since the server started: what a test asserts
 /// to show that the fault it asked for happened (a fault configured but never reached proves
 /// nothing). Unlike the counters that decide which request gets a fault, these survive
-/// [`FaultState::set`].
+/// `FaultState::set` (a new fault set).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FaultsFired {
     /// LIST requests answered with `list_status`.
