@@ -116,6 +116,7 @@ fn print_events(bencher: Bencher, format: OutputFormat, watch_events: bool) {
                     namespace: "default",
                     row: None,
                     context: None,
+                    judged: None,
                 };
                 let _ = printer.print(&event, &mut out);
             }
@@ -185,6 +186,7 @@ fn print_table_rows(bencher: Bencher) {
                     generation,
                 }),
                 context: None,
+                judged: None,
             };
             let _ = printer.print(&event, &mut out);
             let _ = printer.checkpoint(&mut out);

@@ -947,13 +947,14 @@ pub fn table(data: &[u8]) {
                         generation: 0,
                     }),
                     context: None,
+                    judged: None,
                 };
                 if printer.print(&event, &mut out).is_ok() {
                     printed += 1;
                 }
             }
             let _ = printer.checkpoint(&mut out);
-            let _ = printer.finish(&mut out);
+            let _ = printer.finish(&Default::default(), &mut out);
             let what = format!("{name}, fallback {fallback}");
             assert_no_control(&out, &what);
             let lines = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
@@ -1000,13 +1001,14 @@ pub fn table(data: &[u8]) {
             namespace: &head.metadata.namespace,
             row: None,
             context: None,
+            judged: None,
         };
         if printer.print(&event, &mut out).is_ok() {
             printed += 1;
         }
     }
     let _ = printer.checkpoint(&mut out);
-    let _ = printer.finish(&mut out);
+    let _ = printer.finish(&Default::default(), &mut out);
     // The header is the user's own text (a tab or a line break there is theirs: the oracle's
     // finding, `regressions/table/oracle-newline-in-custom-columns-header`); the rows are the
     // server's.
@@ -1643,15 +1645,21 @@ pub fn proxy_reply(data: &[u8]) {
 pub type RolloutPrint<'p> =
     dyn FnMut(&kw::events::Event<'_>, kw::readiness::Judgement, &mut Vec<u8>) + 'p;
 
-/// kw's `rollout status` printer, fed the judgement as the run's judge leaves it.
+/// kw's `rollout status` printer, fed the event with the judgement the run's judge puts on it.
 pub fn kw_rollout_printer(
 ) -> impl FnMut(&kw::events::Event<'_>, kw::readiness::Judgement, &mut Vec<u8>) {
     use kw::output::printer::Printer;
-    let judged = kw::wait::JudgedEvent::default();
-    let mut printer = kw::output::printer::RolloutStatusPrinter::new(Some(judged.clone()));
+    let mut printer = kw::output::printer::RolloutStatusPrinter::default();
     move |event, judgement, out| {
-        judged.set(Some(judgement));
-        printer.print(event, out).expect("a Vec takes it");
+        let note = kw::events::JudgeNote {
+            prints: 0,
+            judgement: Some(&judgement),
+        };
+        let judged = kw::events::Event {
+            judged: Some(note),
+            ..*event
+        };
+        printer.print(&judged, out).expect("a Vec takes it");
     }
 }
 
@@ -1731,6 +1739,7 @@ pub fn rollout_lines_with(data: &[u8], print: &mut RolloutPrint<'_>) {
             namespace: "default",
             row: None,
             context,
+            judged: None,
         };
         let mut out = Vec::new();
         print(&event, judgement.clone(), &mut out);

@@ -279,7 +279,6 @@ impl GetPlan {
         let several_types = several_types(targets);
         PrintOptions {
             // The run's: where its judge leaves each event's judgement.
-            judged: None,
             format: output.format.clone(),
             watch_events: output.watch_events,
             watching: self.watching,

@@ -26,12 +26,10 @@ use kw_client::discovery::{DiscoveryError, Requested};
 use kw_events::decode::depth;
 use kw_events::events::Reconnects;
 use kw_events::events::{ResourceInfo, Sink};
-use kw_output::output::printer::OutputFormat;
-use kw_output::output::printer::PrintOptions;
+use kw_output::output::printer::{Closing, PrintOptions};
 use kw_output::output::sinks::{DepthBound, WithContext, WithKind};
 use kw_output::output::writer::is_closed_pipe;
-use kw_wait::wait::JudgedEvent;
-use kw_wait::wait::{ConditionSink, Expr, Judge, Key, Opening, SharedJudge, Trouble, Verdict};
+use kw_wait::wait::{ConditionSink, Expr, Judge, Key, SharedJudge, Trouble, Verdict};
 use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
@@ -66,9 +64,6 @@ pub(super) struct Run {
     when_empty: Mutex<Option<String>>,
     /// Each member's causes, for the summary of a failed wait.
     causes: Mutex<Vec<MemberCauses>>,
-    /// Where the judge leaves each event's judgement for a printer that says it (`rollout
-    /// status`): printed lines come from the one judge.
-    judged_event: Option<JudgedEvent>,
     /// kubectl wait's named objects found missing, passed over: said after the others.
     not_found: Mutex<Vec<kw_wait::wait::NotMet>>,
     /// What the members' clients share (TLS configurations, plugin permits).
@@ -117,8 +112,6 @@ impl Run {
             )
         });
         let terminal = kw_output::output::terminal::stdout_is_terminal();
-        let judged_event = matches!(plan.output.format, OutputFormat::RolloutStatus { .. })
-            .then(JudgedEvent::default);
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         let reconnects = Reconnects::default();
         Run {
@@ -149,7 +142,6 @@ impl Run {
             several,
             when_empty: Mutex::new(None),
             causes: Mutex::new(Vec::new()),
-            judged_event,
             not_found: Mutex::new(Vec::new()),
             shared: Arc::default(),
             readying: Arc::new(super::member::readying()),
@@ -283,14 +275,15 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
     // the order named (`report::wait`).
     let missing = kw_base::mutex::lock(&run.not_found).clone();
-    if !missing.is_empty() {
-        run.outputs.not_found(&missing);
-    }
     let end = match verdict {
         Ok(end) => end,
         Err(error) => {
             // Whatever was printed before the failure is complete on stdout.
-            let _ = run.outputs.finish();
+            let closing = Closing {
+                missing: &missing,
+                unmet: &[],
+            };
+            let _ = run.outputs.finish(&closing);
             return Err(error);
         }
     };
@@ -301,11 +294,16 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         && run
             .deadline
             .is_some_and(|deadline| Instant::now() >= deadline);
-    if let Some(judge) = run.judge.as_ref().filter(|_| ran_out) {
-        run.outputs.not_met(&judge.not_met());
-    }
+    let unmet = match run.judge.as_ref().filter(|_| ran_out) {
+        Some(judge) => judge.not_met(),
+        None => Vec::new(),
+    };
     if !matches!(end, End::ClosedPipe { .. }) {
-        run.outputs.finish().map_err(KwError::Watch)?;
+        let closing = Closing {
+            missing: &missing,
+            unmet: &unmet,
+        };
+        run.outputs.finish(&closing).map_err(KwError::Watch)?;
     }
     let end = match end {
         End::Verdict(Verdict::FailOn { .. }) => reworded(&run, &received).unwrap_or(end),
@@ -477,7 +475,6 @@ impl Run {
             self.width,
             self.started,
         );
-        options.judged = self.judged_event.clone();
         options.deadline = self.timeout;
         options
     }
@@ -692,17 +689,13 @@ impl Run {
             .outputs
             .sink(options, (&target.resource, order), printed)?;
         // Under the tap: the auxiliary watches see every event, stdout the ones let through.
-        let opening = self.plan.prints_once().then(Opening::default);
         let mut gated;
-        let output: &mut dyn Sink = match &opening {
-            Some(opening) => {
-                gated = Gate {
-                    opening: opening.clone(),
-                    inner: &mut output,
-                };
+        let output: &mut dyn Sink = match self.plan.prints_once() {
+            true => {
+                gated = Gate { inner: &mut output };
                 &mut gated
             }
-            None => &mut output,
+            false => &mut output,
         };
         let mut tapped;
         let sink: &mut dyn Sink = match watches {
@@ -724,12 +717,7 @@ impl Run {
         if self.several && self.plan.watching {
             watcher = watcher.first_list_under(Arc::clone(&self.readying));
         }
-        let judged = self.judge.as_ref().map(|judge| Judged {
-            judge,
-            index,
-            opening,
-            judged_event: self.judged_event.clone(),
-        });
+        let judged = self.judge.as_ref().map(|judge| (judge, index));
         let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
         if let (Err(WatchError::NotFound(errors)), Some(judge), [name]) =
             (&result, &self.judge, target.names.as_slice())
@@ -772,23 +760,14 @@ struct At<'a> {
     watches: Option<&'a Arc<WatchSet>>,
 }
 
-/// A watcher's place before the judge: its index, and the gate it opens (`-o name` under
-/// `--until`).
-struct Judged<'a> {
-    judge: &'a SharedJudge,
-    index: usize,
-    opening: Option<Opening>,
-    judged_event: Option<JudgedEvent>,
-}
-
-/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for,
-/// and (in a run over several contexts) the label of its context, outermost so that the judge
-/// sees it too.
+/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for
+/// (the run's judge, and the watcher's index among its watchers), and (in a run over several
+/// contexts) the label of its context, outermost so that the judge sees it too.
 fn run_wrapped(
     watcher: &mut Watcher<'_>,
     base: &mut dyn Sink,
     with_kind: bool,
-    judged: Option<Judged<'_>>,
+    judged: Option<(&SharedJudge, usize)>,
     context: Option<&Arc<str>>,
 ) -> Result<WatcherReport, WatchError> {
     let mut prefixed;
@@ -800,20 +779,8 @@ fn run_wrapped(
     };
     let mut conditioned;
     let base: &mut dyn Sink = match judged {
-        Some(Judged {
-            judge,
-            index,
-            opening,
-            judged_event,
-        }) => {
-            let mut sink = ConditionSink::new(judge.clone(), index, base);
-            if let Some(opening) = opening {
-                sink = sink.opening(opening);
-            }
-            if let Some(judged) = judged_event {
-                sink = sink.judged(judged);
-            }
-            conditioned = sink;
+        Some((judge, index)) => {
+            conditioned = ConditionSink::new(judge.clone(), index, base);
             &mut conditioned
         }
         None => base,

@@ -12,7 +12,7 @@ use kw_base::notices::Notices;
 use kw_events::events::Reconnects;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
 use kw_output::output::live;
-use kw_output::output::printer::{self, PrintOptions};
+use kw_output::output::printer::{self, Closing, PrintOptions};
 use kw_output::output::sinks::Shared;
 use kw_output::output::writer::{is_closed_pipe, Output};
 use kw_watcher::watcher::WatchError;
@@ -104,7 +104,7 @@ impl Outputs {
             _ => {
                 let mut owed = false;
                 if let Some(done) = current.take() {
-                    finish(&done)?;
+                    finish(&done, &Closing::default())?;
                     owed = printed > 0 && !options.no_headers;
                 }
                 let fresh = Shared(Arc::new(Mutex::new(Output::new(
@@ -124,36 +124,23 @@ impl Outputs {
         })
     }
 
-    /// The objects a wait that ran out of time never saw meet its condition (before `finish`).
-    pub(super) fn not_met(&self, objects: &[kw_wait::wait::NotMet]) {
-        if let Some(output) = self.current().as_ref() {
-            kw_base::mutex::lock(&output.0).not_met(objects);
-        }
-    }
-
-    /// The named objects of a wait that do not exist (before `finish`).
-    pub(super) fn not_found(&self, objects: &[kw_wait::wait::NotMet]) {
-        if let Some(output) = self.current().as_ref() {
-            kw_base::mutex::lock(&output.0).not_found(objects);
-        }
-    }
-
-    /// Let the printer close what it holds open, and flush; a closed pipe is not an error.
-    pub(super) fn finish(&self) -> Result<(), WatchError> {
+    /// Let the printer close what it holds open, with what the run knows once it is over, and
+    /// flush; a closed pipe is not an error.
+    pub(super) fn finish(&self, closing: &Closing<'_>) -> Result<(), WatchError> {
         if let Some(view) = &self.live {
             view.finish();
             return Ok(());
         }
         match self.current().as_ref() {
-            Some(output) => finish(output),
+            Some(output) => finish(output, closing),
             None => Ok(()),
         }
     }
 }
 
-fn finish(output: &SharedOutput) -> Result<(), WatchError> {
+fn finish(output: &SharedOutput, closing: &Closing<'_>) -> Result<(), WatchError> {
     let mut output = kw_base::mutex::lock(&output.0);
-    match output.finish() {
+    match output.finish(closing) {
         Err(e) if !is_closed_pipe(&e) => Err(WatchError::Output(e)),
         _ => Ok(()),
     }

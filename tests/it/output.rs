@@ -200,10 +200,13 @@ fn fallback_table_matches_kubectl_for_core_kinds() {
                     generation: 0,
                 }),
                 context: None,
+                judged: None,
             };
             printer.print(&event, &mut out).expect("print");
         }
-        printer.finish(&mut out).expect("finish");
+        printer
+            .finish(&Default::default(), &mut out)
+            .expect("finish");
         harness::assert_golden(golden, &String::from_utf8(out).expect("utf-8"));
     }
 }

@@ -99,8 +99,8 @@ const KW_BASE_RANKS: Ranks = &[
 /// Go's formats, then the engines that print with them.
 const KW_GO_RANKS: Ranks = &[("goformat", 0), ("jsonpath", 1), ("gotemplate", 1)];
 
-/// The event, the decoder and the readiness rules: three vocabularies that do not name each other.
-const KW_EVENTS_RANKS: Ranks = &[("events", 0), ("decode", 0), ("readiness", 0)];
+/// The decoder and the readiness rules, then the event, which carries a judgement.
+const KW_EVENTS_RANKS: Ranks = &[("decode", 0), ("readiness", 0), ("events", 1)];
 
 /// The settings, the HTTP client they make, then discovery over the client.
 const KW_CLIENT_RANKS: Ranks = &[("config", 0), ("client", 1), ("discovery", 2)];

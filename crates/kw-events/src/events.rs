@@ -7,6 +7,8 @@ use serde_json::value::RawValue;
 
 use kw_wire::{EventType, TableColumnDefinition};
 
+use crate::readiness::Judgement;
+
 /// What a resource type is, as discovery described it. Enough to build request paths and to
 /// print `-o name` (`pod/nginx`, `deployment.apps/web`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -109,6 +111,22 @@ pub struct Event<'a> {
     /// The kubeconfig context the object came from, when a run watches several (`--context
     /// a,b`); `None` otherwise, so single-context output stays kubectl's.
     pub context: Option<&'a str>,
+    /// What the run's judge said of this event, once it has passed the judge (`--until`,
+    /// `--fail-on`, `wait`, `rollout status`); `None` before, or with no judge.
+    pub judged: Option<JudgeNote<'a>>,
+}
+
+/// The judge's word on one event, carried by the event to what prints it: the printer below
+/// the judge reads it here, never from a channel beside the event.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JudgeNote<'a> {
+    /// How many times kubectl wait prints this event's object: once when it first meets an
+    /// `--until` condition (once per condition met under kubectl wait's repeated `--for`), else
+    /// none. What `-o name` under `--until` prints.
+    pub prints: usize,
+    /// The object's judgement by this event under the readiness rules, before a stuck child's
+    /// grace weighs in: the line `rollout status` says for a kind kubectl has no viewer of.
+    pub judgement: Option<&'a Judgement>,
 }
 
 /// What a sink tells the watcher after each call: go on, or stop watching. A sink that stops

@@ -227,6 +227,7 @@ mod tests {
                 generation: 0,
             }),
             context: None,
+            judged: None,
         };
         let mut sink = WithKind::new(Collect::default());
         assert_eq!(sink.event(&event).unwrap(), Flow::Continue);

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::output::printer::Printer;
+use crate::output::printer::{Closing, Printer};
 use kw_events::events::{Event, Flow, Sink};
 
 pub struct Output<W: Write> {
@@ -23,19 +23,10 @@ impl<W: Write> Output<W> {
         }
     }
 
-    /// The objects a wait that ran out of time never saw meet its condition.
-    pub fn not_met(&mut self, objects: &[kw_wait::wait::NotMet]) {
-        self.printer.not_met(objects);
-    }
-
-    /// The named objects of a wait that do not exist (kubectl goes on past them).
-    pub fn not_found(&mut self, objects: &[kw_wait::wait::NotMet]) {
-        self.printer.not_found(objects);
-    }
-
-    /// No more events: let the printer close what it holds open, and flush.
-    pub fn finish(&mut self) -> io::Result<()> {
-        self.printer.finish(&mut self.out)?;
+    /// No more events: let the printer close what it holds open, with what the run knows once
+    /// it is over, and flush.
+    pub fn finish(&mut self, closing: &Closing<'_>) -> io::Result<()> {
+        self.printer.finish(closing, &mut self.out)?;
         self.out.flush()
     }
 }

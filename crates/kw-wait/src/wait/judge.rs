@@ -881,8 +881,8 @@ impl Judge {
     }
 
     /// The readiness rules' judgement of the event just judged (`last_judged`).
-    pub(super) fn last_judged(&self) -> Option<Judgement> {
-        self.last_judged.clone()
+    pub(super) fn last_judged(&self) -> Option<&Judgement> {
+        self.last_judged.as_ref()
     }
 
     /// How many times kubectl wait prints the object of the event just judged: once when it
@@ -1341,6 +1341,7 @@ mod tests {
                 namespace: "ns",
                 row: None,
                 context: None,
+                judged: None,
             };
             if let Some(e) = judge.event(&event) {
                 return Some((i, e));
@@ -1753,6 +1754,7 @@ mod tests {
             namespace: "ns",
             row: None,
             context: None,
+            judged: None,
         })
     }
 
@@ -2119,6 +2121,7 @@ mod tests {
                 namespace: "ns",
                 row: None,
                 context: Some(context),
+                judged: None,
             })
         };
         let named = |context: &str| vec![Named::new(&resource, None, "web").in_context(context)];

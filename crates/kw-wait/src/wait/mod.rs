@@ -36,4 +36,4 @@ pub use judge::{Judge, Standing, Trouble, Unmet, Unready, Verdict};
 pub use judged::{Judged, Judging, ObjectKey};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
-pub use sink::{ConditionSink, JudgedEvent, Opening};
+pub use sink::ConditionSink;

@@ -212,6 +212,7 @@ impl<'c> WatchState<'c> {
                 generation: self.columns_generation,
             }),
             context: None,
+            judged: None,
         };
         flow(sink.event(&event))?;
         self.printed += 1;
@@ -270,6 +271,7 @@ impl<'c> WatchState<'c> {
                 None
             },
             context: None,
+            judged: None,
         };
         flow(sink.event(&event))?;
         self.printed += 1;

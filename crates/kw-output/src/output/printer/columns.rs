@@ -126,7 +126,7 @@ impl Printer for ColumnsPrinter {
         self.tabwriter.flush(out)
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         // kubectl prints the header of an empty list (it prints the List, not its items).
         if !self.header_printed && !self.watching {
             self.write_header(out)?;

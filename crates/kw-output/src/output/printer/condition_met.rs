@@ -172,7 +172,9 @@ impl Printer for ConditionMetPrinter {
 
     /// The listed objects, in kubectl's order. A named object met after one named before it
     /// that never did is not said: kubectl gave up on the earlier one first.
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.not_found(closing.missing);
+        self.not_met(closing.unmet);
         self.write_named(out)?;
         self.listed.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, bytes) in self.listed.drain(..) {
@@ -183,7 +185,10 @@ impl Printer for ConditionMetPrinter {
         }
         Ok(())
     }
+}
 
+impl ConditionMetPrinter {
+    /// Named objects that do not exist take their slots as met: kubectl goes past them.
     fn not_found(&mut self, objects: &[NotMet]) {
         for object in objects {
             let steps = self.steps;
@@ -197,6 +202,7 @@ impl Printer for ConditionMetPrinter {
         }
     }
 
+    /// No object after the first that never met the condition is named.
     fn not_met(&mut self, objects: &[NotMet]) {
         for object in objects {
             let named = self.named.iter().any(|slot| slot.name == object.name);
@@ -245,6 +251,7 @@ mod tests {
             namespace: "default",
             row: None,
             context: None,
+            judged: None,
         };
         let mut out = Vec::new();
         printer.print(&event, &mut out).unwrap();
@@ -268,7 +275,7 @@ mod tests {
         assert_eq!(print(&mut printer, "b"), "");
         assert_eq!(print(&mut printer, "a"), "");
         let mut out = Vec::new();
-        printer.finish(&mut out).unwrap();
+        printer.finish(&Default::default(), &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "deployment.apps/a condition met\ndeployment.apps/b condition met\n"

@@ -45,7 +45,7 @@ pub trait Printer: Send {
 
     /// No more events will come: close anything still open (the `List` of `-o json` without
     /// `--watch`).
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+    fn finish(&mut self, closing: &Closing<'_>, out: &mut dyn Write) -> io::Result<()>;
 
     /// Take in an event that is not to be printed (the initial list under `--watch-only`):
     /// a terminal table sizes its columns by it, `--diff` remembers its object.
@@ -61,14 +61,18 @@ pub trait Printer: Send {
     ) -> io::Result<()> {
         Ok(())
     }
+}
 
-    /// Before `finish`, when a wait ran out of time: the objects that never met what it
-    /// asked. kubectl wait names the objects in turn, so it never names one after them.
-    fn not_met(&mut self, _objects: &[NotMet]) {}
-
-    /// Before `finish`: named objects that do not exist. kubectl wait says its NotFound for
-    /// each and goes on to the next, so it names the ones after them all the same.
-    fn not_found(&mut self, _objects: &[NotMet]) {}
+/// What the run knows once it is over, handed to `finish`: the last lines of kubectl wait's
+/// output depend on it (which objects it names, in its order). Empty for every other run.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Closing<'a> {
+    /// Named objects that do not exist. kubectl wait says its NotFound for each and goes on to
+    /// the next, so it names the ones after them all the same.
+    pub missing: &'a [NotMet],
+    /// When a wait ran out of time: the objects that never met what it asked. kubectl wait
+    /// names the objects in turn, so it never names one after them.
+    pub unmet: &'a [NotMet],
 }
 
 /// What an object that does not decode reads as where a value is optional (labels, diffs).

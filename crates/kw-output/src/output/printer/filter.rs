@@ -102,19 +102,11 @@ impl Printer for FilterPrinter {
         self.inner.checkpoint(out)
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.inner.finish(out)
+    fn finish(&mut self, closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.inner.finish(closing, out)
     }
 
     fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {
         self.inner.measure_decoded(event, object)
-    }
-
-    fn not_met(&mut self, objects: &[kw_wait::wait::NotMet]) {
-        self.inner.not_met(objects)
-    }
-
-    fn not_found(&mut self, objects: &[kw_wait::wait::NotMet]) {
-        self.inner.not_found(objects)
     }
 }

@@ -105,7 +105,7 @@ impl Printer for GoTemplatePrinter {
         self.runs.checkpoint(out)
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         match self.runs.list() {
             Some(list) => self.run(&list, out),
             None => self.runs.checkpoint(out),

@@ -174,7 +174,7 @@ impl Printer for JsonPrinter {
         Ok(())
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         if self.layout != Layout::List || self.list_closed {
             return Ok(());
         }
@@ -237,12 +237,13 @@ mod tests {
                 namespace: "default",
                 row: None,
                 context: None,
+                judged: None,
             };
             printer.print(&event, &mut out).unwrap();
             printer.checkpoint(&mut out).unwrap();
         }
-        printer.finish(&mut out).unwrap();
-        printer.finish(&mut out).unwrap();
+        printer.finish(&Default::default(), &mut out).unwrap();
+        printer.finish(&Default::default(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -391,6 +392,7 @@ mod tests {
             namespace: "",
             row: None,
             context: None,
+            judged: None,
         };
         let mut printer = JsonPrinter::new(&options());
         let mut out = Vec::new();

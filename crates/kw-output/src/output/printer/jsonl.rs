@@ -149,7 +149,7 @@ impl Printer for JsonlPrinter {
         Ok(())
     }
 
-    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }
 }
@@ -194,11 +194,12 @@ mod tests {
             namespace: "default",
             row: None,
             context: None,
+            judged: None,
         };
         let mut printer = JsonlPrinter::new(&options);
         let mut out = Vec::new();
         printer.print(&event, &mut out).unwrap();
-        printer.finish(&mut out).unwrap();
+        printer.finish(&Default::default(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

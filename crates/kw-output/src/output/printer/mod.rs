@@ -36,7 +36,7 @@ mod yaml;
 pub use columns::ColumnsPrinter;
 pub use condition_met::ConditionMetPrinter;
 pub(crate) use contract::DecodedObject;
-pub use contract::{ObjectDecodeError, Printer};
+pub use contract::{Closing, ObjectDecodeError, Printer};
 pub use diff_lines::DiffDetail;
 pub use fallback::fallback_row;
 pub use filter::parse_only;
@@ -54,8 +54,6 @@ pub use timestamp::TimestampFormat;
 pub use yaml::YamlPrinter;
 
 use kw_events::events::{Event, Origin};
-
-use kw_wait::wait::NotMet;
 
 /// Choose the printer for these options (behind the event filters when asked for).
 pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
@@ -101,16 +99,12 @@ impl Printer for MeasuredList {
         self.inner.checkpoint(out)
     }
 
-    fn finish(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        self.inner.finish(out)
-    }
-
-    fn not_met(&mut self, objects: &[NotMet]) {
-        self.inner.not_met(objects)
-    }
-
-    fn not_found(&mut self, objects: &[NotMet]) {
-        self.inner.not_found(objects)
+    fn finish(
+        &mut self,
+        closing: &Closing<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        self.inner.finish(closing, out)
     }
 }
 
@@ -133,9 +127,7 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
             Box::new(ColumnsPrinter::new(columns, *from_file, options))
         }
         // Its revision is the judge's (`Readiness::Kubectl`): the printer only says.
-        OutputFormat::RolloutStatus { .. } => {
-            Box::new(RolloutStatusPrinter::new(options.judged.clone()))
-        }
+        OutputFormat::RolloutStatus { .. } => Box::<RolloutStatusPrinter>::default(),
         OutputFormat::ConditionMet {
             inner,
             order,
@@ -212,6 +204,7 @@ mod tests {
                     namespace: "default",
                     row: None,
                     context: None,
+                    judged: None,
                 };
                 printer.print(&event, &mut out).unwrap();
                 printer.checkpoint(&mut out).unwrap();
@@ -246,6 +239,7 @@ mod tests {
             namespace: "default",
             row: None,
             context: None,
+            judged: None,
         };
         let cases = [
             (OutputFormat::Name, "pod/nginx\n"),
@@ -279,7 +273,7 @@ mod tests {
             let mut out = Vec::new();
             printer.print(&event, &mut out).unwrap();
             printer.checkpoint(&mut out).unwrap();
-            printer.finish(&mut out).unwrap();
+            printer.finish(&Default::default(), &mut out).unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), expected, "{format:?}");
         }
     }
@@ -308,6 +302,7 @@ mod tests {
             namespace: "default",
             row: None,
             context: Some("east"),
+            judged: None,
         };
         let cases = [
             (OutputFormat::Name, false, "east/pod/nginx\n"),
@@ -359,7 +354,7 @@ mod tests {
             };
             printer.print(&event(origin), &mut out).unwrap();
             printer.checkpoint(&mut out).unwrap();
-            printer.finish(&mut out).unwrap();
+            printer.finish(&Default::default(), &mut out).unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), expected, "{format:?}");
         }
     }

@@ -55,7 +55,7 @@ impl Printer for NamePrinter {
         Ok(())
     }
 
-    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }
 }
@@ -88,6 +88,7 @@ mod tests {
             namespace: "default",
             row: None,
             context: None,
+            judged: None,
         };
         let mut out = Vec::new();
         NamePrinter::new().print(&event, &mut out).unwrap();

@@ -41,9 +41,6 @@ impl ObjectLayout {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PrintOptions {
     pub format: OutputFormat,
-    /// Where the run's judge leaves each event's judgement, for a printer that says it
-    /// (`rollout status`).
-    pub judged: Option<kw_wait::wait::JudgedEvent>,
     /// `--output-watch-events`: say the event type (EVENT column, or `{"type":..,"object":..}`).
     pub watch_events: bool,
     /// `-w`/`--watch-only`: objects are printed one after another rather than as one `List`.

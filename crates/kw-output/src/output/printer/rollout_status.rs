@@ -6,7 +6,7 @@
 //!
 //! Nothing here judges: the run's judge judges each event by kubectl's viewers
 //! (`Readiness::Kubectl`, whose judgement carries kubectl's message) before it comes down, and
-//! leaves its judgement in a `JudgedEvent` this printer reads.
+//! the event carries that judgement here (`Event::judged`).
 //!
 //! Every line is server text (a name, a condition's message, a revision): it is written as one
 //! line with terminal controls shown (`escape::write_escaped_line`), as stderr writes its own, so
@@ -20,14 +20,11 @@ use kw_events::readiness::status_viewer::has_viewer;
 use kw_events::readiness::{Judgement, State};
 use kw_wire::EventType;
 
-use kw_wait::wait::JudgedEvent;
-
 use super::contract::DecodedObject;
 use super::Printer;
 
+#[derive(Default)]
 pub struct RolloutStatusPrinter {
-    /// Where the judge leaves each event's judgement; `None`: nothing is judged, nothing said.
-    judged: Option<JudgedEvent>,
     /// Per object without a viewer: the judgement last printed.
     said: Vec<(String, Judgement)>,
     /// Objects whose rollout has been said to be done: kubectl stops watching one there, so
@@ -36,14 +33,6 @@ pub struct RolloutStatusPrinter {
 }
 
 impl RolloutStatusPrinter {
-    pub fn new(judged: Option<JudgedEvent>) -> RolloutStatusPrinter {
-        RolloutStatusPrinter {
-            judged,
-            said: Vec::new(),
-            done: Vec::new(),
-        }
-    }
-
     /// kw's line for an object kubectl has no viewer for, when its judgement changed.
     fn judged_line(&mut self, label: String, judgement: Judgement) -> Option<String> {
         match self.said.iter_mut().find(|(l, _)| *l == label) {
@@ -62,13 +51,12 @@ impl Printer for RolloutStatusPrinter {
         _object: DecodedObject<'_>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        // Taken whatever the event: a judgement is never read for the next one.
-        let judgement = self.judged.as_ref().and_then(JudgedEvent::take);
         if event.kind == EventType::Deleted {
             return Ok(());
         }
-        // An object that cannot be read has no judgement: no status to say.
-        let Some(judgement) = judgement else {
+        // An event no judge has seen, or an object that cannot be read, has no judgement: no
+        // status to say.
+        let Some(judgement) = event.judged.and_then(|note| note.judgement).cloned() else {
             return Ok(());
         };
         let resource = event.resource;
@@ -115,7 +103,7 @@ impl Printer for RolloutStatusPrinter {
         Ok(())
     }
 
-    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }
 }
@@ -126,7 +114,7 @@ mod tests {
     use serde_json::value::RawValue;
 
     use super::*;
-    use kw_events::events::{Origin, ResourceInfo};
+    use kw_events::events::{JudgeNote, Origin, ResourceInfo};
 
     /// Print `object`'s event as the run does: judged first (by kubectl's viewers, as the
     /// judge of `rollout status` judges), then printed.
@@ -148,9 +136,6 @@ mod tests {
     ) -> String {
         let judgement = kw_events::readiness::status_viewer::Readiness::Kubectl { revision: 0 }
             .judge(group, kind, &object, std::time::SystemTime::now());
-        if let Some(judged) = &printer.judged {
-            judged.set(Some(judgement));
-        }
         let resource = ResourceInfo {
             plural: format!("{}s", kind.to_lowercase()),
             singular: kind.to_lowercase(),
@@ -170,6 +155,10 @@ mod tests {
             namespace: "default",
             row: None,
             context: None,
+            judged: Some(JudgeNote {
+                prints: 0,
+                judgement: Some(&judgement),
+            }),
         };
         let mut out = Vec::new();
         printer.print(&event, &mut out).unwrap();
@@ -178,7 +167,7 @@ mod tests {
 
     #[test]
     fn every_event_prints_kubectls_line_and_an_error_prints_nothing() {
-        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
+        let mut printer = RolloutStatusPrinter::default();
         let waiting = json!({"metadata": {"name": "web", "generation": 2}, "status": {"observedGeneration": 1}});
         let line = "Waiting for deployment spec update to be observed...\n";
         assert_eq!(
@@ -195,7 +184,7 @@ mod tests {
     /// other objects (other contexts') prints nothing more of it.
     #[test]
     fn nothing_more_is_printed_of_an_object_once_it_is_done() {
-        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
+        let mut printer = RolloutStatusPrinter::default();
         let done = json!({"metadata": {"name": "web", "generation": 1}, "spec": {"replicas": 1},
             "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "availableReplicas": 1}});
         let said = print(&mut printer, "Deployment", "apps", done.clone());
@@ -205,7 +194,7 @@ mod tests {
 
     #[test]
     fn kinds_without_a_viewer_print_kws_judgement_when_it_changes() {
-        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
+        let mut printer = RolloutStatusPrinter::default();
         let running = json!({"metadata": {"name": "web"}, "status": {"active": 1}});
         let first = print(&mut printer, "Job", "batch", running.clone());
         assert!(first.starts_with("job.batch/web: in progress"), "{first}");
@@ -216,7 +205,7 @@ mod tests {
     /// OSC 52, OSC 0, the 8-bit CSI and SGR 8, a name holding a line break.
     #[test]
     fn terminal_controls_and_line_breaks_from_the_server_are_shown_on_one_line() {
-        let mut printer = RolloutStatusPrinter::new(Some(JudgedEvent::default()));
+        let mut printer = RolloutStatusPrinter::default();
         let message = "copy\x1b]52;c;ZXZpbA==\x07 title\x1b]0;pwned\x07 \u{9b}2J \x1b[8mhidden";
         let failed = json!({"metadata": {"name": "web\nkw: forged"}, "status": {"conditions": [
             {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "message": message}]}});

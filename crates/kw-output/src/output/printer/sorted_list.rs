@@ -72,6 +72,7 @@ impl SortingPrinter {
                 namespace: &item.namespace,
                 row: None,
                 context: item.context.as_deref(),
+                judged: None,
             };
             self.inner.print(&event, out)?;
         }
@@ -111,11 +112,11 @@ impl Printer for SortingPrinter {
         self.inner.checkpoint(out)
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         if !self.held.is_empty() {
             self.release(out)?;
         }
-        self.inner.finish(out)
+        self.inner.finish(closing, out)
     }
 
     fn measure_decoded(&mut self, event: &Event<'_>, object: DecodedObject<'_>) -> io::Result<()> {

@@ -526,7 +526,7 @@ impl Printer for TablePrinter {
         self.tabwriter.flush(out)
     }
 
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, _closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.checkpoint(out)
     }
 
@@ -705,6 +705,7 @@ mod tests {
                     generation: 0,
                 }),
                 context: None,
+                judged: None,
             };
             self.printer.print(&event, &mut self.out).unwrap();
         }
@@ -755,6 +756,7 @@ mod tests {
             namespace: "default",
             row,
             context: None,
+            judged: None,
         }
     }
 
@@ -1002,7 +1004,7 @@ mod tests {
     fn nothing_is_printed_for_an_empty_list() {
         let mut h = Harness::new(&options());
         h.checkpoint();
-        h.printer.finish(&mut h.out).unwrap();
+        h.printer.finish(&Default::default(), &mut h.out).unwrap();
         assert_eq!(h.text(), "");
     }
 
