@@ -386,8 +386,9 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("wait", 5),
         ],
     ),
-    // The grammar and identities, what the live view reads of the judge, the rules, the judge, its
-    // lock, the sink in front of it.
+    // The grammar and identities, what the live view reads of the judge; the rules, what is told
+    // and the verdict's words; one object's assessment and the children's grace; what the
+    // judge found; the judge, its lock, the sink in front of it.
     (
         "wait",
         &[
@@ -396,10 +397,15 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("judged", 0),
             ("summary", 0),
             ("rules", 1),
-            ("judge", 2),
-            ("shared", 3),
-            ("sink", 4),
-            ("mod", 5),
+            ("telling", 1),
+            ("verdict", 1),
+            ("assessment", 2),
+            ("grace", 2),
+            ("findings", 3),
+            ("judge", 4),
+            ("shared", 5),
+            ("sink", 6),
+            ("mod", 7),
         ],
     ),
     // Leaves (what was printed, the selector check, namespace sets, the options, the errors,

@@ -78,6 +78,16 @@ pub struct Key {
 }
 
 impl Key {
+    /// The object as a wait's lines name it: `pod/web`, or `CONTEXT/pod/web` in a run over
+    /// several contexts.
+    pub(super) fn label(event: &Event<'_>) -> String {
+        let prefix = kw_events::events::kind_prefix(&event.resource.kind, &event.resource.group);
+        match event.context {
+            Some(context) => format!("{context}/{prefix}/{}", event.name),
+            None => format!("{prefix}/{}", event.name),
+        }
+    }
+
     /// The object an event is about.
     pub fn of(event: &Event<'_>) -> Key {
         Key {

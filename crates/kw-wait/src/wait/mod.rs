@@ -15,13 +15,21 @@
 //! - `expr`: the grammar (`Expr`, `For`) and what an EXPR says of one object;
 //! - `rules`: what the judge is asked to decide;
 //! - `identity`: the objects named and the key each watched object is known by;
-//! - `judge`: the judge, and why a watch ended (`Verdict`);
+//! - `verdict`: why a watch ended (`Verdict`), and the objects a failed wait names;
+//! - `assessment`: what the judge holds of one object;
+//! - `grace`: a workload's stuck children, and the grace they get;
+//! - `telling`: what the judge tells on stderr while a wait runs;
+//! - `judge`: the judge;
+//! - `findings`: what the judge has found, as the summary and the report read it;
 //! - `judged`: what the live view reads of the judge (`Judging`);
 //! - `shared`: the run's one judge behind its lock;
 //! - `sink`: a watcher's way to the judge;
 //! - `summary`: the block written when a wait for `ready` fails.
 
+mod assessment;
 mod expr;
+mod findings;
+mod grace;
 mod identity;
 mod judge;
 mod judged;
@@ -29,11 +37,15 @@ mod rules;
 mod shared;
 mod sink;
 pub mod summary;
+mod telling;
+mod verdict;
 
 pub use expr::{ConditionError, Expr, For};
+pub use findings::Findings;
 pub use identity::{GroupResource, Key, Named, NotMet};
-pub use judge::{Judge, Standing, Trouble, Unmet, Unready, Verdict};
+pub use judge::Judge;
 pub use judged::{Judged, Judging, ObjectKey};
 pub use rules::Rules;
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::ConditionSink;
+pub use verdict::{Standing, Trouble, Unmet, Unready, Verdict};

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use super::identity::{Key, Named};
-use super::judge::{Judge, Trouble, Verdict};
+use super::judge::Judge;
+use super::verdict::{Trouble, Verdict};
 
 /// Writes the judge's changes of judgement (`Rules::progress`), one line each.
 pub type SayProgress = fn(&[String]);
@@ -105,26 +106,26 @@ impl SharedJudge {
     }
 
     /// Every object in kubectl wait's order, and whether it met the condition
-    /// (`Judge::in_order`).
+    /// (`Findings::in_order`).
     pub fn in_order(&self) -> Vec<(String, super::Standing)> {
-        self.lock().in_order()
+        self.lock().findings().in_order()
     }
 
-    /// Every watched object not ready, with its judgement (`Judge::unready`).
+    /// Every watched object not ready, with its judgement (`Findings::unready`).
     pub fn unready(&self) -> Vec<super::Unready> {
-        self.lock().unready()
+        self.lock().findings().unready()
     }
 
-    /// Every watched object that did not meet what was asked (`Judge::unmet`), and what was
+    /// Every watched object that did not meet what was asked (`Findings::unmet`), and what was
     /// asked when it is not readiness (`Judge::question`).
     pub fn unmet(&self) -> (Vec<super::Unmet>, Option<String>) {
         let judge = self.lock();
-        (judge.unmet(), judge.question())
+        (judge.findings().unmet(), judge.question())
     }
 
-    /// The objects that did not meet what was asked, for stdout's cut (`Judge::not_met`).
+    /// The objects that did not meet what was asked, for stdout's cut (`Findings::not_met`).
     pub fn not_met(&self) -> Vec<super::identity::NotMet> {
-        self.lock().not_met()
+        self.lock().findings().not_met()
     }
 
     /// Every object judged, as (its type as discovery resolved it, namespace, name), in a
@@ -133,6 +134,7 @@ impl SharedJudge {
     pub fn seen(&self) -> Vec<(kw_events::events::ResourceInfo, String, String)> {
         let judge = self.lock();
         let mut seen: Vec<(&super::GroupResource, &String, &String)> = judge
+            .findings()
             .judgements()
             .map(|(key, _)| (&key.resource, &key.namespace, &key.name))
             .collect();
@@ -152,7 +154,7 @@ impl super::judged::Judging for SharedJudge {
     fn judged(&self) -> super::judged::Judged {
         let judge = self.lock();
         let mut judged = super::judged::Judged::default();
-        for (key, judgement) in judge.judgements() {
+        for (key, judgement) in judge.findings().judgements() {
             judged.insert(
                 (&key.resource.group, &key.resource.plural),
                 (&key.context, &key.namespace, &key.name),
