@@ -9,7 +9,6 @@
 //! API server (`kw-sim`) shares only `kw-wire` with the rest.
 
 pub mod cli;
-pub mod cli_help;
 pub mod completion;
 pub mod demo;
 pub mod passthrough;

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     }
     let argv0 = std::env::args_os().next();
     // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
-    let command = kw::cli_help::kubectl_style(kw::cli::command(argv0.as_deref()));
+    let command = kw::cli::kubectl_help::kubectl_style(kw::cli::command(argv0.as_deref()));
     let cli = match kw::cli::with_pflag_booleans(command.clone())
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches))

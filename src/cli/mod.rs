@@ -3,13 +3,15 @@
 //! kubectl's.
 //!
 //! - `verbs`: the global flags and the verbs; `get`, `rollout`, `wait`, `demo`: each verb's flags.
-//! - `help`: the command as it parses and prints its help.
+//! - `help`: the command as it parses and prints its help; `kubectl_help`: kubectl's `--help`
+//!   page for the verbs kw shares with kubectl (`rollout status`, `wait`).
 //! - `pflag`, `spaced`: the two places kw reads argv as kubectl's parser would (booleans with a
 //!   value; an optional value after a space).
 
 pub mod demo;
 pub mod get;
 pub mod help;
+pub mod kubectl_help;
 pub mod pflag;
 pub mod rollout;
 pub mod spaced;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::harness;
-use kw::cli_help::{self, KubectlVerb, KUBECTL_VERBS};
+use kw::cli::kubectl_help::{self as cli_help, KubectlVerb, KUBECTL_VERBS};
 
 const LIMIT: Duration = Duration::from_secs(30);
 

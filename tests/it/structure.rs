@@ -67,6 +67,10 @@ type Uses = &'static [(&'static str, &'static [&'static str])];
 /// longer matches, so the list only shrinks.
 type SplitImpls = &'static [(&'static str, &'static str, &'static str)];
 
+/// Modules of a crate that may hold a process-wide static (`static`, `thread_local!`), with why:
+/// (the module, why). `None` for the crates where statics are at home (the plumbing).
+type Statics = Option<&'static [(&'static str, &'static str)]>;
+
 /// What is checked of one crate.
 struct Rules {
     /// Its name in Cargo.toml.
@@ -77,6 +81,7 @@ struct Rules {
     folders: FolderRanks,
     uses: Uses,
     split_impls: SplitImpls,
+    statics: Statics,
 }
 
 // The layers are crates, in the order data flows (kw-base at the bottom, then kw-go, kw-events,
@@ -105,11 +110,10 @@ const KW_EVENTS_RANKS: Ranks = &[("decode", 0), ("readiness", 0), ("events", 1)]
 /// The settings, the HTTP client they make, then discovery over the client.
 const KW_CLIENT_RANKS: Ranks = &[("config", 0), ("client", 1), ("discovery", 2)];
 
-/// The command over the layers: the command line, the plan made from it, what words the
-/// ending, the runner, and the commands beside `get`.
+/// The command over the layers: the command line (with kubectl's help pages), the plan made
+/// from it, what words the ending, the runner, and the commands beside `get`.
 const KW_RANKS: Ranks = &[
     ("cli", 0),
-    ("cli_help", 0),
     ("plan", 1),
     ("passthrough", 1),
     ("report", 2),
@@ -235,12 +239,13 @@ const KW_FOLDER_RANKS: FolderRanks = &[
             ("yaml", 2),
         ],
     ),
-    // The flags of each verb and pflag's booleans, the verbs over them, then what reads the
-    // command (its help, an optional value after a space).
+    // The flags of each verb, pflag's booleans and kubectl's help pages, the verbs over them,
+    // then what reads the command (its help, an optional value after a space).
     (
         "cli",
         &[
             ("demo", 0),
+            ("kubectl_help", 0),
             ("pflag", 0),
             ("rollout", 0),
             ("wait", 0),
@@ -450,6 +455,12 @@ const KW_USES: Uses = &[
     ("kw_sim", &["demo", MAIN]),
 ];
 
+/// kw's statics, each with why (every other module passes its state down as a value).
+const KW_STATICS: &[(&str, &str)] = &[(
+    "demo",
+    "the Ctrl-C handler removes the demo's directory (with the sim's tokens)",
+)];
+
 /// Known splits, each to be undone where its type lives (none left since issue 46).
 const KW_SPLIT_IMPLS: SplitImpls = &[];
 
@@ -572,6 +583,7 @@ const CRATES: &[Rules] = &[
         folders: KW_FOLDER_RANKS,
         uses: &[],
         split_impls: &[],
+        statics: None,
     },
     Rules {
         name: "kw-go",
@@ -580,6 +592,7 @@ const CRATES: &[Rules] = &[
         folders: KW_FOLDER_RANKS,
         uses: &[],
         split_impls: &[],
+        statics: Some(&[]),
     },
     Rules {
         name: "kw-events",
@@ -588,6 +601,10 @@ const CRATES: &[Rules] = &[
         folders: KW_FOLDER_RANKS,
         uses: &[("kw_wire", &["*"]), ("kw_go", &["*"])],
         split_impls: &[],
+        statics: Some(&[(
+            "events",
+            "next_column_generation: unique in the process, as several watchers share one printer",
+        )]),
     },
     Rules {
         name: "kw-client",
@@ -601,6 +618,16 @@ const CRATES: &[Rules] = &[
             ("kw_events", &["*"]),
         ],
         split_impls: &[],
+        statics: Some(&[
+            (
+                "discovery::cache",
+                "a warning said once per run, however many clusters open the cache",
+            ),
+            (
+                "client::probe",
+                "ureq's connector chain hands no state from the socket to TLS but the thread",
+            ),
+        ]),
     },
     Rules {
         name: "kw-watcher",
@@ -614,6 +641,7 @@ const CRATES: &[Rules] = &[
             ("kw_events", &["*"]),
         ],
         split_impls: &[],
+        statics: Some(&[]),
     },
     Rules {
         name: "kw-wait",
@@ -627,6 +655,7 @@ const CRATES: &[Rules] = &[
             ("kw_events", &["*"]),
         ],
         split_impls: &[],
+        statics: Some(&[]),
     },
     Rules {
         name: "kw-output",
@@ -641,6 +670,20 @@ const CRATES: &[Rules] = &[
             ("kw_wait", &["*"]),
         ],
         split_impls: &[],
+        statics: Some(&[
+            (
+                "output::live::screen",
+                "the terminal is the process's: a signal handler puts it back as it was",
+            ),
+            (
+                "output::signals",
+                "the self-pipe a signal handler writes to, the one thing it may touch",
+            ),
+            (
+                "output::printer::contract",
+                "an immutable null to lend where an object does not decode",
+            ),
+        ]),
     },
     Rules {
         name: "kw",
@@ -649,6 +692,7 @@ const CRATES: &[Rules] = &[
         folders: KW_FOLDER_RANKS,
         uses: KW_USES,
         split_impls: KW_SPLIT_IMPLS,
+        statics: Some(KW_STATICS),
     },
     Rules {
         name: "kw-sim",
@@ -657,6 +701,7 @@ const CRATES: &[Rules] = &[
         folders: KW_SIM_FOLDER_RANKS,
         uses: &[("kw_wire", &["*"])],
         split_impls: &[],
+        statics: None,
     },
     Rules {
         name: "kw-wire",
@@ -665,6 +710,7 @@ const CRATES: &[Rules] = &[
         folders: &[],
         uses: &[],
         split_impls: &[],
+        statics: Some(&[]),
     },
 ];
 
@@ -1508,6 +1554,10 @@ fn violations(rules: &Rules, tree: &Tree, workspace: &[&str]) -> Vec<String> {
         .collect();
     found.extend(crate_violations(&code, &others, rules.uses));
     found.extend(split_impl_violations(&code, rules.split_impls));
+    found.extend(test_only_violations(tree, &code));
+    if let Some(allowed) = rules.statics {
+        found.extend(static_violations(&code, allowed));
+    }
     for module in code.keys().filter(|m| names_path_attribute(&code[*m])) {
         found.push(format!(
             "#[path] in {}: a module lives where the tree says, as this scan reads it",
@@ -1520,6 +1570,67 @@ fn violations(rules: &Rules, tree: &Tree, workspace: &[&str]) -> Vec<String> {
         .collect();
     found.sort();
     found.dedup();
+    found
+}
+
+/// `#[cfg(test)]` on anything but a module: product code holds no test-only statement, field
+/// or function (issue 54). A module may be test-only (`mod tests`, test data, a seam the tests
+/// swap).
+fn test_only_violations(tree: &Tree, code: &BTreeMap<Module, String>) -> Vec<String> {
+    let mut found = Vec::new();
+    for module in code.keys() {
+        let text = blank_comments_and_literals(&tree[module]);
+        for attribute in TEST_ONLY {
+            let mut from = 0;
+            while let Some(at) = text[from..].find(attribute) {
+                let start = from + at;
+                let attached = start + bracket_end(&text[start + 1..], '[', ']') + 1;
+                let item = text[attached + skip_attributes(&text[attached..])..].trim_start();
+                let item = match item.strip_prefix("pub") {
+                    Some(rest) if rest.starts_with('(') => &rest[bracket_end(rest, '(', ')')..],
+                    Some(rest) => rest,
+                    None => item,
+                };
+                if !item.trim_start().starts_with("mod ") {
+                    found.push(format!(
+                        "{}: {attribute} on something other than a module: test-only code lives in a test module",
+                        shown(module)
+                    ));
+                }
+                from = attached;
+            }
+        }
+    }
+    found
+}
+
+/// Process-wide statics (`static NAME`, `thread_local!`) outside the modules `allowed` names:
+/// state is passed down as a value, and the plumbing holds the few that are process-wide.
+fn static_violations(code: &BTreeMap<Module, String>, allowed: &[(&str, &str)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, product) in code {
+        let place = shown(module);
+        if allowed.iter().any(|(m, _)| *m == place) {
+            continue;
+        }
+        let statics = product.match_indices("static ").filter(|(at, _)| {
+            let before = product[..*at].chars().next_back();
+            !before.is_some_and(|c| is_ident(c) || c == '\'')
+        });
+        if statics.count() > 0 || product.contains("thread_local!") {
+            found.push(format!(
+                "{place}: a process-wide static outside the plumbing: pass it down as a value, or list it with why"
+            ));
+        }
+    }
+    for (gone, _) in allowed.iter().filter(|(m, _)| {
+        code.get(&m.split("::").map(String::from).collect::<Module>())
+            .is_none_or(|product| !product.contains("static "))
+    }) {
+        found.push(format!(
+            "{gone} holds no static any more: take it off the list"
+        ));
+    }
     found
 }
 
@@ -1954,10 +2065,19 @@ const SEEDED: Rules = Rules {
     )],
     uses: &[("seed_sim", &["high", MAIN])],
     split_impls: &[("high::a", "Split", "seeded: one the list lets through")],
+    statics: Some(&[]),
 };
 
 fn seeded_violations(files: &[(&str, &str)]) -> Vec<String> {
     violations(&SEEDED, &seeded(files), &["seed", "seed_sim", "seed_other"])
+}
+
+/// The violations of a seeded crate but the rule on where `#[cfg(test)]` may go: what the
+/// tests of the scan's dropping of test-only code read.
+fn arrow_violations(files: &[(&str, &str)]) -> Vec<String> {
+    let mut found = seeded_violations(files);
+    found.retain(|line| !line.contains("on something other than a module"));
+    found
 }
 
 /// A crate that keeps every rule, to add one violation to.
@@ -2110,7 +2230,7 @@ fn an_edge_inside_a_test_item_is_not_seen() {
         ("low.rs", low),
         ("low/test_data.rs", "fn uses() { crate::high::run() }"),
     ]);
-    assert_eq!(seeded_violations(&files), Vec::<String>::new());
+    assert_eq!(arrow_violations(&files), Vec::<String>::new());
 }
 
 #[test]
@@ -2212,16 +2332,12 @@ fn a_test_only_field_or_variant_drops_only_itself() {
         // `#![cfg(test)]` inside an inline module drops that module, not the file.
         "pub struct Low;\nmod t { #![cfg(test)] fn t() {} }\nfn up() { crate::high::b::helper() }",
     ] {
-        assert_eq!(
-            seeded_violations(&with(&[("low.rs", low)])),
-            upward,
-            "{low}"
-        );
+        assert_eq!(arrow_violations(&with(&[("low.rs", low)])), upward, "{low}");
     }
     // What the attribute is on is still dropped.
     let low = "pub struct Low { #[cfg(test)] up: crate::high::b::Helper, n: u8 }";
     assert_eq!(
-        seeded_violations(&with(&[("low.rs", low)])),
+        arrow_violations(&with(&[("low.rs", low)])),
         Vec::<String>::new()
     );
 }
@@ -2441,4 +2557,67 @@ fn the_house_map_names_every_module_of_every_crate() {
         mapped, actual,
         "CONTRIBUTING.md's house map against the crates' modules"
     );
+}
+
+/// A process-wide static outside the modules listed is a violation, `thread_local!` too; a
+/// `'static` lifetime is none; a listed module that no longer holds one is reported.
+#[test]
+fn a_static_outside_the_listed_modules_fails() {
+    let counted = "pub struct Low;\nstatic SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);";
+    let per_thread = "pub struct Low;\nthread_local! { static SEEN: u8 = const { 0 }; }";
+    for low in [counted, per_thread] {
+        assert_eq!(
+            seeded_violations(&with(&[("low.rs", low)])),
+            ["seed: low: a process-wide static outside the plumbing: pass it down as a value, or list it with why"],
+            "{low}"
+        );
+    }
+    let lifetime = "pub struct Low;\npub fn name() -> &'static str { \"low\" }";
+    assert_eq!(
+        seeded_violations(&with(&[("low.rs", lifetime)])),
+        Vec::<String>::new()
+    );
+    let listed = Rules {
+        statics: Some(&[("low", "seeded")]),
+        ..SEEDED
+    };
+    let tree = seeded(&with(&[("low.rs", counted)]));
+    assert_eq!(
+        violations(&listed, &tree, &["seed", "seed_sim"]),
+        Vec::<String>::new()
+    );
+    let gone = seeded(CLEAN);
+    assert_eq!(
+        violations(&listed, &gone, &["seed", "seed_sim"]),
+        ["seed: low holds no static any more: take it off the list"]
+    );
+}
+
+/// `#[cfg(test)]` on a function, a statement or a `use` of product code is a violation; on a
+/// module (inline or a file, of any visibility) it is not.
+#[test]
+fn cfg_test_on_anything_but_a_module_fails() {
+    let message = "seed: low: #[cfg(test)] on something other than a module: test-only code lives in a test module";
+    for low in [
+        "pub struct Low;\n#[cfg(test)]\nfn helper() {}",
+        "pub struct Low;\nfn f() {\n    #[cfg(test)]\n    count();\n}",
+        "pub struct Low;\n#[cfg(test)]\nuse std::fmt;",
+    ] {
+        assert_eq!(
+            seeded_violations(&with(&[("low.rs", low)])),
+            [message],
+            "{low}"
+        );
+    }
+    for low in [
+        "pub struct Low;\n#[cfg(test)]\nmod tests { fn t() {} }",
+        "pub struct Low;\n#[cfg(test)]\npub(crate) mod testdata { pub fn d() {} }",
+        "pub struct Low;\n#[cfg(test)]\n#[allow(dead_code)]\npub mod seam { pub fn value() {} }",
+    ] {
+        assert_eq!(
+            seeded_violations(&with(&[("low.rs", low)])),
+            Vec::<String>::new(),
+            "{low}"
+        );
+    }
 }

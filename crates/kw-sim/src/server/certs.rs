@@ -186,22 +186,21 @@ pub fn identity(cert_der: &[u8]) -> Option<CertIdentity> {
     })
 }
 
-/// The DER of the first certificate in a PEM text.
-#[cfg(test)]
-fn first_pem_der(pem: &str) -> Option<Vec<u8>> {
-    use base64::Engine;
-    let body: String = pem
-        .lines()
-        .skip_while(|line| !line.starts_with("-----BEGIN"))
-        .skip(1)
-        .take_while(|line| !line.starts_with("-----END"))
-        .collect();
-    base64::engine::general_purpose::STANDARD.decode(body).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The DER of the first certificate in a PEM text.
+    fn first_pem_der(pem: &str) -> Option<Vec<u8>> {
+        use base64::Engine;
+        let body: String = pem
+            .lines()
+            .skip_while(|line| !line.starts_with("-----BEGIN"))
+            .skip(1)
+            .take_while(|line| !line.starts_with("-----END"))
+            .collect();
+        base64::engine::general_purpose::STANDARD.decode(body).ok()
+    }
 
     #[test]
     fn client_cert_identity_is_read_back() {

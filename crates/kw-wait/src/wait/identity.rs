@@ -97,16 +97,6 @@ impl Key {
             name: event.name.to_string(),
         }
     }
-
-    #[cfg(test)]
-    pub(super) fn new(context: &str, resource: &ResourceInfo, namespace: &str, name: &str) -> Key {
-        Key {
-            context: context.to_string(),
-            resource: GroupResource::of(resource),
-            namespace: namespace.to_string(),
-            name: name.to_string(),
-        }
-    }
 }
 
 /// An object that never met what a wait asked, as kubectl wait's order places it: its type,

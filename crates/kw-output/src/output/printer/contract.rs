@@ -125,23 +125,28 @@ impl<'a> DecodedObject<'a> {
 }
 
 fn decode(raw: &RawValue) -> serde_json::Result<Value> {
-    #[cfg(test)]
-    counter::count();
-    kw_events::decode::value(raw.get())
+    decoder::value(raw.get())
 }
 
-/// Test-only: how many objects this thread has decoded, so tests can hold a printer to one
-/// decode per event (per thread, as tests run in parallel).
+/// Where the printers' objects are decoded: the depth-limited decoder.
+#[cfg(not(test))]
+mod decoder {
+    pub(super) use kw_events::decode::value;
+}
+
+/// Under test, the same decoder, counted: how many objects this thread has decoded, so tests
+/// can hold a printer to one decode per event (per thread, as tests run in parallel).
 #[cfg(test)]
-pub mod counter {
+pub mod decoder {
     use std::cell::Cell;
 
     thread_local! {
         static DECODES: Cell<usize> = const { Cell::new(0) };
     }
 
-    pub(super) fn count() {
+    pub(super) fn value(text: &str) -> serde_json::Result<serde_json::Value> {
         DECODES.with(|d| d.set(d.get() + 1));
+        kw_events::decode::value(text)
     }
 
     pub fn decodes() -> usize {
@@ -157,22 +162,22 @@ mod tests {
     fn every_read_after_the_first_is_the_same_decode() {
         let raw = RawValue::from_string(r#"{"metadata":{"name":"web"}}"#.into()).unwrap();
         let object = DecodedObject::new(&raw);
-        let before = counter::decodes();
-        assert_eq!(counter::decodes(), before, "nothing decoded until asked");
+        let before = decoder::decodes();
+        assert_eq!(decoder::decodes(), before, "nothing decoded until asked");
         assert_eq!(object.or_null()["metadata"]["name"], "web");
         assert!(object.get().is_ok());
         assert!(object.or_invalid_data().is_ok());
         assert_eq!(object.into_value().unwrap()["metadata"]["name"], "web");
-        assert_eq!(counter::decodes(), before + 1);
+        assert_eq!(decoder::decodes(), before + 1);
     }
 
     #[test]
     fn an_object_nothing_read_is_decoded_when_taken() {
         let raw = RawValue::from_string(r#"{"kind":"Pod"}"#.into()).unwrap();
-        let before = counter::decodes();
+        let before = decoder::decodes();
         let value = DecodedObject::new(&raw).into_value().unwrap();
         assert_eq!(value["kind"], "Pod");
-        assert_eq!(counter::decodes(), before + 1);
+        assert_eq!(decoder::decodes(), before + 1);
     }
 
     #[test]
@@ -180,13 +185,13 @@ mod tests {
         // A `RawValue` only checks the syntax; a number beyond `f64` fails to decode.
         let raw = RawValue::from_string("[1e999]".into()).unwrap();
         let object = DecodedObject::new(&raw);
-        let before = counter::decodes();
+        let before = decoder::decodes();
         assert!(object.get().is_err());
         assert_eq!(object.or_null(), &Value::Null);
         let error = object.or_invalid_data().unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidData);
         let decoder_says = kw_events::decode::value(raw.get()).unwrap_err().to_string();
         assert_eq!(error.to_string(), decoder_says);
-        assert_eq!(counter::decodes(), before + 1);
+        assert_eq!(decoder::decodes(), before + 1);
     }
 }

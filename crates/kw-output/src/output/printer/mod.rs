@@ -156,7 +156,7 @@ mod tests {
     /// it reads it again to print it (and `--diff` once more): they share one decode per event.
     #[test]
     fn a_filter_and_the_printer_behind_it_decode_each_object_once() {
-        use crate::output::printer::contract::counter;
+        use crate::output::printer::contract::decoder;
 
         let resource = ResourceInfo {
             plural: "pods".into(),
@@ -188,7 +188,7 @@ mod tests {
             };
             let mut printer = new_printer(&options);
             let mut out = Vec::new();
-            let before = counter::decodes();
+            let before = decoder::decodes();
             for (kind, text) in [EventType::Added, EventType::Modified]
                 .into_iter()
                 .zip(objects)
@@ -209,7 +209,7 @@ mod tests {
                 printer.print(&event, &mut out).unwrap();
                 printer.checkpoint(&mut out).unwrap();
             }
-            assert_eq!(counter::decodes() - before, objects.len(), "{format:?}");
+            assert_eq!(decoder::decodes() - before, objects.len(), "{format:?}");
             assert!(
                 String::from_utf8(out).unwrap().contains("nginx:2"),
                 "{format:?}: the change is printed"

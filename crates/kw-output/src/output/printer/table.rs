@@ -592,7 +592,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::output::printer::contract::counter;
+    use crate::output::printer::contract::decoder;
     use crate::output::printer::{OutputFormat, SortBy};
     use kw_events::events::{Origin, ResourceInfo, TableRow};
 
@@ -783,7 +783,7 @@ mod tests {
         let columns = vec![column("Name", 0)];
         let mut out = Vec::new();
         let events = list_then_a_change();
-        let before = counter::decodes();
+        let before = decoder::decodes();
         for (kind, origin, name, image, group_ends) in events {
             let object = pod_object(name, image);
             let cells = [Value::String(name.into())];
@@ -798,7 +798,7 @@ mod tests {
                 printer.checkpoint(&mut out).unwrap();
             }
         }
-        assert_eq!(counter::decodes() - before, events.len());
+        assert_eq!(decoder::decodes() - before, events.len());
         assert_eq!(String::from_utf8(out).unwrap(), SORTED_LABELLED_DIFFED);
     }
 
@@ -849,21 +849,21 @@ mod tests {
         );
 
         let mut printer = TablePrinter::new(&o);
-        let before = counter::decodes();
+        let before = decoder::decodes();
         printer.print(&event, &mut Vec::new()).unwrap();
-        assert_eq!(counter::decodes() - before, 1, "print");
+        assert_eq!(decoder::decodes() - before, 1, "print");
 
         let mut printer = TablePrinter::new(&o);
-        let before = counter::decodes();
+        let before = decoder::decodes();
         printer.measure(&event).unwrap();
-        assert_eq!(counter::decodes() - before, 1, "measure");
+        assert_eq!(decoder::decodes() - before, 1, "measure");
 
         let mut printer = TablePrinter::new(&o);
-        let before = counter::decodes();
+        let before = decoder::decodes();
         let shared = DecodedObject::new(&object);
         let (_, line) = printer.render_row(&event, &shared).unwrap();
         assert!(shared.get().is_ok());
-        assert_eq!(counter::decodes() - before, 1, "render_row");
+        assert_eq!(decoder::decodes() - before, 1, "render_row");
         assert!(String::from_utf8(line)
             .unwrap()
             .contains("app=web,tier=front"));

@@ -282,7 +282,8 @@ pub(super) fn run(story: &mut Story) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{script, written, Cue, Rollout};
+    use super::super::reading::written;
+    use super::super::{script, Cue, Rollout};
     use super::*;
 
     fn story(plot: Plot) -> Vec<Cue> {

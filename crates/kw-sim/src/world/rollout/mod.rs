@@ -61,28 +61,37 @@ pub fn script(rollout: &Rollout, seed: u64, start: SystemTime) -> Vec<Cue> {
     story.cues
 }
 
-/// The objects of `resource` a story writes, in order: how the tests of every plot read it.
+/// What the tests of every plot read of a story.
 #[cfg(test)]
-fn written<'a>(cues: &'a [Cue], resource: &str) -> Vec<&'a serde_json::Value> {
-    use crate::world::churn::Mutation;
-    cues.iter()
-        .flat_map(|c| &c.mutations)
-        .filter_map(|m| match m {
-            Mutation::Create {
-                resource: r,
-                object,
-            }
-            | Mutation::Update {
-                resource: r,
-                object,
-            } if *r == resource => Some(object),
-            _ => None,
-        })
-        .collect()
+mod reading {
+    use super::Cue;
+
+    /// The objects of `resource` a story writes, in order.
+    pub(in crate::world::rollout) fn written<'a>(
+        cues: &'a [Cue],
+        resource: &str,
+    ) -> Vec<&'a serde_json::Value> {
+        use crate::world::churn::Mutation;
+        cues.iter()
+            .flat_map(|c| &c.mutations)
+            .filter_map(|m| match m {
+                Mutation::Create {
+                    resource: r,
+                    object,
+                }
+                | Mutation::Update {
+                    resource: r,
+                    object,
+                } if *r == resource => Some(object),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::reading::written;
     use std::time::Duration;
 
     use serde_json::Value;

@@ -4,15 +4,26 @@
 
 use super::tests::{deployment, deployments, feed_object, resource, rules};
 use super::*;
+use crate::wait::identity::GroupResource;
 use serde_json::json;
 use std::time::Duration;
+
+/// The key of the object `name` of `resource` in the namespace `ns`, in a run of one context.
+fn key(resource: &ResourceInfo, name: &str) -> Key {
+    Key {
+        context: String::new(),
+        resource: GroupResource::of(resource),
+        namespace: "ns".into(),
+        name: name.into(),
+    }
+}
 
 /// A stuck child fails its workload once the grace has passed, on a tick with no event;
 /// one that recovers within the grace fails nothing; a grace of 0 fails at once.
 #[test]
 fn a_stuck_child_fails_its_workload_after_the_grace() {
     let resource = deployments();
-    let key = Key::new("", &resource, "ns", "web");
+    let key = key(&resource, "web");
     let stuck = |since| {
         Some(Trouble {
             reason: "ImagePullBackOff (web): Back-off".into(),
@@ -91,7 +102,7 @@ fn the_grace_counts_from_the_pods_own_evidence() {
                           "status": {"phase": "Running", "containerStatuses": [{
                               "name": "web", "state": {"waiting": {
                                   "reason": "CrashLoopBackOff"}}}]}});
-    let key = Key::new("", &resource(), "ns", "x");
+    let key = key(&resource(), "x");
     let told = |ago: u64| {
         Some(Trouble {
             reason: "CrashLoopBackOff (web)".into(),
@@ -233,7 +244,7 @@ fn a_watched_pod_gets_the_grace_too() {
 #[test]
 fn a_short_recovery_keeps_the_first_moment_stuck() {
     let resource = deployments();
-    let key = Key::new("", &resource, "ns", "web");
+    let key = key(&resource, "web");
     let crash = |since| {
         Some(Trouble {
             reason: "CrashLoopBackOff (web): back-off".into(),
@@ -275,7 +286,7 @@ fn a_short_recovery_keeps_the_first_moment_stuck() {
 #[test]
 fn the_verdict_names_a_stuck_pods_cause() {
     let resource = deployments();
-    let key = Key::new("", &resource, "ns", "web");
+    let key = key(&resource, "web");
     let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
     judge.synced(0);
     feed_object(
@@ -310,7 +321,7 @@ fn the_verdict_names_a_stuck_pods_cause() {
 #[test]
 fn a_verdict_reached_first_is_worded_with_the_pods_told_after_it() {
     let resource = deployments();
-    let key = Key::new("", &resource, "ns", "web");
+    let key = key(&resource, "web");
     let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
     judge.synced(0);
     let ended = feed_object(
