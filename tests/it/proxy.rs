@@ -1,7 +1,7 @@
 //! Proxies through the real `kw` binary: a small HTTP CONNECT proxy and a small SOCKS5 proxy on
 //! loopback, used through the kubeconfig's `proxy-url`; the environment's rules (loopback
 //! targets are never proxied) are checked here end to end and as pure functions in
-//! `src/config/proxy.rs`.
+//! `crates/kw-client/src/config/proxy.rs`.
 
 use crate::harness;
 

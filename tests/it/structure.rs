@@ -42,7 +42,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
 
 /// A module's path inside its crate: `[]` is the crate root, `["config", "settings"]` is
-/// src/config/settings.rs.
+/// crates/kw-client/src/config/settings.rs.
 type Module = Vec<String>;
 
 /// Module → its source text.
