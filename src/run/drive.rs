@@ -29,7 +29,9 @@ use kw_events::events::{ResourceInfo, Sink};
 use kw_output::output::printer::{Closing, PrintOptions};
 use kw_output::output::sinks::{DepthBound, WithContext, WithKind};
 use kw_output::output::writer::is_closed_pipe;
-use kw_wait::wait::{ConditionSink, Expr, Judge, Key, SharedJudge, Trouble, Verdict};
+use kw_wait::wait::{
+    ConditionSink, Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict,
+};
 use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
@@ -65,7 +67,7 @@ pub(super) struct Run {
     /// Each member's causes, for the summary of a failed wait.
     causes: Mutex<Vec<MemberCauses>>,
     /// kubectl wait's named objects found missing, passed over: said after the others.
-    not_found: Mutex<Vec<kw_wait::wait::NotMet>>,
+    not_found: Mutex<Vec<Key>>,
     /// What the members' clients share (TLS configurations, plugin permits).
     shared: Arc<kw_client::client::Shared>,
     /// A few members get ready at a time, and read their first lists a few at a time (the
@@ -723,10 +725,9 @@ impl Run {
             (&result, &self.judge, target.names.as_slice())
         {
             if judge.goes_past_missing() {
-                kw_base::mutex::lock(&self.not_found).push(kw_wait::wait::NotMet {
-                    group: target.resource.group.clone(),
-                    plural: target.resource.plural.clone(),
+                kw_base::mutex::lock(&self.not_found).push(Key {
                     context: context.map(|c| c.to_string()).unwrap_or_default(),
+                    resource: GroupResource::of(&target.resource),
                     namespace: target.namespace.clone().unwrap_or_default(),
                     name: name.clone(),
                 });

@@ -8,7 +8,7 @@ use kw_events::readiness::{Judgement, State};
 
 use super::assessment::Assessment;
 use super::expr::Expr;
-use super::identity::{GroupResource, Key, Named, NotMet};
+use super::identity::{GroupResource, Key, Named};
 use super::rules::Rules;
 use super::verdict::{Standing, Unmet, Unready};
 
@@ -124,16 +124,8 @@ impl<'j> Findings<'j> {
     }
 
     /// The objects `unmet` names, as kubectl wait's order places them (for stdout's cut).
-    pub fn not_met(&self) -> Vec<NotMet> {
-        self.unmet_objects()
-            .map(|(key, _)| NotMet {
-                group: key.resource.group.clone(),
-                plural: key.resource.plural.clone(),
-                context: key.context.clone(),
-                namespace: key.namespace.clone(),
-                name: key.name.clone(),
-            })
-            .collect()
+    pub fn not_met(&self) -> Vec<Key> {
+        self.unmet_objects().map(|(key, _)| key.clone()).collect()
     }
 
     fn unmet_objects(&self) -> impl Iterator<Item = (&Key, &Assessment)> {

@@ -68,13 +68,15 @@ impl GroupResource {
 }
 
 /// One object as the judge knows it: its context (empty with one context), resource,
-/// namespace and name. What a consumer of the run's events names a workload by.
+/// namespace (empty when cluster-scoped) and name. What a consumer of the run's events names a
+/// workload by, and what the printer is told of the objects a wait passed over or never saw
+/// meet its condition (`Closing`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
-    pub(super) context: String,
-    pub(super) resource: GroupResource,
-    pub(super) namespace: String,
-    pub(super) name: String,
+    pub context: String,
+    pub resource: GroupResource,
+    pub namespace: String,
+    pub name: String,
 }
 
 impl Key {
@@ -97,15 +99,4 @@ impl Key {
             name: event.name.to_string(),
         }
     }
-}
-
-/// An object that never met what a wait asked, as kubectl wait's order places it: its type,
-/// context, namespace and name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotMet {
-    pub group: String,
-    pub plural: String,
-    pub context: String,
-    pub namespace: String,
-    pub name: String,
 }

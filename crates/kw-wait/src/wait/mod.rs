@@ -42,7 +42,7 @@ mod verdict;
 
 pub use expr::{ConditionError, Expr, For};
 pub use findings::Findings;
-pub use identity::{GroupResource, Key, Named, NotMet};
+pub use identity::{GroupResource, Key, Named};
 pub use judge::Judge;
 pub use judged::{Judged, Judging, ObjectKey};
 pub use rules::Rules;

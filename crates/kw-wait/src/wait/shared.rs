@@ -124,7 +124,7 @@ impl SharedJudge {
     }
 
     /// The objects that did not meet what was asked, for stdout's cut (`Findings::not_met`).
-    pub fn not_met(&self) -> Vec<super::identity::NotMet> {
+    pub fn not_met(&self) -> Vec<super::identity::Key> {
         self.lock().findings().not_met()
     }
 

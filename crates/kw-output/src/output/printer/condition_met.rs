@@ -17,7 +17,7 @@ use kw_events::events::{kind_prefix, Event};
 
 use super::contract::DecodedObject;
 use super::Printer;
-use kw_wait::wait::NotMet;
+use kw_wait::wait::Key;
 
 /// Where an object comes in kubectl's order: its type (in the order first seen), context,
 /// namespace and name.
@@ -189,7 +189,7 @@ impl Printer for ConditionMetPrinter {
 
 impl ConditionMetPrinter {
     /// Named objects that do not exist take their slots as met: kubectl goes past them.
-    fn not_found(&mut self, objects: &[NotMet]) {
+    fn not_found(&mut self, objects: &[Key]) {
         for object in objects {
             let steps = self.steps;
             if let Some(slot) = self
@@ -203,7 +203,7 @@ impl ConditionMetPrinter {
     }
 
     /// No object after the first that never met the condition is named.
-    fn not_met(&mut self, objects: &[NotMet]) {
+    fn not_met(&mut self, objects: &[Key]) {
         for object in objects {
             let named = self.named.iter().any(|slot| slot.name == object.name);
             if named {
@@ -211,7 +211,7 @@ impl ConditionMetPrinter {
                 continue;
             }
             let key = (
-                self.type_order(&object.group, &object.plural),
+                self.type_order(&object.resource.group, &object.resource.plural),
                 object.context.clone(),
                 object.namespace.clone(),
                 object.name.clone(),

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use kw_events::events::Event;
 
-use kw_wait::wait::NotMet;
+use kw_wait::wait::Key;
 
 /// An object that is not valid JSON reached a printer that must decode it.
 #[derive(Debug, thiserror::Error)]
@@ -69,10 +69,10 @@ pub trait Printer: Send {
 pub struct Closing<'a> {
     /// Named objects that do not exist. kubectl wait says its NotFound for each and goes on to
     /// the next, so it names the ones after them all the same.
-    pub missing: &'a [NotMet],
+    pub missing: &'a [Key],
     /// When a wait ran out of time: the objects that never met what it asked. kubectl wait
     /// names the objects in turn, so it never names one after them.
-    pub unmet: &'a [NotMet],
+    pub unmet: &'a [Key],
 }
 
 /// What an object that does not decode reads as where a value is optional (labels, diffs).

@@ -12,12 +12,14 @@
 //! line with terminal controls shown (`escape::write_escaped_line`), as stderr writes its own, so
 //! an OSC 52 in a Job's message reaches stdout as `^[]52;...` and a name cannot forge a line.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 
 use crate::output::escape::write_escaped_line;
 use kw_events::events::{kind_prefix, Event};
 use kw_events::readiness::status_viewer::has_viewer;
 use kw_events::readiness::{Judgement, State};
+use kw_wait::wait::Key;
 use kw_wire::EventType;
 
 use super::contract::DecodedObject;
@@ -29,7 +31,7 @@ pub struct RolloutStatusPrinter {
     said: Vec<(String, Judgement)>,
     /// Objects whose rollout has been said to be done: kubectl stops watching one there, so
     /// nothing more is printed of it while the run waits for others (other contexts').
-    done: Vec<String>,
+    done: HashSet<Key>,
 }
 
 impl RolloutStatusPrinter {
@@ -60,14 +62,7 @@ impl Printer for RolloutStatusPrinter {
             return Ok(());
         };
         let resource = event.resource;
-        let key = format!(
-            "{}/{}.{}/{}/{}",
-            event.context.unwrap_or_default(),
-            resource.plural,
-            resource.group,
-            event.namespace,
-            event.name
-        );
+        let key = Key::of(event);
         if self.done.contains(&key) {
             return Ok(());
         }
@@ -87,7 +82,7 @@ impl Printer for RolloutStatusPrinter {
             return Ok(());
         };
         if done {
-            self.done.push(key);
+            self.done.insert(key);
         }
         let mut bytes = Vec::with_capacity(line.len() + 32);
         if let Some(context) = event.context {
