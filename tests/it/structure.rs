@@ -574,51 +574,51 @@ const KW_SIM_FOLDER_RANKS: FolderRanks = &[
     ),
 ];
 
+/// The crates of kw's layers and the command name one another freely: Cargo decides which
+/// each may link (a lower one only). The simulator is no layer.
+const LAYERS: Uses = &[
+    ("kw_wire", &["*"]),
+    ("kw_base", &["*"]),
+    ("kw_go", &["*"]),
+    ("kw_events", &["*"]),
+    ("kw_client", &["*"]),
+    ("kw_watcher", &["*"]),
+    ("kw_wait", &["*"]),
+    ("kw_output", &["*"]),
+];
+
+/// One of kw's layer crates: its units ranked by `ranks`, its folders by kw's one table, its
+/// statics where `statics` lets them be.
+const fn layer(name: &'static str, src: &'static str, ranks: Ranks, statics: Statics) -> Rules {
+    Rules {
+        name,
+        src,
+        ranks,
+        folders: KW_FOLDER_RANKS,
+        uses: LAYERS,
+        split_impls: &[],
+        statics,
+    }
+}
+
 /// Every crate of the workspace.
 const CRATES: &[Rules] = &[
-    Rules {
-        name: "kw-base",
-        src: "crates/kw-base/src",
-        ranks: KW_BASE_RANKS,
-        folders: KW_FOLDER_RANKS,
-        uses: &[],
-        split_impls: &[],
-        statics: None,
-    },
-    Rules {
-        name: "kw-go",
-        src: "crates/kw-go/src",
-        ranks: KW_GO_RANKS,
-        folders: KW_FOLDER_RANKS,
-        uses: &[],
-        split_impls: &[],
-        statics: Some(&[]),
-    },
-    Rules {
-        name: "kw-events",
-        src: "crates/kw-events/src",
-        ranks: KW_EVENTS_RANKS,
-        folders: KW_FOLDER_RANKS,
-        uses: &[("kw_wire", &["*"]), ("kw_go", &["*"])],
-        split_impls: &[],
-        statics: Some(&[(
+    layer("kw-base", "crates/kw-base/src", KW_BASE_RANKS, None),
+    layer("kw-go", "crates/kw-go/src", KW_GO_RANKS, Some(&[])),
+    layer(
+        "kw-events",
+        "crates/kw-events/src",
+        KW_EVENTS_RANKS,
+        Some(&[(
             "events",
             "next_column_generation: unique in the process, as several watchers share one printer",
         )]),
-    },
-    Rules {
-        name: "kw-client",
-        src: "crates/kw-client/src",
-        ranks: KW_CLIENT_RANKS,
-        folders: KW_FOLDER_RANKS,
-        uses: &[
-            ("kw_wire", &["*"]),
-            ("kw_base", &["*"]),
-            ("kw_go", &["*"]),
-            ("kw_events", &["*"]),
-        ],
-        split_impls: &[],
-        statics: Some(&[
+    ),
+    layer(
+        "kw-client",
+        "crates/kw-client/src",
+        KW_CLIENT_RANKS,
+        Some(&[
             (
                 "discovery::cache",
                 "a warning said once per run, however many clusters open the cache",
@@ -628,49 +628,19 @@ const CRATES: &[Rules] = &[
                 "ureq's connector chain hands no state from the socket to TLS but the thread",
             ),
         ]),
-    },
-    Rules {
-        name: "kw-watcher",
-        src: "crates/kw-watcher/src",
-        ranks: &[("watcher", 0)],
-        folders: KW_FOLDER_RANKS,
-        uses: &[
-            ("kw_wire", &["*"]),
-            ("kw_base", &["*"]),
-            ("kw_client", &["*"]),
-            ("kw_events", &["*"]),
-        ],
-        split_impls: &[],
-        statics: Some(&[]),
-    },
-    Rules {
-        name: "kw-wait",
-        src: "crates/kw-wait/src",
-        ranks: &[("wait", 0)],
-        folders: KW_FOLDER_RANKS,
-        uses: &[
-            ("kw_wire", &["*"]),
-            ("kw_base", &["*"]),
-            ("kw_go", &["*"]),
-            ("kw_events", &["*"]),
-        ],
-        split_impls: &[],
-        statics: Some(&[]),
-    },
-    Rules {
-        name: "kw-output",
-        src: "crates/kw-output/src",
-        ranks: &[("output", 0)],
-        folders: KW_FOLDER_RANKS,
-        uses: &[
-            ("kw_wire", &["*"]),
-            ("kw_base", &["*"]),
-            ("kw_go", &["*"]),
-            ("kw_events", &["*"]),
-            ("kw_wait", &["*"]),
-        ],
-        split_impls: &[],
-        statics: Some(&[
+    ),
+    layer(
+        "kw-watcher",
+        "crates/kw-watcher/src",
+        &[("watcher", 0)],
+        Some(&[]),
+    ),
+    layer("kw-wait", "crates/kw-wait/src", &[("wait", 0)], Some(&[])),
+    layer(
+        "kw-output",
+        "crates/kw-output/src",
+        &[("output", 0)],
+        Some(&[
             (
                 "output::live::screen",
                 "the terminal is the process's: a signal handler puts it back as it was",
@@ -684,7 +654,7 @@ const CRATES: &[Rules] = &[
                 "an immutable null to lend where an object does not decode",
             ),
         ]),
-    },
+    ),
     Rules {
         name: "kw",
         src: "src",
