@@ -440,9 +440,9 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     ),
 ];
 
-/// kw names the wire types anywhere (they are below every unit); the simulator only where kw
-/// starts one: `kw demo` and `main` (`kw sim`). An error or a type of the simulator elsewhere
-/// would tie a layer of the client to the server it is tested against.
+/// kw names the wire types and its layers anywhere (they are below every unit); the simulator
+/// only where kw starts one: `kw demo` and `main` (`kw sim`). An error or a type of the
+/// simulator elsewhere would tie a layer of the client to the server it is tested against.
 const KW_USES: Uses = &[
     ("kw_wire", &["*"]),
     ("kw_base", &["*"]),
