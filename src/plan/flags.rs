@@ -159,10 +159,7 @@ impl FlagPlan {
 
     /// Take `--request-timeout`, checked with the other flags.
     pub fn with_request_timeout(mut self, flag: Option<&str>) -> Result<FlagPlan, PlanError> {
-        self.plan.request_timeout = match flag {
-            Some(value) => kw_client::config::flags::parse_request_timeout(value)?,
-            None => None,
-        };
+        self.plan.request_timeout = request_timeout(flag)?;
         Ok(self)
     }
 
@@ -288,5 +285,13 @@ fn timeout_of(text: Option<&str>) -> Result<Option<Duration>, PlanError> {
         _ => Err(PlanError::Timeout {
             text: text.to_string(),
         }),
+    }
+}
+
+/// `--request-timeout`, as every verb's plan takes it (`None`: a watch is never cut).
+pub fn request_timeout(flag: Option<&str>) -> Result<Option<std::time::Duration>, PlanError> {
+    match flag {
+        Some(value) => Ok(kw_client::config::flags::parse_request_timeout(value)?),
+        None => Ok(None),
     }
 }

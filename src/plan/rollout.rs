@@ -89,8 +89,13 @@ pub fn objects(args: &RolloutStatusArgs) -> Result<Objects, PlanError> {
     Ok(Objects::Named(in_order))
 }
 
-/// The plan of watching one object (`request` names it) until its rollout is done.
-pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan, PlanError> {
+/// The plan of watching one object (`request` names it) until its rollout is done, each watch
+/// cut after `request_timeout` (the global `--request-timeout`).
+pub fn for_object(
+    args: &RolloutStatusArgs,
+    request: Request,
+    request_timeout: Option<&str>,
+) -> Result<GetPlan, PlanError> {
     check_flags(args)?;
     let timeout = timeout_of(&args.timeout)?;
     let revision = args.revision;
@@ -116,7 +121,7 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
             explain: false,
         },
         timeout,
-        request_timeout: None,
+        request_timeout: super::flags::request_timeout(request_timeout)?,
         output: output(revision, Vec::new()),
         all_namespaces: false,
         namespace_set: None,
@@ -136,8 +141,13 @@ pub fn for_object(args: &RolloutStatusArgs, request: Request) -> Result<GetPlan,
 /// kubectl's builder lists them first: nothing of it is printed (only deletions would be, and
 /// a list has none); the judge keeps what it saw. `--timeout` bounds it (every page of it),
 /// as it bounds every request kw makes; each object found then has a `--timeout` of its own.
-pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanError> {
-    let mut plan = for_object(args, Request::Types(vec![(typed.to_string(), Vec::new())]))?;
+pub fn selection(
+    args: &RolloutStatusArgs,
+    typed: &str,
+    request_timeout: Option<&str>,
+) -> Result<GetPlan, PlanError> {
+    let request = Request::Types(vec![(typed.to_string(), Vec::new())]);
+    let mut plan = for_object(args, request, request_timeout)?;
     plan.watching = false;
     plan.rules.fail_on = Vec::new();
     plan.label_selector = args.selector.clone();
@@ -147,7 +157,10 @@ pub fn selection(args: &RolloutStatusArgs, typed: &str) -> Result<GetPlan, PlanE
 
 /// Over several contexts: every object `args` name, in every context at once, until each is
 /// rolled out (or one fails), each line labelled with its context.
-pub fn everywhere(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
+pub fn everywhere(
+    args: &RolloutStatusArgs,
+    request_timeout: Option<&str>,
+) -> Result<GetPlan, PlanError> {
     let request = match objects(args)? {
         Objects::Manifest(paths) => Request::Manifest {
             paths,
@@ -163,7 +176,7 @@ pub fn everywhere(args: &RolloutStatusArgs) -> Result<GetPlan, PlanError> {
             Request::Types(types.into_iter().map(|t| (t, Vec::new())).collect())
         }
     };
-    let mut plan = for_object(args, request)?;
+    let mut plan = for_object(args, request, request_timeout)?;
     plan.label_selector = args.selector.clone();
     Ok(plan)
 }
@@ -212,6 +225,9 @@ mod tests {
     }
 
     fn plan_of(args: &[&str]) -> Result<GetPlan, PlanError> {
+        let argv = ["kw", "rollout", "status"].iter().chain(args);
+        let cli = Cli::try_parse_from(argv).expect("flags parse");
+        let request_timeout = cli.config.request_timeout;
         let args = args_of(args);
         let request = match objects(&args)? {
             Objects::Named(named) => Request::Types(
@@ -226,7 +242,21 @@ mod tests {
             },
             Objects::Selected { .. } => panic!("not one object"),
         };
-        for_object(&args, request)
+        for_object(&args, request, request_timeout.as_deref())
+    }
+
+    /// The global `--request-timeout` is planned with the verb's own flags, not set afterwards.
+    #[test]
+    fn the_request_timeout_is_part_of_the_plan() {
+        let p = plan_of(&["--request-timeout=5s", "deploy/web"]).unwrap();
+        assert_eq!(p.request_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(plan_of(&["deploy/web"]).unwrap().request_timeout, None);
+        let bad = plan_of(&["--request-timeout=x", "deploy/web"]).unwrap_err();
+        assert!(
+            bad.to_string()
+                .starts_with("invalid --request-timeout \"x\""),
+            "{bad}"
+        );
     }
 
     #[test]
@@ -323,7 +353,7 @@ mod tests {
     #[test]
     fn the_selection_lists_once_and_prints_nothing() {
         let args = args_of(&["deploy", "-l", "app=web", "--timeout=5s"]);
-        let p = selection(&args, "deploy").unwrap();
+        let p = selection(&args, "deploy", None).unwrap();
         assert!(!p.watching);
         // Bounded as every request is (issue 45): a stalled list ends at the timeout.
         assert_eq!(p.timeout, Some(Duration::from_secs(5)));

@@ -20,8 +20,13 @@ const MAX_OBJECT_SIZE: usize = 64 << 20;
 /// What kubectl makes of a negative `--timeout`: a week.
 const A_WEEK: Duration = Duration::from_secs(168 * 3600);
 
-/// The plan of `kw wait ARGS`. Pure.
-pub fn plan(args: &WaitArgs, read: ReadFile<'_>) -> Result<GetPlan, PlanError> {
+/// The plan of `kw wait ARGS`, each watch cut after `request_timeout` (the global
+/// `--request-timeout`). Pure.
+pub fn plan(
+    args: &WaitArgs,
+    request_timeout: Option<&str>,
+    read: ReadFile<'_>,
+) -> Result<GetPlan, PlanError> {
     let until = conditions_of(&args.for_conditions)?;
     let mut fail_on = args
         .fail_on
@@ -70,7 +75,7 @@ pub fn plan(args: &WaitArgs, read: ReadFile<'_>) -> Result<GetPlan, PlanError> {
             explain: summarize,
         },
         timeout: timeout.filter(|t| !t.is_zero()),
-        request_timeout: None,
+        request_timeout: super::flags::request_timeout(request_timeout)?,
         output: OutputPlan::plain(OutputFormat::ConditionMet {
             inner,
             order,
@@ -199,7 +204,7 @@ mod tests {
             panic!("not kw wait");
         };
         // Planning reads no file itself: one a test names is not there.
-        plan(wait, &|path| {
+        plan(wait, cli.config.request_timeout.as_deref(), &|path| {
             Err(std::io::Error::other(format!(
                 "{} is not read in unit tests",
                 path.display()
@@ -209,6 +214,19 @@ mod tests {
 
     fn message(args: &[&str]) -> String {
         plan_of(args).unwrap_err().to_string()
+    }
+
+    /// The global `--request-timeout` is planned with the verb's own flags, not set afterwards.
+    #[test]
+    fn the_request_timeout_is_part_of_the_plan() {
+        let p = plan_of(&["--request-timeout=5s", "--for=delete", "pod/a"]).unwrap();
+        assert_eq!(p.request_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(
+            plan_of(&["--for=delete", "pod/a"]).unwrap().request_timeout,
+            None
+        );
+        let bad = message(&["--request-timeout=x", "--for=delete", "pod/a"]);
+        assert!(bad.starts_with("invalid --request-timeout \"x\""), "{bad}");
     }
 
     #[test]

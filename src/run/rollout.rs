@@ -24,7 +24,7 @@ pub fn status(
     notices: &Notices,
 ) -> Result<RolloutRun, KwError> {
     if several_contexts(config)? {
-        let plan = crate::plan::rollout::everywhere(args)?;
+        let plan = crate::plan::rollout::everywhere(args, config.request_timeout.as_deref())?;
         return Ok(RolloutRun {
             objects: vec![Ok(one(plan, config, notices)?)],
             when_empty: None,
@@ -37,7 +37,8 @@ pub fn status(
         if closed {
             return Ok(());
         }
-        let plan = crate::plan::rollout::for_object(args, request)?;
+        let plan =
+            crate::plan::rollout::for_object(args, request, config.request_timeout.as_deref())?;
         let config = ConfigFlags {
             namespace: namespace.or_else(|| config.namespace.clone()),
             ..config.clone()
@@ -66,11 +67,9 @@ pub fn status(
         Objects::Selected { types, .. } => {
             let mut found = false;
             for typed in types {
-                let (finished, evidence) = super::run_plan(
-                    with_request_timeout(crate::plan::rollout::selection(args, &typed)?, config)?,
-                    config,
-                    notices,
-                )?;
+                let request_timeout = config.request_timeout.as_deref();
+                let plan = crate::plan::rollout::selection(args, &typed, request_timeout)?;
+                let (finished, evidence) = super::run_plan(plan, config, notices)?;
                 if finished.timed_out.is_some() && finished.failed.is_none() {
                     // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
                     run.objects.push(Ok(RolloutOutcome {
@@ -123,19 +122,9 @@ fn is_the_objects_own(error: &KwError) -> bool {
     error.exit_code() == exit::SERVER_ERROR
 }
 
-fn with_request_timeout(mut plan: GetPlan, config: &ConfigFlags) -> Result<GetPlan, KwError> {
-    plan.request_timeout = match config.request_timeout.as_deref() {
-        Some(value) => kw_client::config::flags::parse_request_timeout(value)
-            .map_err(crate::plan::PlanError::from)?,
-        None => None,
-    };
-    Ok(plan)
-}
-
 /// Watch what `plan` names until its rollout is done: how it ended, and kubectl's words for the
 /// object that failed.
 fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutOutcome, KwError> {
-    let plan = with_request_timeout(plan, config)?;
     let (finished, evidence) = super::run_plan(plan, config, notices)?;
     let failure = evidence.judge.as_ref().and_then(|judge| {
         judge

@@ -15,12 +15,9 @@ pub fn wait(
     config: &ConfigFlags,
     notices: &Notices,
 ) -> Result<WaitOutcome, KwError> {
-    let mut plan = crate::plan::wait::plan(args, &|path| std::fs::read_to_string(path))?;
-    plan.request_timeout = match config.request_timeout.as_deref() {
-        Some(value) => kw_client::config::flags::parse_request_timeout(value)
-            .map_err(crate::plan::PlanError::from)?,
-        None => None,
-    };
+    let request_timeout = config.request_timeout.as_deref();
+    let plan =
+        crate::plan::wait::plan(args, request_timeout, &|path| std::fs::read_to_string(path))?;
     let checked_once = !plan.watching;
     let only_create = plan.rules.until.iter().all(|e| *e == Expr::Create);
     let (finished, evidence) = super::run_plan(plan, config, notices)?;
