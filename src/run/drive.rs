@@ -27,7 +27,7 @@ use kw_events::decode::depth;
 use kw_events::events::Reconnects;
 use kw_events::events::{ResourceInfo, Sink};
 use kw_output::output::printer::{Closing, PrintOptions};
-use kw_output::output::sinks::{DepthBound, WithContext, WithKind};
+use kw_output::output::sinks::{DepthBound, Gate, WithContext, WithKind};
 use kw_output::output::writer::is_closed_pipe;
 use kw_wait::wait::{
     ConditionSink, Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict,
@@ -36,7 +36,6 @@ use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
 use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
-use super::gate::Gate;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::turns::TurnWatch;
@@ -694,7 +693,7 @@ impl Run {
         let mut gated;
         let output: &mut dyn Sink = match self.plan.prints_once() {
             true => {
-                gated = Gate { inner: &mut output };
+                gated = Gate::new(&mut output);
                 &mut gated
             }
             false => &mut output,

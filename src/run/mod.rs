@@ -10,12 +10,10 @@
 //! - `outputs`: where the events go (a table per type for one context's list, else one stream).
 //! - `watches`: a member's auxiliary watches, whose events go to a consumer inside kw and
 //!   which it can add while the run goes on; `cause` is one, telling why a wait goes on.
-//! - `gate`: `-o name` under `--until`, each object printed once, as kubectl wait does.
 
 mod cause;
 mod drive;
 mod evidence;
-mod gate;
 mod manifest_files;
 mod member;
 mod outputs;

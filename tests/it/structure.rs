@@ -377,7 +377,6 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     (
         "run",
         &[
-            ("gate", 0),
             ("manifest_files", 0),
             ("member", 0),
             ("outputs", 0),

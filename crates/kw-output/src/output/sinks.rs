@@ -1,7 +1,8 @@
 //! Sink adapters for `kw get` over several resource types or contexts: a prefix that says each
 //! row's kind (`pod/web-1`, `deployment.apps/web`, as kubectl prints several types), a label
 //! that says each event's context, a sink that several watcher threads can share, merging
-//! their events into one output stream, and the depth bound in front of them all.
+//! their events into one output stream, the depth bound in front of them all, and the gate of
+//! `-o name` under `--until`.
 
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -168,6 +169,43 @@ impl<S: Sink> Sink for Shared<S> {
     }
 }
 
+/// `-o name` under `--until` prints what kubectl wait prints: each object once, when it first
+/// meets an `--until` condition (`deployment.apps/shop`), not once per event (once per
+/// condition met, under kubectl wait's repeated `--for`). The judge says which event that is,
+/// on the event itself (`Event::judged`, `JudgeNote::prints`); the gate, just above the output,
+/// passes that event on as many times as the judge said (none for an event no judge has seen)
+/// and holds back the rest. The run's auxiliary watches still see every event (their tap is
+/// above the gate).
+pub struct Gate<S> {
+    inner: S,
+}
+
+impl<S: Sink> Gate<S> {
+    pub fn new(inner: S) -> Gate<S> {
+        Gate { inner }
+    }
+}
+
+impl<S: Sink> Sink for Gate<S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        let prints = event.judged.map_or(0, |note| note.prints);
+        for _ in 0..prints {
+            if self.inner.event(event)? == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.inner.synced()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +273,48 @@ mod tests {
             sink.into_inner().0,
             vec![vec![Value::from("deployment.apps/web"), Value::from("1/1")]]
         );
+    }
+
+    /// The gate passes an event on as many times as the judge's note on it says, and holds
+    /// back an event no judge has seen.
+    #[test]
+    fn the_gate_passes_an_event_as_often_as_the_judge_says() {
+        let resource = ResourceInfo {
+            plural: "pods".into(),
+            singular: "pod".into(),
+            kind: "Pod".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespaced: true,
+        };
+        let unjudged = Event {
+            kind: EventType::Modified,
+            origin: Origin::Watch,
+            resource: &resource,
+            object: RawValue::NULL,
+            object_lacks_type: false,
+            name: "web",
+            namespace: "ns",
+            row: None,
+            context: None,
+            judged: None,
+        };
+        let passed = |event: &Event<'_>| {
+            let mut gate = Gate::new(Collect::default());
+            assert_eq!(gate.event(event).unwrap(), Flow::Continue);
+            gate.inner.0.len()
+        };
+        assert_eq!(passed(&unjudged), 0);
+        for prints in [0, 1, 2] {
+            let note = kw_events::events::JudgeNote {
+                prints,
+                judgement: None,
+            };
+            let judged = Event {
+                judged: Some(note),
+                ..unjudged
+            };
+            assert_eq!(passed(&judged), prints);
+        }
     }
 }
