@@ -439,9 +439,10 @@ const KW_FOLDER_RANKS: FolderRanks = &[
     ),
 ];
 
-/// kw names the wire types and its layers anywhere (they are below every unit); the simulator
-/// only where kw starts one: `kw demo` and `main` (`kw sim`). An error or a type of the
-/// simulator elsewhere would tie a layer of the client to the server it is tested against.
+/// kw names the wire types and its layers anywhere (they are below every unit), and a layer any
+/// other (Cargo lets it link only those below it); the simulator only where kw starts one:
+/// `kw demo` and `main` (`kw sim`). An error or a type of the simulator elsewhere would tie a
+/// layer of the client to the server it is tested against.
 const KW_USES: Uses = &[
     ("kw_wire", &["*"]),
     ("kw_base", &["*"]),
@@ -573,28 +574,16 @@ const KW_SIM_FOLDER_RANKS: FolderRanks = &[
     ),
 ];
 
-/// The crates of kw's layers and the command name one another freely: Cargo decides which
-/// each may link (a lower one only). The simulator is no layer.
-const LAYERS: Uses = &[
-    ("kw_wire", &["*"]),
-    ("kw_base", &["*"]),
-    ("kw_go", &["*"]),
-    ("kw_events", &["*"]),
-    ("kw_client", &["*"]),
-    ("kw_watcher", &["*"]),
-    ("kw_wait", &["*"]),
-    ("kw_output", &["*"]),
-];
-
-/// One of kw's layer crates: its units ranked by `ranks`, its folders by kw's one table, its
-/// statics where `statics` lets them be.
+/// One of kw's layer crates: its units ranked by `ranks`, its folders by kw's one table, the
+/// crates it names as kw's own (Cargo decides which it may link: a lower layer only, never the
+/// simulator), its statics where `statics` lets them be.
 const fn layer(name: &'static str, src: &'static str, ranks: Ranks, statics: Statics) -> Rules {
     Rules {
         name,
         src,
         ranks,
         folders: KW_FOLDER_RANKS,
-        uses: LAYERS,
+        uses: KW_USES,
         split_impls: &[],
         statics,
     }
