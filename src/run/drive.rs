@@ -295,10 +295,11 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         && run
             .deadline
             .is_some_and(|deadline| Instant::now() >= deadline);
-    let unmet = match run.judge.as_ref().filter(|_| ran_out) {
-        Some(judge) => judge.not_met(),
-        None => Vec::new(),
-    };
+    let unmet = run
+        .judge
+        .as_ref()
+        .filter(|_| ran_out)
+        .map_or_else(Vec::new, |judge| judge.not_met());
     if !matches!(end, End::ClosedPipe { .. }) {
         let closing = Closing {
             missing: &missing,
@@ -691,12 +692,11 @@ impl Run {
             .sink(options, (&target.resource, order), printed)?;
         // Under the tap: the auxiliary watches see every event, stdout the ones let through.
         let mut gated;
-        let output: &mut dyn Sink = match self.plan.prints_once() {
-            true => {
-                gated = Gate::new(&mut output);
-                &mut gated
-            }
-            false => &mut output,
+        let output: &mut dyn Sink = if self.plan.prints_once() {
+            gated = Gate::new(&mut output);
+            &mut gated
+        } else {
+            &mut output
         };
         let mut tapped;
         let sink: &mut dyn Sink = match watches {
