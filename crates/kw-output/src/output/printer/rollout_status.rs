@@ -12,7 +12,7 @@
 //! line with terminal controls shown (`escape::write_escaped_line`), as stderr writes its own, so
 //! an OSC 52 in a Job's message reaches stdout as `^[]52;...` and a name cannot forge a line.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use crate::output::escape::write_escaped_line;
@@ -27,8 +27,9 @@ use super::Printer;
 
 #[derive(Default)]
 pub struct RolloutStatusPrinter {
-    /// Per object without a viewer: the judgement last printed.
-    said: Vec<(String, Judgement)>,
+    /// Per object without a viewer (by context, resource, namespace and name): the judgement
+    /// last printed. Forgotten when the object is deleted.
+    said: HashMap<Key, Judgement>,
     /// Objects whose rollout has been said to be done: kubectl stops watching one there, so
     /// nothing more is printed of it while the run waits for others (other contexts').
     done: HashSet<Key>,
@@ -36,13 +37,13 @@ pub struct RolloutStatusPrinter {
 
 impl RolloutStatusPrinter {
     /// kw's line for an object kubectl has no viewer for, when its judgement changed.
-    fn judged_line(&mut self, label: String, judgement: Judgement) -> Option<String> {
-        match self.said.iter_mut().find(|(l, _)| *l == label) {
-            Some((_, before)) if *before == judgement => return None,
-            Some((_, before)) => *before = judgement.clone(),
-            None => self.said.push((label.clone(), judgement.clone())),
+    fn judged_line(&mut self, key: Key, label: String, judgement: Judgement) -> Option<String> {
+        if self.said.get(&key) == Some(&judgement) {
+            return None;
         }
-        Some(format!("{label}: {judgement}"))
+        let line = format!("{label}: {judgement}");
+        self.said.insert(key, judgement);
+        Some(line)
     }
 }
 
@@ -54,6 +55,7 @@ impl Printer for RolloutStatusPrinter {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         if event.kind == EventType::Deleted {
+            self.said.remove(&Key::of(event));
             return Ok(());
         }
         // An event no judge has seen, or an object that cannot be read, has no judgement: no
@@ -76,7 +78,7 @@ impl Printer for RolloutStatusPrinter {
                 kind_prefix(&resource.kind, &resource.group),
                 event.name
             );
-            self.judged_line(label, judgement)
+            self.judged_line(key.clone(), label, judgement)
         };
         let Some(line) = line else {
             return Ok(());
@@ -129,6 +131,17 @@ mod tests {
         name: &str,
         object: serde_json::Value,
     ) -> String {
+        print_in(printer, None, kind, group, name, object)
+    }
+
+    fn print_in(
+        printer: &mut RolloutStatusPrinter,
+        context: Option<&str>,
+        kind: &str,
+        group: &str,
+        name: &str,
+        object: serde_json::Value,
+    ) -> String {
         let judgement = kw_events::readiness::status_viewer::Readiness::Kubectl { revision: 0 }
             .judge(group, kind, &object, std::time::SystemTime::now());
         let resource = ResourceInfo {
@@ -149,7 +162,7 @@ mod tests {
             name,
             namespace: "default",
             row: None,
-            context: None,
+            context,
             judged: Some(JudgeNote {
                 prints: 0,
                 judgement: Some(&judgement),
@@ -194,6 +207,26 @@ mod tests {
         let first = print(&mut printer, "Job", "batch", running.clone());
         assert!(first.starts_with("job.batch/web: in progress"), "{first}");
         assert_eq!(print(&mut printer, "Job", "batch", running), "");
+    }
+
+    /// Two objects of one name in two contexts are two objects: each says its judgement.
+    #[test]
+    fn a_judgement_is_said_once_per_object_not_per_label() {
+        let mut printer = RolloutStatusPrinter::default();
+        let running = json!({"metadata": {"name": "web"}, "status": {"active": 1}});
+        let said = |printer: &mut RolloutStatusPrinter, context| {
+            print_in(
+                printer,
+                Some(context),
+                "Job",
+                "batch",
+                "web",
+                running.clone(),
+            )
+        };
+        assert!(said(&mut printer, "eu").starts_with("eu: job.batch/web: in progress"));
+        assert!(said(&mut printer, "us").starts_with("us: job.batch/web: in progress"));
+        assert_eq!(said(&mut printer, "eu"), "");
     }
 
     /// Server text reaches stdout shown, not obeyed, and on one line: a Job's message with
