@@ -10,6 +10,7 @@ use kw::cli::{Cli, Command, CompletionArgs};
 use kw::output::writer::is_closed_pipe;
 use kw::report::error::KwError;
 use kw::report::exit;
+use kw::report::outcome::Ending;
 use kw::report::{self, Report};
 
 fn main() -> ExitCode {
@@ -110,43 +111,24 @@ fn main() -> ExitCode {
 /// that answers by itself (`kw sim`).
 fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitCode> {
     let notices = notices.clone();
-    let report = match cli.command {
-        Command::Get(args) => finished(kw::run::get(&args, &cli.config, &notices)),
-        Command::Demo(args) => finished(kw::demo::run(args, &cli.config, &notices)),
+    let config = &cli.config;
+    let ending = match cli.command {
+        Command::Get(args) => Ending::of(kw::run::get(&args, config, &notices), Ending::Get),
+        Command::Demo(args) => Ending::of(kw::demo::run(args, config, &notices), Ending::Get),
         Command::Sim(passthrough) => return Err(run_sim(passthrough.args)),
-        Command::Completion(args) => done(run_completion(args)),
-        Command::Version(args) => done(kw::version::run(args, &cli.config)),
+        Command::Completion(args) => Ending::of(run_completion(args), |()| Ending::Done),
+        Command::Version(args) => Ending::of(kw::version::run(args, config), |()| Ending::Done),
         Command::Rollout(rollout) => match rollout.command {
             kw::cli::RolloutCommand::Status(args) => {
-                match kw::run::rollout::status(&args, &cli.config, &notices) {
-                    Ok(run) => report::rollout::run(&run),
-                    Err(error) => report::error(&error),
-                }
+                let run = kw::run::rollout::status(&args, config, &notices);
+                Ending::of(run, Ending::Rollout)
             }
         },
-        Command::Wait(args) => match kw::run::wait::wait(&args, &cli.config, &notices) {
-            Ok(finished) => report::wait::finished(&finished),
-            Err(error) => report::error(&error),
-        },
+        Command::Wait(args) => {
+            Ending::of(kw::run::wait::wait(&args, config, &notices), Ending::Wait)
+        }
     };
-    Ok(report)
-}
-
-fn finished(result: Result<kw::report::outcome::Outcome, KwError>) -> Report {
-    match result {
-        Ok(finished) => report::finished(&finished),
-        Err(error) => report::error(&error),
-    }
-}
-
-fn done(result: Result<(), KwError>) -> Report {
-    match result {
-        Ok(()) => Report {
-            lines: Vec::new(),
-            code: exit::OK,
-        },
-        Err(error) => report::error(&error),
-    }
+    Ok(report::ending::report(&ending))
 }
 
 /// Where a command's final report reaches stderr and becomes the exit code (a context that
@@ -161,7 +143,7 @@ fn pass_to_kubectl(verb: &str) -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     match kw::passthrough::run(verb, &args) {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(error) => exit_with(&report::error(&error.into())),
+        Err(error) => exit_with(&report::ending::report(&Ending::Failed(error.into()))),
     }
 }
 
@@ -172,7 +154,8 @@ fn run_sim(args: Vec<std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
-    exit_with(&done(kw_sim::run(cli.args).map_err(KwError::sim)))
+    let ran = kw_sim::run(cli.args).map_err(KwError::sim);
+    exit_with(&report::ending::report(&Ending::of(ran, |()| Ending::Done)))
 }
 
 /// clap's own answer (help, version, or a usage error), printed as clap prints it.

@@ -329,20 +329,6 @@ impl GetPlan {
             },
         )
     }
-
-    /// The `--timeout` message: what was being waited for.
-    pub fn timeout_message(&self) -> String {
-        let waited = humantime::format_duration(self.timeout.unwrap_or_default());
-        let until: Vec<String> = self.rules.until.iter().map(|e| e.to_string()).collect();
-        if until.is_empty() {
-            format!("--timeout {waited} ran out")
-        } else {
-            format!(
-                "timed out after {waited} waiting for --until {}",
-                until.join(" or ")
-            )
-        }
-    }
 }
 
 pub(super) fn several_types(targets: &[Target]) -> bool {

@@ -1,7 +1,10 @@
-//! What kw says when a command ends: every error and every run outcome becomes its stderr lines
-//! and its exit code here, and only here. Server answers are worded as kubectl words them, so
-//! scripts and people see what they know. `main` only prints the lines and exits.
+//! What kw says when a command ends: every error and every verb's outcome becomes its stderr
+//! lines and its exit code here, and only here, through one function (`ending::report`): `get`'s
+//! words here, `rollout status`'s in `rollout`, `wait`'s in `wait`. Server answers are worded as kubectl
+//! words them, so scripts and people see what they know. `main` only prints the lines and
+//! exits.
 
+pub mod ending;
 pub mod error;
 pub mod exit;
 pub mod line;
@@ -18,7 +21,7 @@ use kw_client::client::ClientError;
 use kw_client::discovery::DiscoveryError;
 use kw_wait::wait::Verdict;
 
-use crate::report::outcome::{End, Outcome};
+use crate::report::outcome::{End, Outcome, TimedOut};
 use kw_watcher::watcher::WatchError;
 
 /// What to print on stderr, and the exit code.
@@ -61,7 +64,8 @@ impl Report {
     }
 }
 
-/// The lines and exit code of `error`.
+/// The lines and exit code of `error`: what a context that fails while the others go on says
+/// as it happens, and how a command that failed ends.
 pub fn error(error: &KwError) -> Report {
     Report::new(error_lines(error), error.exit_code())
 }
@@ -90,7 +94,7 @@ fn error_line(message: impl std::fmt::Display) -> Vec<ReportLine> {
 
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
 /// way has said so when it did: only its exit code is left to give.
-pub fn finished(finished: &Outcome) -> Report {
+fn finished(finished: &Outcome) -> Report {
     let mut report = finished_alone(finished);
     if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
         // The block first: the verdict stays the last line, where CI logs are read.
@@ -124,8 +128,8 @@ fn finished_alone(finished: &Outcome) -> Report {
         End::Verdict(_) => 0,
         End::Done { printed } => *printed,
     };
-    if let Some(message) = &finished.timed_out {
-        return Report::error(message, exit::TIMEOUT);
+    if let Some(timed_out) = &finished.timed_out {
+        return Report::error(timeout_line(timed_out), exit::TIMEOUT);
     }
     if let Some(failed) = &finished.failed {
         return quiet(error(failed).code);
@@ -150,6 +154,19 @@ fn finished_alone(finished: &Outcome) -> Report {
             Report::new(vec![ReportLine::Plain(message.clone())], exit::OK)
         }
         _ => quiet(exit::OK),
+    }
+}
+
+/// `kw get`'s words for `--timeout`: what was being waited for.
+fn timeout_line(timed_out: &TimedOut) -> String {
+    let waited = humantime::format_duration(timed_out.after);
+    let until: Vec<String> = timed_out.until.iter().map(|e| e.to_string()).collect();
+    match until.as_slice() {
+        [] => format!("--timeout {waited} ran out"),
+        until => format!(
+            "timed out after {waited} waiting for --until {}",
+            until.join(" or ")
+        ),
     }
 }
 
@@ -270,6 +287,28 @@ mod tests {
             matches!(&report.lines[0], ReportLine::Error(message) if message.starts_with("--token would send"))
         );
         assert_eq!(report.code, exit::USAGE);
+    }
+
+    #[test]
+    fn the_timeout_says_what_was_waited_for() {
+        let after = std::time::Duration::from_secs(90);
+        let plain = TimedOut {
+            after,
+            until: Vec::new(),
+        };
+        assert_eq!(timeout_line(&plain), "--timeout 1m 30s ran out");
+        let parse = |text| kw_wait::wait::Expr::parse("--until", text).unwrap();
+        let until = vec![parse("ready"), parse("jsonpath={.x}=1")];
+        assert_eq!(
+            timeout_line(&TimedOut { after, until }),
+            "timed out after 1m 30s waiting for --until ready or jsonpath={.x}=1"
+        );
+        // A timeout too far away to represent is still worded, never a panic.
+        let far = TimedOut {
+            after: std::time::Duration::from_secs(u64::MAX),
+            until: Vec::new(),
+        };
+        assert!(timeout_line(&far).ends_with(" ran out"));
     }
 
     #[test]

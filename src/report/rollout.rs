@@ -4,34 +4,16 @@
 //! The exit codes are kw's (the one difference a script can see: kubectl exits 1 for every
 //! failure): 2 the rollout cannot finish as asked, 3 `--timeout`, 6 not found.
 
-use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::line::ReportLine;
-use crate::report::outcome::{End, Outcome};
+use crate::report::outcome::{End, RolloutOutcome, RolloutRun};
 use crate::report::Report;
-use kw_wait::wait::{Expr, Verdict};
-
-/// How a `rollout status` run finished.
-#[derive(Debug)]
-pub struct RolloutOutcome {
-    pub finished: Outcome,
-    /// What kubectl's viewer (or kw's rules) said of the object that failed: kubectl's error.
-    pub failure: Option<String>,
-}
-
-/// A `rollout status` run over its objects, one after another, as kubectl watches them.
-#[derive(Debug, Default)]
-pub struct RolloutRun {
-    /// Each object's end, in the order watched: an error is the object's own (not found).
-    pub objects: Vec<Result<RolloutOutcome, KwError>>,
-    /// What kubectl says on stderr when a type or a selector matched nothing.
-    pub when_empty: Option<String>,
-}
+use kw_wait::wait::{Expr, Unready, Verdict};
 
 /// The lines and exit code of a whole run. kubectl says each object's error once every object
 /// has been watched: one failure as its `error:` line, several each on a line of its own
 /// without the prefix. kw's causes follow, and the exit code is the first failure's.
-pub fn run(run: &RolloutRun) -> Report {
+pub(super) fn run(run: &RolloutRun) -> Report {
     if run.objects.is_empty() {
         let lines = run
             .when_empty
@@ -67,7 +49,7 @@ pub fn run(run: &RolloutRun) -> Report {
 
 /// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
 /// kubectl user looks for it, then kw's cause.
-pub fn finished(run: &RolloutOutcome) -> Report {
+fn finished(run: &RolloutOutcome) -> Report {
     verdict(run).then_cause(&run.finished)
 }
 
@@ -84,7 +66,7 @@ fn verdict(run: &RolloutOutcome) -> Report {
                 // kubectl will not watch a new object of the same name.
                 "object has been deleted".to_string()
             } else {
-                run.failure.clone().unwrap_or_else(|| by.clone())
+                run.failed.as_ref().map_or_else(|| by.clone(), failure_line)
             };
             Report::error(message, exit::CONDITION_FAILED)
         }
@@ -95,21 +77,80 @@ fn verdict(run: &RolloutOutcome) -> Report {
     }
 }
 
+/// kubectl's words for an object that failed: its viewer's message, which names the object
+/// (`deployment "web" exceeded its progress deadline`), after its context over several
+/// (`prod-eu: deployment ...`, as the stdout lines are labelled); kw's rules' message after
+/// the object's label (`job.batch/migrate: ...`, `prod-eu/job.batch/migrate: ...`).
+fn failure_line(object: &Unready) -> String {
+    let message = &object.judgement.message;
+    match (object.viewed, object.context.is_empty()) {
+        (true, true) => message.clone(),
+        (true, false) => format!("{}: {message}", object.context),
+        (false, _) => format!("{}: {message}", object.label),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::outcome::Outcome;
+    use kw_events::readiness::{Judgement, State};
+
+    fn failed(label: &str, context: &str, viewed: bool, message: &str) -> Unready {
+        Unready {
+            label: label.to_string(),
+            context: context.to_string(),
+            viewed,
+            judgement: Judgement {
+                state: State::Failed,
+                message: message.to_string(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_failure_is_worded_as_kubectl_words_it_with_its_context_in_front() {
+        let deadline = "deployment \"web\" exceeded its progress deadline";
+        let web = |context: &str| {
+            let label = match context {
+                "" => "deployment.apps/web".to_string(),
+                context => format!("{context}/deployment.apps/web"),
+            };
+            failed(&label, context, true, deadline)
+        };
+        assert_eq!(failure_line(&web("")), deadline);
+        assert_eq!(
+            failure_line(&web("prod-eu")),
+            format!("prod-eu: {deadline}")
+        );
+        // An EKS context name has slashes of its own.
+        assert_eq!(
+            failure_line(&web("arn:aws:eks:eu:1:cluster/prod")),
+            format!("arn:aws:eks:eu:1:cluster/prod: {deadline}")
+        );
+        let migrate = failed("job.batch/migrate", "", false, "failed: backoff limit");
+        assert_eq!(
+            failure_line(&migrate),
+            "job.batch/migrate: failed: backoff limit"
+        );
+        let migrate = failed("eu/job.batch/migrate", "eu", false, "failed");
+        assert_eq!(failure_line(&migrate), "eu/job.batch/migrate: failed");
+    }
 
     fn run(end: End, timed_out: bool, failure: Option<&str>) -> Report {
         finished(&RolloutOutcome {
             finished: Outcome {
                 end,
-                timed_out: timed_out.then(|| "timed out".to_string()),
+                timed_out: timed_out.then(|| crate::report::outcome::TimedOut {
+                    after: std::time::Duration::from_secs(1),
+                    until: Vec::new(),
+                }),
                 failed: None,
                 unreachable: Vec::new(),
                 when_empty: None,
                 summary: None,
             },
-            failure: failure.map(str::to_string),
+            failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         })
     }
 
@@ -133,7 +174,7 @@ mod tests {
                 when_empty: None,
                 summary: None,
             },
-            failure: failure.map(str::to_string),
+            failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         };
         let empty = RolloutRun {
             objects: Vec::new(),

@@ -7,26 +7,13 @@
 
 use crate::report::exit;
 use crate::report::line::ReportLine;
-use crate::report::outcome::{End, Outcome};
+use crate::report::outcome::{End, WaitOutcome};
 use crate::report::Report;
 use kw_wait::wait::summary::NAMED_OBJECTS;
 use kw_wait::wait::{Expr, Standing, Verdict};
 
-/// How a `wait` run finished.
-#[derive(Debug)]
-pub struct WaitOutcome {
-    pub finished: Outcome,
-    /// Every object (`pods/web`) in kubectl's order, and where it stands: met, not met, or
-    /// named and not found.
-    pub objects: Vec<(String, Standing)>,
-    /// `--timeout=0`: the objects were looked at once.
-    pub checked_once: bool,
-    /// `--for=create` alone: kubectl's timeout names no object then.
-    pub only_create: bool,
-}
-
 /// The lines and exit code of a finished `wait`: kubectl's line first, then kw's cause.
-pub fn finished(run: &WaitOutcome) -> Report {
+pub(super) fn finished(run: &WaitOutcome) -> Report {
     verdict(run).then_cause(&run.finished)
 }
 
@@ -165,12 +152,16 @@ fn errors(lines: Vec<ReportLine>, code: i32) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::outcome::Outcome;
 
     fn run(end: End, timed_out: bool, objects: &[(&str, bool)], checked_once: bool) -> Report {
         finished(&WaitOutcome {
             finished: Outcome {
                 end,
-                timed_out: timed_out.then(|| "timed out".to_string()),
+                timed_out: timed_out.then(|| crate::report::outcome::TimedOut {
+                    after: std::time::Duration::from_secs(1),
+                    until: Vec::new(),
+                }),
                 failed: None,
                 unreachable: Vec::new(),
                 when_empty: None,

@@ -25,21 +25,19 @@ use kw_client::config::environment::Environment;
 use kw_client::discovery::{DiscoveryError, Requested};
 use kw_events::decode::depth;
 use kw_events::events::Reconnects;
-use kw_events::events::{ResourceInfo, Sink};
+use kw_events::events::{Event, ResourceInfo};
+use kw_output::output::chain::{self, Links};
 use kw_output::output::printer::{Closing, PrintOptions};
-use kw_output::output::sinks::{DepthBound, Gate, WithContext, WithKind};
 use kw_output::output::writer::is_closed_pipe;
-use kw_wait::wait::{
-    ConditionSink, Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict,
-};
+use kw_wait::wait::{Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict};
 use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
-use super::cause::{Causes, SharedCauses, Tell};
 use super::evidence::Evidence;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
 use super::turns::TurnWatch;
-use super::watches::{Tap, WatchSet};
+use kw_wait::cause::{Causes, SharedCauses, Tell};
+use kw_watcher::auxiliary::WatchSet;
 
 /// What every member of a run shares.
 pub(super) struct Run {
@@ -523,17 +521,8 @@ impl Run {
                 return Ok(());
             }
         };
-        let sink: Box<dyn Sink + Send> = if plan.with_kind(&prepared.targets) {
-            Box::new(DepthBound::new(WithContext::new(
-                WithKind::new(output),
-                Arc::clone(&context),
-            )))
-        } else {
-            Box::new(DepthBound::new(WithContext::new(
-                output,
-                Arc::clone(&context),
-            )))
-        };
+        let with_kind = plan.with_kind(&prepared.targets);
+        let sink = chain::parked(output, Arc::clone(&context), with_kind);
         let watcher = Watcher::sharing(
             Arc::clone(&prepared.client),
             target.clone(),
@@ -687,28 +676,19 @@ impl Run {
             .iter()
             .position(|t| t.resource == target.resource)
             .unwrap_or(index);
-        let mut output = self
+        let output = self
             .outputs
             .sink(options, (&target.resource, order), printed)?;
-        // Under the tap: the auxiliary watches see every event, stdout the ones let through.
-        let mut gated;
-        let output: &mut dyn Sink = if self.plan.prints_once() {
-            gated = Gate::new(&mut output);
-            &mut gated
-        } else {
-            &mut output
+        // The auxiliary watches see every event, stdout the ones the gate lets through.
+        let mut tap = watches.map(|watches| move |event: &Event<'_>| watches.primary(event));
+        let links = Links {
+            context: context.cloned(),
+            judged: self.judge.as_ref().map(|judge| (judge.clone(), index)),
+            with_kind,
+            tee: tap.as_mut().map(|tap| tap as &mut dyn FnMut(&Event<'_>)),
+            gated: self.plan.prints_once(),
         };
-        let mut tapped;
-        let sink: &mut dyn Sink = match watches {
-            Some(watches) => {
-                tapped = Tap {
-                    watches,
-                    inner: output,
-                };
-                &mut tapped
-            }
-            None => output,
-        };
+        let mut sink = links.around(output);
         let mut watcher = Watcher::new(
             &prepared.client,
             target.clone(),
@@ -718,8 +698,7 @@ impl Run {
         if self.several && self.plan.watching {
             watcher = watcher.first_list_under(Arc::clone(&self.readying));
         }
-        let judged = self.judge.as_ref().map(|judge| (judge, index));
-        let result = run_wrapped(&mut watcher, sink, with_kind, judged, context);
+        let result = watcher.run(&mut sink);
         if let (Err(WatchError::NotFound(errors)), Some(judge), [name]) =
             (&result, &self.judge, target.names.as_slice())
         {
@@ -758,41 +737,6 @@ struct At<'a> {
     printed: u64,
     /// The member's auxiliary watches, shown every event.
     watches: Option<&'a Arc<WatchSet>>,
-}
-
-/// Run `watcher` into `base`, behind the kind prefix and the condition judge when asked for
-/// (the run's judge, and the watcher's index among its watchers), and (in a run over several
-/// contexts) the label of its context, outermost so that the judge sees it too.
-fn run_wrapped(
-    watcher: &mut Watcher<'_>,
-    base: &mut dyn Sink,
-    with_kind: bool,
-    judged: Option<(&SharedJudge, usize)>,
-    context: Option<&Arc<str>>,
-) -> Result<WatcherReport, WatchError> {
-    let mut prefixed;
-    let base: &mut dyn Sink = if with_kind {
-        prefixed = WithKind::new(base);
-        &mut prefixed
-    } else {
-        base
-    };
-    let mut conditioned;
-    let base: &mut dyn Sink = match judged {
-        Some((judge, index)) => {
-            conditioned = ConditionSink::new(judge.clone(), index, base);
-            &mut conditioned
-        }
-        None => base,
-    };
-    // Outermost: no object deeper than the threads' stacks are sized for reaches a sink.
-    match context {
-        Some(context) => watcher.run(&mut DepthBound::new(WithContext::new(
-            base,
-            Arc::clone(context),
-        ))),
-        None => watcher.run(&mut DepthBound::new(base)),
-    }
 }
 
 /// Reads the reports of a run and decides when it ends: `Some(verdict)` once it has.

@@ -11,7 +11,7 @@ use kw_client::client::{Client, ClientError};
 use kw_wait::wait::summary::{self, Crashed, LogTail, NotReady, Summary};
 use kw_wait::wait::SharedJudge;
 
-use super::cause::Causes;
+use kw_wait::cause::Causes;
 
 /// What a run keeps to write its summary, if it needs one.
 pub struct Evidence {

@@ -8,10 +8,10 @@
 //! - `drive`: running the members' watchers and reading what they report; the one place that
 //!   knows what ends a run.
 //! - `outputs`: where the events go (a table per type for one context's list, else one stream).
-//! - `watches`: a member's auxiliary watches, whose events go to a consumer inside kw and
-//!   which it can add while the run goes on; `cause` is one, telling why a wait goes on.
+//! - `evidence`: what the run found for the summary. A member's auxiliary watches
+//!   (`kw_watcher::auxiliary`) feed the cause engine (`kw_wait::cause`), telling why a wait
+//!   goes on.
 
-mod cause;
 mod drive;
 mod evidence;
 mod manifest_files;
@@ -20,7 +20,6 @@ mod outputs;
 pub mod rollout;
 mod turns;
 pub mod wait;
-pub mod watches;
 
 use std::time::Instant;
 
@@ -34,6 +33,7 @@ use kw_client::config::flags::ConfigFlags;
 use kw_client::config::settings;
 use kw_client::discovery::{Requested, TypeAsked};
 
+use crate::report::outcome::TimedOut;
 pub use crate::report::outcome::{End, Outcome};
 
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on). `notices` are where
@@ -122,9 +122,10 @@ fn run_plan(
         ),
         members,
     )?;
-    outcome.timed_out = deadlines
-        .timed_out(Instant::now())
-        .then(|| plan.timeout_message());
+    outcome.timed_out = deadlines.timed_out(Instant::now()).then(|| TimedOut {
+        after: plan.timeout.unwrap_or_default(),
+        until: plan.rules.until.clone(),
+    });
     let failed_by = match &outcome.end {
         End::Verdict(kw_wait::wait::Verdict::FailOn { by, .. }) => Some(by.clone()),
         _ => None,

@@ -9,11 +9,10 @@ use crate::plan::{GetPlan, Request};
 use crate::report::error::KwError;
 use crate::report::exit;
 use crate::report::outcome::End;
-use crate::report::rollout::{RolloutOutcome, RolloutRun};
+use crate::report::outcome::{RolloutOutcome, RolloutRun};
 use kw_base::notices::Notices;
 use kw_client::config::flags::ConfigFlags;
 use kw_events::readiness::State;
-use kw_wait::wait::Unready;
 
 /// `kw rollout status TYPE/NAME...`: kubectl's lines on stdout until each rollout is done.
 /// An object that fails (or does not exist) does not stop the next, as in kubectl; an error
@@ -74,7 +73,7 @@ pub fn status(
                     // The list itself outlasted `--timeout`: kubectl's timeout line, exit 3.
                     run.objects.push(Ok(RolloutOutcome {
                         finished,
-                        failure: None,
+                        failed: None,
                     }));
                     return Ok(run);
                 }
@@ -122,80 +121,13 @@ fn is_the_objects_own(error: &KwError) -> bool {
     error.exit_code() == exit::SERVER_ERROR
 }
 
-/// Watch what `plan` names until its rollout is done: how it ended, and kubectl's words for the
-/// object that failed.
+/// Watch what `plan` names until its rollout is done: how it ended, and the object that
+/// failed (kubectl's error names it).
 fn one(plan: GetPlan, config: &ConfigFlags, notices: &Notices) -> Result<RolloutOutcome, KwError> {
     let (finished, evidence) = super::run_plan(plan, config, notices)?;
-    let failure = evidence.judge.as_ref().and_then(|judge| {
-        judge
-            .unready()
-            .into_iter()
-            .find(|object| object.judgement.state == State::Failed)
-            .map(failure_line)
+    let failed = evidence.judge.as_ref().and_then(|judge| {
+        let mut unready = judge.unready().into_iter();
+        unready.find(|object| object.judgement.state == State::Failed)
     });
-    Ok(RolloutOutcome { finished, failure })
-}
-
-/// kubectl's words for an object that failed: its viewer's message, which names the object
-/// (`deployment "web" exceeded its progress deadline`), after its context over several
-/// (`prod-eu: deployment ...`, as the stdout lines are labelled); kw's rules' message after
-/// the object's label (`job.batch/migrate: ...`, `prod-eu/job.batch/migrate: ...`).
-fn failure_line(object: Unready) -> String {
-    let message = object.judgement.message;
-    match (object.viewed, object.context.is_empty()) {
-        (true, true) => message,
-        (true, false) => format!("{}: {message}", object.context),
-        (false, _) => format!("{}: {message}", object.label),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::failure_line;
-    use kw_events::readiness::{Judgement, State};
-    use kw_wait::wait::Unready;
-
-    fn failed(label: &str, context: &str, viewed: bool, message: &str) -> Unready {
-        Unready {
-            label: label.to_string(),
-            context: context.to_string(),
-            viewed,
-            judgement: Judgement {
-                state: State::Failed,
-                message: message.to_string(),
-            },
-        }
-    }
-
-    #[test]
-    fn a_failure_is_worded_as_kubectl_words_it_with_its_context_in_front() {
-        let deadline = "deployment \"web\" exceeded its progress deadline";
-        let web = |context: &str| {
-            let label = match context {
-                "" => "deployment.apps/web".to_string(),
-                context => format!("{context}/deployment.apps/web"),
-            };
-            failed(&label, context, true, deadline)
-        };
-        assert_eq!(failure_line(web("")), deadline);
-        assert_eq!(failure_line(web("prod-eu")), format!("prod-eu: {deadline}"));
-        // An EKS context name has slashes of its own.
-        assert_eq!(
-            failure_line(web("arn:aws:eks:eu:1:cluster/prod")),
-            format!("arn:aws:eks:eu:1:cluster/prod: {deadline}")
-        );
-        assert_eq!(
-            failure_line(failed(
-                "job.batch/migrate",
-                "",
-                false,
-                "failed: backoff limit"
-            )),
-            "job.batch/migrate: failed: backoff limit"
-        );
-        assert_eq!(
-            failure_line(failed("eu/job.batch/migrate", "eu", false, "failed")),
-            "eu/job.batch/migrate: failed"
-        );
-    }
+    Ok(RolloutOutcome { finished, failed })
 }

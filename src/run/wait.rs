@@ -4,7 +4,7 @@
 
 use crate::cli::WaitArgs;
 use crate::report::error::KwError;
-use crate::report::wait::WaitOutcome;
+use crate::report::outcome::WaitOutcome;
 use kw_base::notices::Notices;
 use kw_client::config::flags::ConfigFlags;
 use kw_wait::wait::Expr;

@@ -63,8 +63,8 @@ const HOUSE: House = House {
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery < crate"),
-        ("kw-watcher", "watcher < crate"),
-        ("kw-wait", "wait < crate"),
+        ("kw-watcher", "watcher < auxiliary < crate"),
+        ("kw-wait", "wait < cause < crate"),
         ("kw-output", "output < crate"),
         // The command line, the plan made from it, what words the ending, the runner, the rest.
         ("kw", "cli < plan passthrough < report < run < demo version completion < crate < main"),
@@ -96,7 +96,7 @@ const HOUSE: House = House {
         // judge, its lock, the sink in front of it.
         ("kw-wait", "wait", "expr identity judged summary < rules telling verdict < assessment grace < findings < judge < shared < sink < mod"),
         // Leaves, the printers, what draws or writes what they make, what a signal does.
-        ("kw-output", "output", "escape mod sinks terminal < printer < live writer < signals"),
+        ("kw-output", "output", "escape mod sinks terminal < chain printer < live writer < signals"),
         // kubectl's formats: building blocks, the options, then formats made of simpler ones.
         ("kw-output", "output::printer", "cell changes contract diff_lines fallback format go_sort reencode sort_keys style tabwriter timestamp < condition_met filter name rollout_status sorted_list < options < extras table < json jsonl < template yaml < columns go_template < mod"),
         ("kw-output", "output::live", "cells < clock screen < board < mod"),
@@ -105,9 +105,9 @@ const HOUSE: House = House {
         ("kw", "completion", "candidate words < vocabulary < question < answers handed < serve < kubectl mod"),
         ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.
-        ("kw", "report", "exit line < error < outcome panic < mod < rollout wait"),
-        // A member and its watches, the cause, the evidence, the drive, the verbs over it.
-        ("kw", "run", "manifest_files member outputs turns watches < cause < evidence < drive < mod < rollout wait"),
+        ("kw", "report", "exit line < error < outcome panic < mod < rollout wait < ending"),
+        // A member, its output, its evidence for the summary, the drive, the verbs over it.
+        ("kw", "run", "evidence manifest_files member outputs turns < drive < mod < rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::objects", "ids < cluster config events pods services widgets < workloads < mod"),

@@ -25,16 +25,16 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::wire::EventType;
+use crate::wait::summary::WARNINGS_PER_OBJECT;
+use crate::wait::{Key, Trouble};
 use kw_base::notices;
 use kw_client::client::ServerClock;
 use kw_events::events::{kind_prefix, Event, ResourceInfo};
 use kw_events::readiness::children::{self, Crash, Revision};
 use kw_events::readiness::kubelet_text;
-use kw_wait::wait::summary::WARNINGS_PER_OBJECT;
-use kw_wait::wait::{Key, Trouble};
+use kw_wire::EventType;
 
-use super::watches::{Consumer, WatchKey, WatchSet};
+use kw_watcher::auxiliary::{Consumer, WatchKey, WatchSet};
 
 /// How many Warning events about objects not known yet are kept, waiting for their owner to
 /// be seen (the watches run side by side, so a Pod's event can come before the Pod), and how

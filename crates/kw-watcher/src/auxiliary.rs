@@ -1,6 +1,6 @@
 //! A member's auxiliary watches: watches whose events go to a consumer inside kw, not to stdout
 //! (kube-runtime's `Controller::owns`). The primary watches are the ones the command line
-//! names; a consumer sees their events too (`Tap`) and may add auxiliary watches while the run
+//! names; a consumer sees their events too (the chain's tee) and may add auxiliary watches while the run
 //! goes on, for what it can only name once it has seen it (the Events of a namespace once an
 //! object in it is seen). Adding a watch that already exists does nothing.
 //!
@@ -18,14 +18,13 @@ use std::io;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
+use crate::watcher::{Options, Target, WatchError, Watcher};
 use kw_base::notices;
 use kw_base::notices::ContextScope;
 use kw_client::client::Client;
 use kw_events::decode::depth;
 use kw_events::events::Reconnects;
-use kw_events::events::{Event, Flow, ResourceInfo, Sink};
-use kw_output::output::sinks::DepthBound;
-use kw_watcher::watcher::{Options, Target, WatchError, Watcher};
+use kw_events::events::{DepthBound, Event, Flow, ResourceInfo, Sink};
 
 /// Which auxiliary watch: a type, a namespace and a field selector.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -189,6 +188,11 @@ impl WatchSet {
         ));
     }
 
+    /// Shows the consumer an event of a primary watch (one printed on stdout).
+    pub fn primary(self: &Arc<Self>, event: &Event<'_>) {
+        self.consumer().primary(event, self);
+    }
+
     fn consumer(&self) -> std::sync::MutexGuard<'_, Box<dyn Consumer>> {
         kw_base::mutex::lock(&self.consumer)
     }
@@ -213,26 +217,5 @@ impl Sink for Feed<'_> {
     fn synced(&mut self) -> io::Result<Flow> {
         self.watches.first_list_done(self.key);
         Ok(Flow::Continue)
-    }
-}
-
-/// A primary watch's sink that shows each event to the consumer before passing it on.
-pub struct Tap<'a, S> {
-    pub watches: &'a Arc<WatchSet>,
-    pub inner: S,
-}
-
-impl<S: Sink> Sink for Tap<'_, S> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        self.watches.consumer().primary(event, self.watches);
-        self.inner.event(event)
-    }
-
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        self.inner.checkpoint(more_ready)
-    }
-
-    fn synced(&mut self) -> io::Result<Flow> {
-        self.inner.synced()
     }
 }

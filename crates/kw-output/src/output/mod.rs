@@ -3,6 +3,7 @@
 //! stdout, `live` redraws the current state on a terminal, `terminal` says what kind of place the
 //! output goes to, and `escape` shows what a server sent as text, never as terminal controls.
 
+pub mod chain;
 pub mod escape;
 pub mod live;
 pub mod printer;

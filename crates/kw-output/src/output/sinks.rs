@@ -1,15 +1,14 @@
 //! Sink adapters for `kw get` over several resource types or contexts: a prefix that says each
 //! row's kind (`pod/web-1`, `deployment.apps/web`, as kubectl prints several types), a label
 //! that says each event's context, a sink that several watcher threads can share, merging
-//! their events into one output stream, the depth bound in front of them all, and the gate of
-//! `-o name` under `--until`.
+//! their events into one output stream, a tee, and the gate of `-o name` under `--until`
+//! (`chain` puts them in order, behind the depth bound of `kw_events::events`).
 
 use std::io;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use kw_events::decode::depth::{self, MAX_DEPTH};
 use kw_events::events::{kind_prefix, Event, Flow, Sink, TableRow};
 
 /// Puts `kind/` in front of the name cell of every table row.
@@ -101,51 +100,6 @@ impl<S: Sink> Sink for WithContext<S> {
     }
 }
 
-/// An object nested deeper than the API server allows, refused before any sink walks it.
-#[derive(Debug, thiserror::Error)]
-#[error("{object}: exceeded max depth: it nests more than {limit} levels, the API server's limit")]
-pub struct TooDeep {
-    /// `deployment.apps/web`, as `-o name` says it.
-    pub object: String,
-    pub limit: usize,
-}
-
-/// Refuses every object nested more than `MAX_DEPTH` levels (kubectl's `exceeded max depth`),
-/// outermost in front of the printers and the judge: what gets past it is what their walks and
-/// the threads' stacks (`depth::STACK`) are sized for. The check costs nothing for an object
-/// too small or with too few brackets to be that deep (`depth::exceeds`).
-pub struct DepthBound<S> {
-    inner: S,
-}
-
-impl<S: Sink> DepthBound<S> {
-    pub fn new(inner: S) -> DepthBound<S> {
-        DepthBound { inner }
-    }
-}
-
-impl<S: Sink> Sink for DepthBound<S> {
-    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        if depth::exceeds(event.object.get(), MAX_DEPTH) {
-            let kind = kind_prefix(&event.resource.kind, &event.resource.group);
-            let too_deep = TooDeep {
-                object: format!("{kind}/{}", event.name),
-                limit: MAX_DEPTH,
-            };
-            return Err(io::Error::new(io::ErrorKind::InvalidData, too_deep));
-        }
-        self.inner.event(event)
-    }
-
-    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
-        self.inner.checkpoint(more_ready)
-    }
-
-    fn synced(&mut self) -> io::Result<Flow> {
-        self.inner.synced()
-    }
-}
-
 /// One sink shared by several watcher threads; each event and checkpoint is written whole.
 pub struct Shared<S>(pub Arc<Mutex<S>>);
 
@@ -195,6 +149,34 @@ impl<S: Sink> Sink for Gate<S> {
             }
         }
         Ok(Flow::Continue)
+    }
+
+    fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
+        self.inner.checkpoint(more_ready)
+    }
+
+    fn synced(&mut self) -> io::Result<Flow> {
+        self.inner.synced()
+    }
+}
+
+/// Shows every event to a consumer inside kw (a run's auxiliary watches) before passing it on,
+/// whether or not the printer prints it.
+pub struct Tee<'a, S> {
+    side: &'a mut dyn FnMut(&Event<'_>),
+    inner: S,
+}
+
+impl<'a, S: Sink> Tee<'a, S> {
+    pub fn new(side: &'a mut dyn FnMut(&Event<'_>), inner: S) -> Tee<'a, S> {
+        Tee { side, inner }
+    }
+}
+
+impl<S: Sink> Sink for Tee<'_, S> {
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        (self.side)(event);
+        self.inner.event(event)
     }
 
     fn checkpoint(&mut self, more_ready: bool) -> io::Result<Flow> {
