@@ -505,3 +505,57 @@ fn the_release_scripts_pass_shellcheck() {
     );
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{out:#?}");
 }
+
+/// The release workflow's smoke step, run as the runner runs it (issue 56): GitHub's `shell:
+/// bash` (`bash --noprofile --norc -eo pipefail`), a fresh HOME, no kubeconfig, the binary where
+/// the step looks for it. A step that cannot pass here cannot pass there; the step as it was
+/// (`kw version`, which like kubectl's needs a kubeconfig) fails here too.
+#[test]
+fn the_release_workflows_smoke_step_passes_as_the_runner_runs_it() {
+    let workflow =
+        std::fs::read_to_string(repo().join(".github/workflows/release.yml")).expect("release.yml");
+    let workflow: Value = serde_saphyr::from_str(&workflow).expect("release.yml is YAML");
+    let steps = workflow["jobs"]["build"]["steps"]
+        .as_array()
+        .expect("steps");
+    let smoke = steps
+        .iter()
+        .find(|step| {
+            step["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("The binary runs here"))
+        })
+        .and_then(|step| step["run"].as_str())
+        .expect("the smoke step");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let release = dir.path().join("target/host/release");
+    std::fs::create_dir_all(&release).expect("target dir");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), release.join("kw")).expect("link");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let run_step = |script: &str| {
+        // What the step starts in the background ends with it, whichever line fails.
+        let script = format!("trap 'kill $(jobs -p) 2> /dev/null || true' EXIT\n{script}");
+        let mut bash = Command::new("bash");
+        bash.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &home)
+            .env("TARGET", "host")
+            .stdin(Stdio::null());
+        run(bash, Duration::from_secs(60))
+    };
+    let passed = run_step(smoke);
+    assert_eq!(passed.code, Some(0), "the smoke step: {passed:?}");
+    assert!(passed.stdout.contains("Client Version:"), "{passed:?}");
+    assert!(passed.stdout.contains("Running"), "{passed:?}");
+    // Without `--client`, `kw version` asks a server there is none of: the step stops there.
+    let without_client = smoke.replace("version --client", "version");
+    let failed = run_step(&without_client);
+    assert_ne!(failed.code, Some(0), "{failed:?}");
+    assert!(
+        failed.stderr.contains("no configuration has been provided"),
+        "{failed:?}"
+    );
+}

@@ -155,6 +155,8 @@ OUTPUT
       ready https://127.0.0.1:PORT      (or ready http://127.0.0.1:PORT with --http)
 
 CONTROL PROTOCOL (stdin/stdout, one JSON object per line)
+  Read only when stdin is a pipe or a file: with a terminal on stdin (`kw sim &` in an
+  interactive shell) the sim serves on without reading it, until Ctrl-C or SIGTERM.
   {\"op\":\"create\",\"resource\":\"pods\",\"object\":{...}}    -> {\"ok\":true,\"object\":{...stored...}}
   {\"op\":\"update\",\"resource\":\"pods\",\"object\":{...}}
   {\"op\":\"delete\",\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"web-1\"}
@@ -282,8 +284,9 @@ pub struct SimCli {
     pub args: SimArgs,
 }
 
-/// `kw sim`: start the server, print the ready line, serve the control protocol on stdin, and
-/// return when told to stop (`{"op":"stop"}`); SIGINT/SIGTERM end the process.
+/// `kw sim`: start the server, print the ready line, serve the control protocol on stdin (a
+/// pipe or a file, never a terminal), and return when told to stop (`{"op":"stop"}`);
+/// SIGINT/SIGTERM end the process.
 pub fn run(args: SimArgs) -> Result<(), SimError> {
     let config = args.to_config()?;
     let rollouts = args.rollouts()?;
@@ -299,6 +302,14 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
         let mut out = std::io::stdout().lock();
         writeln!(out, "ready {}", handle.url())?;
         out.flush()?;
+    }
+    // A terminal on stdin is a person's: reading it would have the shell stop a background
+    // `kw sim &` (SIGTTIN, "Stopped (tty input)") with every client waiting on it. Serve on
+    // until a signal ends the process.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        loop {
+            std::thread::park();
+        }
     }
     control::serve(&handle, std::io::stdin().lock(), std::io::stdout());
     handle.stop();

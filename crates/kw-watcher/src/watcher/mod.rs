@@ -1,7 +1,8 @@
 //! The watcher: list, then watch from the list's resourceVersion, resume after every clean end or
 //! broken connection from the last resourceVersion seen (events and bookmarks), and re-list after
 //! 410 Gone/Expired, printing exactly the changes that were missed. A small explicit state machine
-//! (as client-go's reflector and kube-rs's watcher are), with backoff kept apart in `backoff`.
+//! (as client-go's reflector and kube-rs's watcher are): one `Phase` (start, watching, reading a
+//! streaming list), moved by one step function (`Watcher::step`), with backoff kept apart.
 //!
 //! It hands events to a `Sink` and knows nothing of formats or stdout. Its rooms call one way,
 //! down: this cycle of requests, the reading of one stream (`stream`), streaming lists
@@ -44,9 +45,9 @@ use kw_events::events::Reconnects;
 use ends::{end_of_sync, Interrupted, StreamEnd};
 use list::SyncError;
 use pacing::{retry_pause, wait_parked};
-use state::{ClientRef, Mode, WatchState};
+use state::{ClientRef, Mode, Phase, WatchState};
 use stream::{OpenStream, StreamStep};
-use streaming::{Phase, MAX_STREAMING_FAILURES};
+use streaming::MAX_STREAMING_FAILURES;
 
 /// Where a watch that may park has got to.
 pub enum Progress {
@@ -66,8 +67,6 @@ pub struct Watcher<'c> {
     park_after: Option<Duration>,
     /// The stream being read, between the turns of a parked watch.
     open: Option<OpenStream>,
-    /// The first list is done (a resumed watch goes straight back to its stream).
-    begun: bool,
     /// A watch was opened before (the next one is a reconnect).
     opened_before: bool,
     /// The first LIST is read under one of these (a fleet's members, a few at a time).
@@ -82,11 +81,10 @@ impl<'c> Watcher<'c> {
     fn with_client(client: ClientRef<'c>, target: Target, options: Options) -> Watcher<'c> {
         Watcher {
             state: WatchState::new(client, target, options),
-            phase: Phase::Watching { lost_since: None },
+            phase: Phase::Start,
             reconnects: Reconnects::default(),
             park_after: None,
             open: None,
-            begun: false,
             opened_before: false,
             first_list: None,
         }
@@ -169,12 +167,28 @@ impl<'c> Watcher<'c> {
     }
 
     fn run_here(&mut self, sink: &mut dyn Sink) -> Result<Progress, Interrupted> {
-        if self.begun {
-            return self.watch_forever(sink);
+        loop {
+            if let Some(progress) = self.step(sink)? {
+                return Ok(progress);
+            }
         }
-        self.begun = true;
+    }
+
+    /// One step of the cycle, from the phase the watcher is in: the first list from `Start`,
+    /// else one watch request (or the rest of a parked stream) and what its end calls for (a
+    /// resume, a pause, a re-list). `Some` once the watch has finished or parked.
+    fn step(&mut self, sink: &mut dyn Sink) -> Result<Option<Progress>, Interrupted> {
+        match self.phase {
+            Phase::Start => self.begin(sink),
+            Phase::Watching { .. } | Phase::StreamingSync(_) => self.watch_step(sink),
+        }
+    }
+
+    /// The first step: the named GET, the LIST, or the start of a streaming list.
+    fn begin(&mut self, sink: &mut dyn Sink) -> Result<Option<Progress>, Interrupted> {
+        self.phase = Phase::Watching { lost_since: None };
         if !self.state.options.watch && !self.state.target.names.is_empty() {
-            return list::get_named(&mut self.state, sink).map(|()| self.finished());
+            return list::get_named(&mut self.state, sink).map(|()| Some(self.finished()));
         }
         if self.state.target.names.len() > 1 {
             return Err(WatchError::TooManyNames(self.state.target.names.len()).into());
@@ -184,14 +198,15 @@ impl<'c> Watcher<'c> {
         }
         let print_list = self.state.options.print_list;
         if self.state.mode == Mode::StreamingObjects {
+            let now = Instant::now();
             streaming::begin(
                 &mut self.state,
                 &mut self.phase,
                 Origin::List,
                 print_list,
-                Instant::now(),
+                now,
             );
-            return self.watch_forever(sink);
+            return Ok(None);
         }
         let permits = self.first_list.clone();
         let permit = permits.as_deref().map(Permits::take);
@@ -199,15 +214,15 @@ impl<'c> Watcher<'c> {
         drop(permit);
         match listed {
             Ok(()) => {}
-            Err(SyncError::Deadline) => return Ok(self.finished()),
+            Err(SyncError::Deadline) => return Ok(Some(self.finished())),
             Err(SyncError::Fatal(e)) => return Err(e),
         }
         end_of_sync(sink)?;
         if !self.state.options.watch {
-            return Ok(self.finished());
+            return Ok(Some(self.finished()));
         }
         list::say_if_namespace_missing(&self.state);
-        self.watch_forever(sink)
+        Ok(None)
     }
 
     fn finished(&self) -> Progress {
@@ -221,113 +236,114 @@ impl<'c> Watcher<'c> {
         }
     }
 
-    /// Watch until the deadline (or for ever), or until the stream parks.
-    fn watch_forever(&mut self, sink: &mut dyn Sink) -> Result<Progress, Interrupted> {
-        loop {
-            if self.open.is_none() {
-                if self.opened_before {
-                    self.reconnects.one_more();
-                }
-                self.opened_before = true;
-                if let Some(pending) = self.phase.syncing() {
-                    if pending.failed_attempts >= MAX_STREAMING_FAILURES {
-                        // A connection that never lasts long enough for the whole state to
-                        // stream can still serve a LIST in pages.
-                        if let Some(StreamEnd::Deadline) = streaming::fall_back_to_list(
-                            &mut self.state,
-                            &mut self.phase,
-                            sink,
-                            pending,
-                        )? {
-                            return Ok(self.finished());
-                        }
-                    }
-                }
+    /// One watch request (or the rest of a parked stream), and what its end calls for.
+    fn watch_step(&mut self, sink: &mut dyn Sink) -> Result<Option<Progress>, Interrupted> {
+        if self.open.is_none() {
+            if self.opened_before {
+                self.reconnects.one_more();
             }
-            let (end, events, started) = match self.watch_once(sink)? {
-                StreamStep::Parked(parked) => return Ok(Progress::Parked(parked)),
-                StreamStep::Ended {
-                    end,
-                    events,
-                    started,
-                } => (end, events, started),
-            };
-            // Only `watch_forever` begins a streaming list, so one still pending was pending
-            // before this attempt too, and the attempt did not finish it.
-            if let Phase::StreamingSync(pending) = &mut self.phase {
-                pending.failed_attempts += 1;
-            }
-            match end {
-                StreamEnd::Deadline => return Ok(self.finished()),
-                StreamEnd::Clean => {
-                    if events == 0 && started.elapsed() < Duration::from_secs(1) {
-                        // A server that ends every watch at once must not be hammered.
-                        let pause = self.state.backoff.failed(Instant::now());
-                        vlog!(
-                            log::REQUESTS,
-                            "watch closed after {} ms without events; waiting {} ms",
-                            started.elapsed().as_millis(),
-                            pause.as_millis()
-                        );
-                        if self.state.sleep(pause) {
-                            return Ok(self.finished());
-                        }
-                    } else {
-                        vlog!(
-                            log::REQUESTS,
-                            "watch ended; resuming from resourceVersion {}",
-                            self.state.resource_version
-                        );
+            self.opened_before = true;
+            if let Some(pending) = self.phase.syncing() {
+                if pending.failed_attempts >= MAX_STREAMING_FAILURES {
+                    // A connection that never lasts long enough for the whole state to
+                    // stream can still serve a LIST in pages.
+                    if let Some(StreamEnd::Deadline) = streaming::fall_back_to_list(
+                        &mut self.state,
+                        &mut self.phase,
+                        sink,
+                        pending,
+                    )? {
+                        return Ok(Some(self.finished()));
                     }
-                    if let Phase::Watching { lost_since } = &mut self.phase {
-                        *lost_since = None;
-                    }
-                }
-                StreamEnd::Broken { pause } => {
-                    if let Phase::Watching { lost_since } = &mut self.phase {
-                        lost_since.get_or_insert(started);
-                    }
-                    vlog!(
-                        log::REQUESTS,
-                        "waiting {} ms before resuming from resourceVersion {}",
-                        pause.as_millis(),
-                        self.state.resource_version
-                    );
-                    if self.state.sleep(pause) {
-                        return Ok(self.finished());
-                    }
-                }
-                StreamEnd::Expired => {
-                    let since = match self.phase {
-                        Phase::Watching { lost_since } => lost_since.unwrap_or(started),
-                        Phase::StreamingSync(pending) => pending.since,
-                    };
-                    if self.state.mode == Mode::StreamingObjects {
-                        vlog!(
-                            log::REQUESTS,
-                            "watch expired; re-listing with a streaming list"
-                        );
-                        streaming::begin(
-                            &mut self.state,
-                            &mut self.phase,
-                            Origin::Relist,
-                            true,
-                            since,
-                        );
-                        continue;
-                    }
-                    self.phase = Phase::Watching { lost_since: None };
-                    let before = self.state.printed;
-                    match list::sync(&mut self.state, sink, Origin::Relist, true, false) {
-                        Ok(()) => {}
-                        Err(SyncError::Deadline) => return Ok(self.finished()),
-                        Err(SyncError::Fatal(e)) => return Err(e),
-                    }
-                    end_of_sync(sink)?;
-                    self.state.relist_notice(since, before);
                 }
             }
         }
+        let (end, events, started) = match self.watch_once(sink)? {
+            StreamStep::Parked(parked) => return Ok(Some(Progress::Parked(parked))),
+            StreamStep::Ended {
+                end,
+                events,
+                started,
+            } => (end, events, started),
+        };
+        // A streaming list begins only between steps (the first, an expired watch), so one
+        // still pending was pending before this attempt too, and the attempt did not finish it.
+        if let Phase::StreamingSync(pending) = &mut self.phase {
+            pending.failed_attempts += 1;
+        }
+        match end {
+            StreamEnd::Deadline => return Ok(Some(self.finished())),
+            StreamEnd::Clean => {
+                if events == 0 && started.elapsed() < Duration::from_secs(1) {
+                    // A server that ends every watch at once must not be hammered.
+                    let pause = self.state.backoff.failed(Instant::now());
+                    vlog!(
+                        log::REQUESTS,
+                        "watch closed after {} ms without events; waiting {} ms",
+                        started.elapsed().as_millis(),
+                        pause.as_millis()
+                    );
+                    if self.state.sleep(pause) {
+                        return Ok(Some(self.finished()));
+                    }
+                } else {
+                    vlog!(
+                        log::REQUESTS,
+                        "watch ended; resuming from resourceVersion {}",
+                        self.state.resource_version
+                    );
+                }
+                if let Phase::Watching { lost_since } = &mut self.phase {
+                    *lost_since = None;
+                }
+            }
+            StreamEnd::Broken { pause } => {
+                if let Phase::Watching { lost_since } = &mut self.phase {
+                    lost_since.get_or_insert(started);
+                }
+                vlog!(
+                    log::REQUESTS,
+                    "waiting {} ms before resuming from resourceVersion {}",
+                    pause.as_millis(),
+                    self.state.resource_version
+                );
+                if self.state.sleep(pause) {
+                    return Ok(Some(self.finished()));
+                }
+            }
+            StreamEnd::Expired => {
+                let since = match self.phase {
+                    Phase::Watching { lost_since } => lost_since.unwrap_or(started),
+                    Phase::StreamingSync(pending) => pending.since,
+                    // A watch comes only after the start.
+                    Phase::Start => started,
+                };
+                if self.state.mode == Mode::StreamingObjects {
+                    vlog!(
+                        log::REQUESTS,
+                        "watch expired; re-listing with a streaming list"
+                    );
+                    streaming::begin(
+                        &mut self.state,
+                        &mut self.phase,
+                        Origin::Relist,
+                        true,
+                        since,
+                    );
+                    return Ok(None);
+                }
+                self.phase = Phase::Watching { lost_since: None };
+                let before = self.state.printed;
+                match list::sync(&mut self.state, sink, Origin::Relist, true, false) {
+                    Ok(()) => {}
+                    Err(SyncError::Deadline) => return Ok(Some(self.finished())),
+                    Err(SyncError::Fatal(e)) => return Err(e),
+                }
+                end_of_sync(sink)?;
+                self.state.relist_notice(since, before);
+            }
+        }
+        Ok(None)
     }
 
     /// One watch request, or the stream of the last one (a parked watch resumed): how it

@@ -1,6 +1,6 @@
 //! What a watcher keeps between its requests, and what each of its parts does with it: the
-//! client and the target, what was printed, where the watch has got to (the resourceVersion,
-//! the columns), the backoff, and the printing of one event to the sink.
+//! phase of its cycle, the client and the target, what was printed, where the watch has got to
+//! (the resourceVersion, the columns), the backoff, and the printing of one event to the sink.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +20,45 @@ use kw_client::client::Client;
 use kw_events::decode::ObjectHead;
 use kw_events::events::{Event, Origin, ResourceInfo, Sink, TableRow};
 use kw_wire::{EventType, TableColumnDefinition, TABLE_ACCEPT};
+
+/// Where the watcher is in its cycle: the one value `Watcher::step` goes by. It starts at
+/// `Start`; the first list moves it to `Watching` (or, with a streaming list, to
+/// `StreamingSync`, which the end-of-initial-events bookmark moves to `Watching`); an expired
+/// watch re-lists and comes back to one of the two.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Phase {
+    /// Nothing asked yet: the first LIST, named GET or streaming list is next.
+    Start,
+    /// Following changes from the resourceVersion seen last. `lost_since`: when the connection
+    /// broke, if it has broken since the last clean end (the re-list notice says how long kw was
+    /// away).
+    Watching { lost_since: Option<Instant> },
+    /// Reading the whole state as the first events of a watch stream (a streaming list), until
+    /// the end-of-initial-events bookmark.
+    StreamingSync(PendingSync),
+}
+
+impl Phase {
+    /// The streaming list being read, if one is.
+    pub(super) fn syncing(&self) -> Option<PendingSync> {
+        match self {
+            Phase::StreamingSync(pending) => Some(*pending),
+            Phase::Start | Phase::Watching { .. } => None,
+        }
+    }
+}
+
+/// A list being read as the first events of a watch stream (a streaming list).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PendingSync {
+    pub(super) origin: Origin,
+    pub(super) print: bool,
+    /// When kw lost track (for the re-list notice).
+    pub(super) since: Instant,
+    pub(super) printed_before: u64,
+    /// Attempts that ended before the end bookmark, in a row.
+    pub(super) failed_attempts: u32,
+}
 
 /// The client a watcher reads through: borrowed, or shared (a watcher that outlives the stack
 /// that made it: a parked watch, resumed on another thread).

@@ -6,47 +6,13 @@ use std::time::Instant;
 
 use crate::watcher::ends::{end_of_sync, Interrupted, StreamEnd};
 use crate::watcher::list::{self, SyncError};
-use crate::watcher::state::{Mode, WatchState};
+use crate::watcher::state::{Mode, PendingSync, Phase, WatchState};
 use kw_base::log;
 use kw_base::vlog;
 use kw_events::events::{Origin, Sink};
 
 /// Streaming lists cut short this many times in a row make kw use LIST + WATCH instead.
 pub(super) const MAX_STREAMING_FAILURES: u32 = 2;
-
-/// Where the watcher is in its cycle.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Phase {
-    /// Following changes from the resourceVersion seen last. `lost_since`: when the connection
-    /// broke, if it has broken since the last clean end (the re-list notice says how long kw was
-    /// away).
-    Watching { lost_since: Option<Instant> },
-    /// Reading the whole state as the first events of a watch stream (a streaming list), until
-    /// the end-of-initial-events bookmark.
-    StreamingSync(PendingSync),
-}
-
-impl Phase {
-    /// The streaming list being read, if one is.
-    pub(super) fn syncing(&self) -> Option<PendingSync> {
-        match self {
-            Phase::StreamingSync(pending) => Some(*pending),
-            Phase::Watching { .. } => None,
-        }
-    }
-}
-
-/// A list being read as the first events of a watch stream (a streaming list).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct PendingSync {
-    pub(super) origin: Origin,
-    pub(super) print: bool,
-    /// When kw lost track (for the re-list notice).
-    pub(super) since: Instant,
-    pub(super) printed_before: u64,
-    /// Attempts that ended before the end bookmark, in a row.
-    pub(super) failed_attempts: u32,
-}
 
 /// The next watch stream starts with the current state (a streaming list). A sync that
 /// replaces one still pending keeps its count of failed attempts.
