@@ -302,3 +302,53 @@ fn help_is_short_with_h_and_long_with_help() {
         out.stdout
     );
 }
+
+/// `kw sim … &` in an interactive shell (issue 56): the sim does not read the terminal on its
+/// stdin, so the shell does not stop it for that (`Stopped (tty input)`), and a client gets
+/// its answer. Before, the get timed out against a stopped sim.
+#[test]
+fn a_sim_in_the_background_of_an_interactive_shell_keeps_serving() {
+    use crate::completion_terminal::Terminal;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kw = std::path::Path::new(env!("CARGO_BIN_EXE_kw"));
+    let mut path = vec![kw.parent().expect("kw's directory").to_path_buf()];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let rc = dir.path().join("rc");
+    std::fs::write(&rc, "PS1='$ '\n").expect("rc");
+    let env = [
+        ("PATH", std::env::join_paths(path).expect("PATH joins")),
+        ("HOME", dir.path().into()),
+        ("TERM", "tmux-256color".into()),
+        ("LANG", "C.UTF-8".into()),
+    ];
+    let rc = rc.display().to_string();
+    let shell = ["bash", "--noprofile", "--rcfile", &rc, "-i"];
+    let terminal = Terminal::start(dir.path(), &env, &shell);
+    terminal.wait_for_prompts("$ ", 1);
+    terminal.type_text("kw sim --kubeconfig-out sim.kubeconfig > sim.out 2>&1 &");
+    terminal.press("Enter");
+    harness::wait_for("the sim's ready line", LIMIT, || {
+        std::fs::read_to_string(dir.path().join("sim.out")).is_ok_and(|out| out.contains("ready"))
+    });
+    terminal.type_text("kw get pods -A --kubeconfig sim.kubeconfig --request-timeout 5s > pods.txt; echo \"got=$?\"");
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the get's exit", |screen| {
+        screen.iter().any(|line| line.starts_with("got="))
+    });
+    assert!(
+        screen.iter().any(|line| line == "got=0"),
+        "{}",
+        screen.join("\n")
+    );
+    assert!(
+        !screen.iter().any(|line| line.contains("Stopped")),
+        "{}",
+        screen.join("\n")
+    );
+    let pods = std::fs::read_to_string(dir.path().join("pods.txt")).expect("pods.txt");
+    assert!(pods.starts_with("NAMESPACE"), "{pods}");
+    terminal.type_text("kill %1");
+    terminal.press("Enter");
+}
