@@ -68,9 +68,10 @@ pub struct RolloutStatusArgs {
     #[arg(long, value_name = "DURATION", default_value = "0s")]
     pub timeout: String,
 
-    /// kw: how long a Pod of the rollout's current revision may stay stuck (CrashLoopBackOff,
-    /// ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits
-    /// for the progress deadline); `0` fails at once. Default 30s.
+    /// kw: end the rollout, with exit 2, once a Pod of its current revision has stayed stuck
+    /// this long (CrashLoopBackOff, ImagePullBackOff, unschedulable...); `0` ends it at once.
+    /// Without it kw waits as kubectl does (the progress deadline, --timeout) and says once
+    /// when a Pod has been stuck for 30s.
     #[arg(long, value_name = "DURATION")]
     pub fail_grace: Option<String>,
 }

@@ -15,7 +15,7 @@ use crate::cli::RolloutStatusArgs;
 use crate::wire::EventType;
 use kw_events::readiness::status_viewer::Readiness;
 use kw_output::output::printer::OutputFormat;
-use kw_wait::wait::{Expr, For, Rules};
+use kw_wait::wait::{Expr, For, PastGrace, Rules};
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, Request};
@@ -110,13 +110,18 @@ pub fn for_object(
         rules: Rules {
             until: vec![Expr::Ready],
             // kubectl's viewer errors (the progress deadline) and a deletion end it, as in
-            // kubectl; a Pod of the current revision stuck past the grace ends it too.
+            // kubectl; a Pod of the current revision stuck past the grace ends it only when
+            // `--fail-grace` asks (kubectl waits on; without it, the moment is said once).
             fail_on: vec![Expr::Failed, Expr::Delete],
             sequence: false,
             mode: For::All,
             max_events: None,
             progress: false,
             fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+            past_grace: match args.fail_grace {
+                Some(_) => PastGrace::Fails,
+                None => PastGrace::Said,
+            },
             readiness: Readiness::Kubectl { revision },
             explain: false,
         },

@@ -9,7 +9,7 @@ use crate::cli::WaitArgs;
 use kw_events::readiness::status_viewer::Readiness;
 use kw_output::output::printer::format::{parse_output_spec, OutputSpec};
 use kw_output::output::printer::OutputFormat;
-use kw_wait::wait::{ConditionError, Expr, For, Rules};
+use kw_wait::wait::{ConditionError, Expr, For, PastGrace, Rules};
 
 use super::flags::fail_grace_of;
 use super::{parse_targets, GetPlan, OutputPlan, PlanError, ReadFile, Request};
@@ -71,6 +71,9 @@ pub fn plan(
             max_events: None,
             progress: !args.quiet,
             fail_grace: fail_grace_of(args.fail_grace.as_deref())?,
+            // kw's `--for=ready` fails on a stuck Pod (its `--fail-on failed`); kubectl's
+            // conditions never guard Pods, so nothing here changes kubectl's ending.
+            past_grace: PastGrace::Fails,
             readiness: Readiness::Kw,
             explain: summarize,
         },

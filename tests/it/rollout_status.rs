@@ -226,6 +226,54 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     );
 }
 
+/// Never failing what kubectl passes (issue 55): without `--fail-grace`, a crash-looping Pod
+/// of the new revision does not end the rollout; kw waits, as kubectl does, for its
+/// `--timeout` (here; or the progress deadline), says once when the Pod has been stuck for 30 s
+/// and which flag would have ended it then, and ends on kubectl's timeout line.
+#[test]
+fn without_fail_grace_a_stuck_pod_is_said_once_and_the_rollout_runs_to_its_timeout() {
+    let case = case("rollout_timeout");
+    let cluster = Cluster::start(SimConfig::default());
+    let (plot, object) = case.rollouts[0].clone();
+    let mut rollout = Rollout::new(plot, "default", &object);
+    rollout.beat = case.beat;
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let mut kw = cluster.kw();
+    kw.args([
+        "rollout",
+        "status",
+        &format!("deploy/{object}"),
+        "--timeout=36s",
+    ])
+    .arg("--kubeconfig")
+    .arg(&cluster.kubeconfig);
+    let outcome = run(kw, LIMIT + Duration::from_secs(20));
+    assert_golden("rollout_timeout.out", &outcome.stdout);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    let lines: Vec<&str> = outcome.stderr.lines().collect();
+    let said: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("--fail-grace 30s ends it"))
+        .collect();
+    assert_eq!(said.len(), 1, "{}", outcome.stderr);
+    assert!(
+        said[0].starts_with(&format!("kw: deployment.apps/{object}: pod/{object}-"))
+            && said[0].contains("CrashLoopBackOff (web)")
+            && said[0].contains("for 30s now: this rollout runs on until its progress deadline or --timeout, as kubectl's does"),
+        "{}",
+        said[0]
+    );
+    let error = lines.iter().position(|l| l.starts_with("error: "));
+    let hint = lines.iter().position(|l| l.contains("--fail-grace 30s"));
+    assert_eq!(
+        lines.get(error.unwrap_or(usize::MAX)),
+        Some(&"error: timed out waiting for the condition"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(hint < error, "said while it waited: {}", outcome.stderr);
+}
+
 /// Beyond kubectl (which has no status viewer for a Job): a Job is judged by kw's rules, one
 /// line per change of judgement, and its failure is an `error:` line naming it.
 #[test]

@@ -16,7 +16,7 @@ use super::expr::{Expr, For};
 use super::findings::Findings;
 use super::grace::{self, Grace};
 use super::identity::{GroupResource, Key, Named};
-use super::rules::Rules;
+use super::rules::{PastGrace, Rules};
 use super::telling::Telling;
 use super::verdict::{Trouble, Verdict};
 
@@ -367,7 +367,7 @@ impl Judge {
     /// What the stuck children of `key` make of `seen`'s judgement at `now` (`Grace::overlaid`),
     /// and so of the conditions that read it; only where `--fail-on failed` asks: nothing else
     /// needs the verdict.
-    fn overlay(&self, key: &Key, seen: &mut Assessment, now: SystemTime) {
+    fn overlay(&mut self, key: &Key, seen: &mut Assessment, now: SystemTime) {
         if !self.guards_pods() {
             return;
         }
@@ -378,6 +378,12 @@ impl Judge {
         let Some(judgement) = overlaid else {
             return;
         };
+        if self.rules.past_grace == PastGrace::Said {
+            if judgement.state == State::Failed {
+                self.hint_stuck(&seen.label, &judgement.message);
+            }
+            return;
+        }
         for (expr, holds) in self.rules.until.iter().zip(seen.until.iter_mut()) {
             if expr.needs_judgement() {
                 *holds = expr.holds_for(None, Some(&judgement));
@@ -524,6 +530,20 @@ impl Judge {
         self.telling.hint(format!(
             "{} has failed ({}): this wait runs on until --timeout, as kubectl's does; --fail-on failed ends it now (exit 2)",
             seen.label, judgement.message
+        ));
+    }
+
+    /// `PastGrace::Said` (kubectl's `rollout status`): a child of `label` has stayed stuck for
+    /// the grace (`message` names it and why). Say once, at that moment, that the rollout runs
+    /// on as kubectl's does, and which flag would have ended it here. Said under `-q` too, as
+    /// `hint_hopeless` is.
+    fn hint_stuck(&mut self, label: &str, message: &str) {
+        if !self.telling.may_hint() {
+            return;
+        }
+        let grace = humantime::format_duration(self.rules.fail_grace);
+        self.telling.hint(format!(
+            "{label}: {message}, for {grace} now: this rollout runs on until its progress deadline or --timeout, as kubectl's does; --fail-grace {grace} ends it at this point (exit 2)"
         ));
     }
 

@@ -45,7 +45,7 @@ pub use findings::Findings;
 pub use identity::{GroupResource, Key, Named};
 pub use judge::Judge;
 pub use judged::{Judged, Judging, ObjectKey};
-pub use rules::Rules;
+pub use rules::{PastGrace, Rules};
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::ConditionSink;
 pub use verdict::{Standing, Trouble, Unmet, Unready, Verdict};

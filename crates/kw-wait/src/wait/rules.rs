@@ -21,6 +21,8 @@ pub struct Rules {
     /// How long a workload's Pod of the current revision may stay stuck (`ImagePullBackOff`,
     /// `CrashLoopBackOff`, unschedulable...) before it fails the workload (`--fail-grace`).
     pub fail_grace: Duration,
+    /// What a child stuck past `fail_grace` does: fail its workload, or only be said.
+    pub past_grace: PastGrace,
     /// Whose rules `ready` and `failed` judge by: kw's, or kubectl's status viewers (`kw rollout
     /// status`).
     pub readiness: Readiness,
@@ -28,6 +30,19 @@ pub struct Rules {
     /// can say why (`kw wait`'s kubectl conditions: what the Deployment waits for, its stuck
     /// Pods).
     pub explain: bool,
+}
+
+/// What a workload's child (or a watched Pod) stuck for `Rules::fail_grace` does to the wait.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PastGrace {
+    /// It fails the workload (kw's own verbs; `rollout status --fail-grace`).
+    #[default]
+    Fails,
+    /// kubectl's `rollout status` without `--fail-grace`: kubectl waits on for the progress
+    /// deadline or its `--timeout`, and so does kw, so that a switched script never fails
+    /// what kubectl's passes (a Pod waiting for an autoscaled node, an app that crash-loops
+    /// until its database is up). The moment is said once, with the flag that ends it then.
+    Said,
 }
 
 impl Rules {

@@ -18,6 +18,52 @@ fn key(resource: &ResourceInfo, name: &str) -> Key {
     }
 }
 
+/// kubectl's `rollout status` (`PastGrace::Said`): a child stuck past the grace fails nothing
+/// (kubectl waits on); the moment is said once, naming the child and the flag that ends it.
+#[test]
+fn past_the_grace_kubectls_rollout_runs_on_and_says_so_once() {
+    let resource = deployments();
+    let key = key(&resource, "web");
+    let stuck = |since| {
+        Some(Trouble {
+            reason: "CrashLoopBackOff (web): back-off".into(),
+            since,
+        })
+    };
+    let rules = Rules {
+        past_grace: PastGrace::Said,
+        ..rules(&["ready"], &["failed"], For::All)
+    };
+    let mut judge = Judge::new(rules, vec![], 1);
+    judge.synced(0);
+    feed_object(
+        &mut judge,
+        &resource,
+        deployment("web", 1, "ReplicaSetUpdated"),
+    );
+    let t0 = SystemTime::now();
+    assert_eq!(judge.child_trouble(&key, "pod/web-1", stuck(t0), t0), None);
+    judge.take_progress();
+    for after in [30, 31, 90] {
+        assert_eq!(
+            judge.tick(t0 + Duration::from_secs(after)),
+            None,
+            "{after}s"
+        );
+    }
+    let later = t0 + Duration::from_secs(95);
+    assert_eq!(
+        judge.child_trouble(&key, "pod/web-2", stuck(t0), later),
+        None
+    );
+    let said = judge.take_progress();
+    assert_eq!(
+        said,
+        ["deployment.apps/web: pod/web-1: CrashLoopBackOff (web): back-off, for 30s now: this rollout runs on until its progress deadline or --timeout, as kubectl's does; --fail-grace 30s ends it at this point (exit 2)"],
+    );
+    assert_eq!(judge.ended(), None);
+}
+
 /// A stuck child fails its workload once the grace has passed, on a tick with no event;
 /// one that recovers within the grace fails nothing; a grace of 0 fails at once.
 #[test]
