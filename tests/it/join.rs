@@ -67,6 +67,8 @@ fn causes_of(plot: Plot) -> &'static [&'static str] {
             "Back-off restarting failed container web",
         ],
         Plot::JobFails => &["BackoffLimitExceeded"],
+        // They come good: what they said while stuck depends on when kw joined.
+        Plot::ScaleUp | Plot::ThrottledPull => &[],
         // Told by the workload's status alone: no Pods, no causes.
         Plot::RollingUpdate | Plot::DaemonSet | Plot::Partitioned | Plot::OnDelete => &[],
     }
@@ -82,6 +84,8 @@ fn kind_and_name(plot: Plot) -> (&'static str, &'static str) {
         Plot::RollingUpdate => ("deploy", "update"),
         Plot::DaemonSet => ("ds", "agent"),
         Plot::Partitioned | Plot::OnDelete => ("sts", "db"),
+        Plot::ScaleUp => ("deploy", "scale"),
+        Plot::ThrottledPull => ("deploy", "throttled"),
     }
 }
 
@@ -183,6 +187,17 @@ fn reached(cluster: &Cluster, plot: Plot, join: Join) -> bool {
         (Plot::JobCompletes, Join::End) => condition("jobs", "Complete", "CompletionsReached"),
         (Plot::JobFails, Join::Trouble) => pod_phase("Failed"),
         (Plot::JobFails, Join::End) => condition("jobs", "Failed", "BackoffLimitExceeded"),
+        (Plot::ScaleUp, Join::Trouble) => cluster.sim.objects("pods").iter().any(|p| {
+            p["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(name)
+                && p["status"]["conditions"][0]["reason"] == "Unschedulable"
+        }),
+        (Plot::ThrottledPull, Join::Trouble) => waiting("ErrImagePull"),
+        (Plot::ScaleUp | Plot::ThrottledPull, Join::End) => {
+            condition("deployments", "Progressing", "NewReplicaSetAvailable")
+        }
         // Not in the join matrix: these stories have no Pods to join at.
         (Plot::RollingUpdate | Plot::DaemonSet | Plot::Partitioned | Plot::OnDelete, _) => true,
     }
@@ -270,6 +285,14 @@ fn matrix(plot: Plot, expected_code: i32) {
 #[test]
 fn a_rollout_that_completes_is_ready_wherever_kw_joins() {
     matrix(Plot::Completes, 0);
+}
+
+/// Pods that look stuck while the cluster works on them (issue 55) are progress wherever kw
+/// joins: the rollout is ready, never failed by the 1 s grace.
+#[test]
+fn a_scale_up_and_a_throttled_pull_come_good_wherever_kw_joins() {
+    matrix(Plot::ScaleUp, 0);
+    matrix(Plot::ThrottledPull, 0);
 }
 
 #[test]

@@ -37,6 +37,7 @@ mod passthrough;
 mod plugin_verbs;
 mod proxy;
 mod readiness;
+mod recovering;
 mod release;
 mod rollout_status;
 mod structure;

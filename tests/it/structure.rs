@@ -64,7 +64,7 @@ const HOUSE: House = House {
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery < crate"),
         ("kw-watcher", "watcher < auxiliary < crate"),
-        ("kw-wait", "wait < cause < crate"),
+        ("kw-wait", "wait recovery < cause < crate"),
         ("kw-output", "output < crate"),
         // The command line, the plan made from it, what words the ending, the runner, the rest.
         ("kw", "cli < plan passthrough < report < run < demo version completion < crate < main"),

@@ -77,8 +77,9 @@ pub struct SimArgs {
     /// (Pods in ImagePullBackOff, the Deployment past its deadline), crash-loop (a growing
     /// back-off, the previous log at pods/NAME/log), job-completes or job-fails (its Pods exit 1
     /// until BackoffLimitExceeded), rolling-update (a Deployment's new template replaces its
-    /// old replicas), daemonset, partitioned (a StatefulSet's update held at partition 1) or
-    /// on-delete (an OnDelete StatefulSet). Repeatable.
+    /// old replicas), daemonset, partitioned (a StatefulSet's update held at partition 1),
+    /// on-delete (an OnDelete StatefulSet), scale-up (Pods unschedulable until the cluster
+    /// autoscaler's node joins) or throttled-pull (pulls refused with 429 at first). Repeatable.
     #[arg(long, value_name = "PLOT[:NAME]")]
     pub rollout: Vec<String>,
 

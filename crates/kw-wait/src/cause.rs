@@ -25,6 +25,7 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::recovery::{Recovery, AUTOSCALER};
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
 use kw_base::notices;
@@ -73,6 +74,9 @@ pub struct Causes {
     own_stuck: HashMap<String, OwnStuck>,
     /// Tell the judge of stuck children (`--fail-on failed`).
     tell: Option<Tell>,
+    /// What the Pods and the cluster say of a stuck Pod's recovery: such a Pod is not told
+    /// stuck (`recovery`).
+    recovery: Recovery,
     /// uid → the workloads waited on that own Pods, and how their current Pods are marked.
     workloads: HashMap<String, Workload>,
     /// uid → (owner uid, revision) of the ReplicaSets seen.
@@ -277,6 +281,7 @@ impl Causes {
             clock,
             own_stuck: HashMap::new(),
             tell,
+            recovery: Recovery::default(),
             workloads: HashMap::new(),
             replica_sets: HashMap::new(),
             stuck: HashMap::new(),
@@ -494,6 +499,12 @@ impl Causes {
     /// A Pod changed (`pod`: `None` when deleted): tell the judge if it is a stuck child of the
     /// current revision of a workload waited on, or no longer is.
     fn pod_news(&mut self, uid: &str, label: String, pod: Option<&Value>) {
+        match pod {
+            Some(pod) => {
+                self.recovery.pod(uid, pod);
+            }
+            None => self.recovery.forget(uid),
+        }
         match pod.and_then(children::trouble) {
             Some(reason) => {
                 let since = pod.and_then(children::trouble_since);
@@ -527,6 +538,9 @@ impl Causes {
         };
         let now = SystemTime::now();
         let now_stuck = self.stuck.get(uid).and_then(|stuck| {
+            if self.recovery.recovering(uid, &stuck.reason, now).is_some() {
+                return None;
+            }
             let workload = self.current_workload(stuck)?;
             let since = self
                 .evidence_since(stuck.since, uid)
@@ -700,6 +714,13 @@ impl Causes {
             }
             return;
         }
+        let about_uid = cut(event.involved.uid.clone(), FIELD_CHARS);
+        if self
+            .recovery
+            .event(&about_uid, &event.reason, &event.message, SystemTime::now())
+        {
+            self.judge_child(&about_uid);
+        }
         if event.kind != "Warning" || self.said.contains(&uid) {
             return;
         }
@@ -713,7 +734,7 @@ impl Causes {
         let warning = Warning {
             first,
             uid,
-            about_uid: cut(event.involved.uid, FIELD_CHARS),
+            about_uid,
             about: format!(
                 "{}/{}",
                 kind_prefix(&cut(event.involved.kind, FIELD_CHARS), ""),
@@ -880,6 +901,12 @@ impl Consumer for Causes {
             }
             if owns_pods {
                 watches.add(core("pods", "Pod"), event.namespace, None);
+                if self.tell.is_some() {
+                    // The autoscaler's words are Normal events: a scale-up under way is
+                    // progress (`recovery`).
+                    let source = format!("source={AUTOSCALER}");
+                    watches.add(core("events", "Event"), event.namespace, Some(&source));
+                }
                 if event.resource.plural == "deployments" {
                     watches.add(replica_sets(), event.namespace, None);
                 }

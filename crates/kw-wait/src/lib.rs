@@ -6,4 +6,5 @@
 //! auxiliary watches it asks for, told to the judge and kept for the summary.
 
 pub mod cause;
+pub mod recovery;
 pub mod wait;

@@ -348,7 +348,12 @@ pub fn parse_fields(text: &str, resource: &str) -> Result<FieldSelector, Selecto
         if !supported {
             return Err(SelectorError::UnsupportedField(field.into()));
         }
-        terms.push((field.to_string(), equal, unescape(value.trim())));
+        // An Event's `source` is its `source.component`, as the API server selects it.
+        let path = match (resource, field) {
+            ("events", "source") => "source.component",
+            _ => field,
+        };
+        terms.push((path.to_string(), equal, unescape(value.trim())));
     }
     Ok(FieldSelector { terms })
 }

@@ -180,7 +180,7 @@ mod tests {
         let (unknown, _) = answer(&handle, r#"{"op":"rollout","plot":"explodes","name":"x"}"#);
         assert_eq!(
             unknown["error"],
-            "unknown rollout \"explodes\" (use completes, image-pull, crash-loop, job-completes, job-fails, rolling-update, daemonset, partitioned or on-delete)"
+            "unknown rollout \"explodes\" (use completes, image-pull, crash-loop, job-completes, job-fails, rolling-update, daemonset, partitioned, on-delete, scale-up or throttled-pull)"
         );
         let (bad, _) = answer(&handle, "not json");
         assert_eq!(bad["ok"], false);

@@ -15,6 +15,10 @@
 //! template replacing its old replicas), `daemonset`, `partitioned` (a StatefulSet's update
 //! held at a partition) and `on-delete` (a StatefulSet kubectl's `rollout status` refuses).
 //!
+//! Two that look stuck for a while, then complete (`recovering`): `scale-up` (Pods unschedulable
+//! until the cluster autoscaler's new node joins) and `throttled-pull` (a registry that refuses
+//! the first pulls for their rate).
+//!
 //! And two Jobs (`job`): `job-completes` (one Pod that runs and succeeds) and `job-fails` (Pods
 //! that exit 1 until the backoff limit, then `FailureTarget` and `Failed` with
 //! `BackoffLimitExceeded`), the Pods owned by the Job.
@@ -24,6 +28,7 @@
 
 mod job;
 mod plot;
+mod recovering;
 mod sets;
 mod story;
 
@@ -57,6 +62,8 @@ pub fn script(rollout: &Rollout, seed: u64, start: SystemTime) -> Vec<Cue> {
             story.begin();
             story.crash_loop()
         }
+        Plot::ScaleUp => recovering::scale_up(&mut story),
+        Plot::ThrottledPull => recovering::throttled_pull(&mut story),
     }
     story.cues
 }

@@ -18,6 +18,8 @@ pub enum Plot {
     DaemonSet,
     Partitioned,
     OnDelete,
+    ScaleUp,
+    ThrottledPull,
 }
 
 impl std::str::FromStr for Plot {
@@ -33,8 +35,10 @@ impl std::str::FromStr for Plot {
             "daemonset" => Ok(Plot::DaemonSet),
             "partitioned" => Ok(Plot::Partitioned),
             "on-delete" => Ok(Plot::OnDelete),
+            "scale-up" => Ok(Plot::ScaleUp),
+            "throttled-pull" => Ok(Plot::ThrottledPull),
             other => Err(format!(
-                "unknown rollout {other:?} (use completes, image-pull, crash-loop, job-completes, job-fails, rolling-update, daemonset, partitioned or on-delete)"
+                "unknown rollout {other:?} (use completes, image-pull, crash-loop, job-completes, job-fails, rolling-update, daemonset, partitioned, on-delete, scale-up or throttled-pull)"
             )),
         }
     }

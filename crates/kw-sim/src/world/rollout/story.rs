@@ -294,6 +294,12 @@ impl<'a> Story<'a> {
 
     /// Common to every plot: the Deployment, its ReplicaSet, the Pods created and scheduled.
     pub(super) fn begin(&mut self) {
+        self.create_pods();
+        self.schedule();
+    }
+
+    /// The Deployment, its ReplicaSet, the Pods created (not yet scheduled).
+    pub(super) fn create_pods(&mut self) {
         let deployment = self.deployment.clone();
         self.create("deployments", deployment);
 
@@ -326,7 +332,10 @@ impl<'a> Story<'a> {
             );
         }
         self.counts(self.rollout.replicas, 0);
+    }
 
+    /// The Pods scheduled, each on its node, pulling the image.
+    pub(super) fn schedule(&mut self) {
         self.next(1);
         for index in 0..self.pods.len() {
             let pod = self.render_pod(index, &PodStage::ContainerCreating);
@@ -355,7 +364,7 @@ impl<'a> Story<'a> {
         }
     }
 
-    fn image(&self) -> &'static str {
+    pub(super) fn image(&self) -> &'static str {
         match self.rollout.plot {
             Plot::ImagePull => MISSING_IMAGE,
             _ => GOOD_IMAGE,
@@ -384,7 +393,7 @@ impl<'a> Story<'a> {
     }
 
     /// A Pod whose container waits for `reason` (`ErrImagePull`, `ImagePullBackOff`).
-    fn waiting_on_image(&mut self, index: usize, reason: &str, message: &str) -> Value {
+    pub(super) fn waiting_on_image(&mut self, index: usize, reason: &str, message: &str) -> Value {
         let mut pod = self.render_pod(index, &PodStage::ContainerCreating);
         pod["status"]["containerStatuses"][0]["state"] =
             json!({"waiting": {"reason": reason, "message": message}});
@@ -434,7 +443,7 @@ impl<'a> Story<'a> {
     }
 
     /// The kubelet's events for a container that pulled its image in `pulled_in` and started.
-    fn started_events(&mut self, index: usize, pulled_in: &str) {
+    pub(super) fn started_events(&mut self, index: usize, pulled_in: &str) {
         self.pod_event(
             index,
             "Normal",
