@@ -268,7 +268,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'
             cand --timeout 'The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h)'
-            cand --fail-grace 'kw: how long a Pod of the rollout''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, unschedulable...) before the rollout fails, with exit 2 (kubectl waits for the progress deadline); `0` fails at once. Default 30s'
+            cand --fail-grace 'kw: end the rollout, with exit 2, once a Pod of its current revision has stayed stuck this long (CrashLoopBackOff, ImagePullBackOff, unschedulable...); `0` ends it at once. Without it kw waits as kubectl does (the progress deadline, --timeout) and says once when a Pod has been stuck for 30s'
             cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'

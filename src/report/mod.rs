@@ -40,16 +40,24 @@ impl Report {
         Report::new(error_line(message), code)
     }
 
-    /// kubectl's verbs (`rollout status`, `wait`): kubectl's line first, where a kubectl user
-    /// looks for it, then kw's cause, when the run failed.
-    fn then_cause(mut self, finished: &Outcome) -> Report {
-        if self.code != exit::OK {
-            if let Some(summary) = &finished.summary {
-                self.lines
-                    .extend(summary.lines().into_iter().map(ReportLine::Plain));
-            }
-        }
+    /// kubectl's verbs (`rollout status`, `wait`): kw's cause, when the run failed, then
+    /// kubectl's line, last, as every verb's verdict is (`finished`): where kubectl puts it,
+    /// and where a CI log is read.
+    fn after_cause(mut self, finished: &Outcome) -> Report {
+        let mut lines = self.cause(finished);
+        lines.append(&mut self.lines);
+        self.lines = lines;
         self
+    }
+
+    /// kw's cause of this verdict, when it failed: the summary's lines.
+    fn cause(&self, finished: &Outcome) -> Vec<ReportLine> {
+        match &finished.summary {
+            Some(summary) if self.code != exit::OK => {
+                summary.lines().into_iter().map(ReportLine::Plain).collect()
+            }
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -97,7 +105,8 @@ fn error_line(message: impl std::fmt::Display) -> Vec<ReportLine> {
 fn finished(finished: &Outcome) -> Report {
     let mut report = finished_alone(finished);
     if let Some(summary) = finished.summary.as_ref().filter(|s| !s.is_empty()) {
-        // The block first: the verdict stays the last line, where CI logs are read.
+        // The block first: the verdict is the last line for every verb, where CI logs are
+        // read (`Report::after_cause`).
         let mut lines: Vec<ReportLine> =
             summary.lines().into_iter().map(ReportLine::Plain).collect();
         lines.append(&mut report.lines);

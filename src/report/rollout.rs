@@ -12,7 +12,8 @@ use kw_wait::wait::{Expr, Unready, Verdict};
 
 /// The lines and exit code of a whole run. kubectl says each object's error once every object
 /// has been watched: one failure as its `error:` line, several each on a line of its own
-/// without the prefix. kw's causes follow, and the exit code is the first failure's.
+/// without the prefix. kw's causes come before them (the verdict is last, for every verb), and
+/// the exit code is the first failure's.
 pub(super) fn run(run: &RolloutRun) -> Report {
     if run.objects.is_empty() {
         let lines = run
@@ -23,34 +24,41 @@ pub(super) fn run(run: &RolloutRun) -> Report {
             .collect();
         return Report::new(lines, exit::OK);
     }
-    let reports: Vec<Report> = run
+    let ended: Vec<(Report, Vec<ReportLine>)> = run
         .objects
         .iter()
         .map(|object| match object {
-            Ok(ended) => finished(ended),
-            Err(error) => super::error(error),
+            Ok(ended) => {
+                let said = verdict(ended);
+                let cause = said.cause(&ended.finished);
+                (said, cause)
+            }
+            Err(error) => (super::error(error), Vec::new()),
         })
         .collect();
-    let failed: Vec<&Report> = reports.iter().filter(|r| r.code != exit::OK).collect();
+    let failed: Vec<&(Report, Vec<ReportLine>)> =
+        ended.iter().filter(|(r, _)| r.code != exit::OK).collect();
+    let Some((first, _)) = failed.first() else {
+        return Report::new(Vec::new(), exit::OK);
+    };
+    let mut lines: Vec<ReportLine> = failed.iter().flat_map(|(_, cause)| cause.clone()).collect();
     match failed.as_slice() {
-        [] => Report::new(Vec::new(), exit::OK),
-        [one] => (*one).clone(),
+        [(one, _)] => lines.extend(one.lines.iter().cloned()),
         several => {
-            let mut lines: Vec<ReportLine> = several
-                .iter()
-                .filter_map(|r| r.lines.first())
-                .map(|line| line.clone().among_several())
-                .collect();
-            lines.extend(several.iter().flat_map(|r| r.lines.iter().skip(1).cloned()));
-            Report::new(lines, several[0].code)
+            lines.extend(
+                several
+                    .iter()
+                    .filter_map(|(r, _)| r.lines.first())
+                    .map(|line| line.clone().among_several()),
+            );
+            lines.extend(
+                several
+                    .iter()
+                    .flat_map(|(r, _)| r.lines.iter().skip(1).cloned()),
+            );
         }
     }
-}
-
-/// The lines and exit code of a finished `rollout status`: kubectl's line first, where a
-/// kubectl user looks for it, then kw's cause.
-fn finished(run: &RolloutOutcome) -> Report {
-    verdict(run).then_cause(&run.finished)
+    Report::new(lines, first.code)
 }
 
 fn verdict(run: &RolloutOutcome) -> Report {
@@ -138,7 +146,7 @@ mod tests {
     }
 
     fn run(end: End, timed_out: bool, failure: Option<&str>) -> Report {
-        finished(&RolloutOutcome {
+        verdict(&RolloutOutcome {
             finished: Outcome {
                 end,
                 timed_out: timed_out.then(|| crate::report::outcome::TimedOut {

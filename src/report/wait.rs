@@ -12,9 +12,9 @@ use crate::report::Report;
 use kw_wait::wait::summary::NAMED_OBJECTS;
 use kw_wait::wait::{Expr, Standing, Verdict};
 
-/// The lines and exit code of a finished `wait`: kubectl's line first, then kw's cause.
+/// The lines and exit code of a finished `wait`: kw's cause, then kubectl's line, last.
 pub(super) fn finished(run: &WaitOutcome) -> Report {
-    verdict(run).then_cause(&run.finished)
+    verdict(run).after_cause(&run.finished)
 }
 
 fn verdict(run: &WaitOutcome) -> Report {

@@ -121,7 +121,7 @@ fn quiet_keeps_stderr_to_the_verdict_and_its_cause() {
         .expect(&stderr);
     assert_eq!(before, "", "nothing before the summary with --quiet");
     assert!(
-        summary.contains(": Warning Failed: Failed to pull image \"nginx:1.99-missing\""),
+        summary.contains("Warning Failed: Failed to pull image \"nginx:1.99-missing\""),
         "{stderr}"
     );
     let verdict = stderr.lines().last().unwrap_or_default();

@@ -1663,7 +1663,7 @@ fn readiness_over_two_contexts_names_each_context() {
     // The summary of the failed wait names the context too.
     assert!(
         stderr.contains(
-            "\n    west/deployment.apps/web: failed: Progress deadline exceeded; west/pod/web-"
+            "\n    west/deployment.apps/web: failed: Progress deadline exceeded\n      west/pod/web-"
         ),
         "{stderr}"
     );

@@ -101,9 +101,9 @@ fn facts(plot: Plot, code: Option<i32>, stderr: &str) -> Facts {
             .collect(),
         crashed: summary
             .lines()
-            .filter_map(|l| l.strip_prefix("  pod/"))
-            .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest.to_string()))
-            .filter(|rest| rest.starts_with("container "))
+            .filter(|l| l.starts_with("  pod/"))
+            // `pod/x, -y (2 Pods) container web: ...`: what follows the Pods' names.
+            .filter_map(|l| l.find(" container ").map(|at| l[at + 1..].to_string()))
             // `container web: CrashLoopBackOff (exit code 1)`: the state word is the container's
             // at the moment of the verdict (between two back-offs it is `Error`), so the fact
             // kept is which container crashed and with what exit code.
@@ -325,13 +325,20 @@ fn a_deadline_passed_before_kw_joined_names_the_pods_cause() {
             "{more:?}:\n{stderr}"
         );
         if more.is_empty() {
-            // The block names the failed object once, with the verdict's cause.
-            let (object, cause) = verdict
-                .trim_start_matches("error: --fail-on failed met by ")
-                .split_once(" (")
-                .unwrap_or_default();
-            let failed = format!("    {object}: failed: {}", cause.trim_end_matches(')'));
+            // The block names the failed object once, with its own reason, and the Pods'
+            // cause once, on the line of the three Pods it holds for.
+            let failed = "    deployment.apps/pull: failed: Progress deadline exceeded";
             assert!(stderr.lines().any(|l| l == failed), "{stderr}");
+            let pods =
+                "(3 Pods): ImagePullBackOff (web): Back-off pulling image \"nginx:1.99-missing\"";
+            assert_eq!(
+                stderr
+                    .lines()
+                    .filter(|l| l.starts_with("      pod/pull-") && l.ends_with(pods))
+                    .count(),
+                1,
+                "{stderr}"
+            );
         }
     }
 }

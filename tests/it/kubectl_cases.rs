@@ -148,11 +148,11 @@ fn kubectl_errors(stderr: &str) -> Vec<String> {
         .collect()
 }
 
-/// kw's kubectl lines on stderr: those before its own cause (`kw: summary of the wait:`).
+/// kw's kubectl lines on stderr: every line but kw's own (its notices, its cause), wherever
+/// they come, so that a stray `error:` after a notice is seen too.
 fn kw_errors(stderr: &str) -> Vec<String> {
-    stderr
-        .lines()
-        .take_while(|line| !line.starts_with("kw: "))
+    crate::harness::verdict_lines(stderr)
+        .into_iter()
         .map(str::to_string)
         .collect()
 }

@@ -105,7 +105,9 @@ fn failures_through_kubectl_keep_kws_exit_code_and_kubectls_error_line() {
         assert_eq!(kw.code, Some(code), "{args:?}: {kw:#?}");
         assert_eq!(plugin.stdout, kw.stdout, "{args:?}");
         assert_eq!(
-            plugin.stderr.lines().next(),
+            crate::harness::verdict_lines(&plugin.stderr)
+                .first()
+                .copied(),
             Some(line),
             "{args:?}: {}",
             plugin.stderr
@@ -142,9 +144,11 @@ fn wait_through_kubectl_prints_kubectls_lines_and_keeps_kws_exit_code() {
     let plugin = through_kubectl(&cluster, &timeout);
     assert_eq!(plugin.code, Some(3), "{plugin:#?}");
     assert_eq!(plugin.stdout, "");
-    // kw's progress lines (`kw: ...`) may come first; kubectl's line is the first of the rest.
+    // kw's progress lines (`kw: ...`) and its cause may come first; kubectl's line is the rest.
     assert_eq!(
-        plugin.stderr.lines().find(|line| !line.starts_with("kw: ")),
+        crate::harness::verdict_lines(&plugin.stderr)
+            .first()
+            .copied(),
         Some("error: timed out waiting for the condition on pods/flaky-worker"),
         "{}",
         plugin.stderr

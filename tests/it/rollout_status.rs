@@ -12,7 +12,8 @@ use kw_sim::rollout::{Plot, Rollout};
 use kw_sim::SimConfig;
 
 use crate::harness::{
-    assert_golden, golden_path, run, under_dropped_and_expired_watches, Cluster, Outcome,
+    assert_golden, golden_path, run, under_dropped_and_expired_watches, verdict_lines, Cluster,
+    Outcome,
 };
 
 const LIMIT: Duration = Duration::from_secs(40);
@@ -84,12 +85,19 @@ fn check_in(name: &str, code: i32, cluster: &Cluster) -> Outcome {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
-    // kubectl's error lines first; kw's cause (a summary block) may follow them.
+    // kubectl's error lines, all of them and nothing else but kw's own (its cause, a summary
+    // block, comes before the verdict).
     match std::fs::read_to_string(golden_path(&format!("{name}.err"))) {
         Ok(kubectl_err) => {
             let kubectl_lines: Vec<&str> = kubectl_err.lines().collect();
-            let kw_lines: Vec<&str> = outcome.stderr.lines().take(kubectl_lines.len()).collect();
-            assert_eq!(kw_lines, kubectl_lines, "{name}: {}", outcome.stderr)
+            let kw_lines = verdict_lines(&outcome.stderr);
+            assert_eq!(kw_lines, kubectl_lines, "{name}: {}", outcome.stderr);
+            assert_eq!(
+                outcome.stderr.lines().last(),
+                kubectl_lines.last().copied(),
+                "{name}: kubectl's last line is the last: {}",
+                outcome.stderr
+            );
         }
         Err(_) => assert_eq!(outcome.stderr, "", "{name}"),
     }
@@ -112,14 +120,14 @@ fn type_and_name_as_two_words_with_a_namespace() {
     check("rollout_completes_type_name", 0);
 }
 
-/// kubectl's error line, then kw's cause: the summary `get --until ready` writes, naming the
-/// stuck Pods' reason.
+/// kw's cause, the summary `get --until ready` writes, naming the stuck Pods' reason, then
+/// kubectl's error line, last, where kubectl puts it.
 #[test]
-fn a_deployment_past_its_progress_deadline_fails_with_kubectls_error_then_the_cause() {
+fn a_deployment_past_its_progress_deadline_fails_with_the_cause_then_kubectls_error() {
     let outcome = check("rollout_deadline", 2);
     let lines: Vec<&str> = outcome.stderr.lines().collect();
     assert_eq!(
-        lines.get(1),
+        lines.first(),
         Some(&"kw: summary of the wait:"),
         "{}",
         outcome.stderr
@@ -218,7 +226,7 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     let outcome = run(kw, LIMIT);
     assert_golden("rollout_timeout.out", &outcome.stdout);
     assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
-    let verdict = outcome.stderr.lines().next().unwrap_or_default();
+    let verdict = outcome.stderr.lines().last().unwrap_or_default();
     assert!(
         verdict.starts_with(&format!("error: pod/{object}-"))
             && verdict.contains("CrashLoopBackOff"),
@@ -305,7 +313,7 @@ fn a_job_is_judged_by_kws_rules_one_line_per_change() {
     );
     let failed = status("broken");
     assert_eq!(failed.code, Some(2), "{}", failed.stderr);
-    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    let verdict = failed.stderr.lines().last().unwrap_or_default();
     assert!(
         verdict.starts_with("error: job.batch/broken: "),
         "{verdict}"
@@ -467,7 +475,7 @@ fn several_contexts_label_every_line_and_end_with_the_failure() {
     assert_eq!(eu_said, recorded("rollout_completes.out", "front"));
     assert_eq!(us_said, recorded("rollout_deadline.out", "shop"));
     assert_eq!(
-        outcome.stderr.lines().next(),
+        verdict_lines(&outcome.stderr).first().copied(),
         Some("error: us: deployment \"front\" exceeded its progress deadline"),
         "{}",
         outcome.stderr
@@ -556,7 +564,7 @@ fn a_custom_resource_with_conditions_is_judged_one_line_per_change() {
         .arg(&cluster.kubeconfig);
     let failed = run(kw, LIMIT);
     assert_eq!(failed.code, Some(2), "{failed:#?}");
-    let verdict = failed.stderr.lines().next().unwrap_or_default();
+    let verdict = failed.stderr.lines().last().unwrap_or_default();
     assert!(
         verdict.starts_with("error: widget.example.com/stuck: ")
             && verdict.contains("no gadgets left"),

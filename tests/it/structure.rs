@@ -94,7 +94,7 @@ const HOUSE: House = House {
         ("kw-watcher", "watcher", "error known left_selector namespaces options pacing < ends request < namespace_access state < list < streaming < stream < mod"),
         // Grammar and identities, rules and words, an assessment and grace, the findings, the
         // judge, its lock, the sink in front of it.
-        ("kw-wait", "wait", "expr identity judged summary < rules telling verdict < assessment grace < findings < judge < shared < sink < mod"),
+        ("kw-wait", "wait", "grouped < expr identity judged summary < rules telling verdict < assessment grace < findings < judge < shared < sink < mod"),
         // Leaves, the printers, what draws or writes what they make, what a signal does.
         ("kw-output", "output", "escape mod sinks terminal < chain printer < live writer < signals"),
         // kubectl's formats: building blocks, the options, then formats made of simpler ones.

@@ -167,9 +167,14 @@ fn the_verdict_names_the_pods_cause_even_with_quiet() {
         .lines()
         .find(|l| l.starts_with("    deployment.apps/ipq: failed: "))
         .unwrap_or_default();
+    // Its own reason on its line; its Pods' cause once, on the line under it.
+    assert_eq!(
+        failed, "    deployment.apps/ipq: failed: Progress deadline exceeded",
+        "{stderr}"
+    );
     assert!(
-        failed.starts_with("    deployment.apps/ipq: failed: Progress deadline exceeded; pod/ipq-")
-            && failed.ends_with(&cause[..cause.len() - 1]),
+        stderr.lines().any(|l| l.starts_with("      pod/ipq-")
+            && l.ends_with(&format!(" (3 Pods){}", &cause[..cause.len() - 1]))),
         "{stderr}"
     );
     let pending = stderr

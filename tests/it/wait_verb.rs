@@ -12,7 +12,7 @@ use kw_sim::SimConfig;
 
 use crate::harness::{
     apply_scenario_op, assert_golden, frozen_now, golden_path, run,
-    under_dropped_and_expired_watches, Cluster, Outcome,
+    under_dropped_and_expired_watches, verdict_lines, Cluster, Outcome,
 };
 
 const LIMIT: Duration = Duration::from_secs(40);
@@ -95,21 +95,20 @@ fn check(name: &str, code: i32) -> Outcome {
         code == 0,
         "{name}: kubectl exited {kubectl_code}"
     );
-    // kw's progress lines (`kw: ...`) may come first; kubectl's lines are the first of the
-    // rest, and kw's cause may follow them.
-    let ours: Vec<&str> = outcome
-        .stderr
-        .lines()
-        .filter(|l| !l.starts_with("kw: "))
-        .collect();
+    // kw's progress lines (`kw: ...`) and its cause may come first; kubectl's lines are all
+    // the rest, the last of them last.
+    let ours = verdict_lines(&outcome.stderr);
     let kubectls = std::fs::read_to_string(golden_path(&format!("{name}.err"))).unwrap_or_default();
     let theirs: Vec<&str> = kubectls.lines().collect();
-    assert_eq!(
-        ours.get(..theirs.len()),
-        Some(&theirs[..]),
-        "{name}: {}",
-        outcome.stderr
-    );
+    assert_eq!(ours, theirs, "{name}: {}", outcome.stderr);
+    if let Some(last) = theirs.last() {
+        assert_eq!(
+            outcome.stderr.lines().last(),
+            Some(*last),
+            "{name}: kubectl's last line is the last: {}",
+            outcome.stderr
+        );
+    }
     if theirs.is_empty() {
         assert_eq!(ours, Vec::<&str>::new(), "{name}: {}", outcome.stderr);
     }
@@ -331,8 +330,18 @@ fn for_ready_fails_with_the_cause() {
         "{}",
         outcome.stderr
     );
-    assert!(verdict > 0, "progress lines first: {}", outcome.stderr);
-    assert_eq!(lines.get(verdict + 1), Some(&"kw: summary of the wait:"));
+    assert_eq!(
+        verdict,
+        lines.len() - 1,
+        "the verdict last: {}",
+        outcome.stderr
+    );
+    let summary = lines.iter().position(|l| *l == "kw: summary of the wait:");
+    assert!(
+        summary.is_some_and(|at| at > 0 && at < verdict),
+        "progress lines, the cause, then the verdict: {}",
+        outcome.stderr
+    );
     assert!(
         outcome.stderr.contains("ImagePullBackOff"),
         "{}",
@@ -352,7 +361,7 @@ fn for_ready_times_out_with_kubectls_line_then_the_cause() {
         "--timeout=3s",
         "--fail-grace=1m",
     ];
-    let (outcome, _) = times_out_with_kubectls_line_then_the_summary(
+    let (outcome, _) = times_out_with_the_summary_then_kubectls_line(
         &cluster,
         &args,
         "error: timed out waiting for the condition on deployments/crashy",
@@ -364,9 +373,10 @@ fn for_ready_times_out_with_kubectls_line_then_the_cause() {
     );
 }
 
-/// `args` time out (exit 3): after kw's progress lines, kubectl's `line`, then kw's summary;
-/// with `-q`, no progress lines. The outcome without `-q`, and its lines from kubectl's on.
-fn times_out_with_kubectls_line_then_the_summary(
+/// `args` time out (exit 3): after kw's progress lines, kw's summary, then kubectl's `line`,
+/// last; with `-q`, no progress lines. The outcome without `-q`, and its lines from the
+/// summary on.
+fn times_out_with_the_summary_then_kubectls_line(
     cluster: &Cluster,
     args: &[&str],
     line: &str,
@@ -376,18 +386,20 @@ fn times_out_with_kubectls_line_then_the_summary(
     let after: Vec<String> = outcome
         .stderr
         .lines()
-        .skip_while(|l| l.starts_with("kw: "))
+        .skip_while(|l| *l != "kw: summary of the wait:")
         .map(String::from)
         .collect();
     assert_eq!(
         after.first().map(String::as_str),
-        Some(line),
+        Some("kw: summary of the wait:"),
         "{}",
         outcome.stderr
     );
     assert_eq!(
-        after.get(1).map(String::as_str),
-        Some("kw: summary of the wait:")
+        after.last().map(String::as_str),
+        Some(line),
+        "{}",
+        outcome.stderr
     );
     // `-q`: nothing while it waits but the one hint that the wait cannot succeed, once the
     // object has failed; kubectl's line, then the same cause.
@@ -406,7 +418,8 @@ fn times_out_with_kubectls_line_then_the_summary(
         .map(|l| format!("{l}\n"))
         .collect();
     assert!(
-        after_hint.starts_with(&format!("{line}\nkw: summary of the wait:\n")),
+        after_hint.starts_with("kw: summary of the wait:\n")
+            && after_hint.ends_with(&format!("\n{line}\n")),
         "{}",
         quiet.stderr
     );
@@ -426,7 +439,7 @@ fn a_kubectl_condition_that_times_out_says_why_after_kubectls_line() {
         "deploy/shop",
         "--timeout=4s",
     ];
-    let (outcome, after) = times_out_with_kubectls_line_then_the_summary(
+    let (outcome, after) = times_out_with_the_summary_then_kubectls_line(
         &cluster,
         &args,
         "error: timed out waiting for the condition on deployments/shop",

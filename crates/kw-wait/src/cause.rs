@@ -26,6 +26,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::recovery::{Recovery, AUTOSCALER};
+use crate::wait::grouped::{SaidBy, StuckPod};
 use crate::wait::summary::WARNINGS_PER_OBJECT;
 use crate::wait::{Key, Trouble};
 use kw_base::notices;
@@ -102,6 +103,10 @@ pub struct Causes {
     owned: HashMap<String, Owned>,
     /// Events already said (by uid), until they are deleted.
     said: HashSet<String>,
+    /// Owner uid (a ReplicaSet, a Job; the object itself when it has none) → the Warning
+    /// messages said on stderr of what it owns: Pods of one revision that say the same thing
+    /// say it once.
+    said_by_owner: HashMap<String, Vec<String>>,
     /// Warning events about objects not known (yet), and their size in bytes.
     pending: VecDeque<Warning>,
     pending_bytes: usize,
@@ -113,6 +118,8 @@ pub struct Causes {
 #[derive(Clone)]
 struct Recent {
     sequence: u64,
+    /// When it first happened, as the event says (the server's clock).
+    at: Option<SystemTime>,
     /// `pod/web-1`.
     about: String,
     /// `Warning Failed: Failed to pull image "x": ...`.
@@ -169,11 +176,11 @@ pub struct CrashedPod {
 
 /// What the summary takes from the causes.
 pub struct Findings {
-    /// Label of an object waited on → its last Warning events and those of what it owns.
-    pub warnings: HashMap<String, Vec<String>>,
-    /// Label of an object waited on → its Pods stuck now, and why
-    /// (`pod/web-1 (and 2 more): ImagePullBackOff (web): Back-off pulling image "x"`).
-    pub stuck: HashMap<String, Vec<String>>,
+    /// Label of an object waited on → its last Warning events and those of what it owns, each
+    /// message once with the objects that said it.
+    pub warnings: HashMap<String, Vec<SaidBy>>,
+    /// Label of an object waited on → its Pods stuck now, and why.
+    pub stuck: HashMap<String, Vec<StuckPod>>,
     pub crashed: Vec<CrashedPod>,
 }
 
@@ -293,6 +300,7 @@ impl Causes {
             watched: HashMap::new(),
             owned: HashMap::new(),
             said: HashSet::new(),
+            said_by_owner: HashMap::new(),
             pending: VecDeque::new(),
             pending_bytes: 0,
             dropped_said: false,
@@ -353,7 +361,7 @@ impl Causes {
             }
             self.tell_own(&warning.about_uid.clone());
         }
-        if self.explain {
+        if self.explain && self.is_news(&warning.about_uid, &said) {
             notices::notice_unscoped(&format!("{about}: {said}"));
         }
         self.sequence += 1;
@@ -374,9 +382,35 @@ impl Causes {
         }
         recent.push_back(Recent {
             sequence: self.sequence,
+            at: warning.first,
             about,
             said,
         });
+    }
+
+    /// Whether a Warning (`said`) about `about_uid` is news on stderr: not when another object
+    /// of the same owner (a Pod of the same ReplicaSet or Job) said it already, nor when it
+    /// restates a state (`Error: ImagePullBackOff`) after a message of that owner said why.
+    fn is_news(&mut self, about_uid: &str, said: &str) -> bool {
+        let owner = self
+            .owned
+            .get(about_uid)
+            .and_then(|owned| owned.owners.first())
+            .map_or(about_uid, String::as_str)
+            .to_string();
+        if self.said_by_owner.len() >= RECENT_OBJECTS && !self.said_by_owner.contains_key(&owner) {
+            self.said_by_owner.clear();
+        }
+        let messages = self.said_by_owner.entry(owner).or_default();
+        if messages.iter().any(|m| m == said)
+            || (restates(said) && messages.iter().any(|m| !restates(m)))
+        {
+            return false;
+        }
+        if messages.len() < KEPT_PER_OBJECT * 4 {
+            messages.push(said.to_string());
+        }
+        true
     }
 
     /// What the summary of a failed wait shows from here.
@@ -394,42 +428,21 @@ impl Causes {
                 Some((label, telling(events)))
             })
             .collect();
-        let mut stuck_by_root: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
-        for (uid, stuck) in &self.stuck {
+        let mut stuck: HashMap<String, Vec<StuckPod>> = HashMap::new();
+        for (uid, pod) in &self.stuck {
             // A Pod waited on itself says its own state on its own line; a workload's count
             // when of its current revision.
-            if self.current_workload(stuck).is_none() {
+            if self.current_workload(pod).is_none() {
                 continue;
             }
-            if let Some(root) = self.root(uid, 0).filter(|root| *root != uid) {
-                stuck_by_root
-                    .entry(root)
-                    .or_default()
-                    .push((&stuck.label, &stuck.reason));
+            let root = self.root(uid, 0).filter(|root| *root != uid);
+            if let Some(label) = root.and_then(|root| self.watched.get(root)) {
+                stuck.entry(label.clone()).or_default().push(StuckPod {
+                    pod: pod.label.clone(),
+                    reason: pod.reason.clone(),
+                });
             }
         }
-        let stuck = stuck_by_root
-            .into_iter()
-            .filter_map(|(root, mut pods)| {
-                let label = self.watched.get(root)?.clone();
-                pods.sort();
-                let mut lines: Vec<(String, usize)> = Vec::new();
-                for (pod, reason) in pods {
-                    match lines.iter_mut().find(|(line, _)| line.ends_with(reason)) {
-                        Some((_, more)) => *more += 1,
-                        None => lines.push((format!("{pod}: {reason}"), 0)),
-                    }
-                }
-                let lines = lines
-                    .into_iter()
-                    .map(|(line, more)| match (more, line.split_once(": ")) {
-                        (0, _) | (_, None) => line,
-                        (more, Some((pod, reason))) => format!("{pod} (and {more} more): {reason}"),
-                    })
-                    .collect();
-                Some((label, lines))
-            })
-            .collect();
         let mut crashed: Vec<CrashedPod> = self
             .crashed
             .iter()
@@ -752,41 +765,53 @@ impl Causes {
 }
 
 /// The Warning events the summary shows for one object (and what it owns): each message once,
-/// however many Pods said it (`pod/web-1 (and 2 more): Warning Failed: ...`), the ones that
-/// without the kubelet's restatements of a state (`Error: ImagePullBackOff`) when one says why,
-/// the newest `WARNINGS_PER_OBJECT`, oldest first.
-fn telling(events: Vec<&Recent>) -> Vec<String> {
-    // message → (newest sequence, the Pod that said it last, how many said it).
-    let mut by_message: HashMap<&str, (u64, &str, usize)> = HashMap::new();
+/// with every object that said it, without the kubelet's restatements of a state (`Error:
+/// ImagePullBackOff`) when one says why, the newest `WARNINGS_PER_OBJECT`, in the order they
+/// first happened.
+fn telling(events: Vec<&Recent>) -> Vec<SaidBy> {
+    // When an event happened: by its own time (events listed come in the server's order, not
+    // the order they happened in), then as kw heard of it.
+    type When = (bool, Option<SystemTime>, u64);
+    // The newest sequence of a message, and the objects that said it, each once, by their
+    // first time.
+    type Heard<'a> = (u64, Vec<(When, &'a str)>);
+    let when = |event: &Recent| (event.at.is_none(), event.at, event.sequence);
+    let mut by_message: HashMap<&str, Heard> = HashMap::new();
     for event in events {
-        let entry = by_message
-            .entry(&event.said)
-            .or_insert((event.sequence, &event.about, 0));
-        entry.2 += 1;
-        if event.sequence >= entry.0 {
-            (entry.0, entry.1) = (event.sequence, &event.about);
+        let entry = by_message.entry(&event.said).or_insert((0, Vec::new()));
+        entry.0 = entry.0.max(event.sequence);
+        match entry.1.iter_mut().find(|(_, about)| *about == event.about) {
+            Some((first, _)) => *first = (*first).min(when(event)),
+            None => entry.1.push((when(event), &event.about)),
         }
     }
-    let restates = |said: &str| {
-        said.split_once(": ")
-            .and_then(|(_, message)| message.strip_prefix("Error: "))
-            .is_some_and(|state| !state.contains(' '))
-    };
-    let mut ranked: Vec<(&str, (u64, &str, usize))> = by_message.into_iter().collect();
+    let mut ranked: Vec<(&str, Heard)> = by_message.into_iter().collect();
     // A restatement says nothing the summary's judgement does not, once a message says why.
     if ranked.iter().any(|(said, _)| !restates(said)) {
         ranked.retain(|(said, _)| !restates(said));
     }
-    ranked.sort_by_key(|(_, (sequence, ..))| std::cmp::Reverse(*sequence));
+    ranked.sort_by_key(|(_, (sequence, _))| std::cmp::Reverse(*sequence));
     ranked.truncate(WARNINGS_PER_OBJECT);
-    ranked.sort_by_key(|(_, (sequence, ..))| *sequence);
+    // In time order: the oldest first, as they happened.
+    ranked.sort_by_key(|(_, (_, by))| by.iter().map(|(first, _)| *first).min());
     ranked
         .into_iter()
-        .map(|(said, (_, about, count))| match count {
-            1 => format!("{about}: {said}"),
-            n => format!("{about} (and {} more): {said}", n - 1),
+        .map(|(said, (_, mut by))| {
+            by.sort();
+            SaidBy {
+                by: by.into_iter().map(|(_, about)| about.to_string()).collect(),
+                said: said.to_string(),
+            }
         })
         .collect()
+}
+
+/// Whether a Warning (`Warning Failed: Error: ImagePullBackOff`) only restates a state, the
+/// kubelet's words for what a message before it said why.
+fn restates(said: &str) -> bool {
+    said.split_once(": ")
+        .and_then(|(_, message)| message.strip_prefix("Error: "))
+        .is_some_and(|state| !state.contains(' '))
 }
 
 /// Whether objects of `resource` own Pods (through ReplicaSets for Deployments).

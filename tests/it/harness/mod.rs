@@ -17,6 +17,6 @@ pub use cluster::{
 };
 pub use golden::{assert_every_case_quoted, assert_golden, case_fields, golden_path};
 pub use net::RefusedPort;
-pub use process::{run, wait_with_limit, Live, Outcome};
+pub use process::{run, verdict_lines, wait_with_limit, Live, Outcome};
 pub use tools::{kubectl, require, require_file, skip};
 pub use wait::wait_for;

@@ -240,3 +240,14 @@ impl Drop for Live {
         let _ = self.child.wait();
     }
 }
+
+/// The lines of `stderr` that are not kw's own: kubectl's lines (`error: ...`, `Error from
+/// server ...`), in order, without kw's commentary (`kw: ...`) and its summary block (the
+/// `kw: summary of the wait:` line and the indented lines under it). kw's verdict comes last,
+/// after its cause, for every verb.
+pub fn verdict_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|line| !line.starts_with("kw: ") && !line.starts_with(' '))
+        .collect()
+}

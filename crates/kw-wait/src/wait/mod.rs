@@ -24,12 +24,14 @@
 //! - `judged`: what the live view reads of the judge (`Judging`);
 //! - `shared`: the run's one judge behind its lock;
 //! - `sink`: a watcher's way to the judge;
-//! - `summary`: the block written when a wait for `ready` fails.
+//! - `summary`: the block written when a wait for `ready` fails;
+//! - `grouped`: each cause under an object of the summary, said once.
 
 mod assessment;
 mod expr;
 mod findings;
 mod grace;
+pub mod grouped;
 mod identity;
 mod judge;
 mod judged;

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use kw_events::readiness::{Judgement, State};
 
+use super::grouped::{self, SaidBy, StuckPod};
+
 /// Objects stderr names one by one: in the progress of a wait, its summary and its timeout's
 /// lines. Past them, objects are counted (`… and 99900 more`), so that a server that sends new
 /// never-ready objects for ever (or a selector over thousands) cannot make stderr grow with
@@ -61,11 +63,11 @@ pub struct NotReady {
     pub label: String,
     /// `in progress: Updated: 1/3`.
     pub judgement: String,
-    /// Its Pods stuck now, and why (`pod/web-1: ImagePullBackOff (web): ...`).
-    pub stuck: Vec<String>,
-    /// Its last Warning events, and those of what it owns, oldest first
-    /// (`pod/web-1: Warning BackOff: Back-off restarting failed container`).
-    pub warnings: Vec<String>,
+    /// Its Pods stuck now, and why (`pod/web-1`, `ImagePullBackOff (web): ...`).
+    pub stuck: Vec<StuckPod>,
+    /// Its last Warning events, and those of what it owns, each message once with the objects
+    /// that said it, oldest first (`Warning BackOff: Back-off restarting failed container`).
+    pub warnings: Vec<SaidBy>,
 }
 
 /// A container that crashed, and the end of its previous log (or of its log, when it never
@@ -106,21 +108,24 @@ impl Crashed {
         }
     }
 
-    fn header(&self) -> String {
+    /// Its line, for the Pods `pods` names (its own, or those whose container ended alike).
+    fn header(&self, pods: &str) -> String {
         let code = self.exit_code.map_or_else(
             || "exit code unknown".to_string(),
             |c| format!("exit code {c}"),
         );
         format!(
-            "  {} container {}: {} ({code})",
-            self.pod, self.container, self.reason
+            "  {pods} container {}: {} ({code})",
+            self.container, self.reason
         )
     }
 }
 
 impl Summary {
+    /// Whether the block would say nothing the verdict's `error:` line does not: the object
+    /// that failed alone is that line's (`no matching resources found` is said once).
     pub fn is_empty(&self) -> bool {
-        self.failed.is_none() && self.not_ready.is_empty() && self.crashed.is_empty()
+        self.not_ready.is_empty() && self.crashed.is_empty()
     }
 
     /// The block's lines, as printed (terminal controls are escaped when printed): compact
@@ -219,54 +224,70 @@ impl Summary {
                 lines.push(format!("    … and {more} more"));
                 break;
             }
+            // What the groups below say (its stuck Pods and why) is not said on its line.
             let line = match failed_object {
                 Some((label, cause)) if label == object.label => {
-                    format!("    {}: failed: {cause}", object.label)
+                    match grouped::without_stuck(cause, &object.stuck) {
+                        Some(own) => format!("    {}: failed: {own}", object.label),
+                        None => format!("    {}: failed: its Pods are stuck", object.label),
+                    }
                 }
-                _ => format!("    {}: {}", object.label, object.judgement),
+                _ => match object.judgement.split_once(": ") {
+                    Some((state, why)) => match grouped::without_stuck(why, &object.stuck) {
+                        Some(own) => format!("    {}: {state}: {own}", object.label),
+                        None => format!("    {}: {state}: its Pods are stuck", object.label),
+                    },
+                    None => format!("    {}: {}", object.label, object.judgement),
+                },
             };
-            // A stuck Pod the object's own line names (the verdict's cause) is not said again.
-            let stuck: Vec<&String> = object
-                .stuck
-                .iter()
-                .filter(|pod| !line.contains(pod.as_str()))
-                .collect();
             lines.push(line);
-            lines.extend(stuck.into_iter().map(|pod| format!("      {pod}")));
-            for warning in &object.warnings {
-                lines.push(format!("      {warning}"));
+            for (depth, line) in grouped::lines(&object.stuck, &object.warnings) {
+                lines.push(format!("      {}{line}", "  ".repeat(depth)));
             }
         }
         // Pods of one workload often print the same log, or one that ends the same (a line
-        // that counts attempts aside): it is shown once, the first Pod's, under the lines of
-        // every Pod whose log ends with the same line.
+        // that counts attempts aside): it is shown once, the first Pod's, under the line of
+        // the Pods whose log ends with the same line; Pods whose container ended alike share
+        // that line (`pod/web-1, -2 (2 Pods) container web: CrashLoopBackOff (exit code 1)`).
         let mut shown = vec![false; self.crashed.len()];
         for (at, crash) in self.crashed.iter().enumerate() {
             if shown[at] {
                 continue;
             }
-            lines.push(crash.header());
-            let which = crash.which();
+            let mut alike = vec![crash];
+            let (mut identical, which) = (true, crash.which());
+            if let Some(log) = crash.log.as_ref().ok().filter(|log| !log.is_empty()) {
+                for (later, other) in self.crashed.iter().enumerate().skip(at + 1) {
+                    let Ok(other_log) = &other.log else {
+                        continue;
+                    };
+                    if !shown[later]
+                        && other.container == crash.container
+                        && other.previous == crash.previous
+                        && other_log.last() == log.last()
+                    {
+                        shown[later] = true;
+                        identical &= other_log == log;
+                        alike.push(other);
+                    }
+                }
+            }
+            let mut headers: Vec<(&Crashed, Vec<&str>)> = Vec::new();
+            for one in &alike {
+                match headers.iter_mut().find(|(first, _)| {
+                    first.reason == one.reason && first.exit_code == one.exit_code
+                }) {
+                    Some((_, pods)) => pods.push(&one.pod),
+                    None => headers.push((one, vec![&one.pod])),
+                }
+            }
+            for (first, pods) in &headers {
+                lines.push(first.header(&grouped::names(pods)));
+            }
             match &crash.log {
                 Ok(log) if log.is_empty() => lines.push(format!("    (its {which} is empty)")),
                 Ok(log) => {
-                    let (mut same, mut identical) = (1, true);
-                    for (later, other) in self.crashed.iter().enumerate().skip(at + 1) {
-                        let Ok(other_log) = &other.log else {
-                            continue;
-                        };
-                        if !shown[later]
-                            && other.container == crash.container
-                            && other.previous == crash.previous
-                            && other_log.last() == log.last()
-                        {
-                            shown[later] = true;
-                            same += 1;
-                            identical &= other_log == log;
-                            lines.push(other.header());
-                        }
-                    }
-                    lines.push(match (same, identical) {
+                    lines.push(match (alike.len(), identical) {
                         (1, _) => format!("    last lines of its {which}:"),
                         (_, true) => {
                             format!("    last lines of their {which}s (the same in each):")
@@ -414,10 +435,14 @@ mod tests {
                 label: "deployment.apps/web".into(),
                 judgement: "failed: pod/web-1: CrashLoopBackOff (web): back-off".into(),
                 stuck: vec![
-                    "pod/web-1: CrashLoopBackOff (web): back-off".into(),
-                    "pod/web-2 (and 1 more): ErrImagePull (web)".into(),
+                    stuck("pod/web-1", "CrashLoopBackOff (web): back-off"),
+                    stuck("pod/web-2", "ErrImagePull (web)"),
+                    stuck("pod/web-3", "ErrImagePull (web)"),
                 ],
-                warnings: vec!["pod/web-1: Warning BackOff: Back-off restarting".into()],
+                warnings: vec![SaidBy {
+                    by: vec!["pod/web-1".into()],
+                    said: "Warning BackOff: Back-off restarting".into(),
+                }],
             }],
             crashed: vec![
                 Crashed {
@@ -443,9 +468,10 @@ mod tests {
             [
                 "kw: summary of the wait:",
                 "  not ready:",
-                "    deployment.apps/web: failed: pod/web-1: CrashLoopBackOff (web): back-off",
-                "      pod/web-2 (and 1 more): ErrImagePull (web)",
-                "      pod/web-1: Warning BackOff: Back-off restarting",
+                "    deployment.apps/web: failed: its Pods are stuck",
+                "      pod/web-1: CrashLoopBackOff (web): back-off",
+                "        Warning BackOff: Back-off restarting",
+                "      pod/web-2, -3 (2 Pods): ErrImagePull (web)",
                 "  pod/web-1 container web: CrashLoopBackOff (exit code 1)",
                 "    last lines of its previous log:",
                 "    | exit status 1",
@@ -509,8 +535,11 @@ mod tests {
         let object = |name: &str| NotReady {
             label: format!("pod/{name}"),
             judgement: "in progress: Containers in CrashLoop state: web".into(),
-            stuck: vec!["pod/x: CrashLoopBackOff (web): back-off".into()],
-            warnings: vec!["pod/x: Warning BackOff: Back-off restarting failed container".into()],
+            stuck: vec![stuck("pod/x", "CrashLoopBackOff (web): back-off")],
+            warnings: vec![SaidBy {
+                by: vec!["pod/x".into()],
+                said: "Warning BackOff: Back-off restarting failed container".into(),
+            }],
         };
         let log = |pod: &str| Crashed {
             pod: format!("pod/{pod}"),
@@ -556,6 +585,13 @@ mod tests {
         );
     }
 
+    fn stuck(pod: &str, reason: &str) -> StuckPod {
+        StuckPod {
+            pod: pod.into(),
+            reason: reason.into(),
+        }
+    }
+
     fn crashed(pod: &str, log: &[&str], previous: bool) -> Crashed {
         Crashed {
             pod: pod.into(),
@@ -576,6 +612,11 @@ mod tests {
                 crashed("pod/c", &["boom"], true),
                 crashed("pod/job-1", &["done"], false),
                 crashed("pod/d", &["attempt 1", "boom"], true),
+                Crashed {
+                    reason: "OOMKilled".into(),
+                    exit_code: Some(137),
+                    ..crashed("pod/e", &["boom"], true)
+                },
             ],
             ..Summary::default()
         };
@@ -583,9 +624,8 @@ mod tests {
             summary.lines(),
             [
                 "kw: summary of the wait:",
-                "  pod/a container web: Error (exit code 1)",
-                "  pod/c container web: Error (exit code 1)",
-                "  pod/d container web: Error (exit code 1)",
+                "  pod/a, pod/c, pod/d (3 Pods) container web: Error (exit code 1)",
+                "  pod/e container web: OOMKilled (exit code 137)",
                 "    last lines of the first one's previous log (each ends the same):",
                 "    | boom",
                 "  pod/b container web: Error (exit code 1)",
