@@ -41,11 +41,7 @@ fn main() -> ExitCode {
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
             return clap_exit(&command.try_get_matches().err().unwrap_or(e))
         }
-        // kubectl's verbs kw does not have go to kubectl, the command line whole.
-        Err(e) => match kw::passthrough::kubectl_verb(&e) {
-            Some(verb) => return pass_to_kubectl(&verb),
-            None => return clap_exit(&e),
-        },
+        Err(e) => return refused(command, &e),
     };
     kw::log::set_level(cli.verbosity);
     // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
@@ -136,6 +132,34 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitC
 fn exit_with(report: &Report) -> ExitCode {
     report.print();
     ExitCode::from(report.code as u8)
+}
+
+/// A command line clap refused for its verb: kubectl's verbs kw does not have go to kubectl,
+/// the command line whole; a word no one has gets kubectl's line and the nearest verb; no verb
+/// gets the help on stdout, as kubectl prints it.
+fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
+    use kw::passthrough::refused::Refused;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = kw::cli::with_pflag_booleans(command.clone());
+    match kw::passthrough::refused::refused(&parsed, &args, error) {
+        Refused::HandOn { verb } => pass_to_kubectl(&verb),
+        Refused::Unknown {
+            command,
+            word,
+            near,
+        } => exit_with(&report::unknown_verb(&command, &word, near.as_deref())),
+        Refused::NoVerb { top } => {
+            // The plain command's help, without `[=<BOOL>]` after every switch.
+            let help = command.try_get_matches().err();
+            let text = help.as_ref().unwrap_or(error).render().to_string();
+            let mut stdout = io::stdout().lock();
+            let _ = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush());
+            ExitCode::from(if top { exit::OK } else { exit::USAGE } as u8)
+        }
+        Refused::Clap => clap_exit(error),
+    }
 }
 
 /// `kw VERB ARGS` for a kubectl verb kw does not have: kubectl's run, its exit status ours.
