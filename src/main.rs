@@ -19,17 +19,17 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let argv0 = kw::cli::help::program_name();
     // kubectl's plugin completion runs kw linked as `kubectl_complete-kw` with the same words.
-    if args
-        .first()
-        .is_some_and(|a| kw::completion::kubectl::invoked_as_plugin_completion(a.as_ref()))
+    if argv0
+        .as_deref()
+        .is_some_and(kw::completion::kubectl::invoked_as_plugin_completion)
     {
-        return kw::completion::kubectl::run(&args[1..]);
+        return kw::completion::kubectl::run(args.get(1..).unwrap_or_default());
     }
     if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
         return run_complete(&args[2..]);
     }
-    let argv0 = std::env::args_os().next();
     // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
     let command = kw::cli::kubectl_help::kubectl_style(kw::cli::command(argv0.as_deref()));
     let cli = match kw::cli::with_pflag_booleans(command.clone())
