@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
-            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -371,7 +371,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
-            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break

@@ -48,7 +48,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand sim 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
-            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
+            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl'
             cand wait 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -356,7 +356,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand sim 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print kw''s version and, when a cluster is reachable, the server''s'
-            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`'
+            cand rollout 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl'
             cand wait 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

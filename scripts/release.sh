@@ -9,10 +9,15 @@
 # The first form builds `cargo build --release --locked --target TRIPLE` (TRIPLE defaults to the
 # host's), or takes an already built kw with --binary, and writes into DIR (default
 # target/dist):
-#   kw-VERSION-TRIPLE.tar.gz (.zip for Windows)  the binary as kw, kubectl-kw (kubectl's plugin
-#       name) and kubectl_complete-kw (kubectl's plugin completion), regular copies since krew
-#       unpacks only files and folders; completions/ for every shell; man/; LICENSE, README.md,
-#       CHANGELOG.md; all under one folder named like the archive
+#   kw-VERSION-TRIPLE.tar.gz (.zip for Windows)  the binary as kw, and beside it kubectl-kw
+#       (kubectl's plugin name) and kubectl_complete-kw (kubectl's plugin completion): on Unix
+#       two small sh scripts that run that kw under their name, not symbolic links, since krew
+#       refuses an archive holding anything but files and folders; on Windows copies of
+#       kw.exe, since kubectl runs a plugin as an executable of its name, a .cmd wrapper would
+#       have cmd.exe parse the arguments again (% ^ & and quotes), and symbolic links need
+#       privileges there and are not unpacked by zip tools or krew; completions/ for every
+#       shell; man/; LICENSE, README.md, CHANGELOG.md; all under one folder named like the
+#       archive
 #   kw-VERSION-TRIPLE.tar.gz.sha256               sha256sum's format: "HASH  NAME"
 # then writes the archive's uri and sha256 into the manifest's platform for TRIPLE (default
 # plugins/kw.yaml). The second form writes every platform from the .sha256 files in DIR (the
@@ -152,8 +157,28 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/kw-release.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 root="$stage/$name"
 mkdir -p "$root/completions" "$root/man"
-for bin in kw kubectl-kw kubectl_complete-kw; do
-    cp "$binary" "$root/$bin$exe"
+cp "$binary" "$root/kw$exe"
+for plugin in kubectl-kw kubectl_complete-kw; do
+    if [[ -n $exe ]]; then
+        cp "$binary" "$root/$plugin$exe"
+        continue
+    fi
+    # kw tells its plugin names by argv[0], which POSIX sh's exec cannot set: KW_PLUGIN_NAME
+    # says it instead. kubectl runs the script by its path on PATH, maybe a link to it (krew's
+    # caveat links kubectl_complete-kw): the kw it runs is the one beside the script itself.
+    cat > "$root/$plugin" << SCRIPT
+#!/bin/sh
+# kubectl's $plugin for kw (https://github.com/kw-cli/kw): runs the kw beside this file.
+self=\$0
+while [ -h "\$self" ]; do
+    link=\$(readlink "\$self")
+    case \$link in
+        /*) self=\$link ;;
+        *) self=\$(dirname "\$self")/\$link ;;
+    esac
+done
+KW_PLUGIN_NAME=$plugin exec "\$(dirname "\$self")/kw" "\$@"
+SCRIPT
 done
 for script in kw.bash _kw kw.fish _kw.ps1 kw.elv; do
     [[ -f completions/$script ]] || die "completions/$script is missing (generated and checked in)"

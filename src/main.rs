@@ -19,17 +19,17 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let argv0 = kw::cli::help::program_name();
     // kubectl's plugin completion runs kw linked as `kubectl_complete-kw` with the same words.
-    if args
-        .first()
-        .is_some_and(|a| kw::completion::kubectl::invoked_as_plugin_completion(a.as_ref()))
+    if argv0
+        .as_deref()
+        .is_some_and(kw::completion::kubectl::invoked_as_plugin_completion)
     {
-        return kw::completion::kubectl::run(&args[1..]);
+        return kw::completion::kubectl::run(args.get(1..).unwrap_or_default());
     }
     if args.get(1).map(String::as_str) == Some(kw::completion::serve::SUBCOMMAND) {
         return run_complete(&args[2..]);
     }
-    let argv0 = std::env::args_os().next();
     // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
     let command = kw::cli::kubectl_help::kubectl_style(kw::cli::command(argv0.as_deref()));
     let cli = match kw::cli::with_pflag_booleans(command.clone())
@@ -41,11 +41,7 @@ fn main() -> ExitCode {
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
             return clap_exit(&command.try_get_matches().err().unwrap_or(e))
         }
-        // kubectl's verbs kw does not have go to kubectl, the command line whole.
-        Err(e) => match kw::passthrough::kubectl_verb(&e) {
-            Some(verb) => return pass_to_kubectl(&verb),
-            None => return clap_exit(&e),
-        },
+        Err(e) => return refused(command, &e),
     };
     kw::log::set_level(cli.verbosity);
     // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
@@ -136,6 +132,34 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitC
 fn exit_with(report: &Report) -> ExitCode {
     report.print();
     ExitCode::from(report.code as u8)
+}
+
+/// A command line clap refused for its verb: kubectl's verbs kw does not have go to kubectl,
+/// the command line whole; a word no one has gets kubectl's line and the nearest verb; no verb
+/// gets the help on stdout, as kubectl prints it.
+fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
+    use kw::passthrough::refused::Refused;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = kw::cli::with_pflag_booleans(command.clone());
+    match kw::passthrough::refused::refused(&parsed, &args, error) {
+        Refused::HandOn { verb } => pass_to_kubectl(&verb),
+        Refused::Unknown {
+            command,
+            word,
+            near,
+        } => exit_with(&report::unknown_verb(&command, &word, near.as_deref())),
+        Refused::NoVerb { top } => {
+            // The plain command's help, without `[=<BOOL>]` after every switch.
+            let help = command.try_get_matches().err();
+            let text = help.as_ref().unwrap_or(error).render().to_string();
+            let mut stdout = io::stdout().lock();
+            let _ = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush());
+            ExitCode::from(if top { exit::OK } else { exit::USAGE } as u8)
+        }
+        Refused::Clap => clap_exit(error),
+    }
 }
 
 /// `kw VERB ARGS` for a kubectl verb kw does not have: kubectl's run, its exit status ours.

@@ -91,6 +91,24 @@ fn without_summary_in_long_help(command: clap::Command) -> clap::Command {
     in_every_subcommand(command, without_summary_in_long_help)
 }
 
+/// The variable by which the release archive's plugin scripts (`kubectl-kw`,
+/// `kubectl_complete-kw`, which run the `kw` beside them) say the name kw runs under: POSIX sh's
+/// `exec` cannot set `argv[0]`.
+pub const PLUGIN_NAME_VAR: &str = "KW_PLUGIN_NAME";
+
+/// The name kw runs under: a plugin name that [`PLUGIN_NAME_VAR`] gives, else `argv[0]`. Read
+/// once, before any thread starts, and taken out of the environment, so that the programs kw
+/// runs (kubectl for a handed verb, exec credential plugins) do not run under it too.
+pub fn program_name() -> Option<std::ffi::OsString> {
+    let named = std::env::var_os(PLUGIN_NAME_VAR);
+    if named.is_some() {
+        std::env::remove_var(PLUGIN_NAME_VAR);
+    }
+    named
+        .filter(|name| name == "kubectl-kw" || name == "kubectl_complete-kw")
+        .or_else(|| std::env::args_os().next())
+}
+
 /// kubectl runs a plugin `kw` as the program `kubectl-kw` (on its PATH).
 fn invoked_as_plugin(argv0: &std::ffi::OsStr) -> bool {
     std::path::Path::new(argv0)

@@ -60,7 +60,9 @@ pub enum Command {
     Completion(CompletionArgs),
     /// Print kw's version and, when a cluster is reachable, the server's.
     Version(VersionArgs),
-    /// Manage the rollout of a resource (kubectl's `rollout`): `status`.
+    /// Manage the rollout of a resource (kubectl's `rollout`): `status`; the others go to
+    /// kubectl.
+    #[command(after_help = ROLLOUT_HANDED)]
     Rollout(RolloutArgs),
     /// Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout,
     /// byte for byte).
@@ -112,6 +114,12 @@ Environment:
 Exit codes: 0 done, 1 usage/config, 2 --fail-on met, 3 --timeout, 4 auth refused (401/403),
 5 server unreachable, 6 server error, 130 interrupted, 141 stdout closed before a verdict,
 128 + N ended by signal N (143 SIGTERM).";
+
+/// Shown under `kw rollout --help`: the verbs clap does not list, which kw hands on.
+const ROLLOUT_HANDED: &str = "\
+kubectl's other rollout commands (history, pause, restart, resume, undo) are handed to kubectl
+with the same arguments, input, output and exit status: `kw rollout undo deployment/web` runs
+`kubectl rollout undo deployment/web`.";
 
 /// Shown under `kw completion --help`.
 const COMPLETION_EXAMPLES: &str = "\

@@ -147,8 +147,8 @@ mod tests {
         assert!(message(&["pods", "--timeout", "soon"]).contains("--timeout \"soon\""));
         assert_eq!(
             message(&["pods", "--until", "readyy"]),
-            "--until \"readyy\": unknown condition (use ready, delete, create, \
-             condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
+            "--until \"readyy\": unknown condition; did you mean \"ready\"? (use ready, delete, \
+             create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])"
         );
         assert_eq!(
             message(&["pods", "--fail-on", "ready"]),

@@ -143,7 +143,9 @@ fn client_exit_code(error: &ClientError) -> i32 {
         ClientError::Status {
             code: 401 | 403, ..
         } => exit::AUTH,
-        ClientError::Unreachable { .. } | ClientError::Tls { .. } => exit::UNREACHABLE,
+        ClientError::Unreachable { .. }
+        | ClientError::Tls { .. }
+        | ClientError::Certificate { .. } => exit::UNREACHABLE,
         // The exec plugin failed or returned nothing usable: an authentication problem.
         ClientError::Setup(SetupError::Credentials(_)) => exit::AUTH,
         ClientError::Setup(_) => exit::USAGE,

@@ -15,6 +15,7 @@ pub mod wait;
 
 use std::io;
 
+use crate::plan::error::PlanError;
 use crate::report::error::{out_of_time, template_failed, KwError};
 use crate::report::line::ReportLine;
 use kw_client::client::ClientError;
@@ -72,6 +73,17 @@ impl Report {
     }
 }
 
+/// A word that is no verb of kw's or kubectl's after `command` (`kw`, `kw rollout`), in
+/// kubectl's words (cobra's, `kubectl` said as `kw`), with the verb it is nearest to.
+pub fn unknown_verb(command: &str, word: &str, near: Option<&str>) -> Report {
+    let mut lines = error_line(format!("unknown command \"{word}\" for \"{command}\""));
+    if let Some(near) = near {
+        lines.extend(["", "Did you mean this?"].map(|line| ReportLine::Plain(line.into())));
+        lines.push(ReportLine::Plain(format!("\t{near}")));
+    }
+    Report::new(lines, exit::USAGE)
+}
+
 /// The lines and exit code of `error`: what a context that fails while the others go on says
 /// as it happens, and how a command that failed ends.
 pub fn error(error: &KwError) -> Report {
@@ -85,6 +97,11 @@ fn error_lines(error: &KwError) -> Vec<ReportLine> {
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
         KwError::Output(e) => error_line(e),
+        KwError::Plan(PlanError::Condition(e)) => {
+            let mut lines = error_line(e);
+            lines.extend(e.hint().map(ReportLine::Plain));
+            lines
+        }
         // kw's error about one context, whatever the words that say what went wrong there.
         KwError::InContext { context, error } => error_lines(error)
             .iter()

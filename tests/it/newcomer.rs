@@ -352,3 +352,82 @@ fn a_sim_in_the_background_of_an_interactive_shell_keeps_serving() {
     terminal.type_text("kill %1");
     terminal.press("Enter");
 }
+
+/// A `KUBECONFIG` that names only files that do not exist is said with their paths, as the
+/// `--kubeconfig` form names its file (kubectl skips such files silently and then says only
+/// that localhost:8080 refused the connection).
+#[test]
+fn a_kubeconfig_list_of_missing_files_is_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (first, second) = (dir.path().join("nonexistent"), dir.path().join("gone.yaml"));
+    let kw = |kubeconfig: &std::ffi::OsStr, args: &[&std::ffi::OsStr]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        cmd.args(["get", "pods"])
+            .args(args)
+            .env("KUBECONFIG", kubeconfig)
+            .env("HOME", dir.path())
+            .stdin(Stdio::null());
+        run(cmd, LIMIT)
+    };
+    let one = kw(first.as_os_str(), &[]);
+    assert_eq!(one.code, Some(1), "{one:?}");
+    assert_eq!(
+        one.stderr,
+        format!(
+            "error: no configuration has been provided: KUBECONFIG names {}, which does not \
+             exist, and no --server given\n",
+            first.display()
+        )
+    );
+    let list = std::env::join_paths([&first, &second]).expect("a path list");
+    let two = kw(&list, &[]);
+    assert_eq!(
+        two.stderr,
+        format!(
+            "error: no configuration has been provided: KUBECONFIG names {}, {}, none of which \
+             exists, and no --server given\n",
+            first.display(),
+            second.display()
+        )
+    );
+    let flag = kw(
+        &list,
+        &[std::ffi::OsStr::new("--kubeconfig"), first.as_os_str()],
+    );
+    assert_eq!(flag.code, Some(1), "{flag:?}");
+    assert!(
+        flag.stderr.contains(&first.display().to_string()),
+        "{flag:?}"
+    );
+}
+
+/// `kw sim` without `--kubeconfig-out` says on stderr how a client connects (its URL alone
+/// does not: the CA and tokens are in the kubeconfig); with it, nothing.
+#[test]
+fn kw_sim_says_how_to_connect_without_a_kubeconfig() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (kubeconfig, hint) in [
+        (None, true),
+        (Some(dir.path().join("sim.kubeconfig")), false),
+    ] {
+        let stderr = dir.path().join("sim.stderr");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        cmd.args(["sim", "--http"]).stdin(Stdio::null());
+        if let Some(path) = &kubeconfig {
+            cmd.arg("--kubeconfig-out").arg(path);
+        }
+        let mut sim = harness::Live::spawn_stderr_to(&mut cmd, &stderr);
+        let ready = sim.next_line(LIMIT).unwrap_or_default();
+        assert!(ready.starts_with("ready http://127.0.0.1:"), "{ready}");
+        // Said before the ready line, so all of it is there once that is read.
+        let said = sim.kill();
+        match hint {
+            true => assert_eq!(
+                said,
+                "kw sim: to connect a client, start it with --kubeconfig-out FILE (the server's \
+                 CA and tokens), then run kw get pods --kubeconfig FILE\n"
+            ),
+            false => assert_eq!(said, ""),
+        }
+    }
+}

@@ -140,9 +140,106 @@ fn without_kubectl_one_line_says_so_and_a_kubectl_that_is_kw_is_refused() {
     let typo = kw_with_path(&cluster, &linked, &["gte", "pods"]);
     assert_eq!(typo.code, Some(1));
     assert!(
-        typo.stderr.contains("unrecognized subcommand 'gte'"),
+        typo.stderr
+            .starts_with("error: unknown command \"gte\" for \"kw\""),
         "{}",
         typo.stderr
+    );
+
+    // A handed rollout verb is named whole.
+    let undo = kw_with_path(&cluster, &empty, &["rollout", "undo", "deploy/web"]);
+    assert_eq!(undo.code, Some(1));
+    assert_eq!(
+        undo.stderr,
+        "error: \"rollout undo\" is a kubectl command, which kw hands to kubectl, and kubectl is not on PATH (or set KW_KUBECTL to its path)\n"
+    );
+}
+
+/// A word that is no verb of kw's or kubectl's gets kubectl's line (cobra's, `kubectl` said as
+/// `kw`) and the nearest verb of either, never handed on: kubectl would refuse it without kw's
+/// verbs. Only where clap has no suggestion of its own (`gett`).
+#[test]
+fn a_typo_of_a_verb_is_answered_as_kubectl_answers_it_with_kws_verbs_too() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    for (typo, near) in [
+        ("lgos", Some("logs")),
+        ("gte", Some("get")),
+        ("qqqqqqqq", None),
+    ] {
+        let ours = kw_with_path(&cluster, &path, &[typo, "pods"]);
+        let theirs = kubectl(&cluster, &[typo, "pods"]);
+        assert_eq!(ours.code, Some(1), "{typo}: {}", ours.stderr);
+        assert_eq!(ours.code, theirs.code, "{typo}");
+        assert_eq!(ours.stdout, "", "{typo}");
+        assert_eq!(
+            ours.stderr,
+            theirs.stderr.replace("\"kubectl\"", "\"kw\""),
+            "{typo}"
+        );
+        let expected = match near {
+            Some(near) => format!(
+                "error: unknown command \"{typo}\" for \"kw\"\n\nDid you mean this?\n\t{near}\n"
+            ),
+            None => format!("error: unknown command \"{typo}\" for \"kw\"\n"),
+        };
+        assert_eq!(ours.stderr, expected, "{typo}");
+    }
+    // kw's own verbs are among the suggestions (kubectl has no `sim`).
+    let sim = kw_with_path(&cluster, &path, &["sm"]);
+    assert!(
+        sim.stderr.ends_with("Did you mean this?\n\tsim\n"),
+        "{}",
+        sim.stderr
+    );
+    let clap = kw_with_path(&cluster, &path, &["gett", "pods"]);
+    assert!(
+        clap.stderr.contains("a similar subcommand exists: 'get'"),
+        "{}",
+        clap.stderr
+    );
+    assert_eq!(clap.code, Some(1));
+    // A rollout verb's typo, among kw's and kubectl's rollout verbs.
+    let undo = kw_with_path(&cluster, &path, &["rollout", "undoo", "deploy/web"]);
+    assert_eq!(
+        undo.stderr,
+        "error: unknown command \"undoo\" for \"kw rollout\"\n\nDid you mean this?\n\tundo\n"
+    );
+    // Nothing reached the server: no verb was handed on.
+    assert!(
+        cluster.sim.requests().is_empty(),
+        "{:?}",
+        cluster.sim.requests()
+    );
+}
+
+/// `kw` and `kw rollout` alone print their help on stdout, as kubectl does, with kubectl's exit
+/// codes (0 for `kubectl`, 1 for `kubectl rollout`); `kw rollout --help` says which rollout
+/// verbs go to kubectl.
+#[test]
+fn no_verb_is_answered_with_the_help_on_stdout() {
+    let cluster = Cluster::seeded();
+    let path = kubectl_dir(&cluster);
+    for (args, usage) in [
+        (&[][..], "Usage: kw [OPTIONS] <COMMAND>"),
+        (&["rollout"][..], "Usage: kw rollout [OPTIONS] <COMMAND>"),
+    ] {
+        let ours = kw_with_path(&cluster, &path, args);
+        let theirs = kubectl(&cluster, args);
+        assert_eq!(ours.stderr, "", "{args:?}");
+        assert_eq!(theirs.stderr, "", "{args:?}");
+        assert!(ours.stdout.contains(usage), "{args:?}: {}", ours.stdout);
+        assert!(!theirs.stdout.is_empty(), "{args:?}");
+        assert_eq!(ours.code, theirs.code, "{args:?}");
+    }
+    let help = kw_with_path(&cluster, &path, &["rollout", "--help"]);
+    assert_eq!(help.code, Some(0));
+    assert!(
+        help.stdout.contains(
+            "kubectl's other rollout commands (history, pause, restart, resume, undo) are handed to kubectl"
+        ),
+        "{}",
+        help.stdout
     );
 }
 

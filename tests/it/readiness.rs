@@ -414,8 +414,18 @@ fn readiness_words_on_the_wrong_flag_are_usage_errors() {
     let cluster = Cluster::seeded();
     for (args, message) in [
         (
-            ["--until", "readyy"],
-            "--until \"readyy\": unknown condition (use ready, delete, create, \
+            ["--until", "redy"],
+            "--until \"redy\": unknown condition; did you mean \"ready\"? (use ready, delete, \
+             create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])",
+        ),
+        (
+            ["--fail-on", "condtion=Failed"],
+            "--fail-on \"condtion=Failed\": unknown condition; did you mean \"condition=Failed\"? \
+             (use failed, delete, create, condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])",
+        ),
+        (
+            ["--until", "banana"],
+            "--until \"banana\": unknown condition (use ready, delete, create, \
              condition=NAME[=VALUE] or jsonpath='{.PATH}'[=VALUE])",
         ),
         (
@@ -432,6 +442,27 @@ fn readiness_words_on_the_wrong_flag_are_usage_errors() {
         assert_eq!(out.stderr.trim_end(), format!("error: {message}"), "{args:?}");
         assert!(out.stdout.is_empty());
     }
+}
+
+/// `kw wait --for` keeps kubectl's line for a condition it does not know, and says on a line of
+/// kw's own what it was one slip away from.
+#[test]
+fn a_mistyped_for_keeps_kubectls_line_and_gets_a_hint() {
+    let cluster = Cluster::seeded();
+    let mut wait = cluster.kw();
+    wait.args([
+        "wait",
+        "--for=condtion=Ready",
+        "pod/init-demo",
+        "--kubeconfig",
+    ])
+    .arg(&cluster.kubeconfig);
+    let out = run(wait, LIMIT);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "error: unrecognized condition: \"condtion=Ready\"\nkw: did you mean --for=condition=Ready?\n"
+    );
 }
 
 /// Play a rollout in the sim at 100 ms a step.

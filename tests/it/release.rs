@@ -210,9 +210,13 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
             "{}",
             listing.stdout
         );
-        // Documents, completions and man pages are the repository's own; programs the binary.
+        // Documents, completions and man pages are the repository's own; kw the binary, and
+        // the plugin names small scripts (the archive carried three copies of 15 MB).
         let rel = name.strip_prefix(&format!("{folder}/")).unwrap_or_default();
-        if !name.ends_with('/') {
+        if program && rel != "kw" {
+            let size: u64 = row[2].parse().unwrap();
+            assert!(size < 1024, "{name} is {size} bytes: {}", listing.stdout);
+        } else if !name.ends_with('/') {
             let source = if program {
                 PathBuf::from(binary)
             } else if let Some(page) = rel.strip_prefix("man/") {
@@ -229,6 +233,22 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
             );
         }
     }
+
+    // Unpacked by hand and put on PATH, kubectl finds the plugin names, which run the kw beside
+    // them under their names; kubectl_complete-kw also through a link to it (krew's caveat).
+    let unpacked = dir.path().join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    let untar = run(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&unpacked),
+        LIMIT,
+    );
+    assert_eq!(untar.code, Some(0), "{untar:#?}");
+    let programs = unpacked.join(&folder);
+    plugin_names_run_kw(&kubectl, &programs, dir.path());
 
     // The manifest the script filled: this archive's uri and sha256 for linux/amd64, among the
     // five platforms a release builds.
@@ -268,6 +288,15 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
     for installed in ["kw", "kubectl_complete-kw", "LICENSE"] {
         assert!(store.join(installed).is_file(), "{installed} in the store");
     }
+    // krew's caveat: kubectl_complete-kw linked from the store onto PATH.
+    let linked = dir.path().join("linked-bin");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(
+        store.join("kubectl_complete-kw"),
+        linked.join("kubectl_complete-kw"),
+    )
+    .unwrap();
+    assert_completes(&linked.join("kubectl_complete-kw"));
     assert_eq!(
         std::fs::read(store.join("kw")).unwrap(),
         std::fs::read(binary).unwrap(),
@@ -315,6 +344,71 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
     let out = kubectl_kw(&["kw", "get", "pods", "-o", "name"]);
     assert_eq!(out.code, Some(0), "{out:#?}");
     assert!(out.stdout.contains("pod/init-demo"), "{out:#?}");
+}
+
+/// `kubectl_complete-kw get --until rea` answers as kw's kubectl completion does, whichever
+/// name or link it is run by.
+fn assert_completes(program: &Path) {
+    let out = run(
+        Command::new(program)
+            .args(["get", "--until", "rea"])
+            .env_remove("KUBECONFIG")
+            .stdin(Stdio::null()),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert!(out.stdout.starts_with("ready\t"), "{out:#?}");
+    assert!(out.stdout.ends_with("\n:4\n"), "{out:#?}");
+}
+
+/// The unpacked archive's plugin names: scripts that run the kw beside them under their names,
+/// found by kubectl on PATH, and through a link from elsewhere.
+fn plugin_names_run_kw(kubectl: &Path, programs: &Path, scratch: &Path) {
+    for script in ["kubectl-kw", "kubectl_complete-kw"] {
+        let text = std::fs::read_to_string(programs.join(script)).unwrap();
+        assert!(text.starts_with("#!/bin/sh\n"), "{script}: {text}");
+    }
+    let path = std::env::join_paths(
+        std::iter::once(programs.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let help = run(
+        Command::new(kubectl)
+            .args(["kw", "-h"])
+            .env("PATH", &path)
+            .env("HOME", scratch)
+            .stdin(Stdio::null()),
+        LIMIT,
+    );
+    assert_eq!(help.code, Some(0), "{help:#?}");
+    assert!(
+        help.stdout
+            .contains("Usage: kubectl kw [OPTIONS] <COMMAND>"),
+        "{help:#?}"
+    );
+    assert_completes(&programs.join("kubectl_complete-kw"));
+    let elsewhere = scratch.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(
+        programs.join("kubectl_complete-kw"),
+        elsewhere.join("kubectl_complete-kw"),
+    )
+    .unwrap();
+    assert_completes(&elsewhere.join("kubectl_complete-kw"));
+    // The name is kw's alone: the kubectl it hands a verb to does not inherit it.
+    let fake = scratch.join("fake-kubectl");
+    std::fs::write(&fake, "#!/bin/sh\necho \"${KW_PLUGIN_NAME-unset} $*\"\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let handed = run(
+        Command::new(programs.join("kubectl-kw"))
+            .args(["describe", "pod", "x"])
+            .env("KW_KUBECTL", &fake)
+            .stdin(Stdio::null()),
+        LIMIT,
+    );
+    assert_eq!(handed.code, Some(0), "{handed:#?}");
+    assert_eq!(handed.stdout, "unset describe pod x\n", "{handed:#?}");
 }
 
 /// The same tree and binary give the same bytes, whatever the files' times and the umask: the

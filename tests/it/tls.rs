@@ -269,3 +269,42 @@ fn without_a_kubeconfig_ca_the_system_roots_are_used() {
         refused.stderr
     );
 }
+
+/// A watch whose server comes back on its address with a certificate from a CA made anew (the
+/// issue's `the server's certificate was rejected: BadSignature; retrying in 41.9s`, a line per
+/// retry for ever): kw trusts what the kubeconfig said once, so no retry can pass. It says so
+/// once, in words, and ends as kubectl's watch ends on an `x509:` error, with the code of a
+/// server it cannot reach.
+#[test]
+fn a_server_back_with_a_new_ca_ends_the_watch_in_one_line() {
+    let mut cluster = Cluster::seeded();
+    let live = harness::Live::spawn(&mut cluster.get(&["namespaces", "-w", "-o", "name"]));
+    assert!(live.next_line(LIMIT).is_some(), "{}", live.stderr_so_far());
+    let old_ca = cluster.sim.ca_pem();
+    cluster
+        .sim
+        .restart_with_new_ca(Duration::ZERO)
+        .expect("the sim listens again");
+    assert_ne!(cluster.sim.ca_pem(), old_ca);
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(5), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!(
+            "error: unable to connect to the server {}: the server's certificate is signed by an \
+             unknown authority (verified against certificate-authority-data of cluster \"sim\"): \
+             it names a certificate authority kw trusts, but that authority's key did not sign \
+             it (a CA made anew under the same name?)",
+            cluster.sim.url()
+        ),
+        "{stderr}"
+    );
+    // Said once: the lines before it are the restart's broken watch and refused connections.
+    for line in stderr.lines().rev().skip(1) {
+        assert!(
+            line.starts_with("kw: ") && !line.contains("certificate"),
+            "{stderr}"
+        );
+    }
+}

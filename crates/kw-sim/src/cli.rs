@@ -285,6 +285,10 @@ pub struct SimCli {
     pub args: SimArgs,
 }
 
+/// What `kw sim` without `--kubeconfig-out` says on stderr.
+pub const CONNECT_HINT: &str = "kw sim: to connect a client, start it with --kubeconfig-out FILE \
+     (the server's CA and tokens), then run kw get pods --kubeconfig FILE";
+
 /// `kw sim`: start the server, print the ready line, serve the control protocol on stdin (a
 /// pipe or a file, never a terminal), and return when told to stop (`{"op":"stop"}`);
 /// SIGINT/SIGTERM end the process.
@@ -297,6 +301,12 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
     }
     if let Some(path) = &args.kubeconfig_out {
         handle.write_kubeconfig(path)?;
+    }
+    // The URL alone does not connect: a client needs the sim's CA and a token, which only the
+    // kubeconfig carries. On stderr, so the ready line stays stdout's first, and before it, so
+    // whoever has read the ready line has been told.
+    if args.kubeconfig_out.is_none() {
+        eprintln!("{CONNECT_HINT}");
     }
     {
         use std::io::Write;

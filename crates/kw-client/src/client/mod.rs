@@ -13,6 +13,7 @@ pub mod probe;
 mod shared;
 mod socket;
 pub mod tls;
+pub mod tls_words;
 mod tunnel;
 
 use std::io::Read;
@@ -56,6 +57,10 @@ pub enum ClientError {
     /// The TLS handshake failed; `reason` says why in words.
     #[error("unable to connect to the server {server}: {reason}")]
     Tls { server: String, reason: String },
+    /// kw refused the server's (or the proxy's) certificate: its authority, dates or names.
+    /// The trust is read once per run, so every attempt would be refused alike.
+    #[error("unable to connect to the server {server}: {reason}")]
+    Certificate { server: String, reason: String },
     /// The server answered with an error status.
     #[error("{}", status_text(*code, status.as_deref()))]
     Status {
@@ -87,9 +92,10 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// Whether the cause can pass on its own: nothing answered, the handshake failed (a server
-    /// or proxy restarting, a certificate being rotated), the connection broke, or the server
-    /// said it is overloaded or failing (429, 5xx). Everything else needs someone to act.
+    /// Whether the cause can pass on its own: nothing answered, the handshake broke off (a
+    /// server or proxy restarting), the connection broke, or the server said it is overloaded
+    /// or failing (429, 5xx). Everything else needs someone to act, a certificate kw refuses
+    /// among them (kubectl's watch ends on its first `x509:` error too).
     pub fn is_transient(&self) -> bool {
         match self {
             ClientError::Unreachable { .. }
@@ -97,6 +103,7 @@ impl ClientError {
             | ClientError::Broken { .. } => true,
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
             ClientError::TooLarge { .. }
+            | ClientError::Certificate { .. }
             | ClientError::Setup(_)
             | ClientError::DeadlinePassed { .. }
             | ClientError::BadPath { .. } => false,
@@ -710,10 +717,11 @@ impl Client {
         use ureq::Timeout;
         let server = self.server_display.clone();
         if let ureq::Error::Io(io) = &error {
-            if let Some(tls) = tls::find_tls_error(io) {
-                return ClientError::Tls {
-                    server,
-                    reason: tls::describe_tls_error(tls, &self.roots_origin),
+            if let Some(tls) = tls_words::find_tls_error(io) {
+                let reason = tls_words::describe_tls_error(tls, &self.roots_origin);
+                return match tls_words::is_refused_certificate(tls) {
+                    true => ClientError::Certificate { server, reason },
+                    false => ClientError::Tls { server, reason },
                 };
             }
         }
@@ -721,13 +729,15 @@ impl Client {
         if let ureq::Error::Other(inner) = &error {
             if let Some(tls::ProxyHandshakeError(io)) = inner.downcast_ref() {
                 let origin = self.proxy_tls.as_ref().map_or("", |(_, origin)| origin);
-                let why = match tls::find_tls_error(io) {
-                    Some(tls) => tls::describe_proxy_tls_error(tls, origin),
+                let found = tls_words::find_tls_error(io);
+                let why = match found {
+                    Some(tls) => tls_words::describe_proxy_tls_error(tls, origin),
                     None => io.to_string(),
                 };
-                return ClientError::Tls {
-                    server,
-                    reason: format!("TLS to the proxy {proxy} failed: {why}"),
+                let reason = format!("TLS to the proxy {proxy} failed: {why}");
+                return match found.is_some_and(tls_words::is_refused_certificate) {
+                    true => ClientError::Certificate { server, reason },
+                    false => ClientError::Tls { server, reason },
                 };
             }
         }

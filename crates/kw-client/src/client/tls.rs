@@ -1,7 +1,7 @@
-//! TLS: build the rustls client configuration from the resolved connection settings, and turn a
-//! failed handshake into a message that says what failed. Verification is on unless the user
-//! asked for `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked and sent as SNI,
-//! never the check.
+//! TLS: build the rustls client configuration from the resolved connection settings (a failed
+//! handshake is worded in `tls_words`). Verification is on unless the user asked for
+//! `insecure-skip-tls-verify`; `tls-server-name` swaps the name checked and sent as SNI, never
+//! the check.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,8 +10,8 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::WebPkiServerVerifier;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{
-    CertificateError, ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore,
-    SignatureScheme, StreamOwned,
+    ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, SignatureScheme,
+    StreamOwned,
 };
 use std::io::{Read, Write};
 use ureq::unversioned::transport::{
@@ -491,107 +491,6 @@ impl ServerCertVerifier for NoVerification {
     }
 }
 
-/// Find the rustls error inside a transport failure, if the failure was TLS.
-pub fn find_tls_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
-    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(e) = current {
-        if let Some(tls) = e.downcast_ref::<rustls::Error>() {
-            return Some(tls);
-        }
-        // io::Error hides a wrapped error from `source()`; look inside explicitly.
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            if let Some(inner) = io.get_ref() {
-                if let Some(tls) = inner.downcast_ref::<rustls::Error>() {
-                    return Some(tls);
-                }
-            }
-        }
-        current = e.source();
-    }
-    None
-}
-
-/// Say in words what a TLS failure means for the user. `roots_origin` names the CA bundle used.
-pub fn describe_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
-    describe(err, "server", roots_origin)
-}
-
-/// As [`describe_tls_error`], for the TLS connection to an `https://` proxy.
-pub fn describe_proxy_tls_error(err: &rustls::Error, roots_origin: &str) -> String {
-    describe(err, "proxy", roots_origin)
-}
-
-fn describe(err: &rustls::Error, peer: &str, roots_origin: &str) -> String {
-    match err {
-        rustls::Error::InvalidCertificate(cert) => match cert {
-            CertificateError::UnknownIssuer => format!(
-                "the {peer}'s certificate is signed by an unknown authority (verified against {roots_origin})"
-            ),
-            CertificateError::NotValidForNameContext { expected, presented } => format!(
-                "the {peer}'s certificate is not valid for {}: it is valid for {}",
-                server_name_text(expected),
-                if presented.is_empty() {
-                    "no names".to_string()
-                } else {
-                    presented
-                        .iter()
-                        .map(|name| presented_name(name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            ),
-            CertificateError::NotValidForName => {
-                format!("the {peer}'s certificate is not valid for the {peer}'s name")
-            }
-            CertificateError::ExpiredContext { time, not_after } => format!(
-                "the {peer}'s certificate expired {} ago (at {})",
-                ago(time.as_secs().saturating_sub(not_after.as_secs())),
-                rfc3339(not_after.as_secs())
-            ),
-            CertificateError::Expired => format!("the {peer}'s certificate has expired"),
-            CertificateError::NotValidYetContext { time, not_before } => format!(
-                "the {peer}'s certificate is not valid until {} (in {})",
-                rfc3339(not_before.as_secs()),
-                ago(not_before.as_secs().saturating_sub(time.as_secs()))
-            ),
-            CertificateError::NotValidYet => format!("the {peer}'s certificate is not valid yet"),
-            other => format!("the {peer}'s certificate was rejected: {other:?}"),
-        },
-        rustls::Error::AlertReceived(alert) if peer == "server" => format!(
-            "the server rejected the TLS handshake ({alert:?}); if you use a client certificate, the server does not accept it"
-        ),
-        rustls::Error::AlertReceived(alert) => {
-            format!("the {peer} rejected the TLS handshake ({alert:?})")
-        }
-        other => format!("TLS handshake failed: {other}"),
-    }
-}
-
-/// rustls lists a certificate's names in Debug form (`DnsName("a.example")`); show the name.
-fn presented_name(name: &str) -> &str {
-    match (name.find("(\""), name.strip_suffix("\")")) {
-        (Some(start), Some(inner)) if start + 2 <= inner.len() => &inner[start + 2..],
-        _ => name,
-    }
-}
-
-fn server_name_text(name: &ServerName<'_>) -> String {
-    match name {
-        ServerName::DnsName(dns) => dns.as_ref().to_string(),
-        ServerName::IpAddress(ip) => std::net::IpAddr::from(*ip).to_string(),
-        other => format!("{other:?}"),
-    }
-}
-
-fn ago(secs: u64) -> String {
-    humantime::format_duration(std::time::Duration::from_secs(secs)).to_string()
-}
-
-fn rfc3339(secs: u64) -> String {
-    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
-        .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,13 +539,5 @@ mod tests {
         renamed.tls_server_name = Some("api.test".into());
         assert!(!Arc::ptr_eq(&first, &config(&renamed)));
         assert_eq!(configs.built.lock().unwrap().len(), 4);
-    }
-
-    #[test]
-    fn presented_names_lose_their_debug_wrapping() {
-        assert_eq!(presented_name("DnsName(\"a.example\")"), "a.example");
-        assert_eq!(presented_name("10.0.0.1"), "10.0.0.1");
-        assert_eq!(presented_name("(\")"), "(\")");
-        assert_eq!(presented_name(""), "");
     }
 }

@@ -43,6 +43,10 @@ pub struct Kubeconfig {
     /// Not part of the file format.
     #[serde(skip)]
     pub sources: Vec<PathBuf>,
+    /// The files `KUBECONFIG` names that do not exist, skipped as kubectl skips them: what to
+    /// name when no file was found at all.
+    #[serde(skip)]
+    pub missing_from_list: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -260,19 +264,25 @@ pub fn load(sources: &LoadSources<'_>) -> Result<Kubeconfig, KubeconfigError> {
             }),
         };
     }
-    let candidates: Vec<PathBuf> = match sources.kubeconfig_env {
-        // client-go treats an empty KUBECONFIG as unset.
-        Some(list) if !list.is_empty() => split_path_list(list),
-        _ => sources
+    // client-go treats an empty KUBECONFIG as unset.
+    let list = sources.kubeconfig_env.filter(|list| !list.is_empty());
+    let candidates: Vec<PathBuf> = match list {
+        Some(list) => split_path_list(list),
+        None => sources
             .home
             .map(|home| vec![home.join(".kube").join("config")])
             .unwrap_or_default(),
     };
     let mut merged = Kubeconfig::default();
+    let mut missing = Vec::new();
     for path in candidates {
-        if let Some(config) = read_file(&path)? {
-            merge_into(&mut merged, config);
+        match read_file(&path)? {
+            Some(config) => merge_into(&mut merged, config),
+            None => missing.push(path),
         }
+    }
+    if list.is_some() {
+        merged.missing_from_list = missing;
     }
     Ok(merged)
 }
@@ -626,6 +636,11 @@ users:
         })
         .unwrap();
         assert!(config.is_empty());
+        // Named when nothing else is found (kubectl says nothing of them).
+        assert_eq!(
+            config.missing_from_list,
+            [dir.path().join("x"), dir.path().join("y")]
+        );
     }
 
     #[test]

@@ -39,6 +39,14 @@ pub enum SettingsError {
          ~/.kube/config) and no --server given"
     )]
     NoConfiguration,
+    /// `KUBECONFIG` names only files that do not exist (kubectl skips them silently, then
+    /// asks localhost:8080).
+    #[error(
+        "no configuration has been provided: KUBECONFIG names {}, {}, and no --server given",
+        missing.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        if missing.len() == 1 { "which does not exist" } else { "none of which exists" }
+    )]
+    NoKubeconfigListed { missing: Vec<std::path::PathBuf> },
     #[error(
         "no context selected: the kubeconfig sets no current-context; pass --context NAME or \
          --server URL"
@@ -416,6 +424,9 @@ fn no_selection_error(config: &Kubeconfig, selection: &Selection<'_>) -> Setting
     match (&selection.context_name, config.is_empty()) {
         (Some(context), _) => SettingsError::ContextWithoutCluster {
             context: context.clone(),
+        },
+        (None, true) if !config.missing_from_list.is_empty() => SettingsError::NoKubeconfigListed {
+            missing: config.missing_from_list.clone(),
         },
         (None, true) => SettingsError::NoConfiguration,
         (None, false) => SettingsError::NoContext,

@@ -33,6 +33,8 @@ use crate::world::store::{Change, Store};
 pub struct SimHandle {
     shared: Arc<Shared>,
     certs: Certs,
+    /// The server certificate's names, for certificates made anew (`restart_with_new_ca`).
+    server_names: Vec<String>,
     url: String,
     port: u16,
     ip: std::net::IpAddr,
@@ -123,6 +125,7 @@ pub fn start(config: SimConfig) -> Result<SimHandle, SimError> {
     Ok(SimHandle {
         shared,
         certs,
+        server_names,
         url: format!("{scheme}://{}", SocketAddr::new(ip, port)),
         port,
         ip,
@@ -317,6 +320,14 @@ impl SimHandle {
                 .spawn(move || accept_loop(&shared, &listener, tls_config))?,
         );
         Ok(())
+    }
+
+    /// As [`SimHandle::restart`], but the server comes back with certificates from a CA made
+    /// anew under the same name (a cluster set up again on the same address), which the
+    /// kubeconfigs written before no longer trust. `ca_pem` is the new CA from then on.
+    pub fn restart_with_new_ca(&mut self, down_for: Duration) -> Result<(), SimError> {
+        self.certs = Certs::generate(&self.server_names, false)?;
+        self.restart(down_for)
     }
 
     /// Close the listener and every connection.

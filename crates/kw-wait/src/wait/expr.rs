@@ -12,8 +12,17 @@ use kw_go::jsonpath::{self, JsonPath};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConditionError {
-    #[error("{flag} {text:?}: unknown condition (use {})", vocabulary(flag))]
-    Unknown { flag: &'static str, text: String },
+    #[error(
+        "{flag} {text:?}: unknown condition{} (use {})",
+        did_you_mean(near.as_deref()),
+        vocabulary(flag)
+    )]
+    Unknown {
+        flag: &'static str,
+        text: String,
+        /// The EXPR it is one slip away from (`ready` for `redy`).
+        near: Option<String>,
+    },
     /// `ready` given to `--fail-on`, or `failed` to `--until`.
     #[error(
         "{flag} {text:?}: {word} is a word for {owner} (use {owner} {word}, or {flag} {})",
@@ -36,6 +45,48 @@ pub enum ConditionError {
     /// `kw wait --for`'s mistakes, in kubectl wait's own words (no flag named, as kubectl's).
     #[error("{0}")]
     Kubectl(String),
+    /// kubectl wait's `unrecognized condition: "condtion=Ready"`, and what it is one slip away
+    /// from, which kw says on a line of its own after kubectl's ([`ConditionError::hint`]).
+    #[error("unrecognized condition: {quoted}")]
+    Unrecognized {
+        quoted: String,
+        near: Option<String>,
+    },
+}
+
+impl ConditionError {
+    /// kw's line after kubectl's, when kw can tell what was meant.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ConditionError::Unrecognized {
+                near: Some(near), ..
+            } => Some(format!("kw: did you mean --for={near}?")),
+            _ => None,
+        }
+    }
+}
+
+fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|near| format!("; did you mean {near:?}?"))
+        .unwrap_or_default()
+}
+
+/// The EXPR `text` is most likely a slip for: a word of `words`, or `condition=` and
+/// `jsonpath=` with the word before `=` mistyped. `any_case`: kw's `--until` takes its words in
+/// any case, kubectl wait's `--for` its prefixes in lower case only (`Condition=` is a slip).
+fn meant(text: &str, words: &[&str], any_case: bool) -> Option<String> {
+    let fold = |word: &str| match any_case {
+        true => word.to_ascii_lowercase(),
+        false => word.to_string(),
+    };
+    match text.split_once('=') {
+        Some((prefix, rest)) => {
+            kw_base::spelling::nearest(&fold(prefix), ["condition", "jsonpath"])
+                .map(|prefix| format!("{prefix}={rest}"))
+        }
+        None => kw_base::spelling::nearest(&text.to_ascii_lowercase(), words.iter().copied())
+            .map(str::to_string),
+    }
 }
 
 /// kubectl wait's line for a JSONPath `--for` it cannot split into a path and a value.
@@ -182,9 +233,14 @@ impl Expr {
                 value: value.map(|v| unquote(v).to_string()),
             });
         }
+        let words: &[&str] = match flag {
+            "--fail-on" => &["failed", "delete", "create"],
+            _ => &["ready", "delete", "create"],
+        };
         Err(ConditionError::Unknown {
             flag,
             text: text.to_string(),
+            near: meant(trimmed, words, true),
         })
     }
 
@@ -242,10 +298,10 @@ impl Expr {
                 value: value.map(str::to_string),
             });
         }
-        Err(kubectl(&format!(
-            "unrecognized condition: {}",
-            kw_go::gotemplate::go_quote(text)
-        )))
+        Err(ConditionError::Unrecognized {
+            quoted: kw_go::gotemplate::go_quote(text),
+            near: meant(text, &["delete", "create", "ready"], false),
+        })
     }
 
     /// Whether judging this needs the whole object (not only its name).
@@ -625,5 +681,49 @@ mod tests {
         ));
         assert_eq!(Expr::Ready.to_string(), "ready");
         assert!(Expr::Failed.needs_object());
+    }
+
+    /// A slip of the fingers in a word or a prefix gets what it was meant as; a word that is
+    /// nowhere near gets nothing.
+    #[test]
+    fn a_slip_is_told_what_it_was_meant_as() {
+        let near = |flag, text| match Expr::parse(flag, text) {
+            Err(ConditionError::Unknown { near, .. }) => near,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(near("--until", "redy").as_deref(), Some("ready"));
+        assert_eq!(near("--until", "Redy").as_deref(), Some("ready"));
+        assert_eq!(near("--fail-on", "faild").as_deref(), Some("failed"));
+        assert_eq!(
+            near("--until", "condtion=Ready").as_deref(),
+            Some("condition=Ready")
+        );
+        assert_eq!(
+            near("--until", "jsonpth={.a}").as_deref(),
+            Some("jsonpath={.a}")
+        );
+        assert_eq!(near("--until", "banana"), None);
+        let message = Expr::parse("--until", "redy").unwrap_err().to_string();
+        assert!(
+            message.starts_with(
+                "--until \"redy\": unknown condition; did you mean \"ready\"? (use ready,"
+            ),
+            "{message}"
+        );
+        let for_ = Expr::parse_for("condtion=Ready").unwrap_err();
+        assert_eq!(
+            for_.to_string(),
+            "unrecognized condition: \"condtion=Ready\""
+        );
+        assert_eq!(
+            for_.hint().as_deref(),
+            Some("kw: did you mean --for=condition=Ready?")
+        );
+        let cased = Expr::parse_for("Condition=Ready").unwrap_err();
+        assert_eq!(
+            cased.hint().as_deref(),
+            Some("kw: did you mean --for=condition=Ready?")
+        );
+        assert_eq!(Expr::parse_for("banana").unwrap_err().hint(), None);
     }
 }

@@ -3,13 +3,16 @@
 //! stderr and exit status, so that a CI script with `kubectl` replaced by `kw` runs every line.
 //! kubectl is `$KW_KUBECTL` or the first `kubectl` on PATH that is not kw itself; a kubectl that
 //! would hand the verb back to kw (a `kubectl` linked to kw) is refused rather than looped.
+//! Which words of a command line clap refused are such verbs: `refused`.
+
+pub mod refused;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// kubectl's own commands (1.37), top level.
-const KUBECTL_COMMANDS: &[&str] = &[
+pub const KUBECTL_COMMANDS: &[&str] = &[
     "alpha",
     "annotate",
     "api-resources",
@@ -52,7 +55,7 @@ const KUBECTL_COMMANDS: &[&str] = &[
 ];
 
 /// `kubectl rollout`'s subcommands other than `status` (kw's own).
-const KUBECTL_ROLLOUT_COMMANDS: &[&str] = &["history", "pause", "restart", "resume", "undo"];
+pub const KUBECTL_ROLLOUT_COMMANDS: &[&str] = &["history", "pause", "restart", "resume", "undo"];
 
 /// Set in kubectl's environment when kw hands it a verb: a kw started under it that would hand
 /// a verb on again refuses instead (a `kubectl` that is kw under another name).
@@ -74,22 +77,6 @@ pub enum PassError {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// The kubectl verb of a command line clap refused for its subcommand, when it is one kw hands
-/// on (`describe`; `undo` of `rollout undo`). A word kubectl does not know either stays kw's
-/// error (with its suggestion).
-pub fn kubectl_verb(error: &clap::Error) -> Option<String> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if error.kind() != ErrorKind::InvalidSubcommand {
-        return None;
-    }
-    let Some(ContextValue::String(word)) = error.get(ContextKind::InvalidSubcommand) else {
-        return None;
-    };
-    let known = KUBECTL_COMMANDS.contains(&word.as_str())
-        || KUBECTL_ROLLOUT_COMMANDS.contains(&word.as_str());
-    known.then(|| word.clone())
 }
 
 /// Whether kw hands `verb` (with its first argument, for `rollout`) to kubectl.
@@ -187,36 +174,5 @@ fn is_kw(path: &Path) -> bool {
     match (ours, path.canonicalize()) {
         (Ok(ours), Ok(theirs)) => ours == theirs,
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    fn verb_of(argv: &[&str]) -> Option<String> {
-        let command = crate::cli::command(None);
-        let error = command.try_get_matches_from(argv).err()?;
-        kubectl_verb(&error)
-    }
-
-    #[test]
-    fn kubectls_verbs_are_handed_on_and_typos_are_not() {
-        assert_eq!(
-            verb_of(&["kw", "describe", "pod", "x"]).as_deref(),
-            Some("describe")
-        );
-        assert_eq!(
-            verb_of(&["kw", "--context", "c", "-n", "ns", "apply", "-f", "x.yaml"]).as_deref(),
-            Some("apply")
-        );
-        assert_eq!(
-            verb_of(&["kw", "rollout", "undo", "deploy/web"]).as_deref(),
-            Some("undo")
-        );
-        assert_eq!(verb_of(&["kw", "gte", "pods"]), None);
-        assert_eq!(verb_of(&["kw", "get", "pods"]), None);
-        let _ = crate::cli::Cli::try_parse_from(["kw", "get", "pods"]).expect("kw's own");
     }
 }
