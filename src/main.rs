@@ -94,18 +94,32 @@ fn main() -> ExitCode {
             std::process::exit(exit::OK)
         });
     }
+    let env = |name: &str| std::env::var(name).ok();
+    let reports = match report::ci::Reports::asked(&cli.report, env) {
+        Ok(reports) => reports,
+        Err(message) => {
+            return exit_with(&Report {
+                lines: vec![report::line::ReportLine::Error(message)],
+                code: exit::USAGE,
+            })
+        }
+    };
+    let started = std::time::Instant::now();
     // kw's own work runs on a stack sized for the deepest object it reads, main's 8 MiB being
     // too little for a debug build's walks (the watch threads get the same).
-    let report = stacker::grow(kw::decode::depth::STACK, || run_command(cli, &notices));
-    match report {
-        Ok(report) => exit_with(&report),
+    let ending = stacker::grow(kw::decode::depth::STACK, || run_command(cli, &notices));
+    match ending {
+        Ok(ending) => {
+            let said = report::ending::report(&ending);
+            exit_with(&reports.write(&ending, said, started.elapsed(), env))
+        }
         Err(code) => code,
     }
 }
 
-/// The command, once everything main sets up is in place: its report, or the exit code of one
-/// that answers by itself (`kw sim`).
-fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitCode> {
+/// The command, once everything main sets up is in place: how it ended, or the exit code of
+/// one that answers by itself (`kw sim`).
+fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Ending, ExitCode> {
     let notices = notices.clone();
     let config = &cli.config;
     let ending = match cli.command {
@@ -124,7 +138,7 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Report, ExitC
             Ending::of(kw::run::wait::wait(&args, config, &notices), Ending::Wait)
         }
     };
-    Ok(report::ending::report(&ending))
+    Ok(ending)
 }
 
 /// Where a command's final report reaches stderr and becomes the exit code (a context that

@@ -38,6 +38,18 @@ pub struct Cli {
         overrides_with = "verbosity"
     )]
     pub verbosity: u8,
+
+    /// Write the verdict of a wait (get --until, rollout status, wait) for the CI too, as
+    /// well as on stderr (repeatable): github (step summary, annotations, outputs; on under
+    /// GITHUB_ACTIONS=true), gitlab (a collapsible section; on under GITLAB_CI=true),
+    /// junit=FILE, json=FILE, or none (also KW_REPORT=none).
+    #[arg(
+        long = "report",
+        global = true,
+        value_name = "FORMAT",
+        help_heading = GLOBAL_HEADING
+    )]
+    pub report: Vec<String>,
 }
 
 /// Where `--help` lists the flags that go anywhere on the command line.

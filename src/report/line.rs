@@ -11,13 +11,19 @@ pub enum ReportLine {
     Error(String),
     /// Written as worded: a server's answer, one of several errors, a summary's line, a verdict.
     Plain(String),
+    /// A CI's marker, written raw (GitLab's section markers hold terminal controls; GitHub's
+    /// workflow commands are escaped by their own rules): kw's own words only, whatever a
+    /// server sent in them already escaped.
+    Marker(String),
 }
 
 impl ReportLine {
     /// The words, without the prefix an error is written with: what a longer line quotes.
     pub fn message(&self) -> &str {
         match self {
-            ReportLine::Error(message) | ReportLine::Plain(message) => message,
+            ReportLine::Error(message)
+            | ReportLine::Plain(message)
+            | ReportLine::Marker(message) => message,
         }
     }
 
@@ -25,7 +31,7 @@ impl ReportLine {
     pub fn among_several(self) -> ReportLine {
         match self {
             ReportLine::Error(message) => ReportLine::Plain(message),
-            plain @ ReportLine::Plain(_) => plain,
+            other => other,
         }
     }
 }
@@ -34,7 +40,7 @@ impl fmt::Display for ReportLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReportLine::Error(message) => write!(f, "error: {message}"),
-            ReportLine::Plain(message) => f.write_str(message),
+            ReportLine::Plain(message) | ReportLine::Marker(message) => f.write_str(message),
         }
     }
 }

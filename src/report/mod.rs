@@ -4,6 +4,7 @@
 //! words them, so scripts and people see what they know. `main` only prints the lines and
 //! exits.
 
+pub mod ci;
 pub mod ending;
 pub mod error;
 pub mod exit;
@@ -68,7 +69,10 @@ impl Report {
         use std::io::Write;
         let mut stderr = io::stderr().lock();
         for line in &self.lines {
-            let _ = writeln!(stderr, "{}", kw_base::log::clean(&line.to_string()));
+            let _ = match line {
+                ReportLine::Marker(raw) => writeln!(stderr, "{raw}"),
+                line => writeln!(stderr, "{}", kw_base::log::clean(&line.to_string())),
+            };
         }
     }
 }
@@ -97,9 +101,10 @@ fn error_lines(error: &KwError) -> Vec<ReportLine> {
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
         KwError::Output(e) => error_line(e),
+        // kw's hint before kubectl's line, which stays the last, as every verdict does.
         KwError::Plan(PlanError::Condition(e)) => {
-            let mut lines = error_line(e);
-            lines.extend(e.hint().map(ReportLine::Plain));
+            let mut lines: Vec<ReportLine> = e.hint().map(ReportLine::Plain).into_iter().collect();
+            lines.extend(error_line(e));
             lines
         }
         // kw's error about one context, whatever the words that say what went wrong there.
@@ -351,6 +356,7 @@ mod tests {
             unreachable: Vec::new(),
             when_empty: None,
             summary: None,
+            objects: Vec::new(),
         };
         assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
         let run = Outcome {

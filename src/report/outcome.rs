@@ -61,6 +61,8 @@ pub struct Outcome {
     pub when_empty: Option<String>,
     /// Why a wait for `ready` failed or timed out, said before the verdict.
     pub summary: Option<kw_wait::wait::summary::Summary>,
+    /// Every object the wait judged, and where it stands: what the CI reports list.
+    pub objects: Vec<kw_wait::wait::Reported>,
 }
 
 /// How one object's `rollout status` finished.

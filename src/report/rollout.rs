@@ -157,6 +157,7 @@ mod tests {
                 unreachable: Vec::new(),
                 when_empty: None,
                 summary: None,
+                objects: Vec::new(),
             },
             failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         })
@@ -181,6 +182,7 @@ mod tests {
                 unreachable: Vec::new(),
                 when_empty: None,
                 summary: None,
+                objects: Vec::new(),
             },
             failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         };

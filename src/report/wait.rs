@@ -166,6 +166,7 @@ mod tests {
                 unreachable: Vec::new(),
                 when_empty: None,
                 summary: None,
+                objects: Vec::new(),
             },
             objects: objects
                 .iter()
@@ -245,6 +246,7 @@ mod tests {
                 unreachable: Vec::new(),
                 when_empty: None,
                 summary: None,
+                objects: Vec::new(),
             },
             objects: vec![("pods/gone".into(), Standing::Missing(missing.into()))],
             checked_once: true,

@@ -331,6 +331,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         // The run words these: it knows the deadline and what the summary is for.
         timed_out: None,
         summary: None,
+        objects: Vec::new(),
     };
     Ok((outcome, evidence))
 }

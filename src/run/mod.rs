@@ -122,6 +122,10 @@ fn run_plan(
         ),
         members,
     )?;
+    outcome.objects = evidence
+        .judge
+        .as_ref()
+        .map_or_else(Vec::new, |judge| judge.every());
     outcome.timed_out = deadlines.timed_out(Instant::now()).then(|| TimedOut {
         after: plan.timeout.unwrap_or_default(),
         until: plan.rules.until.clone(),

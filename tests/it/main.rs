@@ -10,6 +10,7 @@ mod auth;
 mod cause;
 mod children;
 mod ci;
+mod ci_reports;
 mod completion_terminal;
 mod completions;
 mod deploy_script;

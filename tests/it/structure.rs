@@ -105,7 +105,8 @@ const HOUSE: House = House {
         ("kw", "completion", "candidate words < vocabulary < question < answers handed < serve < kubectl mod"),
         ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.
-        ("kw", "report", "exit line < error < outcome panic < mod < rollout wait < ending"),
+        ("kw", "report", "exit line < error < outcome panic < mod < rollout wait ci < ending"),
+        ("kw", "report::ci", "model < github gitlab junit json < mod"),
         // A member, its output, its evidence for the summary, the drive, the verbs over it.
         ("kw", "run", "evidence manifest_files member outputs turns < drive < mod < rollout wait"),
         ("kw-sim", "http", "mod < compress"),

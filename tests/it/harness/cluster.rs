@@ -82,6 +82,10 @@ impl Cluster {
     pub fn kw(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
         cmd.env_remove("KUBECONFIG")
+            // A CI's own variables would turn its report on in every test (`--report`).
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITLAB_CI")
+            .env_remove("KW_REPORT")
             .env("HOME", self.dir.path())
             .env("NO_COLOR", "1")
             .env(watchdog::ID_VAR, self.watchdog.id())

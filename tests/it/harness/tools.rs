@@ -75,6 +75,25 @@ pub fn kubectl() -> PathBuf {
     }
 }
 
+/// The Python of the reference tools' virtual environment (`.ci/reference-tools`), which holds
+/// junitparser (PyPI's JUnit XML reader). Fails the test when it is missing.
+pub fn reference_python() -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .join("reference-tools/bin/python3");
+    let found = Command::new(&path)
+        .args(["-c", "import junitparser"])
+        .stdin(Stdio::null())
+        .status();
+    assert!(
+        found.is_ok_and(|s| s.success()),
+        "{} has no junitparser: run .ci/reference-tools (or .ci/test)",
+        path.display()
+    );
+    path
+}
+
 static SKIPPED: AtomicUsize = AtomicUsize::new(0);
 
 /// Skip the rest of `test` because of something the machine may lack (never a tool the suite

@@ -46,7 +46,7 @@ pub enum ConditionError {
     #[error("{0}")]
     Kubectl(String),
     /// kubectl wait's `unrecognized condition: "condtion=Ready"`, and what it is one slip away
-    /// from, which kw says on a line of its own after kubectl's ([`ConditionError::hint`]).
+    /// from, which kw says on a line of its own before kubectl's ([`ConditionError::hint`]).
     #[error("unrecognized condition: {quoted}")]
     Unrecognized {
         quoted: String,

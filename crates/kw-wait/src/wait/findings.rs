@@ -10,7 +10,7 @@ use super::assessment::Assessment;
 use super::expr::Expr;
 use super::identity::{GroupResource, Key, Named};
 use super::rules::Rules;
-use super::verdict::{Standing, Unmet, Unready};
+use super::verdict::{Reported, Standing, Unmet, Unready};
 
 /// The judge's state, as `Judge::findings` lends it.
 pub struct Findings<'j> {
@@ -139,6 +139,24 @@ impl<'j> Findings<'j> {
                 false if self.rules.sequence => !self.met_once.contains(key),
                 false => !seen.until.iter().any(|holds| *holds) && !self.met_once.contains(key),
             })
+    }
+
+    /// Every object judged, sorted by label, each with whether it met what was asked (with no
+    /// `--until`, whether it is ready): what the CI reports list, one case per object.
+    pub fn every(&self) -> Vec<Reported> {
+        let unmet: HashSet<&Key> = self.unmet_objects().map(|(key, _)| key).collect();
+        let mut objects: Vec<Reported> = self
+            .objects
+            .iter()
+            .map(|(key, seen)| Reported {
+                key: key.clone(),
+                label: seen.label.clone(),
+                met: !unmet.contains(key),
+                judgement: seen.judgement.clone(),
+            })
+            .collect();
+        objects.sort_by(|a, b| a.label.cmp(&b.label));
+        objects
     }
 
     /// Every watched object's judgement now, its stuck children weighed in (the verdict's own

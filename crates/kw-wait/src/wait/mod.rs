@@ -50,4 +50,4 @@ pub use judged::{Judged, Judging, ObjectKey};
 pub use rules::{PastGrace, Rules};
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::ConditionSink;
-pub use verdict::{Standing, Trouble, Unmet, Unready, Verdict};
+pub use verdict::{Reported, Standing, Trouble, Unmet, Unready, Verdict};

@@ -123,6 +123,11 @@ impl SharedJudge {
         (judge.findings().unmet(), judge.question())
     }
 
+    /// Every object judged (`Findings::every`).
+    pub fn every(&self) -> Vec<super::Reported> {
+        self.lock().findings().every()
+    }
+
     /// The objects that did not meet what was asked, for stdout's cut (`Findings::not_met`).
     pub fn not_met(&self) -> Vec<super::identity::Key> {
         self.lock().findings().not_met()

@@ -77,3 +77,14 @@ pub struct Trouble {
     /// show and when kw first saw it stuck, never later than kw's now.
     pub since: SystemTime,
 }
+
+/// One object a wait judged, as the CI reports list it (`Judge::findings().every()`): its key,
+/// its label, whether it met what was asked, and its judgement by the readiness rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reported {
+    pub key: super::identity::Key,
+    /// `deployment.apps/web`, its context in front in a run over several.
+    pub label: String,
+    pub met: bool,
+    pub judgement: Option<Judgement>,
+}
