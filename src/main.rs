@@ -65,6 +65,7 @@ fn main() -> ExitCode {
         move || {
             kw::demo::remove_leftovers();
             kw::output::live::restore(&notices);
+            report_interrupted(exit::INTERRUPTED);
             std::process::exit(exit::INTERRUPTED)
         }
     });
@@ -75,6 +76,7 @@ fn main() -> ExitCode {
         move |signal| {
             kw::demo::remove_leftovers();
             kw::output::live::restore(&notices);
+            report_interrupted(exit::signalled(signal));
             std::process::exit(exit::signalled(signal))
         }
     });
@@ -105,6 +107,15 @@ fn main() -> ExitCode {
         }
     };
     let started = std::time::Instant::now();
+    let verb = match &cli.command {
+        Command::Get(_) if awaits_verdict => Some("get"),
+        Command::Rollout(_) => Some("rollout status"),
+        Command::Wait(_) => Some("wait"),
+        _ => None,
+    };
+    if let Some(verb) = verb {
+        report::ci::interrupted::arm(&reports, verb, started);
+    }
     // kw's own work runs on a stack sized for the deepest object it reads, main's 8 MiB being
     // too little for a debug build's walks (the watch threads get the same).
     let ending = stacker::grow(kw::decode::depth::STACK, || run_command(cli, &notices));
@@ -139,6 +150,13 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Ending, ExitC
         }
     };
     Ok(ending)
+}
+
+/// A signal ends kw with `code`: the CI reports of the wait so far, when asked
+/// (`report::ci::interrupted`).
+fn report_interrupted(code: i32) {
+    let lines = report::ci::interrupted::ended(code, |name| std::env::var(name).ok());
+    Report { lines, code }.print();
 }
 
 /// Where a command's final report reaches stderr and becomes the exit code (a context that

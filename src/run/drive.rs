@@ -110,6 +110,10 @@ impl Run {
                 log::progress,
             )
         });
+        if let Some(judge) = &judge {
+            // A signal that ends the run writes the CI reports from this judge.
+            crate::report::ci::interrupted::judging(judge);
+        }
         let terminal = kw_output::output::terminal::stdout_is_terminal();
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
         let reconnects = Reconnects::default();

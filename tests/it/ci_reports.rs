@@ -13,7 +13,7 @@ use kw_sim::SimConfig;
 use serde_json::Value;
 
 use crate::harness::tools::reference_python;
-use crate::harness::{run, Cluster, Outcome};
+use crate::harness::{run, Cluster, Live, Outcome};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -269,6 +269,49 @@ fn a_timeout_writes_the_reports_too() {
         "{}",
         outcome.stderr
     );
+}
+
+/// A CI cancels a job with SIGTERM (or SIGINT from its UI): kw ends at once with 128 + the
+/// signal, its reports written with the objects it was waiting on and where each stood.
+#[test]
+fn a_signal_writes_the_reports_of_the_wait_so_far() {
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let name = format!("cancelled-{}", signal.to_lowercase());
+        let cluster = story(Plot::CrashLoop, &name);
+        let dir = tempfile::tempdir().unwrap();
+        let xml = dir.path().join("kw.xml");
+        let mut kw = cluster.kw();
+        kw.args(["rollout", "status", &format!("deploy/{name}")])
+            .args(["--report", &format!("junit={}", xml.display())])
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_OUTPUT", dir.path().join("output"));
+        let live = Live::spawn(&mut kw);
+        // Under way once kubectl's line about available replicas is out.
+        live.lines_until(LIMIT, |l| l.contains("updated replicas are available"));
+        live.signal(signal);
+        let (ended, _, stderr) = live.finish(LIMIT);
+        assert_eq!(ended, Some(code), "{signal}: {stderr}");
+        let suites = junit(&xml);
+        assert_eq!(suites[0]["failures"], 1, "{signal}: {suites}");
+        let case = &suites[0]["cases"][0];
+        assert_eq!(case["name"], format!("default/{name}"), "{suites}");
+        assert!(
+            case["failure"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("in progress: ")),
+            "{signal}: {suites}"
+        );
+        let output = std::fs::read_to_string(dir.path().join("output")).expect("outputs");
+        assert!(output.starts_with("verdict=cancelled\n"), "{output}");
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with("::warning title=kw rollout status%3A deployment.apps/")),
+            "{signal}: {stderr}"
+        );
+    }
 }
 
 /// An object whose message holds line breaks and commands: each annotation stays one line of

@@ -461,7 +461,7 @@ fn a_mistyped_for_keeps_kubectls_line_and_gets_a_hint() {
     assert_eq!(out.code, Some(1), "{}", out.stderr);
     assert_eq!(
         out.stderr,
-        "error: unrecognized condition: \"condtion=Ready\"\nkw: did you mean --for=condition=Ready?\n"
+        "kw: did you mean --for=condition=Ready?\nerror: unrecognized condition: \"condtion=Ready\"\n"
     );
 }
 

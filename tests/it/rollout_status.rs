@@ -201,12 +201,9 @@ fn global_flags_before_the_verb_and_after_it() {
     check("rollout_flags_before", 0);
 }
 
-/// Beyond kubectl: a Pod of the current revision stuck past `--fail-grace` fails the rollout
-/// (kubectl waits for the progress deadline, here never). Until then stdout is kubectl's, line
-/// for line (its recording of the same story, cut by its --timeout), and the error names the
-/// Pod and why.
-#[test]
-fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
+/// `kw rollout status deploy/NAME ARGS` on case `rollout_timeout`'s crash-looping story, within
+/// `limit`: the Deployment's name and how it ended.
+fn crash_loop_status(args: &[&str], limit: Duration) -> (String, Outcome) {
     let case = case("rollout_timeout");
     let cluster = Cluster::start(SimConfig::default());
     let (plot, object) = case.rollouts[0].clone();
@@ -214,16 +211,20 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
     rollout.beat = case.beat;
     cluster.sim.play_rollout(&rollout).expect("rollout plays");
     let mut kw = cluster.kw();
-    kw.args([
-        "rollout",
-        "status",
-        &format!("deploy/{object}"),
-        "--fail-grace",
-        "0",
-    ])
-    .arg("--kubeconfig")
-    .arg(&cluster.kubeconfig);
-    let outcome = run(kw, LIMIT);
+    kw.args(["rollout", "status", &format!("deploy/{object}")])
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    (object, run(kw, limit))
+}
+
+/// Beyond kubectl: a Pod of the current revision stuck past `--fail-grace` fails the rollout
+/// (kubectl waits for the progress deadline, here never). Until then stdout is kubectl's, line
+/// for line (its recording of the same story, cut by its --timeout), and the error names the
+/// Pod and why.
+#[test]
+fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
+    let (object, outcome) = crash_loop_status(&["--fail-grace", "0"], LIMIT);
     assert_golden("rollout_timeout.out", &outcome.stdout);
     assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
     let verdict = outcome.stderr.lines().last().unwrap_or_default();
@@ -240,22 +241,7 @@ fn a_pod_stuck_past_the_grace_fails_the_rollout_where_kubectl_waits() {
 /// and which flag would have ended it then, and ends on kubectl's timeout line.
 #[test]
 fn without_fail_grace_a_stuck_pod_is_said_once_and_the_rollout_runs_to_its_timeout() {
-    let case = case("rollout_timeout");
-    let cluster = Cluster::start(SimConfig::default());
-    let (plot, object) = case.rollouts[0].clone();
-    let mut rollout = Rollout::new(plot, "default", &object);
-    rollout.beat = case.beat;
-    cluster.sim.play_rollout(&rollout).expect("rollout plays");
-    let mut kw = cluster.kw();
-    kw.args([
-        "rollout",
-        "status",
-        &format!("deploy/{object}"),
-        "--timeout=36s",
-    ])
-    .arg("--kubeconfig")
-    .arg(&cluster.kubeconfig);
-    let outcome = run(kw, LIMIT + Duration::from_secs(20));
+    let (object, outcome) = crash_loop_status(&["--timeout=36s"], LIMIT + Duration::from_secs(20));
     assert_golden("rollout_timeout.out", &outcome.stdout);
     assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
     let lines: Vec<&str> = outcome.stderr.lines().collect();

@@ -106,7 +106,7 @@ const HOUSE: House = House {
         ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.
         ("kw", "report", "exit line < error < outcome panic < mod < rollout wait ci < ending"),
-        ("kw", "report::ci", "model < github gitlab junit json < mod"),
+        ("kw", "report::ci", "model < github gitlab junit json < mod < interrupted"),
         // A member, its output, its evidence for the summary, the drive, the verbs over it.
         ("kw", "run", "evidence manifest_files member outputs turns < drive < mod < rollout wait"),
         ("kw-sim", "http", "mod < compress"),
@@ -127,6 +127,7 @@ const HOUSE: House = House {
         ("kw-output", "output::signals", "the self-pipe a signal handler writes to, the one thing it may touch"),
         ("kw-output", "output::printer::contract", "an immutable null to lend where an object does not decode"),
         ("kw", "demo", "the Ctrl-C handler removes the demo's directory (with the sim's tokens)"),
+        ("kw", "report::ci::interrupted", "what a signal handler writes the CI reports from: the run is ended by it, not returned to"),
     ],
     static_homes: &["kw-base", "kw-sim"],
 };

@@ -5,12 +5,14 @@
 //! file any CI reads. `--report none` or `KW_REPORT=none` turns the defaults off.
 //!
 //! - `model`: the verdict every report formats;
-//! - `github`, `gitlab`, `junit`, `json`: each report's format.
+//! - `github`, `gitlab`, `junit`, `json`: each report's format;
+//! - `interrupted`: the reports of a run a signal ends.
 //!
 //! A report that cannot be written is one line on stderr and leaves the exit code alone.
 
 pub mod github;
 pub mod gitlab;
+pub mod interrupted;
 pub mod json;
 pub mod junit;
 pub mod model;
@@ -96,46 +98,7 @@ impl Reports {
         let Some(verdict) = model::verdict(ending, &report, elapsed) else {
             return report;
         };
-        let mut before: Vec<ReportLine> = Vec::new();
-        let mut failed = |what: &str, path: &Path, error: std::io::Error| {
-            before.push(ReportLine::Plain(format!(
-                "kw: cannot write the {what} to {}: {error}",
-                path.display()
-            )));
-        };
-        if let Some(path) = &self.junit {
-            if let Err(e) = std::fs::write(path, junit::document(&verdict)) {
-                failed("JUnit report", path, e);
-            }
-        }
-        if let Some(path) = &self.json {
-            let text = json::document(&verdict).to_string() + "\n";
-            if let Err(e) = std::fs::write(path, text) {
-                failed("JSON report", path, e);
-            }
-        }
-        if self.github {
-            for (variable, what, text) in [
-                (
-                    "GITHUB_STEP_SUMMARY",
-                    "step summary",
-                    github::summary(&verdict),
-                ),
-                ("GITHUB_OUTPUT", "step outputs", github::outputs(&verdict)),
-            ] {
-                if let Some(path) = env(variable).filter(|p| !p.is_empty()) {
-                    let path = PathBuf::from(path);
-                    if let Err(e) = append(&path, &text) {
-                        failed(what, &path, e);
-                    }
-                }
-            }
-            before.extend(
-                github::commands(&verdict)
-                    .into_iter()
-                    .map(ReportLine::Marker),
-            );
-        }
+        let mut before = self.write_verdict(&verdict, env);
         if self.gitlab {
             let now = SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
@@ -145,6 +108,58 @@ impl Reports {
         before.append(&mut report.lines);
         report.lines = before;
         report
+    }
+}
+
+impl Reports {
+    /// The files of `verdict` written; the lines to say before the report's: one per report
+    /// that could not be written, and GitHub's workflow commands.
+    fn write_verdict(
+        &self,
+        verdict: &model::RunVerdict,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Vec<ReportLine> {
+        let mut lines: Vec<ReportLine> = Vec::new();
+        let mut failed = |what: &str, path: &Path, error: std::io::Error| {
+            lines.push(ReportLine::Plain(format!(
+                "kw: cannot write the {what} to {}: {error}",
+                path.display()
+            )));
+        };
+        if let Some(path) = &self.junit {
+            if let Err(e) = std::fs::write(path, junit::document(verdict)) {
+                failed("JUnit report", path, e);
+            }
+        }
+        if let Some(path) = &self.json {
+            let text = json::document(verdict).to_string() + "\n";
+            if let Err(e) = std::fs::write(path, text) {
+                failed("JSON report", path, e);
+            }
+        }
+        if self.github {
+            for (variable, what, text) in [
+                (
+                    "GITHUB_STEP_SUMMARY",
+                    "step summary",
+                    github::summary(verdict),
+                ),
+                ("GITHUB_OUTPUT", "step outputs", github::outputs(verdict)),
+            ] {
+                if let Some(path) = env(variable).filter(|p| !p.is_empty()) {
+                    let path = PathBuf::from(path);
+                    if let Err(e) = append(&path, &text) {
+                        failed(what, &path, e);
+                    }
+                }
+            }
+            lines.extend(
+                github::commands(verdict)
+                    .into_iter()
+                    .map(ReportLine::Marker),
+            );
+        }
+        lines
     }
 }
 

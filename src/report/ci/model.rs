@@ -24,7 +24,8 @@ pub struct RunVerdict {
     /// `get`, `rollout status`, `wait`.
     pub verb: &'static str,
     pub exit_code: i32,
-    /// `passed`, `failed` (exit 2), `timed out` (exit 3), `error` (any other).
+    /// `passed`, `failed` (exit 2), `timed out` (exit 3), `cancelled` (a signal), `error` (any
+    /// other).
     pub verdict: &'static str,
     /// The verdict's line on stderr (`error: timed out waiting for the condition`), when the
     /// run did not pass.
@@ -130,7 +131,10 @@ fn waited(outcome: &Outcome) -> bool {
     !outcome.objects.is_empty() || outcome.summary.is_some()
 }
 
-fn object(reported: &kw_wait::wait::Reported, not_ready: Option<&NotReady>) -> ObjectVerdict {
+pub(super) fn object(
+    reported: &kw_wait::wait::Reported,
+    not_ready: Option<&NotReady>,
+) -> ObjectVerdict {
     let key = &reported.key;
     let state = match (&reported.judgement, reported.met) {
         (_, true) => "ready",

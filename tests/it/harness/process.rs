@@ -225,8 +225,13 @@ impl Live {
 
     /// Send SIGINT, as Ctrl-C in a terminal does.
     pub fn interrupt(&self) {
+        self.signal("INT");
+    }
+
+    /// Send the signal `name` (`TERM`, as a CI cancelling a job does).
+    pub fn signal(&self, name: &str) {
         let status = Command::new("kill")
-            .arg("-INT")
+            .arg(format!("-{name}"))
             .arg(self.child.id().to_string())
             .status()
             .expect("kill runs");

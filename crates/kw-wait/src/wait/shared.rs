@@ -128,6 +128,25 @@ impl SharedJudge {
         self.lock().findings().every()
     }
 
+    /// As `every`, if the judge's lock comes within `wait`: what a signal's handler reads, which
+    /// must not wait on a thread that holds it.
+    pub fn every_within(&self, wait: std::time::Duration) -> Option<Vec<super::Reported>> {
+        use std::sync::TryLockError;
+        let until = std::time::Instant::now() + wait;
+        loop {
+            match self.judge.try_lock() {
+                Ok(judge) => return Some(judge.findings().every()),
+                Err(TryLockError::Poisoned(held)) => {
+                    return Some(held.into_inner().findings().every())
+                }
+                Err(TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(10))
+                }
+                Err(TryLockError::WouldBlock) => return None,
+            }
+        }
+    }
+
     /// The objects that did not meet what was asked, for stdout's cut (`Findings::not_met`).
     pub fn not_met(&self) -> Vec<super::identity::Key> {
         self.lock().findings().not_met()

@@ -84,26 +84,7 @@ pub(super) fn throttled_pull(story: &mut Story) {
          unauthenticated pull rate limit. https://www.docker.com/increase-rate-limit"
     );
     for _ in 0..PULL_THROTTLES {
-        story.next(1);
-        for index in 0..story.pods.len() {
-            let pod = story.waiting_on_image(index, "ErrImagePull", &refused);
-            story.update("pods", pod);
-            story.pod_event(
-                index,
-                "Warning",
-                "Failed",
-                &format!("Failed to pull image \"{GOOD_IMAGE}\": {refused}"),
-            );
-            story.pod_event(index, "Warning", "Failed", "Error: ErrImagePull");
-        }
-        story.next(1);
-        for index in 0..story.pods.len() {
-            let message = format!("Back-off pulling image \"{GOOD_IMAGE}\"");
-            let pod = story.waiting_on_image(index, "ImagePullBackOff", &message);
-            story.update("pods", pod);
-            story.pod_event(index, "Normal", "BackOff", &message);
-            story.pod_event(index, "Warning", "Failed", "Error: ImagePullBackOff");
-        }
+        story.failed_pull(GOOD_IMAGE, &refused);
         story.next(BACK_OFF_BEATS);
     }
     story.complete();

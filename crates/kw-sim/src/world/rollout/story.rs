@@ -364,7 +364,7 @@ impl<'a> Story<'a> {
         }
     }
 
-    pub(super) fn image(&self) -> &'static str {
+    fn image(&self) -> &'static str {
         match self.rollout.plot {
             Plot::ImagePull => MISSING_IMAGE,
             _ => GOOD_IMAGE,
@@ -393,12 +393,33 @@ impl<'a> Story<'a> {
     }
 
     /// A Pod whose container waits for `reason` (`ErrImagePull`, `ImagePullBackOff`).
-    pub(super) fn waiting_on_image(&mut self, index: usize, reason: &str, message: &str) -> Value {
+    fn waiting_on_image(&mut self, index: usize, reason: &str, message: &str) -> Value {
         let mut pod = self.render_pod(index, &PodStage::ContainerCreating);
         pod["status"]["containerStatuses"][0]["state"] =
             json!({"waiting": {"reason": reason, "message": message}});
         pod["status"]["containerStatuses"][0]["imageID"] = json!("");
         pod
+    }
+
+    /// One round of a pull that fails (`why`, the runtime's words) as the kubelet tells it:
+    /// every Pod in `ErrImagePull` with its Warning events, then in `ImagePullBackOff`.
+    pub(super) fn failed_pull(&mut self, image: &str, why: &str) {
+        self.next(1);
+        for index in 0..self.pods.len() {
+            let pod = self.waiting_on_image(index, "ErrImagePull", why);
+            self.update("pods", pod);
+            let message = format!("Failed to pull image \"{image}\": {why}");
+            self.pod_event(index, "Warning", "Failed", &message);
+            self.pod_event(index, "Warning", "Failed", "Error: ErrImagePull");
+        }
+        self.next(1);
+        for index in 0..self.pods.len() {
+            let message = format!("Back-off pulling image \"{image}\"");
+            let pod = self.waiting_on_image(index, "ImagePullBackOff", &message);
+            self.update("pods", pod);
+            self.pod_event(index, "Normal", "BackOff", &message);
+            self.pod_event(index, "Warning", "Failed", "Error: ImagePullBackOff");
+        }
     }
 
     pub(super) fn fail_to_pull(&mut self) {
@@ -408,26 +429,7 @@ impl<'a> Story<'a> {
              failed to resolve reference \"{missing}\": {missing}: not found"
         );
         for _ in 0..PULL_ROUNDS {
-            self.next(1);
-            for index in 0..self.pods.len() {
-                let pod = self.waiting_on_image(index, "ErrImagePull", &not_found);
-                self.update("pods", pod);
-                self.pod_event(
-                    index,
-                    "Warning",
-                    "Failed",
-                    &format!("Failed to pull image \"{MISSING_IMAGE}\": {not_found}"),
-                );
-                self.pod_event(index, "Warning", "Failed", "Error: ErrImagePull");
-            }
-            self.next(1);
-            for index in 0..self.pods.len() {
-                let message = format!("Back-off pulling image \"{MISSING_IMAGE}\"");
-                let pod = self.waiting_on_image(index, "ImagePullBackOff", &message);
-                self.update("pods", pod);
-                self.pod_event(index, "Normal", "BackOff", &message);
-                self.pod_event(index, "Warning", "Failed", "Error: ImagePullBackOff");
-            }
+            self.failed_pull(MISSING_IMAGE, &not_found);
         }
         // The deadline passes: the controller gives up on the new ReplicaSet.
         self.next(1);
@@ -443,7 +445,7 @@ impl<'a> Story<'a> {
     }
 
     /// The kubelet's events for a container that pulled its image in `pulled_in` and started.
-    pub(super) fn started_events(&mut self, index: usize, pulled_in: &str) {
+    fn started_events(&mut self, index: usize, pulled_in: &str) {
         self.pod_event(
             index,
             "Normal",
