@@ -1643,7 +1643,9 @@ fn readiness_over_two_contexts_names_each_context() {
             .play_rollout(&rollout)
             .expect("rollout plays");
     };
-    let live = Live::spawn(&mut fleet.get(&[
+    let reports = tempfile::tempdir().unwrap();
+    let json = reports.path().join("kw.json");
+    let mut get = fleet.get(&[
         "deploy/web",
         "--context",
         "east,west",
@@ -1655,11 +1657,37 @@ fn readiness_over_two_contexts_names_each_context() {
         "20s",
         "-o",
         "name",
-    ]));
+    ]);
+    get.args(["--report", "github", "--report"])
+        .arg(format!("json={}", json.display()))
+        .env("GITHUB_STEP_SUMMARY", reports.path().join("summary.md"));
+    let live = Live::spawn(&mut get);
     play("east", Plot::Completes);
     play("west", Plot::ImagePull);
     let (code, _, stderr) = live.finish(Duration::from_secs(30));
     assert_eq!(code, Some(2), "{stderr}");
+    // The reports group by context: one row per context and object (issue 55, point 4).
+    let verdict: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("JSON");
+    let objects: Vec<(&str, &str)> = verdict["objects"]
+        .as_array()
+        .expect("objects")
+        .iter()
+        .map(|o| (o["context"].as_str().unwrap(), o["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        objects,
+        [("east", "ready"), ("west", "failed")],
+        "{verdict}"
+    );
+    let summary = std::fs::read_to_string(reports.path().join("summary.md")).expect("summary");
+    assert!(
+        summary.contains("| | Context | Object | Verdict |\n")
+            && summary.contains("| ✅ | east | deployment.apps/web | ready: ")
+            && summary
+                .contains("| ❌ | west | deployment.apps/web | failed: Progress deadline exceeded"),
+        "{summary}"
+    );
     // The verdict names the stuck Pods' cause too, in their context.
     let verdict = stderr.lines().last().unwrap_or_default();
     assert!(

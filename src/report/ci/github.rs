@@ -90,14 +90,29 @@ pub fn summary(verdict: &RunVerdict) -> String {
     if let Some(error) = &verdict.error {
         let _ = writeln!(md, "{}\n", inline(error));
     }
+    // Over several contexts, a column of its own: one row per context and object, grouped by
+    // context (the objects come sorted by label, the context first).
+    let several = verdict.objects.iter().any(|o| !o.context.is_empty());
     if !verdict.objects.is_empty() {
-        md.push_str("| | Object | Verdict |\n|---|---|---|\n");
+        md.push_str(match several {
+            true => "| | Context | Object | Verdict |\n|---|---|---|---|\n",
+            false => "| | Object | Verdict |\n|---|---|---|\n",
+        });
         for object in &verdict.objects {
+            let context = match several {
+                true => format!(" {} |", cell(&object.context)),
+                false => String::new(),
+            };
+            let label = object
+                .label
+                .strip_prefix(&format!("{}/", object.context))
+                .filter(|_| several)
+                .unwrap_or(&object.label);
             let _ = writeln!(
                 md,
-                "| {} | {} | {} |",
+                "| {} |{context} {} | {} |",
                 icon(object),
-                cell(&object.label),
+                cell(label),
                 cell(&format!("{}: {}", object.state, object.message))
             );
         }
