@@ -70,6 +70,8 @@ pub enum PassError {
     NoKubectl { verb: String },
     #[error("\"{verb}\" is a kubectl command, and the kubectl found ({path}) is kw itself: set {KUBECTL_VAR} to the real kubectl")]
     Loop { verb: String, path: PathBuf },
+    #[error("\"{verb}\" is a kubectl command, and this kw runs under a kubectl kw handed \"{handed}\" to ({HANDED_ON} is set): handing it on again could loop; unset {HANDED_ON} to run it")]
+    HandedBack { verb: String, handed: String },
     #[error("\"{verb}\": cannot run kubectl ({path}): {source}")]
     Spawn {
         verb: String,
@@ -98,13 +100,15 @@ pub fn kubectl_for_completion() -> Option<PathBuf> {
 /// Run kubectl with `args` (kw's own, without the program name), inheriting stdin, stdout and
 /// stderr; its exit status, or 128 + the signal that ended it.
 pub fn run(verb: &str, args: &[OsString]) -> Result<i32, PassError> {
-    let kubectl = find_kubectl(verb)?;
-    if std::env::var_os(HANDED_ON).is_some() {
-        return Err(PassError::Loop {
+    // Set for everything that kubectl starts (an `$EDITOR` under `kubectl edit`), not only
+    // for a kw that is kubectl: say what was found, not that the kubectl is kw.
+    if let Some(handed) = std::env::var_os(HANDED_ON) {
+        return Err(PassError::HandedBack {
             verb: verb.to_string(),
-            path: kubectl,
+            handed: handed.to_string_lossy().into_owned(),
         });
     }
+    let kubectl = find_kubectl(verb)?;
     let status = Command::new(&kubectl)
         .args(args)
         .env(HANDED_ON, verb)
@@ -128,7 +132,8 @@ fn exit_code(status: std::process::ExitStatus) -> i32 {
     status.code().unwrap_or(1)
 }
 
-/// `$KW_KUBECTL`, else the first `kubectl` on PATH that is not this very program.
+/// `$KW_KUBECTL`, else the first executable `kubectl` in an absolute PATH entry that is not
+/// this very program.
 fn find_kubectl(verb: &str) -> Result<PathBuf, PassError> {
     if let Some(path) = std::env::var_os(KUBECTL_VAR).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
@@ -142,15 +147,13 @@ fn find_kubectl(verb: &str) -> Result<PathBuf, PassError> {
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut found_kw = None;
-    for dir in std::env::split_paths(&path) {
-        let candidate = dir.join(if cfg!(windows) {
-            "kubectl.exe"
-        } else {
-            "kubectl"
-        });
-        if !candidate.is_file() {
-            continue;
-        }
+    let name = if cfg!(windows) {
+        "kubectl.exe"
+    } else {
+        "kubectl"
+    };
+    // As an exec plugin is found (and Go's exec.LookPath): absolute entries, executables only.
+    for candidate in kw_client::config::auth::executables_in_path(name, &path) {
         if is_kw(&candidate) {
             found_kw.get_or_insert(candidate);
             continue;

@@ -155,6 +155,61 @@ fn without_kubectl_one_line_says_so_and_a_kubectl_that_is_kw_is_refused() {
     );
 }
 
+/// kubectl is found as Go's `exec.LookPath` finds a program since Go 1.19 (issue 61, point 3):
+/// an empty or relative PATH entry is never searched (a cloned repository's `./kubectl` is not
+/// run from TAB or a handed verb), and a `kubectl` that is not executable is passed over.
+#[test]
+fn kubectl_is_found_in_absolute_path_entries_and_only_if_executable() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let cluster = Cluster::seeded();
+    let write = |dir: &Path, says: &str, mode: u32| {
+        std::fs::create_dir_all(dir).unwrap();
+        let script = dir.join("kubectl");
+        std::fs::write(&script, format!("#!/bin/sh\necho {says}\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    let repo = cluster.dir.path().join("repo");
+    let unusable = cluster.dir.path().join("unusable");
+    let real = cluster.dir.path().join("real");
+    write(&repo, "the-repositorys-kubectl", 0o755);
+    write(&unusable, "not-executable", 0o644);
+    write(&real, "the-real-kubectl", 0o755);
+    for path in [
+        format!(":{}:{}", unusable.display(), real.display()),
+        format!(".:{}:{}", unusable.display(), real.display()),
+        format!("bin:{}", real.display()),
+    ] {
+        let mut kw = cluster.kw();
+        kw.current_dir(&repo)
+            .env("PATH", &path)
+            .env_remove("KW_KUBECTL")
+            .args(["describe", "pod", "x"]);
+        let handed = run(kw, LIMIT);
+        assert_eq!(handed.code, Some(0), "PATH={path}: {}", handed.stderr);
+        assert_eq!(handed.stdout, "the-real-kubectl\n", "PATH={path}");
+    }
+}
+
+/// A kw started by what a handed kubectl runs (an `$EDITOR` under `kubectl edit`) inherits
+/// `KW_HANDED_TO_KUBECTL`: it refuses to hand a verb on again, and says why in those words, not
+/// that the kubectl found is kw (issue 61, point 9).
+#[test]
+fn a_kw_under_a_handed_kubectl_says_what_it_found() {
+    let cluster = Cluster::seeded();
+    let dir = kubectl_dir(&cluster);
+    let mut kw = cluster.kw();
+    kw.env("PATH", &dir)
+        .env_remove("KW_KUBECTL")
+        .env("KW_HANDED_TO_KUBECTL", "edit")
+        .args(["describe", "pod", "x"]);
+    let refused = run(kw, LIMIT);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert_eq!(
+        refused.stderr,
+        "error: \"describe\" is a kubectl command, and this kw runs under a kubectl kw handed \"edit\" to (KW_HANDED_TO_KUBECTL is set): handing it on again could loop; unset KW_HANDED_TO_KUBECTL to run it\n"
+    );
+}
+
 /// A word that is no verb of kw's or kubectl's gets kubectl's line (cobra's, `kubectl` said as
 /// `kw`) and the nearest verb of either, never handed on: kubectl would refuse it without kw's
 /// verbs. Only where clap has no suggestion of its own (`gett`).

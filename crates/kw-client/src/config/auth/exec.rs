@@ -291,10 +291,20 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
 /// The executable file `name` in an absolute directory of `path` (a PATH value). Empty and
 /// relative entries (`.`, `bin`) are skipped: they depend on the current directory.
 pub fn find_in_path(name: &str, path: &OsStr) -> Option<PathBuf> {
+    executables_in_path(name, path).next()
+}
+
+/// Every executable file `name` in the absolute directories of `path`, in PATH's order, as Go's
+/// `exec.LookPath` takes them since Go 1.19: no empty or relative entry (a cloned repository's
+/// `./kubectl` is never run), and a file that is not executable is passed over, as a shell does.
+pub fn executables_in_path<'a>(
+    name: &'a str,
+    path: &'a OsStr,
+) -> impl Iterator<Item = PathBuf> + 'a {
     std::env::split_paths(path)
         .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+        .map(move |dir| dir.join(name))
+        .filter(|candidate| is_executable(candidate))
 }
 
 #[cfg(unix)]

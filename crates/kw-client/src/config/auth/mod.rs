@@ -21,7 +21,7 @@ use kw_base::permits::Permits;
 use kw_base::vlog;
 
 pub use error::{check_token, AuthError};
-pub use exec::ExecPlugin;
+pub use exec::{executables_in_path, ExecPlugin};
 /// The readers of a plugin's stdout, public for the `exec_credential` fuzz target (fuzz/,
 /// issue 33): what a plugin prints is untrusted bytes like any server's.
 pub use exec::{parse_output as parse_exec_output, parse_timestamp};
