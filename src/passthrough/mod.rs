@@ -109,16 +109,21 @@ pub fn run(verb: &str, args: &[OsString]) -> Result<i32, PassError> {
         });
     }
     let kubectl = find_kubectl(verb)?;
-    let status = Command::new(&kubectl)
+    let spawn_error = |source| PassError::Spawn {
+        verb: verb.to_string(),
+        path: kubectl.clone(),
+        source,
+    };
+    let mut child = Command::new(&kubectl)
         .args(args)
         .env(HANDED_ON, verb)
-        .status()
-        .map_err(|source| PassError::Spawn {
-            verb: verb.to_string(),
-            path: kubectl.clone(),
-            source,
-        })?;
-    Ok(exit_code(status))
+        .spawn()
+        .map_err(spawn_error)?;
+    // A signal to kw reaches kubectl too, and kw ends with it (issue 61, point 1).
+    kw_output::output::signals::forward_to_child(child.id());
+    let status = child.wait();
+    kw_output::output::signals::child_ended();
+    Ok(exit_code(status.map_err(spawn_error)?))
 }
 
 fn exit_code(status: std::process::ExitStatus) -> i32 {

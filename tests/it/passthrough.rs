@@ -210,6 +210,47 @@ fn a_kw_under_a_handed_kubectl_says_what_it_found() {
     );
 }
 
+/// A signal to kw reaches the kubectl it handed a verb to (issue 61, point 1): `kill <kw>` from
+/// a supervisor or a script's trap ends kubectl as it would end kubectl alone, kw ends with it,
+/// and nothing kw started is left running.
+#[test]
+fn a_signal_to_kw_ends_the_kubectl_it_handed_a_verb_to() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let cluster = Cluster::seeded();
+    let bin = cluster.dir.path().join("slow-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let pid_file = cluster.dir.path().join("kubectl.pid");
+    let script = bin.join("kubectl");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > {}\ntrap 'exit 143' TERM\necho watching\nwhile :; do sleep 0.1; done\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut kw = cluster.kw();
+    kw.env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env_remove("KW_KUBECTL")
+        .args(["events", "-w"]);
+    let live = crate::harness::Live::spawn(&mut kw);
+    assert_eq!(live.next_line(LIMIT).as_deref(), Some("watching"));
+    let kubectl_pid = std::fs::read_to_string(&pid_file)
+        .expect("pid")
+        .trim()
+        .to_string();
+    live.signal("TERM");
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(143), "{stderr}");
+    let alive = Command::new("kill")
+        .args(["-0", &kubectl_pid])
+        .stderr(Stdio::null())
+        .status()
+        .expect("kill runs");
+    assert!(!alive.success(), "kubectl ({kubectl_pid}) outlived kw");
+}
+
 /// A word that is no verb of kw's or kubectl's gets kubectl's line (cobra's, `kubectl` said as
 /// `kw`) and the nearest verb of either, never handed on: kubectl would refuse it without kw's
 /// verbs. Only where clap has no suggestion of its own (`gett`).

@@ -22,6 +22,27 @@ pub fn install(end: impl Fn(i32) + Send + 'static) {
 #[cfg(not(unix))]
 pub fn install(_end: impl Fn(i32) + Send + 'static) {}
 
+/// While kw waits on the child `pid` it handed its whole command line to (kubectl, for a verb kw
+/// does not have): SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to kw go to the child too, from the
+/// handler itself, and kw waits on: the child ends as it would alone, and kw with its status,
+/// so nothing kw started outlives it (`kill <kw>` from a supervisor or a script's trap).
+#[cfg(unix)]
+pub fn forward_to_child(pid: u32) {
+    unix::forward_to_child(pid);
+}
+
+#[cfg(not(unix))]
+pub fn forward_to_child(_pid: u32) {}
+
+/// The child has been waited on: a signal no longer goes to its (maybe reused) pid.
+#[cfg(unix)]
+pub fn child_ended() {
+    unix::child_ended();
+}
+
+#[cfg(not(unix))]
+pub fn child_ended() {}
+
 #[cfg(unix)]
 mod unix {
     use std::sync::atomic::{AtomicI32, Ordering};
@@ -88,6 +109,28 @@ mod unix {
         let byte = signal as u8;
         // SAFETY: write(2) is async-signal-safe; one byte from the stack.
         unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
+    }
+
+    /// The child signals are forwarded to; 0 for none.
+    static CHILD: AtomicI32 = AtomicI32::new(0);
+
+    pub(super) fn forward_to_child(pid: u32) {
+        CHILD.store(i32::try_from(pid).unwrap_or(0), Ordering::SeqCst);
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            handle(signal, to_child, 0);
+        }
+    }
+
+    pub(super) fn child_ended() {
+        CHILD.store(0, Ordering::SeqCst);
+    }
+
+    extern "C" fn to_child(signal: libc::c_int) {
+        let pid = CHILD.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill(2) is async-signal-safe; `pid` is the child kw waits on.
+            unsafe { libc::kill(pid, signal) };
+        }
     }
 
     extern "C" fn on_abort(_signal: libc::c_int) {
