@@ -25,6 +25,7 @@ mod join;
 mod jsonpath;
 mod kubeconfig;
 mod kubectl_cases;
+mod kubectl_flags;
 mod live_terminal;
 mod live_verdict;
 mod live_widths;
