@@ -41,6 +41,7 @@ mod readiness;
 mod recovering;
 mod release;
 mod rollout_status;
+mod several_types;
 mod structure;
 mod summary_logs;
 mod test_lint;
