@@ -184,6 +184,10 @@ fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
                 .and_then(|()| stdout.flush());
             ExitCode::from(if top { exit::OK } else { exit::USAGE } as u8)
         }
+        Refused::Later { message } => {
+            let _ = io::stderr().write_all(message.as_bytes());
+            ExitCode::from(exit::USAGE as u8)
+        }
         Refused::Clap => clap_exit(error),
     }
 }

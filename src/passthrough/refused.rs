@@ -43,6 +43,9 @@ pub enum Refused {
         kubectl: String,
         kw: String,
     },
+    /// clap's error for a word neither kw nor kubectl takes, found once kubectl's flags before
+    /// it were taken out (`get --raw /v --nope`: `--nope`, not `--raw` and its tip), rendered.
+    Later { message: String },
     /// clap's error stands: its own suggestion (`gett` for `get`), or another mistake.
     Clap,
 }
@@ -135,7 +138,11 @@ fn kubectls_flags(command: &clap::Command, args: &[OsString]) -> Option<Refused>
                 };
                 let at = 1 + args[1..end].iter().position(|a| spelling(&a))?;
                 let word = args[at].to_string_lossy().into_owned();
-                let flag = kubectl_flags::spelled(&word, any_verb())?;
+                let Some(flag) = kubectl_flags::spelled(&word, any_verb()) else {
+                    return (!flags.is_empty()).then(|| Refused::Later {
+                        message: e.render().to_string(),
+                    });
+                };
                 let with_value = kubectl_flags::takes_next(&word, flag) && at + 1 < end;
                 flags.push(word);
                 args.drain(at..=at + usize::from(with_value));
@@ -352,10 +359,11 @@ mod tests {
         );
         // kubectl's wait has no -k, and no one has --nope.
         assert_eq!(refusal(&["kw", "wait", "-k", "d/"]), Refused::Clap);
-        assert_eq!(
-            refusal(&["kw", "get", "--raw", "/v", "--nope"]),
-            Refused::Clap
-        );
+        let Refused::Later { message } = refusal(&["kw", "get", "--raw", "/v", "--nope"]) else {
+            panic!("--nope is no one's");
+        };
+        assert!(message.contains("'--nope'"), "{message}");
+        assert!(!message.contains("--raw"), "{message}");
         let _ = crate::cli::command(None)
             .try_get_matches_from(["kw", "version", "-o", "json"])
             .expect("kw's own");
