@@ -245,7 +245,12 @@ impl HeldSink {
 }
 
 impl Drop for HeldSink {
+    /// A watcher that ends before its list is out (`--max-events` met, an error): what its
+    /// printer holds goes to the gate first, as a part of its list.
     fn drop(&mut self) {
+        if self.listed.is_some() {
+            let _ = self.inner.sink().checkpoint(false);
+        }
         let _ = self.tell_listed();
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use kw_sim::SimConfig;
 
-use crate::harness::{golden_path, Cluster, Live};
+use crate::harness::{golden_path, run, Cluster, Live};
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -33,6 +33,19 @@ fn the_lists_of_a_watch_are_the_one_shot_tables_in_the_order_asked() {
         assert_eq!(live.next_line(Duration::from_millis(300)), None);
         live.stop();
     }
+    // Ended by --max-events within the lists: what was printed still goes out in order, the
+    // last table after its blank line.
+    let rows = expected
+        .iter()
+        .filter(|l| !l.is_empty() && !l.starts_with("NAME "))
+        .count();
+    let max = rows.to_string();
+    let ended = run(
+        cluster.get(&["rs,deploy,pods", "-n", "team-a", "-w", "--max-events", &max]),
+        LIMIT,
+    );
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_eq!(ended.stdout, golden);
 }
 
 /// The cells of a table line: runs of two spaces or more part them (a cell such as
