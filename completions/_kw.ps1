@@ -216,6 +216,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;version' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'One of ''yaml'' or ''json'': clientVersion (kw''s) and serverVersion, as kubectl''s')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'One of ''yaml'' or ''json'': clientVersion (kw''s) and serverVersion, as kubectl''s')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')

@@ -208,6 +208,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --version 'Print version'
         }
         &'kw;version'= {
+            cand -o 'One of ''yaml'' or ''json'': clientVersion (kw''s) and serverVersion, as kubectl''s'
+            cand --output 'One of ''yaml'' or ''json'': clientVersion (kw''s) and serverVersion, as kubectl''s'
             cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'

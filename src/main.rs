@@ -44,6 +44,13 @@ fn main() -> ExitCode {
         Err(e) => return refused(command, &e),
     };
     kw::log::set_level(cli.verbosity);
+    if let Some(verb) = kw::passthrough::handed_output(&cli.command) {
+        kw_base::vlog!(
+            1,
+            "kw does not write {verb}: handing the command line to kubectl"
+        );
+        return pass_to_kubectl(verb);
+    }
     // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
     if !matches!(cli.command, Command::Sim(_)) {
         report::panic::install();
@@ -175,6 +182,25 @@ fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
     let parsed = kw::cli::with_pflag_booleans(command.clone());
     match kw::passthrough::refused::refused(&parsed, &args, error) {
         Refused::HandOn { verb } => pass_to_kubectl(&verb),
+        Refused::KubectlFlags {
+            verb,
+            flags,
+            verbosity,
+        } => {
+            kw::log::set_level(verbosity);
+            kw_base::vlog!(
+                1,
+                "kw {verb} does not take {}: handing the command line to kubectl",
+                flags.join(" ")
+            );
+            pass_to_kubectl(&format!("{verb} {}", flags[0].split('=').next().unwrap_or("")))
+        }
+        Refused::KwAndKubectl { verb, kubectl, kw } => exit_with(&Report {
+            lines: vec![report::line::ReportLine::Error(format!(
+                "{kubectl} is kubectl's, for which kw hands \"{verb}\" to kubectl, but {kw} is kw's own, which kubectl would refuse: drop one of them"
+            ))],
+            code: exit::USAGE,
+        }),
         Refused::Unknown {
             command,
             word,
@@ -189,6 +215,10 @@ fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush());
             ExitCode::from(if top { exit::OK } else { exit::USAGE } as u8)
+        }
+        Refused::Later { message } => {
+            let _ = io::stderr().write_all(message.as_bytes());
+            ExitCode::from(exit::USAGE as u8)
         }
         Refused::Clap => clap_exit(error),
     }

@@ -15,6 +15,9 @@ use kw_client::config::flags::ConfigFlags;
     version,
     about = "Watch Kubernetes resources like `kubectl get -w`, without losing or repeating events",
     propagate_version = true,
+    // A flag given twice is its last value, as pflag takes it (`--timeout=1m ... --timeout=5m`
+    // from a script's variable and a line's own), not an error.
+    args_override_self = true,
     after_help = TOP_EXAMPLES
 )]
 pub struct Cli {
@@ -94,6 +97,10 @@ pub struct VersionArgs {
     /// Print only kw's version; do not ask the server.
     #[arg(long)]
     pub client: bool,
+
+    /// One of 'yaml' or 'json': clientVersion (kw's) and serverVersion, as kubectl's.
+    #[arg(short = 'o', long, value_name = "FORMAT")]
+    pub output: Option<String>,
 }
 
 /// `kw sim`'s arguments, handed to the simulator's own parser (`kw_sim::SimCli`).

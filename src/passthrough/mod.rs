@@ -5,6 +5,7 @@
 //! would hand the verb back to kw (a `kubectl` linked to kw) is refused rather than looped.
 //! Which words of a command line clap refused are such verbs: `refused`.
 
+pub mod kubectl_flags;
 pub mod refused;
 
 use std::ffi::OsString;
@@ -86,6 +87,17 @@ pub fn is_handed_on(verb: &str, first_argument: Option<&str>) -> bool {
     KUBECTL_COMMANDS.contains(&verb)
         || (verb == "rollout"
             && first_argument.is_some_and(|sub| KUBECTL_ROLLOUT_COMMANDS.contains(&sub)))
+}
+
+/// A command line kw parsed that asks for an output of kubectl's that kw does not write (`get -o
+/// kyaml`): the verb it is handed to kubectl as, with the flag.
+pub fn handed_output(command: &crate::cli::Command) -> Option<&'static str> {
+    use crate::cli::Command;
+    match command {
+        Command::Get(args) if args.output == "kyaml" => Some("get -o kyaml"),
+        Command::Wait(args) if args.output.as_deref() == Some("kyaml") => Some("wait -o kyaml"),
+        _ => None,
+    }
 }
 
 /// The kubectl completion asks about the verbs kw hands on; none when kw was itself started by

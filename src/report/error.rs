@@ -75,6 +75,9 @@ pub enum UsageError {
     /// clap's own message for the words after `kw demo --`, already worded in full.
     #[error("{0}")]
     DemoArguments(String),
+    /// kubectl's own line for `version -o name`.
+    #[error("--output must be 'yaml' or 'json'")]
+    VersionOutput,
     #[error("creating a private directory in {dir}: {error}")]
     PrivateDirectory { dir: String, error: io::Error },
 }

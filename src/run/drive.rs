@@ -436,6 +436,16 @@ impl Run {
             watch_target(0, target);
             return false;
         }
+        if !self.several {
+            let orders = prepared
+                .targets
+                .iter()
+                .map(|t| order_of(&prepared.targets, t));
+            let no_headers = self
+                .print_options(&prepared.targets[0].resource, &prepared)
+                .no_headers;
+            self.outputs.order_tables(orders, no_headers);
+        }
         std::thread::scope(|threads| {
             for (index, target) in prepared.targets.iter().enumerate() {
                 let scope = scope.clone();
@@ -676,11 +686,7 @@ impl Run {
             watches,
         } = at;
         let options = self.print_options(&target.resource, prepared);
-        let order = prepared
-            .targets
-            .iter()
-            .position(|t| t.resource == target.resource)
-            .unwrap_or(index);
+        let order = order_of(&prepared.targets, target);
         let output = self
             .outputs
             .sink(options, (&target.resource, order), printed)?;
@@ -731,6 +737,14 @@ impl Run {
         }
         result
     }
+}
+
+/// A target's type's place among the types asked for: the first target of its type's.
+fn order_of(targets: &[Target], target: &Target) -> usize {
+    targets
+        .iter()
+        .position(|t| t.resource == target.resource)
+        .unwrap_or(0)
 }
 
 /// Where a target's watcher sits in the run.

@@ -16,6 +16,7 @@ mod drive;
 mod evidence;
 mod manifest_files;
 mod member;
+mod ordered;
 mod outputs;
 pub mod rollout;
 mod turns;

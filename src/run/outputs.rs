@@ -3,7 +3,9 @@
 //! other formats. Everything else (a watch, several contexts) is one stream shared by every
 //! watcher; a one-shot list over several contexts is held to the end, so that its columns line
 //! up over every context (kubectl aligns a whole list; the contexts' lists are one list here).
-//! With `--live`, every watcher feeds the live view (`kw_output::output::live`) and nothing is printed.
+//! A table watch of several types in one context has a table per type instead, in the order
+//! asked for (`ordered`). With `--live`, every watcher feeds the live view
+//! (`kw_output::output::live`) and nothing is printed.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
@@ -17,6 +19,8 @@ use kw_output::output::sinks::Shared;
 use kw_output::output::writer::{is_closed_pipe, Output};
 use kw_watcher::watcher::WatchError;
 
+use super::ordered::Gate;
+
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 
 /// Stdout, with a blank line owed before the next table: written with that table's first
@@ -24,10 +28,16 @@ pub(super) type SharedOutput = Shared<Output<Separated>>;
 pub(super) struct Separated {
     owed: bool,
     out: io::Stdout,
+    /// A table of several, at its order: its bytes go through the gate.
+    gate: Option<(Arc<Gate>, usize)>,
 }
 
 impl Write for Separated {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if let Some((gate, order)) = &self.gate {
+            gate.write(*order, bytes)?;
+            return Ok(bytes.len());
+        }
         if self.owed && !bytes.is_empty() {
             self.out.write_all(b"\n")?;
             self.owed = false;
@@ -36,7 +46,10 @@ impl Write for Separated {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        match &self.gate {
+            Some((gate, _)) => gate.flush(),
+            None => self.out.flush(),
+        }
     }
 }
 
@@ -47,6 +60,13 @@ pub(super) struct Outputs {
     live: Option<Arc<live::View>>,
     /// The output being printed to (one context's list opens one per table).
     current: Mutex<Option<SharedOutput>>,
+    /// A table watch of several types: the order their tables go out in, and each table.
+    ordered: Mutex<Option<Ordered>>,
+}
+
+struct Ordered {
+    gate: Arc<Gate>,
+    tables: Vec<(usize, SharedOutput)>,
 }
 
 impl Outputs {
@@ -57,6 +77,22 @@ impl Outputs {
             hold,
             live: None,
             current: Mutex::new(None),
+            ordered: Mutex::new(None),
+        }
+    }
+
+    /// A watch of one context whose watchers are at these orders among its types: tables of
+    /// two types or more go out in that order, each its own (`ordered`).
+    pub(super) fn order_tables(&self, orders: impl IntoIterator<Item = usize>, no_headers: bool) {
+        if self.live.is_some() || self.per_type || self.hold {
+            return;
+        }
+        let gate = Gate::new(orders, !no_headers);
+        if gate.orders_several() {
+            *kw_base::mutex::lock(&self.ordered) = Some(Ordered {
+                gate: Arc::new(gate),
+                tables: Vec::new(),
+            });
         }
     }
 
@@ -90,7 +126,13 @@ impl Outputs {
             return Ok(HeldSink {
                 inner: Inner::Live(Box::new(view.sink(&options, resource, order))),
                 hold: false,
+                listed: None,
             });
+        }
+        if options.format.is_table() {
+            if let Some(ordered) = kw_base::mutex::lock(&self.ordered).as_mut() {
+                return Ok(ordered.sink(options, order));
+            }
         }
         let mut current = self.current();
         let reuse = match *current {
@@ -112,6 +154,7 @@ impl Outputs {
                     Separated {
                         owed,
                         out: io::stdout(),
+                        gate: None,
                     },
                 ))));
                 *current = Some(fresh.clone());
@@ -121,6 +164,7 @@ impl Outputs {
         Ok(HeldSink {
             inner: Inner::Shared(output),
             hold: self.hold,
+            listed: None,
         })
     }
 
@@ -131,9 +175,45 @@ impl Outputs {
             view.finish();
             return Ok(());
         }
+        if let Some(ordered) = kw_base::mutex::lock(&self.ordered).as_mut() {
+            ordered.tables.sort_by_key(|(order, _)| *order);
+            for (_, table) in &ordered.tables {
+                finish(table, closing)?;
+            }
+            match ordered.gate.finish() {
+                Err(e) if !is_closed_pipe(&e) => return Err(WatchError::Output(e)),
+                _ => {}
+            }
+        }
         match self.current().as_ref() {
             Some(output) => finish(output, closing),
             None => Ok(()),
+        }
+    }
+}
+
+impl Ordered {
+    /// The table of the type at `order` (one for every watcher of the type), its own printer.
+    fn sink(&mut self, options: PrintOptions, order: usize) -> HeldSink {
+        let output = match self.tables.iter().find(|(at, _)| *at == order) {
+            Some((_, table)) => table.clone(),
+            None => {
+                let table = Shared(Arc::new(Mutex::new(Output::new(
+                    printer::new_printer(&options),
+                    Separated {
+                        owed: false,
+                        out: io::stdout(),
+                        gate: Some((Arc::clone(&self.gate), order)),
+                    },
+                ))));
+                self.tables.push((order, table.clone()));
+                table
+            }
+        };
+        HeldSink {
+            inner: Inner::Shared(output),
+            hold: false,
+            listed: Some((Arc::clone(&self.gate), order)),
         }
     }
 }
@@ -151,6 +231,28 @@ fn finish(output: &SharedOutput, closing: &Closing<'_>) -> Result<(), WatchError
 pub(super) struct HeldSink {
     inner: Inner,
     hold: bool,
+    /// A table of several: the gate hears once that its list is out, or that it ended first.
+    listed: Option<(Arc<Gate>, usize)>,
+}
+
+impl HeldSink {
+    fn tell_listed(&mut self) -> io::Result<()> {
+        match self.listed.take() {
+            Some((gate, order)) => gate.listed(order),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for HeldSink {
+    /// A watcher that ends before its list is out (`--max-events` met, an error): what its
+    /// printer holds goes to the gate first, as a part of its list.
+    fn drop(&mut self) {
+        if self.listed.is_some() {
+            let _ = self.inner.sink().checkpoint(false);
+        }
+        let _ = self.tell_listed();
+    }
 }
 
 enum Inner {
@@ -180,6 +282,8 @@ impl Sink for HeldSink {
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        self.inner.sink().synced()
+        let flow = self.inner.sink().synced()?;
+        self.tell_listed()?;
+        Ok(flow)
     }
 }

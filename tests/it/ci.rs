@@ -562,6 +562,67 @@ fn version_prints_the_client_and_the_server() {
     assert!(out.stdout.starts_with("Client Version: "));
 }
 
+/// `kw version -o json|yaml` is kubectl's document: the server's part byte for byte, kw's own
+/// `clientVersion` in the same shape, no `kustomizeVersion`; another format is kubectl's error.
+#[test]
+fn version_output_is_kubectls_document_with_kw_as_the_client() {
+    let cluster = Cluster::seeded();
+    let both = |args: &[&str]| {
+        let mut kw = cluster.kw();
+        kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
+        let mut kubectl = std::process::Command::new(harness::kubectl());
+        kubectl
+            .env_remove("KUBECONFIG")
+            .stdin(Stdio::null())
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        (run(kw, LIMIT), run(kubectl, LIMIT))
+    };
+    let (ours, theirs) = both(&["version", "-o", "json"]);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    let (ours_json, theirs_json): (Value, Value) = (
+        serde_json::from_str(&ours.stdout).expect("kw's JSON"),
+        serde_json::from_str(&theirs.stdout).expect("kubectl's JSON"),
+    );
+    assert_eq!(ours_json["serverVersion"], theirs_json["serverVersion"]);
+    assert!(theirs_json["kustomizeVersion"].is_string());
+    assert_eq!(ours_json.get("kustomizeVersion"), None);
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(ours_json["clientVersion"]["gitVersion"], version.as_str());
+    // The server's part as kubectl writes it: its field order and indentation.
+    let server_part =
+        |text: &str| text[text.find("\"serverVersion\"").expect("server")..].to_string();
+    assert_eq!(server_part(&ours.stdout), server_part(&theirs.stdout));
+
+    let (ours, theirs) = both(&["version", "--output=yaml"]);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    let server_part = |text: &str| text[text.find("serverVersion:").expect("server")..].to_string();
+    assert_eq!(server_part(&ours.stdout), server_part(&theirs.stdout));
+    assert!(
+        ours.stdout.contains(&format!("  gitVersion: {version}\n")),
+        "{}",
+        ours.stdout
+    );
+
+    let (ours, theirs) = both(&["version", "--client", "-o", "json"]);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    let ours_json: Value = serde_json::from_str(&ours.stdout).expect("kw's JSON");
+    assert_eq!(
+        ours_json.as_object().map(|o| o.len()),
+        Some(1),
+        "{}",
+        ours.stdout
+    );
+    assert!(theirs.stdout.contains("clientVersion"));
+
+    let (ours, theirs) = both(&["version", "-o", "name"]);
+    assert_eq!((ours.code, theirs.code), (Some(1), Some(1)));
+    assert_eq!(ours.stderr, "error: --output must be 'yaml' or 'json'\n");
+    assert!(theirs.stderr.ends_with(&ours.stderr), "{}", theirs.stderr);
+    assert_eq!(ours.stdout, "");
+}
+
 #[test]
 fn help_shows_groups_examples_and_the_environment() {
     let cluster = Cluster::seeded();

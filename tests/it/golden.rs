@@ -215,6 +215,7 @@ golden!(
     allowed_namespace,
     unauthorized,
     several_types,
+    several_types_asked_order,
     several_types_no_headers,
     several_types_name,
     several_types_json,

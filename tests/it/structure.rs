@@ -108,7 +108,7 @@ const HOUSE: House = House {
         ("kw", "report", "exit line < error < outcome panic < mod < rollout wait ci < ending"),
         ("kw", "report::ci", "model < github gitlab junit json < mod < interrupted"),
         // A member, its output, its evidence for the summary, the drive, the verbs over it.
-        ("kw", "run", "evidence manifest_files member outputs turns < drive < mod < rollout wait"),
+        ("kw", "run", "evidence manifest_files member ordered turns < outputs < drive < mod < rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::objects", "ids < cluster config events pods services widgets < workloads < mod"),
