@@ -92,6 +92,7 @@ pub fn plan(
         max_object_size: MAX_OBJECT_SIZE,
         several_contexts: false,
         explain_waits: summarize && !args.quiet,
+        quiet: args.quiet,
         summarize,
         streaming_list: false,
     })

@@ -17,7 +17,7 @@ use super::findings::Findings;
 use super::grace::{self, Grace};
 use super::identity::{GroupResource, Key, Named};
 use super::rules::{PastGrace, Rules};
-use super::telling::Telling;
+use super::telling::{self, Telling};
 use super::verdict::{Trouble, Verdict};
 
 /// The shared state of every watcher's condition sink: the objects seen and their conditions.
@@ -44,6 +44,10 @@ pub struct Judge {
     ended: Option<Verdict>,
     /// The named objects missing after the first lists have been announced.
     announced_missing: bool,
+    /// The types watched as collections (`deployment`, `pod`), and the selectors they are
+    /// watched with, for the line that says none matches (`Judge::newly_missing`).
+    collections: Vec<String>,
+    selector: Option<String>,
     /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
     next_tick: Option<SystemTime>,
     /// What is told on stderr while the wait runs (`Rules::progress`; the hint under `-q` too).
@@ -84,6 +88,8 @@ impl Judge {
             printed: 0,
             ended: None,
             announced_missing: false,
+            collections: Vec::new(),
+            selector: None,
             next_tick: None,
             telling: Telling::default(),
             last_judged: None,
@@ -132,16 +138,43 @@ impl Judge {
         self.ended.clone()
     }
 
-    /// After the first complete lists, once: the named objects that do not exist (yet).
+    /// A context of the run watches collections of these types (singular names), with this
+    /// selector: what `newly_missing` says when none has an object.
+    pub fn watches_collections(&mut self, kinds: Vec<String>, selector: Option<String>) {
+        for kind in kinds {
+            if !self.collections.contains(&kind) {
+                self.collections.push(kind);
+            }
+        }
+        self.selector = self.selector.take().or(selector);
+    }
+
+    /// After the first complete lists, once: a line for each named object that does not exist
+    /// (yet), or, when nothing was named and nothing was listed, one saying that no object
+    /// matches: a typo in a selector would otherwise look like a hang.
     pub(super) fn newly_missing(&mut self) -> Vec<String> {
         if self.announced_missing || !self.all_synced() {
             return Vec::new();
         }
         self.announced_missing = true;
+        if self.named.is_empty() {
+            // `--max-events` alone waits for events, not for objects.
+            let waits_on_objects = !self.rules.until.is_empty() || !self.rules.fail_on.is_empty();
+            let nothing = waits_on_objects && self.objects.is_empty() && self.deleted.is_none();
+            return (nothing && !self.collections.is_empty())
+                .then(|| telling::none_matches(&self.collections, self.selector.as_deref()))
+                .into_iter()
+                .collect();
+        }
         self.named
             .iter()
             .filter(|n| !self.has_seen(n))
-            .map(|n| n.label.clone())
+            .map(|n| {
+                format!(
+                    "{} does not exist yet; waiting for it to be created",
+                    n.label
+                )
+            })
             .collect()
     }
 

@@ -105,6 +105,11 @@ impl SharedJudge {
         self.lock().member_resolved(named, watchers)
     }
 
+    /// A member watches collections (`Judge::watches_collections`).
+    pub fn watches_collections(&self, kinds: Vec<String>, selector: Option<String>) {
+        self.lock().watches_collections(kinds, selector)
+    }
+
     /// Every object in kubectl wait's order, and whether it met the condition
     /// (`Findings::in_order`).
     pub fn in_order(&self) -> Vec<(String, super::Standing)> {
