@@ -355,9 +355,12 @@ impl Board {
 const JUDGEMENT_ROOM: usize = 36;
 
 /// The columns of `table` (its header first) to show in `width` display columns: all when they
-/// fit, else the first and as many after it as fit, whole, with the last (the judgement, when
-/// `judging`) kept at the end to be cut if need be. Columns are laid out as kubectl's tabwriter
-/// does: each as wide as its widest cell, three spaces between.
+/// fit, else whole columns give way, in this order, until the rest fits: AGE (it tells the
+/// least of trouble), then the others from the right, then STATUS, and RESTARTS last (what
+/// people watch Pods for). Under a judgement STATUS goes with the others: the judgement says
+/// it too. The first column and NAME say which object a row is and stay; so does the
+/// judgement (when `judging`, the last column), to be cut if need be. Columns are laid out as
+/// kubectl's tabwriter does: each as wide as its widest cell, three spaces between.
 fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<usize> {
     const GAP: usize = 3;
     let count = table.iter().map(Vec::len).max().unwrap_or(0);
@@ -377,21 +380,39 @@ fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<
     // The judgement says why a row is in trouble: it is the last to go. Other columns give
     // way to it until it has room for its state word and the start of its reason
     // (`in progress: Containers in CrashL`), or for all of it when shorter.
-    let (last, reserve) = match judging {
+    let (judgement, reserve) = match judging {
         true => (Some(count - 1), GAP + widths[count - 1].min(JUDGEMENT_ROOM)),
         false => (None, 0),
     };
-    let mut kept = vec![0];
-    let mut used = widths[0];
-    for (column, &wide) in widths.iter().enumerate().skip(1) {
-        if Some(column) == last || used + GAP + wide + reserve > width {
+    let header = table.first().map(Vec::as_slice).unwrap_or_default();
+    let named = |column: usize, name: &[u8]| {
+        header
+            .get(column)
+            .is_some_and(|cell| strip_styles(cell) == name)
+    };
+    let stays = |column: usize| column == 0 || named(column, b"NAME") || Some(column) == judgement;
+    let mut giving_way: Vec<usize> = (0..count).rev().filter(|&c| !stays(c)).collect();
+    // A stable sort: from the right within each rank.
+    giving_way.sort_by_key(|&column| match () {
+        _ if named(column, b"AGE") => 0,
+        _ if named(column, b"STATUS") && !judging => 2,
+        _ if named(column, b"RESTARTS") => 3,
+        _ => 1,
+    });
+    let mut kept = vec![true; count];
+    let used = |kept: &[bool]| {
+        let shown: Vec<usize> = (0..count)
+            .filter(|&c| kept[c] && Some(c) != judgement)
+            .collect();
+        shown.iter().map(|&c| widths[c]).sum::<usize>() + GAP * shown.len().saturating_sub(1)
+    };
+    for column in giving_way {
+        if used(&kept) + reserve <= width {
             break;
         }
-        used += GAP + wide;
-        kept.push(column);
+        kept[column] = false;
     }
-    kept.extend(last);
-    kept
+    all.into_iter().filter(|&c| kept[c]).collect()
 }
 
 /// The rows to show when only `shown` of `rows` (in list order) fit: those in trouble first
@@ -765,7 +786,7 @@ mod tests {
     }
 
     #[test]
-    fn a_narrow_screen_drops_whole_columns_from_the_right() {
+    fn a_narrow_screen_drops_whole_columns_age_first_and_restarts_last() {
         let mut board = Board::new(true);
         let now = Instant::now();
         let block = board.block(key(), 0);
@@ -782,8 +803,8 @@ mod tests {
         board.judge(&judged);
         let wide = plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
-        // 55 columns: AGE and RESTARTS would crowd the judgement; they go whole, from the
-        // right, and the judgement, the last to go, stays whole.
+        // 55 columns: AGE, then STATUS (from the right) would crowd the judgement; they go
+        // whole, RESTARTS stays, and the judgement, the last to go, stays whole.
         let narrow =
             plain(&board.frame(now, 55, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert_eq!(
@@ -793,14 +814,34 @@ mod tests {
         );
         assert!(!narrow[0].contains("AGE"), "{narrow:?}");
         assert!(!narrow[1].contains("4d20"), "{narrow:?}");
-        assert!(!narrow[1].contains("2m10s"), "{narrow:?}");
-        assert!(
-            narrow[1].ends_with("Running   ready: Pod is Ready"),
+        assert!(!narrow[0].contains("STATUS"), "{narrow:?}");
+        assert_eq!(
+            narrow[1], "web-a   1/1     7 (2m10s ago)   ready: Pod is Ready",
             "{narrow:?}"
         );
         let tiny = plain(&board.frame(now, 30, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         // 30 columns: the name and the judgement, every other column gone first.
         assert_eq!(tiny[1], "web-a   ready: Pod is Ready", "{tiny:?}");
+    }
+
+    /// Without a judgement STATUS says what is wrong: only AGE and RESTARTS outlast it.
+    #[test]
+    fn without_a_judgement_status_and_restarts_go_last() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let name = "payments-worker-7c9f8d6b5-r6977";
+        let mut row = update(EventType::Added, name, "CrashLoopBackOff", true);
+        row.header = b"NAMESPACE\tNAME\tREADY\tSTATUS\tRESTARTS\tAGE".to_vec();
+        row.line =
+            format!("shop-prod\t{name}\t0/1\tCrashLoopBackOff\t7 (2m10s ago)\t4d20h").into_bytes();
+        board.update(&block, row, now);
+        let frame = plain(&board.frame(now, 80, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
+        assert_eq!(
+            frame[1],
+            format!("shop-prod   {name}   CrashLoopBackOff   7 (2m10s ago)"),
+            "{frame:?}"
+        );
     }
 
     /// At 80 columns a crash-looping Pod's row keeps its judgement's state word and the start
@@ -832,6 +873,13 @@ mod tests {
             "{frame:?}"
         );
         assert_eq!(frame[0].split_whitespace().last(), Some("JUDGEMENT"));
+        // RESTARTS, what a crash loop is watched for, stays; STATUS, which the judgement
+        // restates, and AGE give way.
+        assert!(frame[0].contains("RESTARTS"), "{frame:?}");
+        assert!(
+            frame[1].contains("0/1     3 (1s ago)   in progress"),
+            "{frame:?}"
+        );
     }
 
     #[test]
