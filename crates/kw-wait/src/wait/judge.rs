@@ -225,6 +225,11 @@ impl Judge {
                 // child is: the same rule for every object.
                 if self.guards_pods() && grace::is_pod(event.resource) {
                     let reason = parsed.as_ref().and_then(grace::own_trouble);
+                    let cohort = parsed
+                        .as_ref()
+                        .zip(reason.as_deref())
+                        .and_then(|(pod, reason)| grace::cohort(pod, reason));
+                    self.grace.join_cohort(&key, cohort);
                     // Kw's first sight; the Pod's own evidence, read on the server's clock,
                     // may come to move it earlier (`child_trouble`).
                     let since = self.grace.first_sight(&key, reason.is_some(), now);
@@ -264,6 +269,9 @@ impl Judge {
                     }
                 }
                 self.objects.insert(key, seen);
+                // Another object's grace may have run out too: the verdict must not name one
+                // of a cohort while the rest are still judged in progress.
+                self.judge_due(now);
             }
         }
         if let Some(ended) = self.decide() {
@@ -282,6 +290,20 @@ impl Judge {
     pub fn tick(&mut self, now: SystemTime) -> Option<Verdict> {
         if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
             return None;
+        }
+        self.judge_due(now);
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// The objects whose judgement has changed with time alone by `now`, judged again, all
+    /// before any verdict is drawn from them (`next_tick` is the earliest such moment).
+    fn judge_due(&mut self, now: SystemTime) {
+        if self.next_tick.is_none_or(|at| at > now) {
+            return;
         }
         let due: Vec<Key> = self
             .objects
@@ -314,11 +336,6 @@ impl Judge {
             self.objects.insert(key, fresh);
         }
         self.next_tick = self.earliest_tick(now);
-        let decided = self.decide();
-        if let Some(ended) = &decided {
-            self.ended = Some(ended.clone());
-        }
-        decided
     }
 
     /// A child of workload `workload` (a Pod of its current revision, `child` as
@@ -361,11 +378,30 @@ impl Judge {
             self.objects.insert(workload.clone(), seen);
         }
         self.next_tick = self.earliest_tick(now);
+        self.judge_due(now);
         let decided = self.decide();
         if let Some(ended) = &decided {
             self.ended = Some(ended.clone());
         }
         decided
+    }
+
+    /// The failure pending on `key` while its grace runs, when it is judged in progress: when
+    /// it falls, and its cause in short, the reason's head first (`CrashLoopBackOff (web)`, or
+    /// `CrashLoopBackOff (web) in pod/web-1` for a workload's Pod). What the live view shows
+    /// in its row.
+    pub(super) fn pending_failure(&self, key: &Key) -> Option<(SystemTime, String)> {
+        let seen = self.objects.get(key)?;
+        let in_progress = seen.judgement.as_ref()?.state == State::InProgress;
+        if !self.guards_pods() || self.rules.past_grace == PastGrace::Said || !in_progress {
+            return None;
+        }
+        let (due, child, reason) = self.grace.pending(key, &seen.label)?;
+        let head = reason.split(':').next().unwrap_or(&reason).trim();
+        Some(match child {
+            Some(child) => (due, format!("{head} in {child}")),
+            None => (due, head.to_string()),
+        })
     }
 
     /// Whether stuck Pods are held to the grace: only `--fail-on failed` asks for it.

@@ -19,6 +19,9 @@ use kw_wait::wait::Judged;
 pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 /// A deleted row stays, dimmed, this long.
 pub(super) const LINGER: Duration = Duration::from_secs(3);
+/// How far a pending failure's moment may seem to move between two looks at the judge (the
+/// two clocks read a moment apart) before it is taken as moved.
+const FAILING_JITTER: Duration = Duration::from_millis(500);
 
 /// The status line's tail: while the view runs, how to end it (or that it has ended, with no
 /// verdict to show); once the judge has decided, its verdict, which the last frame leads with.
@@ -65,6 +68,8 @@ struct Row {
     /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
     /// failed`.
     judgement: Option<Judgement>,
+    /// When the judge will fail it unless its stuck Pod recovers, and why (`judge`).
+    failing: Option<(Instant, String)>,
     changed: Option<Instant>,
     deleted: Option<Instant>,
 }
@@ -133,7 +138,10 @@ impl Board {
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
         // The judge's judgement stays until the judge is read again (`judge`).
-        let judgement = block.rows.remove(&key).and_then(|row| row.judgement);
+        let (judgement, failing) = block
+            .rows
+            .remove(&key)
+            .map_or((None, None), |row| (row.judgement, row.failing));
         block.rows.insert(
             key,
             Row {
@@ -142,6 +150,7 @@ impl Board {
                 short_of_ready,
                 ticking,
                 judgement,
+                failing,
                 changed,
                 deleted: None,
             },
@@ -152,12 +161,35 @@ impl Board {
     /// does not know (yet, or any more: deleted) has none.
     pub(super) fn judge(&mut self, judged: &Judged) -> bool {
         let mut changed = false;
+        // The judge's moments are on the system clock; the frames count on `Instant`s.
+        let (now, system_now) = (Instant::now(), std::time::SystemTime::now());
         for block in &mut self.blocks {
             let of_type = judged.of_type(&block.key.group, &block.key.plural);
+            let failing_of_type = judged.failing_of_type(&block.key.group, &block.key.plural);
             for (key, row) in &mut block.rows {
                 let judgement = of_type.and_then(|judgements| judgements.get(key));
                 if row.judgement.as_ref() != judgement {
                     row.judgement = judgement.cloned();
+                    changed = true;
+                }
+                let failing = failing_of_type
+                    .and_then(|failing| failing.get(key))
+                    .map(|failing| {
+                        let left = failing.at.duration_since(system_now).unwrap_or_default();
+                        (now + left, failing.cause.clone())
+                    });
+                // Read again at every look, but kept unless its clock moved: a countdown must
+                // not jitter with the moment it was read.
+                let same = match (&row.failing, &failing) {
+                    (Some(kept), Some(fresh)) => {
+                        kept.1 == fresh.1
+                            && kept.0.max(fresh.0) - kept.0.min(fresh.0) <= FAILING_JITTER
+                    }
+                    (None, None) => true,
+                    _ => false,
+                };
+                if !same {
+                    row.failing = failing;
                     changed = true;
                 }
             }
@@ -273,7 +305,7 @@ impl Board {
             let line = clock::tick(&row.line, row.ticking.as_ref(), now);
             let mut cells: Vec<Vec<u8>> = line.split(|b| *b == b'\t').map(<[u8]>::to_vec).collect();
             if let Some(judgement) = &row.judgement {
-                cells.push(judgement_cell(judgement).into_bytes());
+                cells.push(judgement_cell(judgement, row.failing.as_ref(), now).into_bytes());
             }
             table.push(cells);
         }
@@ -475,8 +507,27 @@ fn cell_named(header: &[u8], line: &[u8], name: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-fn judgement_cell(judgement: &Judgement) -> String {
-    let text = judgement.to_string().replace(['\t', '\n', '\r'], " ");
+/// The judgement as its row shows it: `failed: ...`, `ready: ...`, or, while a stuck Pod's
+/// grace runs, the failure it holds pending and when it falls (`failing in 20s:
+/// CrashLoopBackOff (web)`), rather than an `in progress` that the verdict will contradict.
+fn judgement_cell(
+    judgement: &Judgement,
+    failing: Option<&(Instant, String)>,
+    now: Instant,
+) -> String {
+    let text = match failing.filter(|_| judgement.state == State::InProgress) {
+        Some((at, cause)) => {
+            let left = at.saturating_duration_since(now);
+            // Whole seconds, rounded up: "failing in 0s" would read as already failed.
+            let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            match seconds {
+                0 => format!("failing now: {cause}"),
+                _ => format!("failing in {seconds}s: {cause}"),
+            }
+        }
+        None => judgement.to_string(),
+    };
+    let text = text.replace(['\t', '\n', '\r'], " ");
     let text = kw_base::log::clean(&text).into_owned();
     match judgement.state {
         State::Ready => text.green().to_string(),
@@ -546,6 +597,7 @@ pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kw_wait::wait::Failing;
 
     fn key() -> BlockKey {
         BlockKey {
@@ -822,6 +874,72 @@ mod tests {
         let tiny = plain(&board.frame(now, 30, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         // 30 columns: the name and the judgement, every other column gone first.
         assert_eq!(tiny[1], "web-a   ready: Pod is Ready", "{tiny:?}");
+    }
+
+    /// While a stuck Pod's grace runs the row says the failure the judge holds pending and
+    /// when it falls, not an `in progress` the verdict would contradict; once failed, failed.
+    #[test]
+    fn a_pending_failure_counts_down_in_its_row() {
+        let mut board = Board::new(true);
+        let block = board.block(key(), 0);
+        board.update(
+            &block,
+            update(EventType::Added, "web-a", "CrashLoopBackOff", true),
+            Instant::now(),
+        );
+        let mut judged = Judged::default();
+        let looping = Judgement {
+            state: State::InProgress,
+            message: "Containers in CrashLoop state: web".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), looping);
+        // Half a second over 20 s: the count, rounded up, cannot depend on how long this takes.
+        let at = std::time::SystemTime::now() + Duration::from_millis(20_500);
+        let cause = "CrashLoopBackOff (web)".to_string();
+        judged.insert_failing(("", "pods"), ("", "shop", "web-a"), Failing { at, cause });
+        assert!(board.judge(&judged));
+        let now = Instant::now();
+        let frame =
+            plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
+        assert!(
+            frame[1].ends_with("failing in 21s: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        let later = now + Duration::from_secs(15);
+        let frame = plain(&board.frame(
+            later,
+            120,
+            24,
+            0,
+            None,
+            StatusTail::Running("Ctrl-C to end"),
+        ));
+        assert!(
+            frame[1].ends_with("failing in 6s: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        // Read again a moment later: the same moment, nothing changed.
+        assert!(!board.judge(&judged));
+
+        let mut failed = Judged::default();
+        let verdict = Judgement {
+            state: State::Failed,
+            message: "CrashLoopBackOff (web): back-off 10s".into(),
+        };
+        failed.insert(("", "pods"), ("", "shop", "web-a"), verdict);
+        assert!(board.judge(&failed));
+        let frame = plain(&board.frame(
+            later,
+            120,
+            24,
+            0,
+            None,
+            StatusTail::Running("Ctrl-C to end"),
+        ));
+        assert!(
+            frame[1].ends_with("failed: CrashLoopBackOff (web): back-off 10s"),
+            "{frame:?}"
+        );
     }
 
     /// Without a judgement STATUS says what is wrong: only AGE and RESTARTS outlast it.
