@@ -139,6 +139,7 @@ impl FlagPlan {
             // while it draws) and the summary follow its last frame, as in `-w`.
             explain_waits: !args.quiet && asks_readiness,
             quiet: args.quiet,
+            after_listing: None,
             summarize: asks_readiness,
             rules,
             streaming_list: false,

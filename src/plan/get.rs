@@ -51,6 +51,9 @@ pub struct GetPlan {
     pub explain_waits: bool,
     /// `--quiet`: not even what a watch waits for (a namespace yet to be created) is said.
     pub quiet: bool,
+    /// Said on stderr once the first list is printed, under the rows it explains (`kw demo`'s
+    /// banner).
+    pub after_listing: Option<String>,
     /// Say why, once, when a wait on objects' state fails or runs out: the summary (with
     /// `--quiet` too: it is the verdict's cause, not commentary).
     pub summarize: bool,

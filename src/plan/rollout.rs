@@ -137,6 +137,7 @@ pub fn for_object(
         several_contexts: false,
         explain_waits: false,
         quiet: false,
+        after_listing: None,
         // kubectl says nothing of the cause: kw's summary follows its error line.
         summarize: true,
         streaming_list: false,

@@ -93,6 +93,7 @@ pub fn plan(
         several_contexts: false,
         explain_waits: summarize && !args.quiet,
         quiet: args.quiet,
+        after_listing: None,
         summarize,
         streaming_list: false,
     })

@@ -111,7 +111,8 @@ impl Run {
             )
         });
         let terminal = kw_output::output::terminal::stdout_is_terminal();
-        let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
+        let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching)
+            .saying(plan.after_listing.clone());
         let reconnects = Reconnects::default();
         Run {
             outputs: match plan.live {

@@ -47,6 +47,8 @@ pub(super) struct Outputs {
     live: Option<Arc<live::View>>,
     /// The output being printed to (one context's list opens one per table).
     current: Mutex<Option<SharedOutput>>,
+    /// Said on stderr once the first list is printed (`GetPlan::after_listing`); taken then.
+    after_listing: Arc<Mutex<Option<String>>>,
 }
 
 impl Outputs {
@@ -57,7 +59,14 @@ impl Outputs {
             hold,
             live: None,
             current: Mutex::new(None),
+            after_listing: Arc::default(),
         }
+    }
+
+    /// Say `text` on stderr once the first list is printed, under its rows.
+    pub(super) fn saying(self, text: Option<String>) -> Outputs {
+        *kw_base::mutex::lock(&self.after_listing) = text;
+        self
     }
 
     /// Send every event to the live view (which starts drawing now, counting `reconnects` and
@@ -90,6 +99,7 @@ impl Outputs {
             return Ok(HeldSink {
                 inner: Inner::Live(Box::new(view.sink(&options, resource, order))),
                 hold: false,
+                after_listing: None,
             });
         }
         let mut current = self.current();
@@ -121,6 +131,7 @@ impl Outputs {
         Ok(HeldSink {
             inner: Inner::Shared(output),
             hold: self.hold,
+            after_listing: Some(Arc::clone(&self.after_listing)),
         })
     }
 
@@ -151,6 +162,8 @@ fn finish(output: &SharedOutput, closing: &Closing<'_>) -> Result<(), WatchError
 pub(super) struct HeldSink {
     inner: Inner,
     hold: bool,
+    /// `Outputs::after_listing`, shared by the run's sinks: the first to have listed says it.
+    after_listing: Option<Arc<Mutex<Option<String>>>>,
 }
 
 enum Inner {
@@ -180,6 +193,16 @@ impl Sink for HeldSink {
     }
 
     fn synced(&mut self) -> io::Result<Flow> {
-        self.inner.sink().synced()
+        let flow = self.inner.sink().synced()?;
+        let said = self
+            .after_listing
+            .as_ref()
+            .and_then(|text| kw_base::mutex::lock(text).take());
+        if let Some(text) = said {
+            // The rows first, so that the text lands under them.
+            let _ = self.inner.sink().checkpoint(false)?;
+            let _ = io::stderr().lock().write_all(text.as_bytes());
+        }
+        Ok(flow)
     }
 }
