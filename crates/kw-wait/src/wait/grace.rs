@@ -131,10 +131,10 @@ impl Grace {
         self.recovered
             .retain(|_, (_, at)| now.duration_since(*at).map_or(true, |d| d < grace));
         let id = (key.clone(), child.to_string());
-        let pod = pod_id(key, child);
-        let clock = self.clock_of(&pod).to_string();
         match trouble {
             Some(trouble) => {
+                let pod = pod_id(key, child);
+                let clock = self.clock_of(&pod).to_string();
                 let recovered = self.recovered.remove(&id).map(|(since, _)| since);
                 let children = self.troubles.entry(key.clone()).or_default();
                 // The earliest evidence counts: a Warning event or the Pod's own status may
@@ -159,18 +159,22 @@ impl Grace {
                 self.clocks.insert(clock, since);
             }
             None => {
-                if let Some(children) = self.troubles.get_mut(key) {
-                    if let Some(was) = children.remove(child) {
-                        let since = self
-                            .clocks
-                            .get(&clock)
-                            .map_or(was.since, |c| was.since.min(*c));
-                        self.recovered.insert(id, (since, now));
-                    }
-                    if children.is_empty() {
-                        self.troubles.remove(key);
-                    }
+                // Most events are of Pods that were never stuck: nothing to look up for them.
+                let Some(children) = self.troubles.get_mut(key) else {
+                    return;
+                };
+                let Some(was) = children.remove(child) else {
+                    return;
+                };
+                if children.is_empty() {
+                    self.troubles.remove(key);
                 }
+                let clock = self.clock_of(&was.pod).to_string();
+                let since = self
+                    .clocks
+                    .get(&clock)
+                    .map_or(was.since, |c| was.since.min(*c));
+                self.recovered.insert(id, (since, now));
                 self.stop_clock_if_idle(&clock);
             }
         }
@@ -395,7 +399,8 @@ fn pod_id(key: &Key, child: &str) -> String {
 }
 
 /// The cohort of a watched Pod stuck for `reason`: its controller (by uid) and the reason's
-/// head (`CrashLoopBackOff (web)`, not the back-off that grows); none for a Pod of its own.
+/// head (`CrashLoopBackOff (web)`, not the back-off that grows; `ErrImagePull` counted as the
+/// `ImagePullBackOff` it alternates with); none for a Pod of its own.
 pub(super) fn cohort(pod: &Value, reason: &str) -> Option<String> {
     let owner = pod
         .pointer("/metadata/ownerReferences")?
@@ -404,7 +409,13 @@ pub(super) fn cohort(pod: &Value, reason: &str) -> Option<String> {
         .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))?;
     let uid = owner.get("uid")?.as_str()?;
     let head = reason.split(':').next().unwrap_or(reason).trim();
-    Some(format!("{uid}\0{head}"))
+    // A failed pull and its back-off are one trouble that the kubelet words in turn.
+    let (word, container) = head.split_once(' ').unwrap_or((head, ""));
+    let word = match word {
+        "ErrImagePull" => "ImagePullBackOff",
+        word => word,
+    };
+    Some(format!("{uid}\0{word} {container}"))
 }
 
 /// Whether objects of `resource` are Pods.

@@ -517,3 +517,27 @@ fn a_pod_and_its_workload_fail_at_one_moment() {
         judge.findings().not_ready()
     );
 }
+
+/// A cohort is the owner and the reason's head: a growing back-off, or a failed pull and its
+/// back-off in turn, change nothing; another container or no controller does.
+#[test]
+fn a_cohort_is_the_owner_and_the_reasons_head() {
+    use crate::wait::grace::cohort;
+    let pod = crash_looping("a", "rs-1");
+    let looping = cohort(&pod, "CrashLoopBackOff (web): back-off 10s restarting");
+    assert!(looping.is_some());
+    assert_eq!(
+        looping,
+        cohort(&pod, "CrashLoopBackOff (web): back-off 5m0s restarting")
+    );
+    assert_ne!(
+        looping,
+        cohort(&pod, "CrashLoopBackOff (sidecar): back-off 10s")
+    );
+    assert_eq!(
+        cohort(&pod, "ErrImagePull (web): rpc error"),
+        cohort(&pod, "ImagePullBackOff (web): Back-off pulling image")
+    );
+    let own = json!({"metadata": {"name": "bare", "namespace": "ns"}});
+    assert_eq!(cohort(&own, "CrashLoopBackOff (web)"), None);
+}
