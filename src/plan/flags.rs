@@ -138,6 +138,8 @@ impl FlagPlan {
             // The live view too: its rows show each object's judgement, and the causes (held
             // while it draws) and the summary follow its last frame, as in `-w`.
             explain_waits: !args.quiet && asks_readiness,
+            quiet: args.quiet,
+            after_listing: None,
             summarize: asks_readiness,
             rules,
             streaming_list: false,

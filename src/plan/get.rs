@@ -49,6 +49,11 @@ pub struct GetPlan {
     pub several_contexts: bool,
     /// Tell on stderr why a wait for `ready`/`failed` goes on (not with `--quiet`).
     pub explain_waits: bool,
+    /// `--quiet`: not even what a watch waits for (a namespace yet to be created) is said.
+    pub quiet: bool,
+    /// Said on stderr once the first list is printed, under the rows it explains (`kw demo`'s
+    /// banner).
+    pub after_listing: Option<String>,
     /// Say why, once, when a wait on objects' state fails or runs out: the summary (with
     /// `--quiet` too: it is the verdict's cause, not commentary).
     pub summarize: bool,
@@ -147,6 +152,7 @@ impl GetPlan {
                 || self.kubectl_wait_gets_first(),
             give_up_at_start: !(self.several_contexts && self.watching),
             streaming_list: self.streaming_list,
+            tells_waits: !self.quiet,
         }
     }
 

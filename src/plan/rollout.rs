@@ -136,6 +136,8 @@ pub fn for_object(
         max_object_size: MAX_OBJECT_SIZE,
         several_contexts: false,
         explain_waits: false,
+        quiet: false,
+        after_listing: None,
         // kubectl says nothing of the cause: kw's summary follows its error line.
         summarize: true,
         streaming_list: false,

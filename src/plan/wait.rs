@@ -92,6 +92,8 @@ pub fn plan(
         max_object_size: MAX_OBJECT_SIZE,
         several_contexts: false,
         explain_waits: summarize && !args.quiet,
+        quiet: args.quiet,
+        after_listing: None,
         summarize,
         streaming_list: false,
     })

@@ -115,7 +115,8 @@ impl Run {
             crate::report::ci::interrupted::judging(judge);
         }
         let terminal = kw_output::output::terminal::stdout_is_terminal();
-        let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching);
+        let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching)
+            .saying(plan.after_listing.clone());
         let reconnects = Reconnects::default();
         Run {
             outputs: match plan.live {
@@ -658,10 +659,12 @@ impl Run {
 
     /// Tell the judge what this member watches; the index of its first watcher.
     fn judge_members_watchers(&self, prepared: &Prepared, context: Option<&Arc<str>>) -> usize {
-        match &self.judge {
-            Some(judge) => judge.member_resolved(prepared.named(context), prepared.targets.len()),
-            None => 0,
-        }
+        let Some(judge) = &self.judge else {
+            return 0;
+        };
+        let (kinds, selector) = prepared.collections();
+        judge.watches_collections(kinds, selector);
+        judge.member_resolved(prepared.named(context), prepared.targets.len())
     }
 
     /// A member that watches nothing: the judge stops waiting for it.

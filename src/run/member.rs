@@ -75,6 +75,27 @@ impl Prepared {
             })
             .collect()
     }
+
+    /// The types this member watches as collections (not by name), and their selectors
+    /// (`label,field`, as one set of terms): what the judge says when none lists an object.
+    pub(super) fn collections(&self) -> (Vec<String>, Option<String>) {
+        let collections = self.targets.iter().filter(|t| t.names.is_empty());
+        let kinds = collections
+            .clone()
+            .map(|t| t.resource.singular.clone())
+            .collect();
+        let selector = collections
+            .map(|t| {
+                [&t.label_selector, &t.field_selector]
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .find(|terms| !terms.is_empty());
+        (kinds, selector)
+    }
 }
 
 /// What getting a member ready reads of the run.

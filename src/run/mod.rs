@@ -40,10 +40,22 @@ pub use crate::report::outcome::{End, Outcome};
 /// `kw get`: list, and with -w watch (or wait, with --until/--fail-on). `notices` are where
 /// this process's notices go: `--live` holds them while it draws.
 pub fn get(args: &GetArgs, config: &ConfigFlags, notices: &Notices) -> Result<Outcome, KwError> {
-    let plan = FlagPlan::from_args(args)?
+    get_saying(args, config, notices, None)
+}
+
+/// `get`, with `after_listing` said on stderr once the first list is printed (`kw demo`'s
+/// banner, under the rows it explains).
+pub fn get_saying(
+    args: &GetArgs,
+    config: &ConfigFlags,
+    notices: &Notices,
+    after_listing: Option<String>,
+) -> Result<Outcome, KwError> {
+    let mut plan = FlagPlan::from_args(args)?
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
         .read_files(&|path| std::fs::read_to_string(path))?;
+    plan.after_listing = after_listing;
     run_plan(plan, config, notices).map(|(finished, _)| finished)
 }
 

@@ -62,6 +62,8 @@ pub(super) struct Outputs {
     current: Mutex<Option<SharedOutput>>,
     /// A table watch of several types: the order their tables go out in, and each table.
     ordered: Mutex<Option<Ordered>>,
+    /// Said on stderr once the first list is printed (`GetPlan::after_listing`); taken then.
+    after_listing: Arc<Mutex<Option<String>>>,
 }
 
 struct Ordered {
@@ -78,6 +80,7 @@ impl Outputs {
             live: None,
             current: Mutex::new(None),
             ordered: Mutex::new(None),
+            after_listing: Arc::default(),
         }
     }
 
@@ -94,6 +97,12 @@ impl Outputs {
                 tables: Vec::new(),
             });
         }
+    }
+
+    /// Say `text` on stderr once the first list is printed, under its rows.
+    pub(super) fn saying(self, text: Option<String>) -> Outputs {
+        *kw_base::mutex::lock(&self.after_listing) = text;
+        self
     }
 
     /// Send every event to the live view (which starts drawing now, counting `reconnects` and
@@ -127,11 +136,12 @@ impl Outputs {
                 inner: Inner::Live(Box::new(view.sink(&options, resource, order))),
                 hold: false,
                 listed: None,
+                after_listing: None,
             });
         }
         if options.format.is_table() {
             if let Some(ordered) = kw_base::mutex::lock(&self.ordered).as_mut() {
-                return Ok(ordered.sink(options, order));
+                return Ok(ordered.sink(options, order, &self.after_listing));
             }
         }
         let mut current = self.current();
@@ -165,6 +175,7 @@ impl Outputs {
             inner: Inner::Shared(output),
             hold: self.hold,
             listed: None,
+            after_listing: Some(Arc::clone(&self.after_listing)),
         })
     }
 
@@ -194,7 +205,12 @@ impl Outputs {
 
 impl Ordered {
     /// The table of the type at `order` (one for every watcher of the type), its own printer.
-    fn sink(&mut self, options: PrintOptions, order: usize) -> HeldSink {
+    fn sink(
+        &mut self,
+        options: PrintOptions,
+        order: usize,
+        after_listing: &Arc<Mutex<Option<String>>>,
+    ) -> HeldSink {
         let output = match self.tables.iter().find(|(at, _)| *at == order) {
             Some((_, table)) => table.clone(),
             None => {
@@ -214,6 +230,7 @@ impl Ordered {
             inner: Inner::Shared(output),
             hold: false,
             listed: Some((Arc::clone(&self.gate), order)),
+            after_listing: Some(Arc::clone(after_listing)),
         }
     }
 }
@@ -233,6 +250,8 @@ pub(super) struct HeldSink {
     hold: bool,
     /// A table of several: the gate hears once that its list is out, or that it ended first.
     listed: Option<(Arc<Gate>, usize)>,
+    /// `Outputs::after_listing`, shared by the run's sinks: the first to have listed says it.
+    after_listing: Option<Arc<Mutex<Option<String>>>>,
 }
 
 impl HeldSink {
@@ -284,6 +303,15 @@ impl Sink for HeldSink {
     fn synced(&mut self) -> io::Result<Flow> {
         let flow = self.inner.sink().synced()?;
         self.tell_listed()?;
+        let said = self
+            .after_listing
+            .as_ref()
+            .and_then(|text| kw_base::mutex::lock(text).take());
+        if let Some(text) = said {
+            // The rows first, so that the text lands under them.
+            let _ = self.inner.sink().checkpoint(false)?;
+            let _ = io::stderr().lock().write_all(text.as_bytes());
+        }
         Ok(flow)
     }
 }

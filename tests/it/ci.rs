@@ -175,6 +175,57 @@ fn waits_for_a_pod_that_does_not_exist_yet() {
 }
 
 #[test]
+fn a_selector_that_matches_nothing_says_once_what_it_waits_for() {
+    let cluster = Cluster::seeded();
+    let wait = [
+        "deploy,pods",
+        "--until",
+        "ready",
+        "--fail-on",
+        "failed",
+        "-o",
+        "name",
+    ];
+    let mut live = spawn(&cluster, &[&wait[..], &["-l", "app=typo"]].concat());
+    still_waiting_on_watches(&mut live, &cluster, 2);
+    cluster
+        .sim
+        .create(
+            "pods",
+            with_condition(
+                pod("typo", json!({"app": "typo"}), "Running"),
+                "Ready",
+                "True",
+            ),
+        )
+        .unwrap();
+    let (code, _, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    // Said once, in the words of a named object's wait: a typo must not look like a hang.
+    let waiting = "kw: no deployment or pod matches app=typo yet; waiting for one to be created";
+    assert_eq!(stderr.matches(waiting).count(), 1, "{stderr}");
+
+    // Not under -q; and not when the selector matches something.
+    let mut quiet = spawn(&cluster, &[&wait[..], &["-l", "app=nosuch", "-q"]].concat());
+    still_waiting_on_watches(&mut quiet, &cluster, 4);
+    assert_eq!(quiet.stop(), "");
+    let out = run(
+        cluster.get(&[
+            "pods",
+            "-l",
+            "app=typo",
+            "--until",
+            "ready",
+            "--timeout",
+            "20s",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("yet; waiting"), "{}", out.stderr);
+}
+
+#[test]
 fn a_plain_watch_of_a_missing_object_fails_as_kubectl_does() {
     let cluster = Cluster::seeded();
     for args in [

@@ -193,3 +193,98 @@ fn a_crash_loop_tells_its_verdict_at_80_by_24_and_100_by_30() {
         }
     }
 }
+
+/// Issue 55: at 80×24, of three identically crash-looping Pods one row said failed and two in
+/// progress, the Deployment's row in progress, and the run ended on one Pod. Every row agrees
+/// with the verdict: while the grace runs each says when it fails (`failing in 4s:
+/// CrashLoopBackOff (web)`), and in the last frame the Pods and their Deployment all say
+/// failed, RESTARTS still on screen.
+#[test]
+fn every_row_agrees_with_the_verdict_at_80_by_24() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = Cluster::seeded();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.tmux(&["resize-window", "-x", "80", "-y", "24"]);
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text(
+        "kw get deploy,pods -l app=shop --live --until ready --fail-on failed \
+         --fail-grace 5s --timeout 60s; echo \"code=$?\"",
+    );
+    terminal.press("Enter");
+    let mut rollout = Rollout::new(Plot::CrashLoop, "default", "shop");
+    rollout.beat = Duration::from_millis(200);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let pod_rows = |screen: &[String]| -> Vec<String> {
+        screen
+            .iter()
+            .filter(|l| l.starts_with("pod/shop-"))
+            .cloned()
+            .collect()
+    };
+    // During the grace: every Pod's row, and the Deployment's, say the failure pending.
+    let during = terminal.wait_for("the grace counting down on every row", |screen| {
+        let pods = pod_rows(screen);
+        pods.len() == 3
+            && pods.iter().all(|l| l.contains("failing in "))
+            && screen
+                .iter()
+                .any(|l| l.starts_with("deployment.apps/shop ") && l.contains("failing in "))
+    });
+    let all = during.join("\n");
+    for row in pod_rows(&during) {
+        let (_, judgement) = row.split_once("failing in ").expect("pending");
+        assert!(
+            judgement.contains("s: CrashLoopBackOff (web)"),
+            "{row:?}\n{all}"
+        );
+    }
+    let header = position(&during, "the Pods' header", |l| {
+        l.starts_with("NAME ") && l.contains("RESTARTS")
+    });
+    assert!(during[header].ends_with("JUDGEMENT"), "{all}");
+
+    let screen = terminal.wait_for("the exit code", |screen| {
+        screen.iter().any(|l| l.starts_with("code="))
+    });
+    let all = screen.join("\n");
+    assert!(screen.iter().any(|l| l == "code=2"), "{all}");
+    let history: Vec<String> = terminal
+        .tmux(&["capture-pane", "-p", "-S", "-200"])
+        .lines()
+        .map(String::from)
+        .collect();
+    let verdict = history
+        .iter()
+        .rposition(|l| l.starts_with("--fail-on failed met by "))
+        .expect("the frame's verdict in the history");
+    let frame = &history[history[..verdict]
+        .iter()
+        .rposition(|l| l.starts_with("NAME "))
+        .and_then(|pods| history[..pods].iter().rposition(|l| l.starts_with("NAME ")))
+        .expect("the last frame's headers")..verdict];
+    let shown = frame.join("\n");
+    let rows: Vec<&String> = frame
+        .iter()
+        .filter(|l| l.starts_with("pod/shop-") || l.starts_with("deployment.apps/shop "))
+        .collect();
+    assert_eq!(rows.len(), 4, "{shown}");
+    for row in rows {
+        assert!(
+            row.contains("   failed: "),
+            "every row says failed: {row:?}\n{shown}"
+        );
+    }
+    assert!(
+        frame
+            .iter()
+            .any(|l| l == "3 pods: 0 ready, 0 in progress, 3 failed"),
+        "{shown}"
+    );
+    assert!(
+        frame
+            .iter()
+            .any(|l| l == "1 deployment: 0 ready, 0 in progress, 1 failed"),
+        "{shown}"
+    );
+}

@@ -191,3 +191,66 @@ fn peak_memory_kib(
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// Issue 56, point 8: at 80 columns a crash-looping Pod's row kept NAME, READY and STATUS and
+/// dropped RESTARTS, what people watch Pods for, with nothing on screen to say so. The
+/// columns give way AGE first, then from the right, RESTARTS last.
+#[test]
+fn restarts_survive_at_80_columns() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = Cluster::start(SimConfig {
+        clock: Some(harness::frozen_now()),
+        empty: true,
+        ..SimConfig::default()
+    });
+    let _ = cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "shop-prod"}}));
+    for name in [
+        "payments-worker-7c9f8d6b5-r6977",
+        "payments-worker-7c9f8d6b5-6zjwc",
+    ] {
+        let pod = json!({
+            "metadata": {"name": name, "namespace": "shop-prod",
+                         "creationTimestamp": "2025-12-28T00:00:00Z"},
+            "spec": {"containers": [{"name": "web", "image": "shop:1"}]},
+            "status": {"phase": "Running", "containerStatuses": [{
+                "name": "web", "ready": false, "restartCount": 7,
+                "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+                "lastState": {"terminated": {"exitCode": 1,
+                                             "finishedAt": "2026-01-01T11:57:50Z"}}}]}
+        });
+        cluster
+            .sim
+            .create("pods", pod)
+            .expect("the sim takes the pod");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = terminal(&cluster, dir.path());
+    terminal.tmux(&["resize-window", "-x", "80", "-y", "24"]);
+    terminal.wait_for_prompts(PROMPT, 1);
+    terminal.type_text("kw get pods -A --live");
+    terminal.press("Enter");
+    let screen = terminal.wait_for("the listed pods", |screen| {
+        screen.iter().any(|l| l.starts_with("2 pods"))
+    });
+    let all = screen.join("\n");
+    let header = screen
+        .iter()
+        .find(|l| l.starts_with("NAMESPACE "))
+        .unwrap_or_else(|| panic!("the header:\n{all}"));
+    let header: Vec<&str> = header.split_whitespace().collect();
+    // Kept: which object (NAMESPACE, NAME), what is wrong (STATUS), and RESTARTS; AGE and
+    // READY gave way.
+    assert_eq!(header, ["NAMESPACE", "NAME", "STATUS", "RESTARTS"], "{all}");
+    let row = screen
+        .iter()
+        .find(|l| l.contains("-r6977 "))
+        .unwrap_or_else(|| panic!("a Pod's row:\n{all}"));
+    assert!(
+        row.ends_with("CrashLoopBackOff   7 (2m10s ago)"),
+        "{row:?}\n{all}"
+    );
+    terminal.press("C-c");
+    terminal.wait_for_prompts(PROMPT, 2);
+}

@@ -204,3 +204,59 @@ fn a_watch_in_a_missing_namespace_says_so_once_and_waits_for_it() {
     assert_eq!(listed.code, Some(0));
     assert_eq!(listed.stderr, "No resources found in gone namespace.\n");
 }
+
+#[test]
+fn a_glob_that_matches_no_namespace_says_so_once_and_waits_for_one() {
+    let cluster = Cluster::seeded();
+    // Under -q nothing is said: the watch starts after the look at the namespaces.
+    let live = Live::spawn(&mut cluster.get(&["pods", "-n", "nosuch*", "-w", "-q", "-o", "name"]));
+    harness::wait_for("the quiet watch to start", LIMIT, || {
+        cluster
+            .sim
+            .requests()
+            .iter()
+            .any(|r| r.path.starts_with("/api/v1/pods?") && r.path.contains("watch="))
+    });
+    assert_eq!(live.stop(), "");
+
+    let stderr = cluster.dir.path().join("no-ns-matches.err");
+    let live = Live::spawn_stderr_to(
+        &mut cluster.get(&["pods,deployments", "-n", "nosuch*", "-w", "-o", "name"]),
+        &stderr,
+    );
+    let notice = "kw: no namespace matches \"nosuch*\" yet; waiting for one to be created\n";
+    wait_for_file(&stderr, notice);
+    cluster
+        .sim
+        .create("namespaces", json!({"metadata": {"name": "nosuch-1"}}))
+        .unwrap();
+    cluster
+        .sim
+        .create(
+            "pods",
+            json!({"metadata": {"name": "arrived", "namespace": "nosuch-1"}}),
+        )
+        .unwrap();
+    assert_eq!(
+        live.lines_until(LIMIT, |line| line == "pod/arrived"),
+        ["pod/arrived"]
+    );
+    // Two watches met the glob that matched nothing: one line.
+    assert_eq!(live.stop(), notice);
+
+    // A glob that matches a namespace, empty or not, is nothing to say.
+    let out = harness::run(
+        cluster.get(&[
+            "pods",
+            "-n",
+            "kube-*,nosuch-*",
+            "-w",
+            "--timeout",
+            "1s",
+            "-o",
+            "name",
+        ]),
+        LIMIT,
+    );
+    assert_eq!(out.stderr, "error: --timeout 1s ran out\n");
+}

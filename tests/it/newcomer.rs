@@ -431,3 +431,59 @@ fn kw_sim_says_how_to_connect_without_a_kubeconfig() {
         }
     }
 }
+
+/// Issue 56, point 9: `kw demo`'s first screen at 100×30. Its banner came before a 20-row first
+/// list and scrolled off at once, it never said what it runs, and its "Next," lines were laid
+/// out two ways. Now, under the first list: what it runs, and every line of the banner, whole,
+/// each "Next," on a line of its own with its commands indented under it.
+#[test]
+fn the_demos_first_screen_says_what_it_runs_under_the_list() {
+    crate::harness::require("tmux", &["-V"]);
+    let cluster = Cluster::seeded();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let terminal = crate::live_terminal::terminal(&cluster, dir.path());
+    terminal.tmux(&["resize-window", "-x", "100", "-y", "30"]);
+    terminal.wait_for_prompts(crate::live_terminal::PROMPT, 1);
+    terminal.type_text("TMPDIR=$HOME kw demo");
+    terminal.press("Enter");
+    const FIRST: &str =
+        "kw demo: kubectl get -w that never drops an event, plus --live, --diff, --until";
+    const LAST: &str = "  kw rollout status deploy/web";
+    terminal.wait_for("the banner's first and last lines", |screen| {
+        screen.iter().any(|l| l == FIRST) && screen.iter().any(|l| l == LAST)
+    });
+    // The pane as it is, 30 rows: nothing joined back.
+    let pane = terminal.tmux(&["capture-pane", "-p"]);
+    let rows: Vec<&str> = pane.lines().map(str::trim_end).collect();
+    let all = rows.join("\n");
+    let first = rows.iter().position(|l| *l == FIRST).expect("the banner");
+    let banner = &rows[first..=first + rows[first..].iter().position(|l| *l == LAST).unwrap()];
+    assert_eq!(
+        banner[1], "Running: kw get pods -A --watch --output-watch-events",
+        "what it runs:\n{all}"
+    );
+    assert!(
+        banner[2].starts_with("on a simulated cluster at https://127.0.0.1:")
+            && banner[2].ends_with("; Ctrl-C stops it."),
+        "{all}"
+    );
+    let nexts: Vec<usize> = (0..banner.len())
+        .filter(|&i| banner[i].starts_with("Next,"))
+        .collect();
+    assert_eq!(nexts.len(), 3, "{all}");
+    for &at in &nexts {
+        assert!(banner[at].ends_with(':'), "{all}");
+        assert!(banner[at + 1].starts_with("  "), "one way: {all}");
+    }
+    assert!(
+        rows[..first].iter().any(|l| l.starts_with("ADDED ")),
+        "the banner comes under the first list:\n{all}"
+    );
+    terminal.press("C-c");
+    // The shell's prompt again, after the `^C` the terminal echoes.
+    terminal.wait_for("the prompt again", |screen| {
+        screen
+            .last()
+            .is_some_and(|l| l.ends_with(crate::live_terminal::PROMPT.trim_end()))
+    });
+}

@@ -2,6 +2,11 @@
 //! since when, across short recoveries (a crash loop's running spell between two back-offs is
 //! no recovery), the moment each pending failure falls, and what a stuck child makes of its
 //! workload's judgement once the grace has passed. A watched Pod is its own child here.
+//!
+//! One stuck Pod has one clock, whether it is watched itself or counted as a workload's child,
+//! and watched Pods of one owner stuck for the same reason (`CrashLoopBackOff (web)`) share
+//! one, from the first of them: they are one trouble, so they and their workload fail at the
+//! same moment, and every row of the live view agrees with the verdict.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime};
@@ -20,7 +25,12 @@ pub(super) struct Grace {
     grace: Duration,
     /// Workloads' stuck children, by child label (`pod/web-1`). Only children stuck now are
     /// kept.
-    troubles: HashMap<Key, BTreeMap<String, Trouble>>,
+    troubles: HashMap<Key, BTreeMap<String, Held>>,
+    /// The clocks stuck Pods run on (`Grace::clock_of`): when the first of the Pods on each
+    /// began to be stuck. Only clocks some Pod stuck now runs on are kept.
+    clocks: HashMap<String, SystemTime>,
+    /// The cohort of each watched Pod stuck now, by Pod id (`pod_id`): its owner and reason.
+    cohorts: HashMap<String, String>,
     /// The moment each object's pending failure was said to fall (`failing in 25s unless it
     /// recovers`): said again only when that moment changes.
     pending_said: HashMap<Key, SystemTime>,
@@ -42,6 +52,8 @@ impl Grace {
         Grace {
             grace,
             troubles: HashMap::new(),
+            clocks: HashMap::new(),
+            cohorts: HashMap::new(),
             pending_said: HashMap::new(),
             recovered: HashMap::new(),
             late: HashMap::new(),
@@ -86,9 +98,10 @@ impl Grace {
             }
             return None;
         };
+        let known = self.trouble(known);
         let since = trouble.map_or(known.since, |t| t.since.min(known.since));
         Some(Trouble {
-            reason: known.reason.clone(),
+            reason: known.reason,
             since,
         })
     }
@@ -120,46 +133,142 @@ impl Grace {
         let id = (key.clone(), child.to_string());
         match trouble {
             Some(trouble) => {
+                let pod = pod_id(key, child);
+                let clock = self.clock_of(&pod).to_string();
                 let recovered = self.recovered.remove(&id).map(|(since, _)| since);
                 let children = self.troubles.entry(key.clone()).or_default();
                 // The earliest evidence counts: a Warning event or the Pod's own status may
-                // tell of an earlier start than kw's first sight.
-                let since = [children.get(child).map(|t| t.since), recovered]
-                    .into_iter()
-                    .flatten()
-                    .fold(trouble.since, SystemTime::min);
+                // tell of an earlier start than kw's first sight, and so may the same Pod
+                // seen as another object's child, or a Pod of its cohort.
+                let since = [
+                    children.get(child).map(|t| t.since),
+                    recovered,
+                    self.clocks.get(&clock).copied(),
+                ]
+                .into_iter()
+                .flatten()
+                .fold(trouble.since, SystemTime::min);
                 children.insert(
                     child.to_string(),
-                    Trouble {
+                    Held {
                         reason: trouble.reason,
                         since,
+                        pod,
                     },
                 );
+                self.clocks.insert(clock, since);
             }
             None => {
-                if let Some(children) = self.troubles.get_mut(key) {
-                    if let Some(was) = children.remove(child) {
-                        self.recovered.insert(id, (was.since, now));
-                    }
-                    if children.is_empty() {
-                        self.troubles.remove(key);
-                    }
+                // Most events are of Pods that were never stuck: nothing to look up for them.
+                let Some(children) = self.troubles.get_mut(key) else {
+                    return;
+                };
+                let Some(was) = children.remove(child) else {
+                    return;
+                };
+                if children.is_empty() {
+                    self.troubles.remove(key);
                 }
+                let clock = self.clock_of(&was.pod).to_string();
+                let since = self
+                    .clocks
+                    .get(&clock)
+                    .map_or(was.since, |c| was.since.min(*c));
+                self.recovered.insert(id, (since, now));
+                self.stop_clock_if_idle(&clock);
             }
         }
     }
 
+    /// A watched Pod (`pod`, seen stuck or not) is of `cohort` (its owner and reason, from
+    /// `cohort`) or of none: from now on it runs on its cohort's clock, which starts at the
+    /// earliest of its Pods' own.
+    pub(super) fn join_cohort(&mut self, pod: &Key, cohort: Option<String>) {
+        let id = pod_id(pod, &pod.name);
+        let cohort = cohort.map(|c| format!("{}\0{}\0{c}", pod.context, pod.namespace));
+        if self.cohorts.get(&id) == cohort.as_ref() {
+            return;
+        }
+        let before = self.clock_of(&id).to_string();
+        let started = self.clocks.get(&id).copied();
+        match cohort {
+            Some(cohort) => {
+                if let Some(started) = started {
+                    let clock = self.clocks.entry(cohort.clone()).or_insert(started);
+                    *clock = (*clock).min(started);
+                }
+                self.cohorts.insert(id, cohort);
+            }
+            None => {
+                self.cohorts.remove(&id);
+            }
+        }
+        self.stop_clock_if_idle(&before);
+    }
+
+    /// The clock the Pod `pod` (a `pod_id`) runs on: its cohort's, or its own.
+    fn clock_of<'a>(&'a self, pod: &'a str) -> &'a str {
+        self.cohorts.get(pod).map_or(pod, String::as_str)
+    }
+
+    /// Forget `clock` once no Pod stuck now runs on it.
+    fn stop_clock_if_idle(&mut self, clock: &str) {
+        let running = self
+            .troubles
+            .values()
+            .flat_map(BTreeMap::values)
+            .any(|held| self.clock_of(&held.pod) == clock);
+        if !running {
+            self.clocks.remove(clock);
+        }
+    }
+
+    /// What `held` stands for now: its reason, since the start of the clock it runs on.
+    fn trouble(&self, held: &Held) -> Trouble {
+        let since = self
+            .clocks
+            .get(self.clock_of(&held.pod))
+            .map_or(held.since, |clock| held.since.min(*clock));
+        Trouble {
+            reason: held.reason.clone(),
+            since,
+        }
+    }
+
+    /// The stuck children of `key`, each as it stands now.
+    fn children_of(&self, key: &Key) -> Option<BTreeMap<&String, Trouble>> {
+        let children = self.troubles.get(key)?;
+        Some(
+            children
+                .iter()
+                .map(|(child, held)| (child, self.trouble(held)))
+                .collect(),
+        )
+    }
+
     /// `key` was deleted: nothing of it is kept.
     pub(super) fn forget(&mut self, key: &Key) {
-        self.troubles.remove(key);
+        let clocks: Vec<String> = self
+            .troubles
+            .remove(key)
+            .into_iter()
+            .flat_map(BTreeMap::into_values)
+            .map(|held| self.clock_of(&held.pod).to_string())
+            .collect();
+        self.cohorts.remove(&pod_id(key, &key.name));
+        for clock in clocks {
+            self.stop_clock_if_idle(&clock);
+        }
         self.pending_said.remove(key);
         self.evidence.remove(key);
         self.recovered.retain(|(object, _), _| object != key);
     }
 
     /// The stuck child of `key` that has been stuck the longest, and why.
-    pub(super) fn first(&self, key: &Key) -> Option<(&String, &Trouble)> {
-        self.troubles.get(key)?.iter().min_by_key(|(_, t)| t.since)
+    pub(super) fn first(&self, key: &Key) -> Option<(&String, Trouble)> {
+        self.children_of(key)?
+            .into_iter()
+            .min_by_key(|(_, t)| t.since)
     }
 
     /// Whether a child of `key` (or `key` itself) is stuck now.
@@ -182,6 +291,35 @@ impl Grace {
         label: &str,
         now: SystemTime,
     ) -> Option<String> {
+        let (due, child, reason) = self.pending(key, label)?;
+        if self.pending_said.get(key) == Some(&due) {
+            return None;
+        }
+        // Bounded as the progress lines are.
+        if !self.pending_said.contains_key(key) && self.pending_said.len() >= NAMED_OBJECTS {
+            return None;
+        }
+        let left = due.duration_since(now).ok()?;
+        // Whole seconds, rounded up: "failing in 0s" would read as already failed.
+        let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        self.pending_said.insert(key.clone(), due);
+        let cause = match child {
+            Some(child) => format!("{child}: {reason}"),
+            None => reason,
+        };
+        Some(format!(
+            "{label}: {cause}; failing in {seconds}s unless it recovers"
+        ))
+    }
+
+    /// The failure pending on `key` (labelled `label`), while the grace runs: when it falls,
+    /// the child that holds it (none for a watched Pod's own trouble) and why
+    /// (`CrashLoopBackOff (web): ...`).
+    pub(super) fn pending(
+        &self,
+        key: &Key,
+        label: &str,
+    ) -> Option<(SystemTime, Option<String>, String)> {
         if self.grace.is_zero() {
             return None;
         }
@@ -193,37 +331,14 @@ impl Grace {
             .filter(|((object, _), _)| object == key)
             .map(|(_, (since, _))| *since)
             .fold(trouble.since, SystemTime::min);
-        let due = since + self.grace;
-        if self.pending_said.get(key) == Some(&due) {
-            return None;
-        }
-        // Bounded as the progress lines are.
-        if !self.pending_said.contains_key(key) && self.pending_said.len() >= NAMED_OBJECTS {
-            return None;
-        }
-        let left = due.duration_since(now).ok()?;
-        // Whole seconds, rounded up: "failing in 0s" would read as already failed.
-        let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-        let line = if child == label {
-            format!(
-                "{label}: {}; failing in {seconds}s unless it recovers",
-                trouble.reason
-            )
-        } else {
-            format!(
-                "{label}: {child}: {}; failing in {seconds}s unless it recovers",
-                trouble.reason
-            )
-        };
-        self.pending_said.insert(key.clone(), due);
-        Some(line)
+        let child = (child != label).then(|| child.clone());
+        Some((since + self.grace, child, trouble.reason))
     }
 
     /// When the first of `key`'s stuck children has been stuck for the grace.
     pub(super) fn due(&self, key: &Key) -> Option<SystemTime> {
-        let children = self.troubles.get(key)?;
-        let since = children.values().map(|t| t.since).min()?;
-        Some(since + self.grace)
+        let (_, first) = self.first(key)?;
+        Some(first.since + self.grace)
     }
 
     /// What `key`'s stuck children make of its judgement at `now` (`label` is its own, as a
@@ -238,17 +353,21 @@ impl Grace {
         judgement: &Judgement,
         now: SystemTime,
     ) -> Option<Judgement> {
-        let children = self.troubles.get(key)?;
+        let children = self.children_of(key)?;
         let due = children
             .iter()
             .filter(|(_, t)| t.since + self.grace <= now)
             .min_by_key(|(_, t)| t.since);
         match (judgement.state, due) {
-            (State::Failed, None) if children.contains_key(label) => Some(Judgement {
-                state: State::InProgress,
-                message: judgement.message.clone(),
-            }),
-            (State::InProgress | State::Failed, Some((child, trouble))) if child == label => {
+            (State::Failed, None) if children.keys().any(|child| *child == label) => {
+                Some(Judgement {
+                    state: State::InProgress,
+                    message: judgement.message.clone(),
+                })
+            }
+            (State::InProgress | State::Failed, Some((child, trouble)))
+                if child.as_str() == label =>
+            {
                 Some(Judgement {
                     state: State::Failed,
                     message: trouble.reason.clone(),
@@ -261,6 +380,42 @@ impl Grace {
             _ => None,
         }
     }
+}
+
+/// A stuck child as kept: its reason, the earliest start seen of its own, and the Pod it is
+/// (`pod_id`), whose clock may have started earlier.
+#[derive(Debug)]
+struct Held {
+    reason: String,
+    since: SystemTime,
+    pod: String,
+}
+
+/// The Pod `child` (`pod/x`, or `CONTEXT/pod/x`) of `key` (its workload, or the Pod itself),
+/// as one id whichever way it is seen: its context, namespace and name.
+fn pod_id(key: &Key, child: &str) -> String {
+    let name = child.rsplit('/').next().unwrap_or(child);
+    format!("{}\0{}\0{name}", key.context, key.namespace)
+}
+
+/// The cohort of a watched Pod stuck for `reason`: its controller (by uid) and the reason's
+/// head (`CrashLoopBackOff (web)`, not the back-off that grows; `ErrImagePull` counted as the
+/// `ImagePullBackOff` it alternates with); none for a Pod of its own.
+pub(super) fn cohort(pod: &Value, reason: &str) -> Option<String> {
+    let owner = pod
+        .pointer("/metadata/ownerReferences")?
+        .as_array()?
+        .iter()
+        .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))?;
+    let uid = owner.get("uid")?.as_str()?;
+    let head = reason.split(':').next().unwrap_or(reason).trim();
+    // A failed pull and its back-off are one trouble that the kubelet words in turn.
+    let (word, container) = head.split_once(' ').unwrap_or((head, ""));
+    let word = match word {
+        "ErrImagePull" => "ImagePullBackOff",
+        word => word,
+    };
+    Some(format!("{uid}\0{word} {container}"))
 }
 
 /// Whether objects of `resource` are Pods.

@@ -17,7 +17,7 @@ use super::findings::Findings;
 use super::grace::{self, Grace};
 use super::identity::{GroupResource, Key, Named};
 use super::rules::{PastGrace, Rules};
-use super::telling::Telling;
+use super::telling::{self, Telling};
 use super::verdict::{Trouble, Verdict};
 
 /// The shared state of every watcher's condition sink: the objects seen and their conditions.
@@ -44,6 +44,10 @@ pub struct Judge {
     ended: Option<Verdict>,
     /// The named objects missing after the first lists have been announced.
     announced_missing: bool,
+    /// The types watched as collections (`deployment`, `pod`), and the selectors they are
+    /// watched with, for the line that says none matches (`Judge::newly_missing`).
+    collections: Vec<String>,
+    selector: Option<String>,
     /// The earliest `Later::at` of the objects (maybe of one since deleted: one scan too many).
     next_tick: Option<SystemTime>,
     /// What is told on stderr while the wait runs (`Rules::progress`; the hint under `-q` too).
@@ -84,6 +88,8 @@ impl Judge {
             printed: 0,
             ended: None,
             announced_missing: false,
+            collections: Vec::new(),
+            selector: None,
             next_tick: None,
             telling: Telling::default(),
             last_judged: None,
@@ -132,16 +138,43 @@ impl Judge {
         self.ended.clone()
     }
 
-    /// After the first complete lists, once: the named objects that do not exist (yet).
+    /// A context of the run watches collections of these types (singular names), with this
+    /// selector: what `newly_missing` says when none has an object.
+    pub fn watches_collections(&mut self, kinds: Vec<String>, selector: Option<String>) {
+        for kind in kinds {
+            if !self.collections.contains(&kind) {
+                self.collections.push(kind);
+            }
+        }
+        self.selector = self.selector.take().or(selector);
+    }
+
+    /// After the first complete lists, once: a line for each named object that does not exist
+    /// (yet), or, when nothing was named and nothing was listed, one saying that no object
+    /// matches: a typo in a selector would otherwise look like a hang.
     pub(super) fn newly_missing(&mut self) -> Vec<String> {
         if self.announced_missing || !self.all_synced() {
             return Vec::new();
         }
         self.announced_missing = true;
+        if self.named.is_empty() {
+            // `--max-events` alone waits for events, not for objects.
+            let waits_on_objects = !self.rules.until.is_empty() || !self.rules.fail_on.is_empty();
+            let nothing = waits_on_objects && self.objects.is_empty() && self.deleted.is_none();
+            return (nothing && !self.collections.is_empty())
+                .then(|| telling::none_matches(&self.collections, self.selector.as_deref()))
+                .into_iter()
+                .collect();
+        }
         self.named
             .iter()
             .filter(|n| !self.has_seen(n))
-            .map(|n| n.label.clone())
+            .map(|n| {
+                format!(
+                    "{} does not exist yet; waiting for it to be created",
+                    n.label
+                )
+            })
             .collect()
     }
 
@@ -192,6 +225,11 @@ impl Judge {
                 // child is: the same rule for every object.
                 if self.guards_pods() && grace::is_pod(event.resource) {
                     let reason = parsed.as_ref().and_then(grace::own_trouble);
+                    let cohort = parsed
+                        .as_ref()
+                        .zip(reason.as_deref())
+                        .and_then(|(pod, reason)| grace::cohort(pod, reason));
+                    self.grace.join_cohort(&key, cohort);
                     // Kw's first sight; the Pod's own evidence, read on the server's clock,
                     // may come to move it earlier (`child_trouble`).
                     let since = self.grace.first_sight(&key, reason.is_some(), now);
@@ -231,6 +269,9 @@ impl Judge {
                     }
                 }
                 self.objects.insert(key, seen);
+                // Another object's grace may have run out too: the verdict must not name one
+                // of a cohort while the rest are still judged in progress.
+                self.judge_due(now);
             }
         }
         if let Some(ended) = self.decide() {
@@ -249,6 +290,20 @@ impl Judge {
     pub fn tick(&mut self, now: SystemTime) -> Option<Verdict> {
         if self.ended.is_some() || self.next_tick.is_none_or(|at| at > now) {
             return None;
+        }
+        self.judge_due(now);
+        let decided = self.decide();
+        if let Some(ended) = &decided {
+            self.ended = Some(ended.clone());
+        }
+        decided
+    }
+
+    /// The objects whose judgement has changed with time alone by `now`, judged again, all
+    /// before any verdict is drawn from them (`next_tick` is the earliest such moment).
+    fn judge_due(&mut self, now: SystemTime) {
+        if self.next_tick.is_none_or(|at| at > now) {
+            return;
         }
         let due: Vec<Key> = self
             .objects
@@ -281,11 +336,6 @@ impl Judge {
             self.objects.insert(key, fresh);
         }
         self.next_tick = self.earliest_tick(now);
-        let decided = self.decide();
-        if let Some(ended) = &decided {
-            self.ended = Some(ended.clone());
-        }
-        decided
     }
 
     /// A child of workload `workload` (a Pod of its current revision, `child` as
@@ -328,11 +378,30 @@ impl Judge {
             self.objects.insert(workload.clone(), seen);
         }
         self.next_tick = self.earliest_tick(now);
+        self.judge_due(now);
         let decided = self.decide();
         if let Some(ended) = &decided {
             self.ended = Some(ended.clone());
         }
         decided
+    }
+
+    /// The failure pending on `key` while its grace runs, when it is judged in progress: when
+    /// it falls, and its cause in short, the reason's head first (`CrashLoopBackOff (web)`, or
+    /// `CrashLoopBackOff (web) in pod/web-1` for a workload's Pod). What the live view shows
+    /// in its row.
+    pub(super) fn pending_failure(&self, key: &Key) -> Option<(SystemTime, String)> {
+        let seen = self.objects.get(key)?;
+        let in_progress = seen.judgement.as_ref()?.state == State::InProgress;
+        if !self.guards_pods() || self.rules.past_grace == PastGrace::Said || !in_progress {
+            return None;
+        }
+        let (due, child, reason) = self.grace.pending(key, &seen.label)?;
+        let head = reason.split(':').next().unwrap_or(&reason).trim();
+        Some(match child {
+            Some(child) => (due, format!("{head} in {child}")),
+            None => (due, head.to_string()),
+        })
     }
 
     /// Whether stuck Pods are held to the grace: only `--fail-on failed` asks for it.

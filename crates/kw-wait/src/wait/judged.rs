@@ -6,6 +6,7 @@
 //! the view the judge as a `dyn Judging`.
 
 use std::collections::HashMap;
+use std::time::SystemTime;
 
 use kw_events::readiness::Judgement;
 
@@ -27,6 +28,16 @@ pub type ObjectKey = (String, String, String);
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Judged {
     by_type: HashMap<(String, String), HashMap<ObjectKey, Judgement>>,
+    /// The objects judged in progress whose failure is pending while a stuck Pod's grace runs.
+    failing: HashMap<(String, String), HashMap<ObjectKey, Failing>>,
+}
+
+/// A failure pending while a stuck Pod's grace runs (`--fail-grace`): when it falls unless the
+/// Pod recovers, and why in short (`CrashLoopBackOff (web)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failing {
+    pub at: SystemTime,
+    pub cause: String,
 }
 
 impl Judged {
@@ -49,5 +60,30 @@ impl Judged {
     /// The judgements of the objects of one type.
     pub fn of_type(&self, group: &str, plural: &str) -> Option<&HashMap<ObjectKey, Judgement>> {
         self.by_type.get(&(group.to_string(), plural.to_string()))
+    }
+
+    /// Note that the object `name` of type `group`/`plural` will fail as `failing` says.
+    pub fn insert_failing(
+        &mut self,
+        (group, plural): (&str, &str),
+        (context, namespace, name): (&str, &str, &str),
+        failing: Failing,
+    ) {
+        self.failing
+            .entry((group.to_string(), plural.to_string()))
+            .or_default()
+            .insert(
+                (context.to_string(), namespace.to_string(), name.to_string()),
+                failing,
+            );
+    }
+
+    /// The pending failures of the objects of one type.
+    pub fn failing_of_type(
+        &self,
+        group: &str,
+        plural: &str,
+    ) -> Option<&HashMap<ObjectKey, Failing>> {
+        self.failing.get(&(group.to_string(), plural.to_string()))
     }
 }

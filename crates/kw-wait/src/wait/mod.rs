@@ -46,7 +46,7 @@ pub use expr::{ConditionError, Expr, For};
 pub use findings::Findings;
 pub use identity::{GroupResource, Key, Named};
 pub use judge::Judge;
-pub use judged::{Judged, Judging, ObjectKey};
+pub use judged::{Failing, Judged, Judging, ObjectKey};
 pub use rules::{PastGrace, Rules};
 pub use shared::{SayProgress, SharedJudge};
 pub use sink::ConditionSink;

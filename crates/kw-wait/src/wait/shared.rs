@@ -105,6 +105,11 @@ impl SharedJudge {
         self.lock().member_resolved(named, watchers)
     }
 
+    /// A member watches collections (`Judge::watches_collections`).
+    pub fn watches_collections(&self, kinds: Vec<String>, selector: Option<String>) {
+        self.lock().watches_collections(kinds, selector)
+    }
+
     /// Every object in kubectl wait's order, and whether it met the condition
     /// (`Findings::in_order`).
     pub fn in_order(&self) -> Vec<(String, super::Standing)> {
@@ -179,11 +184,16 @@ impl super::judged::Judging for SharedJudge {
         let judge = self.lock();
         let mut judged = super::judged::Judged::default();
         for (key, judgement) in judge.findings().judgements() {
-            judged.insert(
-                (&key.resource.group, &key.resource.plural),
-                (&key.context, &key.namespace, &key.name),
-                judgement.clone(),
+            let of_type = (key.resource.group.as_str(), key.resource.plural.as_str());
+            let object = (
+                key.context.as_str(),
+                key.namespace.as_str(),
+                key.name.as_str(),
             );
+            judged.insert(of_type, object, judgement.clone());
+            if let Some((at, cause)) = judge.pending_failure(key) {
+                judged.insert_failing(of_type, object, super::judged::Failing { at, cause });
+            }
         }
         judged
     }

@@ -82,10 +82,9 @@ impl<S: Sink> Sink for ConditionSink<S> {
         let decided = judge.synced(self.index);
         if decided.is_none() && judge.says_progress() {
             // Waiting for a typo would look like a hang: say what is being waited for.
-            for label in judge.newly_missing() {
-                kw_base::notices::notice(&format!(
-                    "{label} does not exist yet; waiting for it to be created"
-                ));
+            // The judge's, over every context: a named object's label names its own.
+            for line in judge.newly_missing() {
+                kw_base::notices::notice_unscoped(&line);
             }
         }
         Ok(judge.record(decided))

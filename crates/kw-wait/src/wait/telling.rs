@@ -14,6 +14,22 @@ use super::summary::NAMED_OBJECTS;
 /// through, bounded for an object whose message changes with every event.
 const SAID_PER_OBJECT: usize = 8;
 
+/// `no deployment or pod matches app=typo yet; waiting for one to be created`: what a wait on
+/// collections that list nothing waits for, in the words of the one that names an object.
+pub(super) fn none_matches(kinds: &[String], selector: Option<&str>) -> String {
+    let kinds = match kinds {
+        [] => "object".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    };
+    match selector {
+        Some(selector) => {
+            format!("no {kinds} matches {selector} yet; waiting for one to be created")
+        }
+        None => format!("no {kinds} exists yet; waiting for one to be created"),
+    }
+}
+
 #[derive(Debug, Default)]
 pub(super) struct Telling {
     /// Lines not yet taken.

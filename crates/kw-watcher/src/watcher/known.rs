@@ -85,6 +85,11 @@ impl Known {
         self.objects.is_empty()
     }
 
+    /// Whether any object known is in a namespace `shows` accepts.
+    pub fn any_in(&self, shows: impl Fn(&str) -> bool) -> bool {
+        self.objects.values().any(|known| shows(&known.namespace))
+    }
+
     /// A complete list is about to be read (again): objects it does not contain will be gone.
     pub fn begin_sync(&mut self) {
         self.epoch += 1;

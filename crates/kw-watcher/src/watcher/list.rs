@@ -7,6 +7,8 @@ use serde_json::value::RawValue;
 
 use crate::watcher::ends::{end_of_sync, Interrupted};
 use crate::watcher::error::WatchError;
+use crate::watcher::namespace_access;
+use crate::watcher::namespaces::NamespaceSet;
 use crate::watcher::pacing::retry_pause;
 use crate::watcher::state::{listed_event, seen_of, WatchState};
 use kw_base::log;
@@ -270,9 +272,17 @@ pub(super) fn get_named(
 
 /// `-n nosuch -w`: a watch in a namespace that does not exist is valid (its objects arrive
 /// once it is created), but looks like a quiet cluster: after an empty first list, say so
-/// once and go on waiting. A server that will not tell (403) gets no notice.
+/// once and go on waiting. So for `-n 'nosuch*'` when no namespace matches. A server that will
+/// not tell (403) gets no notice.
 pub(super) fn say_if_namespace_missing(state: &WatchState<'_>) {
-    if !state.options.watch || !state.known.is_empty() {
+    if !state.options.watch || !state.options.tells_waits {
+        return;
+    }
+    if let Some(set) = &state.target.namespace_set {
+        say_if_no_namespace_matches(state, set);
+        return;
+    }
+    if !state.known.is_empty() {
         return;
     }
     let Some(path) = state.target.namespace_path() else {
@@ -283,6 +293,22 @@ pub(super) fn say_if_namespace_missing(state: &WatchState<'_>) {
         let namespace = state.target.namespace.as_deref().unwrap_or_default();
         kw_base::notices::notice_once(&format!(
             "namespace \"{namespace}\" does not exist yet; waiting for it to be created"
+        ));
+    }
+}
+
+/// `-n 'nosuch*' -w`: the cluster-wide watch lists the other namespaces' objects, so only the
+/// namespaces themselves tell whether the set matches any yet.
+fn say_if_no_namespace_matches(state: &WatchState<'_>, set: &NamespaceSet) {
+    if !state.target.resource.namespaced || state.known.any_in(|ns| state.target.shows(ns)) {
+        return;
+    }
+    let Ok(names) = namespace_access::namespace_names(&state.client) else {
+        return;
+    };
+    if !names.iter().any(|name| set.contains(name)) {
+        kw_base::notices::notice_once(&format!(
+            "no namespace matches \"{set}\" yet; waiting for one to be created"
         ));
     }
 }

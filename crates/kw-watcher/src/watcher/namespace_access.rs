@@ -83,7 +83,7 @@ fn per_namespace(
 }
 
 /// Every namespace's name (a glob is resolved against them).
-fn namespace_names(client: &Client) -> Result<Vec<String>, WatchError> {
+pub(crate) fn namespace_names(client: &Client) -> Result<Vec<String>, WatchError> {
     #[derive(serde::Deserialize)]
     struct Item {
         metadata: Meta,

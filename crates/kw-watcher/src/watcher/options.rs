@@ -27,4 +27,7 @@ pub struct Options {
     /// Get the initial state from a streaming list (`sendInitialEvents=true`) instead of a LIST,
     /// falling back to LIST + WATCH when the server refuses. Never with tables (kubernetes#126206).
     pub streaming_list: bool,
+    /// Say once on stderr what an empty watch waits for (a namespace yet to be created); not
+    /// under `--quiet`.
+    pub tells_waits: bool,
 }

@@ -19,6 +19,9 @@ use kw_wait::wait::Judged;
 pub(super) const HIGHLIGHT: Duration = Duration::from_millis(1500);
 /// A deleted row stays, dimmed, this long.
 pub(super) const LINGER: Duration = Duration::from_secs(3);
+/// How far a pending failure's moment may seem to move between two looks at the judge (the
+/// two clocks read a moment apart) before it is taken as moved.
+const FAILING_JITTER: Duration = Duration::from_millis(500);
 
 /// The status line's tail: while the view runs, how to end it (or that it has ended, with no
 /// verdict to show); once the judge has decided, its verdict, which the last frame leads with.
@@ -65,6 +68,8 @@ struct Row {
     /// The run's judge's judgement of the object (`judge`), with `--until ready`/`--fail-on
     /// failed`.
     judgement: Option<Judgement>,
+    /// When the judge will fail it unless its stuck Pod recovers, and why (`judge`).
+    failing: Option<(Instant, String)>,
     changed: Option<Instant>,
     deleted: Option<Instant>,
 }
@@ -133,7 +138,10 @@ impl Board {
         block.header = update.header;
         let changed = (!update.listed).then_some(now);
         // The judge's judgement stays until the judge is read again (`judge`).
-        let judgement = block.rows.remove(&key).and_then(|row| row.judgement);
+        let (judgement, failing) = block
+            .rows
+            .remove(&key)
+            .map_or((None, None), |row| (row.judgement, row.failing));
         block.rows.insert(
             key,
             Row {
@@ -142,6 +150,7 @@ impl Board {
                 short_of_ready,
                 ticking,
                 judgement,
+                failing,
                 changed,
                 deleted: None,
             },
@@ -152,12 +161,35 @@ impl Board {
     /// does not know (yet, or any more: deleted) has none.
     pub(super) fn judge(&mut self, judged: &Judged) -> bool {
         let mut changed = false;
+        // The judge's moments are on the system clock; the frames count on `Instant`s.
+        let (now, system_now) = (Instant::now(), std::time::SystemTime::now());
         for block in &mut self.blocks {
             let of_type = judged.of_type(&block.key.group, &block.key.plural);
+            let failing_of_type = judged.failing_of_type(&block.key.group, &block.key.plural);
             for (key, row) in &mut block.rows {
                 let judgement = of_type.and_then(|judgements| judgements.get(key));
                 if row.judgement.as_ref() != judgement {
                     row.judgement = judgement.cloned();
+                    changed = true;
+                }
+                let failing = failing_of_type
+                    .and_then(|failing| failing.get(key))
+                    .map(|failing| {
+                        let left = failing.at.duration_since(system_now).unwrap_or_default();
+                        (now + left, failing.cause.clone())
+                    });
+                // Read again at every look, but kept unless its clock moved: a countdown must
+                // not jitter with the moment it was read.
+                let same = match (&row.failing, &failing) {
+                    (Some(kept), Some(fresh)) => {
+                        kept.1 == fresh.1
+                            && kept.0.max(fresh.0) - kept.0.min(fresh.0) <= FAILING_JITTER
+                    }
+                    (None, None) => true,
+                    _ => false,
+                };
+                if !same {
+                    row.failing = failing;
                     changed = true;
                 }
             }
@@ -273,7 +305,7 @@ impl Board {
             let line = clock::tick(&row.line, row.ticking.as_ref(), now);
             let mut cells: Vec<Vec<u8>> = line.split(|b| *b == b'\t').map(<[u8]>::to_vec).collect();
             if let Some(judgement) = &row.judgement {
-                cells.push(judgement_cell(judgement).into_bytes());
+                cells.push(judgement_cell(judgement, row.failing.as_ref(), now).into_bytes());
             }
             table.push(cells);
         }
@@ -355,9 +387,12 @@ impl Board {
 const JUDGEMENT_ROOM: usize = 36;
 
 /// The columns of `table` (its header first) to show in `width` display columns: all when they
-/// fit, else the first and as many after it as fit, whole, with the last (the judgement, when
-/// `judging`) kept at the end to be cut if need be. Columns are laid out as kubectl's tabwriter
-/// does: each as wide as its widest cell, three spaces between.
+/// fit, else whole columns give way, in this order, until the rest fits: AGE (it tells the
+/// least of trouble), then the others from the right, then STATUS, and RESTARTS last (what
+/// people watch Pods for). Under a judgement STATUS goes with the others: the judgement says
+/// it too. The first column and NAME say which object a row is and stay; so does the
+/// judgement (when `judging`, the last column), to be cut if need be. Columns are laid out as
+/// kubectl's tabwriter does: each as wide as its widest cell, three spaces between.
 fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<usize> {
     const GAP: usize = 3;
     let count = table.iter().map(Vec::len).max().unwrap_or(0);
@@ -377,21 +412,39 @@ fn columns_that_fit(table: &[Vec<Vec<u8>>], width: usize, judging: bool) -> Vec<
     // The judgement says why a row is in trouble: it is the last to go. Other columns give
     // way to it until it has room for its state word and the start of its reason
     // (`in progress: Containers in CrashL`), or for all of it when shorter.
-    let (last, reserve) = match judging {
+    let (judgement, reserve) = match judging {
         true => (Some(count - 1), GAP + widths[count - 1].min(JUDGEMENT_ROOM)),
         false => (None, 0),
     };
-    let mut kept = vec![0];
-    let mut used = widths[0];
-    for (column, &wide) in widths.iter().enumerate().skip(1) {
-        if Some(column) == last || used + GAP + wide + reserve > width {
+    let header = table.first().map(Vec::as_slice).unwrap_or_default();
+    let named = |column: usize, name: &[u8]| {
+        header
+            .get(column)
+            .is_some_and(|cell| strip_styles(cell) == name)
+    };
+    let stays = |column: usize| column == 0 || named(column, b"NAME") || Some(column) == judgement;
+    let mut giving_way: Vec<usize> = (0..count).rev().filter(|&c| !stays(c)).collect();
+    // A stable sort: from the right within each rank.
+    giving_way.sort_by_key(|&column| match () {
+        _ if named(column, b"AGE") => 0,
+        _ if named(column, b"STATUS") && !judging => 2,
+        _ if named(column, b"RESTARTS") => 3,
+        _ => 1,
+    });
+    let mut kept = vec![true; count];
+    let used = |kept: &[bool]| {
+        let shown: Vec<usize> = (0..count)
+            .filter(|&c| kept[c] && Some(c) != judgement)
+            .collect();
+        shown.iter().map(|&c| widths[c]).sum::<usize>() + GAP * shown.len().saturating_sub(1)
+    };
+    for column in giving_way {
+        if used(&kept) + reserve <= width {
             break;
         }
-        used += GAP + wide;
-        kept.push(column);
+        kept[column] = false;
     }
-    kept.extend(last);
-    kept
+    all.into_iter().filter(|&c| kept[c]).collect()
 }
 
 /// The rows to show when only `shown` of `rows` (in list order) fit: those in trouble first
@@ -454,8 +507,27 @@ fn cell_named(header: &[u8], line: &[u8], name: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-fn judgement_cell(judgement: &Judgement) -> String {
-    let text = judgement.to_string().replace(['\t', '\n', '\r'], " ");
+/// The judgement as its row shows it: `failed: ...`, `ready: ...`, or, while a stuck Pod's
+/// grace runs, the failure it holds pending and when it falls (`failing in 20s:
+/// CrashLoopBackOff (web)`), rather than an `in progress` that the verdict will contradict.
+fn judgement_cell(
+    judgement: &Judgement,
+    failing: Option<&(Instant, String)>,
+    now: Instant,
+) -> String {
+    let text = match failing.filter(|_| judgement.state == State::InProgress) {
+        Some((at, cause)) => {
+            let left = at.saturating_duration_since(now);
+            // Whole seconds, rounded up: "failing in 0s" would read as already failed.
+            let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            match seconds {
+                0 => format!("failing now: {cause}"),
+                _ => format!("failing in {seconds}s: {cause}"),
+            }
+        }
+        None => judgement.to_string(),
+    };
+    let text = text.replace(['\t', '\n', '\r'], " ");
     let text = kw_base::log::clean(&text).into_owned();
     match judgement.state {
         State::Ready => text.green().to_string(),
@@ -525,6 +597,7 @@ pub(super) fn cut(line: &[u8], width: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kw_wait::wait::Failing;
 
     fn key() -> BlockKey {
         BlockKey {
@@ -765,7 +838,7 @@ mod tests {
     }
 
     #[test]
-    fn a_narrow_screen_drops_whole_columns_from_the_right() {
+    fn a_narrow_screen_drops_whole_columns_age_first_and_restarts_last() {
         let mut board = Board::new(true);
         let now = Instant::now();
         let block = board.block(key(), 0);
@@ -782,8 +855,8 @@ mod tests {
         board.judge(&judged);
         let wide = plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert!(wide[1].contains("4d20h   ready: Pod is Ready"), "{wide:?}");
-        // 55 columns: AGE and RESTARTS would crowd the judgement; they go whole, from the
-        // right, and the judgement, the last to go, stays whole.
+        // 55 columns: AGE, then STATUS (from the right) would crowd the judgement; they go
+        // whole, RESTARTS stays, and the judgement, the last to go, stays whole.
         let narrow =
             plain(&board.frame(now, 55, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         assert_eq!(
@@ -793,14 +866,100 @@ mod tests {
         );
         assert!(!narrow[0].contains("AGE"), "{narrow:?}");
         assert!(!narrow[1].contains("4d20"), "{narrow:?}");
-        assert!(!narrow[1].contains("2m10s"), "{narrow:?}");
-        assert!(
-            narrow[1].ends_with("Running   ready: Pod is Ready"),
+        assert!(!narrow[0].contains("STATUS"), "{narrow:?}");
+        assert_eq!(
+            narrow[1], "web-a   1/1     7 (2m10s ago)   ready: Pod is Ready",
             "{narrow:?}"
         );
         let tiny = plain(&board.frame(now, 30, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
         // 30 columns: the name and the judgement, every other column gone first.
         assert_eq!(tiny[1], "web-a   ready: Pod is Ready", "{tiny:?}");
+    }
+
+    /// While a stuck Pod's grace runs the row says the failure the judge holds pending and
+    /// when it falls, not an `in progress` the verdict would contradict; once failed, failed.
+    #[test]
+    fn a_pending_failure_counts_down_in_its_row() {
+        let mut board = Board::new(true);
+        let block = board.block(key(), 0);
+        board.update(
+            &block,
+            update(EventType::Added, "web-a", "CrashLoopBackOff", true),
+            Instant::now(),
+        );
+        let mut judged = Judged::default();
+        let looping = Judgement {
+            state: State::InProgress,
+            message: "Containers in CrashLoop state: web".into(),
+        };
+        judged.insert(("", "pods"), ("", "shop", "web-a"), looping);
+        // Half a second over 20 s: the count, rounded up, cannot depend on how long this takes.
+        let at = std::time::SystemTime::now() + Duration::from_millis(20_500);
+        let cause = "CrashLoopBackOff (web)".to_string();
+        judged.insert_failing(("", "pods"), ("", "shop", "web-a"), Failing { at, cause });
+        assert!(board.judge(&judged));
+        let now = Instant::now();
+        let frame =
+            plain(&board.frame(now, 120, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
+        assert!(
+            frame[1].ends_with("failing in 21s: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        let later = now + Duration::from_secs(15);
+        let frame = plain(&board.frame(
+            later,
+            120,
+            24,
+            0,
+            None,
+            StatusTail::Running("Ctrl-C to end"),
+        ));
+        assert!(
+            frame[1].ends_with("failing in 6s: CrashLoopBackOff (web)"),
+            "{frame:?}"
+        );
+        // Read again a moment later: the same moment, nothing changed.
+        assert!(!board.judge(&judged));
+
+        let mut failed = Judged::default();
+        let verdict = Judgement {
+            state: State::Failed,
+            message: "CrashLoopBackOff (web): back-off 10s".into(),
+        };
+        failed.insert(("", "pods"), ("", "shop", "web-a"), verdict);
+        assert!(board.judge(&failed));
+        let frame = plain(&board.frame(
+            later,
+            120,
+            24,
+            0,
+            None,
+            StatusTail::Running("Ctrl-C to end"),
+        ));
+        assert!(
+            frame[1].ends_with("failed: CrashLoopBackOff (web): back-off 10s"),
+            "{frame:?}"
+        );
+    }
+
+    /// Without a judgement STATUS says what is wrong: only AGE and RESTARTS outlast it.
+    #[test]
+    fn without_a_judgement_status_and_restarts_go_last() {
+        let mut board = Board::new(false);
+        let now = Instant::now();
+        let block = board.block(key(), 0);
+        let name = "payments-worker-7c9f8d6b5-r6977";
+        let mut row = update(EventType::Added, name, "CrashLoopBackOff", true);
+        row.header = b"NAMESPACE\tNAME\tREADY\tSTATUS\tRESTARTS\tAGE".to_vec();
+        row.line =
+            format!("shop-prod\t{name}\t0/1\tCrashLoopBackOff\t7 (2m10s ago)\t4d20h").into_bytes();
+        board.update(&block, row, now);
+        let frame = plain(&board.frame(now, 80, 24, 0, None, StatusTail::Running("Ctrl-C to end")));
+        assert_eq!(
+            frame[1],
+            format!("shop-prod   {name}   CrashLoopBackOff   7 (2m10s ago)"),
+            "{frame:?}"
+        );
     }
 
     /// At 80 columns a crash-looping Pod's row keeps its judgement's state word and the start
@@ -832,6 +991,13 @@ mod tests {
             "{frame:?}"
         );
         assert_eq!(frame[0].split_whitespace().last(), Some("JUDGEMENT"));
+        // RESTARTS, what a crash loop is watched for, stays; STATUS, which the judgement
+        // restates, and AGE give way.
+        assert!(frame[0].contains("RESTARTS"), "{frame:?}");
+        assert!(
+            frame[1].contains("0/1     3 (1s ago)   in progress"),
+            "{frame:?}"
+        );
     }
 
     #[test]

@@ -397,3 +397,147 @@ fn a_verdict_reached_first_is_worded_with_the_pods_told_after_it() {
     assert_eq!(judge.ended(), worded);
     assert_eq!(judge.reword(), worded, "worded once");
 }
+
+/// A Pod of ReplicaSet `owner` in `CrashLoopBackOff`.
+fn crash_looping(name: &str, owner: &str) -> Value {
+    json!({"metadata": {"name": name, "namespace": "ns",
+                        "ownerReferences": [{"kind": "ReplicaSet", "name": owner,
+                                             "uid": owner, "controller": true}]},
+           "status": {"phase": "Running", "containerStatuses": [{
+               "name": "web", "state": {"waiting": {
+                   "reason": "CrashLoopBackOff",
+                   "message": "back-off 10s restarting failed container"}}}]}})
+}
+
+/// Issue 55: three identically crash-looping Pods of one ReplicaSet, seen stuck at
+/// different moments, were judged apart (one failed, two in progress) and the run ended on
+/// one of them. Pods of one owner stuck for the same reason run on one clock, from the first
+/// of them: they fail together, and a Pod of another owner keeps its own.
+#[test]
+fn pods_of_one_owner_stuck_alike_fail_together() {
+    let pods = resource();
+    let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 1);
+    judge.synced(0);
+    for (name, owner) in [("a", "rs-1"), ("b", "rs-1"), ("other", "rs-2")] {
+        assert_eq!(
+            feed_object(&mut judge, &pods, crash_looping(name, owner)),
+            None
+        );
+    }
+    // a's own evidence says it has been stuck for 20 s: the cohort's clock starts there.
+    let early = SystemTime::now() - Duration::from_secs(20);
+    let told = Trouble {
+        reason: "CrashLoopBackOff (web): back-off 10s restarting failed container".into(),
+        since: early,
+    };
+    assert_eq!(
+        judge.child_trouble(&key(&pods, "a"), "pod/a", Some(told), SystemTime::now()),
+        None
+    );
+    let due = early + Duration::from_secs(30);
+    assert_eq!(judge.grace.due(&key(&pods, "a")), Some(due));
+    assert_eq!(
+        judge.grace.due(&key(&pods, "b")),
+        Some(due),
+        "b runs on a's clock"
+    );
+    assert!(
+        judge
+            .grace
+            .due(&key(&pods, "other"))
+            .is_some_and(|other| other > due),
+        "another owner's Pod keeps its own clock"
+    );
+    // While the grace runs, each row can say when it falls and why.
+    let (at, cause) = judge.pending_failure(&key(&pods, "b")).expect("pending");
+    assert_eq!((at, cause.as_str()), (due, "CrashLoopBackOff (web)"));
+
+    assert!(matches!(judge.tick(due), Some(Verdict::FailOn { .. })));
+    let states: Vec<(String, State)> = {
+        let mut states: Vec<_> = judge
+            .findings()
+            .judgements()
+            .map(|(key, judgement)| (key.name.clone(), judgement.state))
+            .collect();
+        states.sort_by(|x, y| x.0.cmp(&y.0));
+        states
+    };
+    assert_eq!(
+        states,
+        [
+            ("a".to_string(), State::Failed),
+            ("b".to_string(), State::Failed),
+            ("other".to_string(), State::InProgress),
+        ]
+    );
+}
+
+/// A Pod watched itself and counted as its Deployment's child has one clock: the two fail at
+/// the same moment (the Deployment's row said `in progress` while the run failed on its Pod).
+/// The Deployment's row, pending, names the Pod after the reason.
+#[test]
+fn a_pod_and_its_workload_fail_at_one_moment() {
+    let pods = resource();
+    let deploys = deployments();
+    let mut judge = Judge::new(rules(&["ready"], &["failed"], For::All), vec![], 2);
+    judge.synced(0);
+    judge.synced(1);
+    feed_object(
+        &mut judge,
+        &deploys,
+        deployment("web", 1, "ReplicaSetUpdated"),
+    );
+    let before = SystemTime::now();
+    feed_object(&mut judge, &pods, crash_looping("a", "rs-1"));
+    // The causes tell of the Deployment's child later than kw first saw the Pod stuck.
+    let later = SystemTime::now() + Duration::from_secs(5);
+    let told = Trouble {
+        reason: "CrashLoopBackOff (web): back-off 10s restarting failed container".into(),
+        since: later,
+    };
+    assert_eq!(
+        judge.child_trouble(&key(&deploys, "web"), "pod/a", Some(told), later),
+        None
+    );
+    let due = judge.grace.due(&key(&pods, "a")).expect("the Pod's grace");
+    assert!(due >= before + Duration::from_secs(30) && due < later + Duration::from_secs(30));
+    assert_eq!(judge.grace.due(&key(&deploys, "web")), Some(due));
+    let (_, cause) = judge
+        .pending_failure(&key(&deploys, "web"))
+        .expect("pending");
+    assert_eq!(cause, "CrashLoopBackOff (web) in pod/a");
+
+    assert!(matches!(judge.tick(due), Some(Verdict::FailOn { .. })));
+    assert!(
+        judge
+            .findings()
+            .judgements()
+            .all(|(_, judgement)| judgement.state == State::Failed),
+        "{:?}",
+        judge.findings().not_ready()
+    );
+}
+
+/// A cohort is the owner and the reason's head: a growing back-off, or a failed pull and its
+/// back-off in turn, change nothing; another container or no controller does.
+#[test]
+fn a_cohort_is_the_owner_and_the_reasons_head() {
+    use crate::wait::grace::cohort;
+    let pod = crash_looping("a", "rs-1");
+    let looping = cohort(&pod, "CrashLoopBackOff (web): back-off 10s restarting");
+    assert!(looping.is_some());
+    assert_eq!(
+        looping,
+        cohort(&pod, "CrashLoopBackOff (web): back-off 5m0s restarting")
+    );
+    assert_ne!(
+        looping,
+        cohort(&pod, "CrashLoopBackOff (sidecar): back-off 10s")
+    );
+    assert_eq!(
+        cohort(&pod, "ErrImagePull (web): rpc error"),
+        cohort(&pod, "ImagePullBackOff (web): Back-off pulling image")
+    );
+    let own = json!({"metadata": {"name": "bare", "namespace": "ns"}});
+    assert_eq!(cohort(&own, "CrashLoopBackOff (web)"), None);
+}
