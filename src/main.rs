@@ -129,7 +129,14 @@ fn main() -> ExitCode {
     match ending {
         Ok(ending) => {
             let said = report::ending::report(&ending);
-            exit_with(&reports.write(&ending, said, started.elapsed(), env))
+            // Only a wait has a verdict to report: a plain `get` or `version` that fails says
+            // so on stderr alone, as kubectl does.
+            match verb {
+                Some(verb) => {
+                    exit_with(&reports.write(verb, &ending, said, started.elapsed(), env))
+                }
+                None => exit_with(&said),
+            }
         }
         Err(code) => code,
     }

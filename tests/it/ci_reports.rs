@@ -391,3 +391,37 @@ fn a_report_that_cannot_be_written_is_one_line_and_keeps_the_exit_code() {
         "error: --report \"xml\" is not one of github, gitlab, junit=FILE, json=FILE or none\n"
     );
 }
+
+/// Only a wait has a verdict to report: a plain `get` that fails under GitHub Actions says so on
+/// stderr alone, as kubectl does; a wait that cannot reach its cluster is one failed report.
+#[test]
+fn a_plain_get_writes_no_report_and_a_wait_that_fails_at_once_does() {
+    let cluster = Cluster::start(SimConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let dead = crate::harness::RefusedPort::hold();
+    let at_dead = |args: &[&str]| {
+        let mut kw = cluster.kw();
+        kw.args(args)
+            .args(["--server", &format!("https://127.0.0.1:{}", dead.port)])
+            .arg("--insecure-skip-tls-verify")
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_OUTPUT", dir.path().join("output"));
+        run(kw, LIMIT)
+    };
+    let get = at_dead(&["get", "pods"]);
+    assert_ne!(get.code, Some(0));
+    assert!(!get.stderr.contains("::"), "{}", get.stderr);
+    assert!(!dir.path().join("output").exists());
+    let status = at_dead(&["rollout", "status", "deploy/web"]);
+    assert_ne!(status.code, Some(0));
+    assert!(
+        status
+            .stderr
+            .lines()
+            .any(|l| l.starts_with("::error title=kw rollout status%3A error::")),
+        "{}",
+        status.stderr
+    );
+    let output = std::fs::read_to_string(dir.path().join("output")).expect("outputs");
+    assert!(output.starts_with("verdict=error\n"), "{output}");
+}

@@ -82,11 +82,12 @@ impl Reports {
         self.github || self.gitlab || self.junit.is_some() || self.json.is_some()
     }
 
-    /// `report` with the reports of `ending` written (`elapsed` after the start): the files,
+    /// `report` with the reports of `ending` (a run of `verb`) written (`elapsed` after the start): the files,
     /// the CI's own lines (annotations, sections) among the report's, a line for each report
     /// that could not be written, the verdict's line still the last.
     pub fn write(
         &self,
+        verb: &'static str,
         ending: &Ending,
         mut report: Report,
         elapsed: Duration,
@@ -95,7 +96,7 @@ impl Reports {
         if !self.any() {
             return report;
         }
-        let Some(verdict) = model::verdict(ending, &report, elapsed) else {
+        let Some(verdict) = model::verdict(verb, ending, &report, elapsed) else {
             return report;
         };
         let mut before = self.write_verdict(&verdict, env);

@@ -71,22 +71,26 @@ pub struct CrashedLog {
     pub log: Result<Vec<String>, String>,
 }
 
-/// The verdict of `ending`, which `report` worded (its exit code and last error line), after
-/// `elapsed`; `None` for a command that waits on nothing (a plain `get`, `version`).
-pub fn verdict(ending: &Ending, report: &Report, elapsed: Duration) -> Option<RunVerdict> {
-    let (verb, outcomes): (&'static str, Vec<&Outcome>) = match ending {
-        Ending::Get(outcome) if waited(outcome) => ("get", vec![outcome]),
+/// The verdict of `ending`, a run of `verb` which `report` worded (its exit code and last error
+/// line), after `elapsed`; `None` for a `get` that waited on nothing.
+pub fn verdict(
+    verb: &'static str,
+    ending: &Ending,
+    report: &Report,
+    elapsed: Duration,
+) -> Option<RunVerdict> {
+    let outcomes: Vec<&Outcome> = match ending {
+        Ending::Get(outcome) if waited(outcome) => vec![outcome],
         Ending::Get(_) | Ending::Done => return None,
-        Ending::Rollout(run) => (
-            "rollout status",
-            run.objects
-                .iter()
-                .filter_map(|o| o.as_ref().ok())
-                .map(|o| &o.finished)
-                .collect(),
-        ),
-        Ending::Wait(run) => ("wait", vec![&run.finished]),
-        Ending::Failed(_) => ("kw", Vec::new()),
+        Ending::Rollout(run) => run
+            .objects
+            .iter()
+            .filter_map(|o| o.as_ref().ok())
+            .map(|o| &o.finished)
+            .collect(),
+        Ending::Wait(run) => vec![&run.finished],
+        // The run failed before judging anything (an unreachable cluster): one failed case.
+        Ending::Failed(_) => Vec::new(),
     };
     let mut objects = Vec::new();
     let mut crashed = Vec::new();
