@@ -496,5 +496,18 @@ fn completing_a_handed_verb_asks_kubectl() {
         Path::new("/nonexistent"),
         &["__complete", "--", "get", "--watch-o"],
     );
-    assert_eq!(own.code, Some(0));
+    // `__complete` exits 0 whatever it finds, so the candidates are what tells: with no kubectl
+    // on PATH only kw's own engine can offer `--watch-only`, while a handed verb gets nothing.
+    assert_eq!(
+        candidates(&own.stdout),
+        ["--watch-only".to_string()],
+        "{}",
+        own.stdout
+    );
+    let handed = kw_with_path(
+        &cluster,
+        Path::new("/nonexistent"),
+        &["__complete", "--", "describe", "--namesp"],
+    );
+    assert!(candidates(&handed.stdout).is_empty(), "{}", handed.stdout);
 }
