@@ -4,7 +4,7 @@
 
 use crate::harness;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use harness::{run, Cluster};
 
@@ -137,6 +137,9 @@ fn a_template_reading_the_whole_list_per_item_is_linear() {
 /// until the cap on range iterations ended them as the template's fault (exit 1, seconds to
 /// minutes later). Now the run stops at its first step past the deadline, under `get`, `get -w`
 /// and `wait` alike: exit 3, one line naming `--timeout`, and no cut output on stdout.
+/// How long after start a `--timeout=1s` run must have ended.
+const STOPPED_NEAR_THE_DEADLINE: Duration = Duration::from_secs(20);
+
 #[test]
 fn a_template_run_stops_at_the_timeout() {
     let cluster = Cluster::start(kw_sim::SimConfig {
@@ -171,8 +174,17 @@ fn a_template_run_stops_at_the_timeout() {
             .args(&verb)
             .arg("--kubeconfig")
             .arg(&cluster.kubeconfig);
+        let started = Instant::now();
         let outcome = run(command, Duration::from_secs(60));
+        let took = started.elapsed();
         assert_eq!(outcome.code, Some(3), "{verb:?}: {outcome:?}");
+        // The deadline, not some later cap, ended it: a kw that stopped a while after the second
+        // ran out would still exit 3 with these words. 20 s leaves a slow machine its margin and
+        // stays far under the 60 s the harness allows.
+        assert!(
+            took < STOPPED_NEAR_THE_DEADLINE,
+            "{verb:?}: --timeout=1s ended after {took:?}"
+        );
         assert_eq!(outcome.stdout, "", "{verb:?}");
         assert_eq!(
             outcome.stderr,
@@ -205,8 +217,14 @@ fn a_template_run_in_a_fleet_stops_at_the_timeout() {
         .args(["--timeout=1s", "-o", &over_each_pod])
         .arg("--kubeconfig")
         .arg(&cluster.kubeconfig);
+    let started = Instant::now();
     let outcome = run(command, Duration::from_secs(60));
+    let took = started.elapsed();
     assert_eq!(outcome.code, Some(3), "{outcome:?}");
+    assert!(
+        took < STOPPED_NEAR_THE_DEADLINE,
+        "--timeout=1s ended after {took:?}"
+    );
     assert_eq!(outcome.stdout, "");
     for context in ["sim", "sim-cert"] {
         let line = format!("error: context \"{context}\": --timeout ran out while the go-template ran; it was stopped and its output for that object is not printed\n");
