@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use kw_sim::{Faults, SimConfig};
+use kw_sim::{Faults, FaultsFired, SimConfig};
 use serde_json::{json, Value};
 
 use crate::harness::{self, run, Cluster};
@@ -157,8 +157,54 @@ fn kw_errors(stderr: &str) -> Vec<String> {
         .collect()
 }
 
-/// The case run through `client` (kubectl or kw) on a fresh simulator: its outcome and exit.
-fn run_case(case: &Value, client: &Path, is_kw: bool) -> (Outcome, Option<i32>, String) {
+/// What a case's faults and drops must have done for it to test anything, as the simulator
+/// recorded it: a fault set that never fired, or a dropped watch never re-opened, leaves both
+/// clients agreeing on nothing tested. Each line names what did not happen.
+fn unproven(case: &Value, cluster: &Cluster) -> Vec<String> {
+    let mut missing = Vec::new();
+    if case.get("faults").is_some() && cluster.sim.faults_fired() == FaultsFired::default() {
+        missing.push(format!("its faults {} never fired", case["faults"]));
+    }
+    let drops = case["then"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|step| step.get("drop").is_some())
+        .count();
+    if drops > 0 || case.get("faults").is_some() {
+        let requests = cluster.sim.requests();
+        let pods = format!("/namespaces/{NAMESPACE}/pods?");
+        let first_watch = requests
+            .iter()
+            .position(|r| r.path.contains(&pods) && r.path.contains("watch="));
+        // After the watch that broke, the client asked again (a watch, or a list after a 410).
+        let asked_again = first_watch.map_or(0, |at| {
+            requests[at + 1..]
+                .iter()
+                .filter(|r| r.path.contains(&pods))
+                .count()
+        });
+        if asked_again < drops.max(1) {
+            let asked: Vec<String> = requests
+                .iter()
+                .map(|r| format!("{} {} {}", r.method, r.path, r.status))
+                .collect();
+            missing.push(format!(
+                "its watch was broken but it asked for the pods only {asked_again} time(s) after:\n{}",
+                asked.join("\n")
+            ));
+        }
+    }
+    missing
+}
+
+/// The case run through `client` (kubectl or kw) on a fresh simulator: its outcome, exit,
+/// stderr, and what its faults failed to do ([`unproven`]).
+fn run_case(
+    case: &Value,
+    client: &Path,
+    is_kw: bool,
+) -> (Outcome, Option<i32>, String, Vec<String>) {
     let cluster = Cluster::start(SimConfig::default());
     cluster
         .sim
@@ -250,7 +296,8 @@ fn run_case(case: &Value, client: &Path, is_kw: bool) -> (Outcome, Option<i32>, 
         errors,
         ok: outcome.code == Some(0),
     };
-    (result, outcome.code, outcome.stderr)
+    let missing = unproven(case, &cluster);
+    (result, outcome.code, outcome.stderr, missing)
 }
 
 /// Every case of `file` through kubectl and kw, a few at a time; a list of what differs.
@@ -260,7 +307,8 @@ fn conform(file: &str) {
     let mut cases: Vec<Value> = serde_json::from_str(&text).expect("cases are JSON");
     let kubectl = harness::kubectl();
     let record = std::env::var_os("KW_CONFORMANCE_RECORD").is_some();
-    let results: Vec<(Outcome, Outcome, Option<i32>, String)> = std::thread::scope(|scope| {
+    type Run = (Outcome, Outcome, Option<i32>, String, Vec<String>);
+    let results: Vec<Run> = std::thread::scope(|scope| {
         let mut results = Vec::new();
         for chunk in cases.chunks(6) {
             let handles: Vec<_> = chunk
@@ -268,9 +316,13 @@ fn conform(file: &str) {
                 .map(|case| {
                     let kubectl = &kubectl;
                     scope.spawn(move || {
-                        let (theirs, _, _) = run_case(case, kubectl, false);
-                        let (ours, code, stderr) = run_case(case, kubectl, true);
-                        (theirs, ours, code, stderr)
+                        let (theirs, _, _, mut missing) = run_case(case, kubectl, false);
+                        for line in &mut missing {
+                            *line = format!("under kubectl, {line}");
+                        }
+                        let (ours, code, stderr, ours_missing) = run_case(case, kubectl, true);
+                        missing.extend(ours_missing.into_iter().map(|l| format!("under kw, {l}")));
+                        (theirs, ours, code, stderr, missing)
                     })
                 })
                 .collect();
@@ -279,8 +331,9 @@ fn conform(file: &str) {
         results
     });
     let mut failures = Vec::new();
-    for (case, (theirs, ours, code, stderr)) in cases.iter_mut().zip(&results) {
+    for (case, (theirs, ours, code, stderr, missing)) in cases.iter_mut().zip(&results) {
         let name = format!("{} / {}", case["source"], case["case"]);
+        failures.extend(missing.iter().map(|line| format!("{name}: {line}")));
         if record {
             case["expect"] = theirs.to_json();
         }
