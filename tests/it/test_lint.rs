@@ -76,3 +76,37 @@ fn no_test_asserts_an_elapsed_time_its_helper_already_bounds() {
         found.join("\n")
     );
 }
+
+/// A skip passes CI only where `.ci/skips-allowed` says why (issue 60): `.ci/check-skips` fails
+/// naming a skip it does not allow, and a skip that cannot be recorded fails its test.
+#[test]
+fn ci_fails_on_a_skip_it_does_not_allow() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let check = |skips: &str| {
+        let file = dir.path().join("skipped-tests.txt");
+        std::fs::write(&file, skips).expect("skip file");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/check-skips");
+        let out = std::process::Command::new(script)
+            .arg(&file)
+            .output()
+            .expect("check-skips runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let allowed = "SKIPPED tls::ipv6_loopback_works_where_the_machine_has_it: no IPv6 loopback\n";
+    assert_eq!(check(allowed), (Some(0), String::new()));
+    assert_eq!(check(""), (Some(0), String::new()));
+    let (code, stderr) = check(&format!("{allowed}SKIPPED fleet::big: no time\n"));
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        ["error: fleet::big skipped, and .ci/skips-allowed does not allow it".replace(
+            ".ci/skips-allowed",
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(".ci/skips-allowed")
+                .display()
+                .to_string()
+        )]
+    );
+    // A skip file that is a directory cannot be appended to: the skip says so, never silently.
+    assert!(crate::harness::tools::record_skip(dir.path(), "SKIPPED x: y").is_err());
+}

@@ -106,12 +106,19 @@ pub fn skip(test: &str, why: &str) {
         std::io::stderr(),
         "{line} ({count} skipped in this run so far)"
     );
+    // The file is how CI learns of the skip: one that cannot be written must fail the test,
+    // or CI would say "skipped tests: none" after a skip.
     let list = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped-tests.txt");
-    if let Ok(mut file) = std::fs::OpenOptions::new()
+    if let Err(error) = record_skip(&list, &line) {
+        panic!("{test} skipped, but the skip file {list:?} could not be written: {error}");
+    }
+}
+
+/// Append `line` to the skip file `list`, which `.ci/check-skips` reads.
+pub fn record_skip(list: &Path, line: &str) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(list)
-    {
-        let _ = writeln!(file, "{line}");
-    }
+        .open(list)?;
+    writeln!(file, "{line}")
 }
