@@ -9,6 +9,12 @@ cargo build --quiet
 kw=${CARGO_TARGET_DIR:-target}/debug/kw
 kubectl=${KUBECTL:-$(.ci/reference-tools)/kubectl}
 golden=tests/golden
+# The files say which kubectl wrote them (cases.tsv's header), and only a kubectl may.
+version=$("$kubectl" version --client 2>/dev/null | sed -n 's/^Client Version: //p')
+case "$version" in
+  v1.*) "$kubectl" version --client 2>/dev/null | grep -q "^Kustomize Version" || { echo "error: $kubectl is not kubectl: the golden files are kubectl's" >&2; exit 2; } ;;
+  *) echo "error: $kubectl is not kubectl (its version is '$version'): the golden files are kubectl's" >&2; exit 2 ;;
+esac
 clock=2026-01-01T12:00:00Z
 
 run_case() {
@@ -64,4 +70,5 @@ while IFS=$'\t' read -r name compare scenario args; do
   # shellcheck disable=SC2086
   run_case "$name" "$compare" "$scenario" $args
 done <"$golden/cases.tsv"
+sed -i "s/^# Last recorded with kubectl v[^ ]*/# Last recorded with kubectl $version/" "$golden/cases.tsv"
 exit "$failed"

@@ -9,6 +9,11 @@ kubectl=${KUBECTL:-$(.ci/reference-tools)/kubectl}
 [ "${CLIENT:-kubectl}" = kw ] && kubectl=$kw
 golden=tests/golden
 out=${OUT:-$golden}
+# The golden files are kubectl's: kw's own output goes elsewhere (OUT), never over them.
+if [ "${CLIENT:-kubectl}" = kw ] && [ "$(realpath -m "$out")" = "$(realpath -m "$golden")" ]; then
+  echo "error: CLIENT=kw writes kw's output: give OUT=DIR outside $golden" >&2
+  exit 2
+fi
 mkdir -p "$out"
 
 # sim_start TMP SIM_ARGS...: a sim in the background, its kubeconfig at TMP/kubeconfig and its

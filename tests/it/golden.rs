@@ -1,5 +1,5 @@
 //! kw's output against kubectl's, byte for byte: each case in tests/golden/cases.tsv was run with
-//! kubectl v1.32 against `kw sim` (record.sh), and is run here with kw against the same simulated
+//! kubectl (the pinned v1.37.1, record.sh) against `kw sim`, and is run here with kw against the same simulated
 //! state.
 
 use crate::harness;
@@ -343,4 +343,91 @@ fn every_case_is_tested() {
         .filter_map(|l| l.split('\t').next())
         .collect();
     assert_eq!(names, TESTED);
+}
+
+/// The stored files are kubectl's (issue 60): every case that plays no scenario is run again
+/// through the pinned kubectl against the same frozen simulator, and what it prints must be the
+/// stored file, byte for byte, as `record.sh` would write it. A file written by kw, or left
+/// from an older kubectl, fails here naming the case.
+#[test]
+fn the_pinned_kubectl_prints_every_stored_golden() {
+    let kubectl = harness::kubectl();
+    let table = std::fs::read_to_string(golden_path("cases.tsv")).expect("cases.tsv");
+    assert!(
+        table.contains(&format!(
+            "recorded with kubectl {}",
+            pinned_version(&kubectl)
+        )),
+        "cases.tsv's header does not name the kubectl that recorded it"
+    );
+    let cases: Vec<(String, Case)> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .map(|name| (name.to_string(), case(name)))
+        .filter(|(_, case)| !case.scenario)
+        .collect();
+    assert!(cases.len() > 100, "only {} cases", cases.len());
+    let differ: Vec<String> = std::thread::scope(|scope| {
+        let mut differ = Vec::new();
+        for chunk in cases.chunks(8) {
+            let runs: Vec<_> = chunk
+                .iter()
+                .map(|(name, case)| scope.spawn(|| kubectl_differs(&kubectl, name, case)))
+                .collect();
+            differ.extend(
+                runs.into_iter()
+                    .filter_map(|r| r.join().expect("case runs")),
+            );
+        }
+        differ
+    });
+    assert!(
+        differ.is_empty(),
+        "{} of {} stored goldens are not what the pinned kubectl prints:\n{}",
+        differ.len(),
+        cases.len(),
+        differ.join("\n")
+    );
+}
+
+/// `v1.37.1`, from `kubectl version --client`.
+fn pinned_version(kubectl: &std::path::Path) -> String {
+    let out = std::process::Command::new(kubectl)
+        .args(["version", "--client"])
+        .output()
+        .expect("kubectl version");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let version = text.split_whitespace().find(|w| w.starts_with("v1."));
+    version.expect("a version").to_string()
+}
+
+/// Case `name` through kubectl as record.sh runs it: `None` when it prints the stored files.
+fn kubectl_differs(kubectl: &std::path::Path, name: &str, case: &Case) -> Option<String> {
+    let cluster = Cluster::seeded();
+    let mut cmd = std::process::Command::new(kubectl);
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .env("KUBECACHEDIR", cluster.dir.path().join("cache"))
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        .args(&case.args);
+    let outcome = run(&mut cmd, Duration::from_secs(20));
+    let stored = |file: &str| std::fs::read_to_string(golden_path(&format!("{name}.{file}"))).ok();
+    let succeeds = matches!(case.compare.as_str(), "out" | "out+err");
+    let mut wrong = Vec::new();
+    if (outcome.code == Some(0)) != succeeds {
+        wrong.push(format!("exited {:?}", outcome.code));
+    }
+    if case.compare != "err" && stored("out").as_deref() != Some(outcome.stdout.as_str()) {
+        wrong.push("stdout".to_string());
+    }
+    if case.compare != "out" && stored("err") != Some(last_line(&outcome.stderr)) {
+        wrong.push(format!(
+            "stderr's last line {:?}",
+            last_line(&outcome.stderr)
+        ));
+    }
+    (!wrong.is_empty()).then(|| format!("{name}: {}", wrong.join(", ")))
 }

@@ -90,7 +90,10 @@ fn ci_fails_on_a_skip_it_does_not_allow() {
             .arg(&file)
             .output()
             .expect("check-skips runs");
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let allowed = "SKIPPED tls::ipv6_loopback_works_where_the_machine_has_it: no IPv6 loopback\n";
     assert_eq!(check(allowed), (Some(0), String::new()));
@@ -99,13 +102,15 @@ fn ci_fails_on_a_skip_it_does_not_allow() {
     assert_eq!(code, Some(1));
     assert_eq!(
         stderr.lines().collect::<Vec<_>>(),
-        ["error: fleet::big skipped, and .ci/skips-allowed does not allow it".replace(
-            ".ci/skips-allowed",
-            &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(".ci/skips-allowed")
-                .display()
-                .to_string()
-        )]
+        [
+            "error: fleet::big skipped, and .ci/skips-allowed does not allow it".replace(
+                ".ci/skips-allowed",
+                &Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(".ci/skips-allowed")
+                    .display()
+                    .to_string()
+            )
+        ]
     );
     // A skip file that is a directory cannot be appended to: the skip says so, never silently.
     assert!(crate::harness::tools::record_skip(dir.path(), "SKIPPED x: y").is_err());
