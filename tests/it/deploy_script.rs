@@ -83,6 +83,10 @@ fn switched_script_reads_the_same(story: &Story<'_>, expected_exit: i32) -> Outc
     });
     let ((theirs, their_time), (ours, our_time)) = (theirs, ours);
     let same = verdict_lines(&theirs.stdout) == verdict_lines(&ours.stdout);
+    eprintln!(
+        "DEBUG-KUBECTL-OUT {}:\n{}\nDEBUG-KW-OUT:\n{}\nDEBUG-KUBECTL-ERR:\n{}\nDEBUG-KW-ERR:\n{}",
+        story.name, theirs.stdout, ours.stdout, theirs.stderr, ours.stderr
+    );
     // The figures for the note: story, exit and seconds each way, stdout identical.
     eprintln!(
         "{} | {} | kubectl: exit {:?}, {:.1} s | kw: exit {:?}, {:.1} s | stdout identical: {same} (byte for byte: {})",

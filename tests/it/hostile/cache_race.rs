@@ -115,6 +115,9 @@ impl Scene {
     }
 }
 
+/// With the directory above the cache writable by all, every run stops at that directory's
+/// check before any link matters: this holds the outcome (never read, never written) under a
+/// swap; the race that passes the checks is [`another_users_link_in_a_sticky_directory_is_refused_by_its_maker`].
 #[test]
 fn a_cache_directory_swapped_for_a_symlink_while_kw_runs_is_never_read_nor_written() {
     let scene = Scene::new();
@@ -199,5 +202,109 @@ fn a_directory_others_may_write_on_the_way_to_the_cache_is_refused_at_v() {
     assert_eq!(
         sticky.stdout, "NAME\na-secret\n",
         "the poisoned cache was read"
+    );
+}
+
+/// The user id the attacker runs as: not kw's, not root.
+const ATTACKER: u32 = 65534;
+
+/// As [`ATTACKER`], run `script` in `sh` with `$1`... the arguments; its exit status.
+fn as_attacker(script: &str, args: &[&Path]) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg("attacker")
+        .args(args)
+        .uid(ATTACKER)
+        .gid(ATTACKER)
+        .spawn()
+        .expect("the attacker's shell starts")
+}
+
+/// The walk's check and its open are one step on an open directory: another user who may add
+/// names to a sticky directory on the way (a shared `/tmp`-like `$XDG_CACHE_HOME`) plants
+/// `kw` there as a link to a poisoned cache, and keeps planting it while kw runs (the test
+/// removes kw's own directory between runs, so every run meets the race afresh). Each run
+/// either uses its own directory or refuses the link by its maker (`-v`), never the planted
+/// cache. Needs a second user id, so the suite runs as root (CONTRIBUTING.md).
+#[test]
+fn another_users_link_in_a_sticky_directory_is_refused_by_its_maker() {
+    assert_eq!(
+        unsafe { libc::geteuid() },
+        0,
+        "the race needs a second user id: run the suite as root"
+    );
+    let scene = Scene::new();
+    let planted = scene.plant();
+    let arena = tempfile::tempdir().expect("temp dir");
+    mode(arena.path(), 0o755);
+    let shared = arena.path().join("shared");
+    std::fs::create_dir(&shared).expect("shared");
+    mode(&shared, 0o1777);
+    // The attacker's own directory, holding the poisoned cache as `discovery/`.
+    let evil = arena.path().join("evil");
+    std::fs::create_dir(&evil).expect("the attacker's directory");
+    std::os::unix::fs::chown(&evil, Some(ATTACKER), Some(ATTACKER)).expect("chown");
+    mode(scene.home.path(), 0o755);
+    mode(&planted, 0o755);
+    let copy = as_attacker(
+        r#"mkdir -p "$1/discovery" && cp "$2"/* "$1/discovery/""#,
+        &[&evil, &planted],
+    );
+    assert!(copy.wait_with_output().expect("copy").status.success());
+    mode(&planted, 0o700);
+    mode(scene.home.path(), 0o700);
+    let evil_before = contents(&evil.join("discovery"));
+    let get = |flags: &[&str]| {
+        let mut cmd = kw_in(scene.home.path());
+        cmd.env("XDG_CACHE_HOME", &shared)
+            .args(["get", "pods", "--kubeconfig"])
+            .arg(&scene.config)
+            .args(flags);
+        run(cmd, LIMIT)
+    };
+    let link = shared.join("kw");
+    let refusal = format!(
+        "not using the discovery cache {}: {}: a symbolic link made by user id {ATTACKER}",
+        link.join("discovery").display(),
+        link.display()
+    );
+
+    // Planted before kw looks: refused by its maker, by name.
+    let plant = as_attacker(r#"ln -s "$1" "$2""#, &[&evil, &link]);
+    assert!(plant.wait_with_output().expect("plant").status.success());
+    let told = get(&["-v", "4"]);
+    assert_eq!(told.code, Some(0), "{told:#?}");
+    assert_eq!(told.stdout, "NAME\na-pod\n", "{told:#?}");
+    assert!(told.stderr.contains(&refusal), "{}", told.stderr);
+    std::fs::remove_file(&link).expect("unlink");
+
+    // Planted over and over while kw runs.
+    let racer = as_attacker(
+        r#"i=0; while [ $i -lt 200000 ] && [ ! -e "$3" ]; do ln -s "$1" "$2" 2>/dev/null; rm -f "$2" 2>/dev/null; i=$((i+1)); done"#,
+        &[&evil, &link, &arena.path().join("stop")],
+    );
+    let mut refused = 0;
+    for _ in 0..RUNS {
+        let outcome = get(&["-v", "4"]);
+        assert_eq!(outcome.code, Some(0), "{outcome:#?}");
+        assert_eq!(outcome.stdout, "NAME\na-pod\n", "{outcome:#?}");
+        refused += usize::from(outcome.stderr.contains(&refusal));
+        // kw's own directory, if it made one, goes: the next run meets the race afresh.
+        if std::fs::symlink_metadata(&link).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::remove_dir_all(&link);
+        }
+    }
+    std::fs::write(arena.path().join("stop"), "").expect("stop");
+    let _ = racer.wait_with_output();
+    assert!(!scene.asked_for_secrets(), "{:?}", scene.server.asked());
+    assert_eq!(
+        contents(&evil.join("discovery")),
+        evil_before,
+        "nothing written there"
+    );
+    eprintln!(
+        "cache race in a sticky directory: {refused} of {RUNS} runs met the link and refused it"
     );
 }
