@@ -34,3 +34,4 @@ while IFS=$'\t' read -r name rollout beat args; do
   # shellcheck disable=SC2086
   run_case "$name" "$rollout" "$beat" $args
 done <"$golden/rollout_cases.tsv"
+stamp_version rollout_cases.tsv

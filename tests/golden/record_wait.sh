@@ -40,3 +40,4 @@ while IFS=$'\t' read -r name rollout beat after op args; do
   # shellcheck disable=SC2086
   run_case "$name" "$rollout" "$beat" "$after" "$op" $args
 done <"$golden/wait_cases.tsv"
+stamp_version wait_cases.tsv

@@ -14,7 +14,21 @@ if [ "${CLIENT:-kubectl}" = kw ] && [ "$(realpath -m "$out")" = "$(realpath -m "
   echo "error: CLIENT=kw writes kw's output: give OUT=DIR outside $golden" >&2
   exit 2
 fi
+# Only a kubectl writes the golden files (kw has no Kustomize line), and they say which one.
+if [ "$out" = "$golden" ]; then
+  version=$("$kubectl" version --client 2>/dev/null | sed -n 's/^Client Version: //p')
+  "$kubectl" version --client 2>/dev/null | grep -q '^Kustomize Version' || {
+    echo "error: $kubectl is not kubectl: the golden files are kubectl's" >&2
+    exit 2
+  }
+fi
 mkdir -p "$out"
+
+# stamp_version TABLE: TABLE's header names the kubectl that recorded into tests/golden.
+stamp_version() {
+  [ "$out" = "$golden" ] || return 0
+  sed -i "s/^# Last recorded with kubectl v[^ ]*/# Last recorded with kubectl $version/" "$golden/$1"
+}
 
 # sim_start TMP SIM_ARGS...: a sim in the background, its kubeconfig at TMP/kubeconfig and its
 # control lines read from file descriptor 3 (a fifo), back once it says it is ready. Sets $sim.

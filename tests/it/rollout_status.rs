@@ -1,4 +1,4 @@
-//! `kw rollout status` against kubectl 1.32's recorded output: for each case of
+//! `kw rollout status` against the pinned kubectl 1.37.1's recorded output: for each case of
 //! tests/golden/rollout_cases.tsv, kw runs with kubectl's arguments against the same sim
 //! rollout stories (played from their start, as `record_rollout.sh` plays them for kubectl), and
 //! its stdout must be byte for byte kubectl's, its first stderr lines kubectl's (kw's cause may

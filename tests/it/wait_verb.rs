@@ -1,4 +1,4 @@
-//! `kw wait` against kubectl 1.32's recorded output: for each case of
+//! `kw wait` against the pinned kubectl 1.37.1's recorded output: for each case of
 //! tests/golden/wait_cases.tsv, kw runs with kubectl's arguments against the same sim (the same
 //! rollout story, or the same frozen clock, and the same control line sent as late as
 //! `record_wait.sh` sends it), and its stdout must be byte for byte kubectl's, its `error:` line
