@@ -122,6 +122,18 @@ fn error_line(message: impl std::fmt::Display) -> Vec<ReportLine> {
     vec![ReportLine::Error(message.to_string())]
 }
 
+/// An error kubectl words over several lines (a JSONPath template's, with the template and the
+/// object it ran on): the first is the `error:` line, each other line as it is, so that no
+/// line break is escaped into the first.
+fn lines_of(message: impl std::fmt::Display) -> Vec<ReportLine> {
+    let text = message.to_string();
+    let mut lines = text.split('\n');
+    let first = ReportLine::Error(lines.next().unwrap_or_default().to_string());
+    std::iter::once(first)
+        .chain(lines.map(|line| ReportLine::Plain(line.to_string())))
+        .collect()
+}
+
 /// The lines and exit code of a run that did not fail as a whole. A context that failed on the
 /// way has said so when it did: only its exit code is left to give.
 fn finished(finished: &Outcome) -> Report {
@@ -242,9 +254,8 @@ fn watch(error: &WatchError) -> Vec<ReportLine> {
         WatchError::NotFound(errors) => errors.iter().map(client).collect(),
         // A template that fails on an object (or runs out of `--timeout`), or a printer that
         // cannot print one, says why itself.
-        WatchError::Output(e)
-            if template_failed(e) || out_of_time(e) || e.kind() == io::ErrorKind::InvalidData =>
-        {
+        WatchError::Output(e) if template_failed(e) => lines_of(e),
+        WatchError::Output(e) if out_of_time(e) || e.kind() == io::ErrorKind::InvalidData => {
             error_line(e)
         }
         _ => error_line(error),

@@ -378,3 +378,10 @@ fn kubectls_wait_test_go_cases_give_kubectls_outcome_through_kw() {
 fn kubectls_rollout_status_test_go_cases_give_kubectls_outcome_through_kw() {
     conform("rollout_status_test_go.json");
 }
+
+/// Issue 58's printer cases: JSONPath and custom-columns errors in kubectl's words (with the
+/// object Go's `%#v` prints), managedFields seen by a template, `{range}` without `{end}`.
+#[test]
+fn printer_cases_of_issue_58_give_kubectls_outcome_through_kw() {
+    conform("printers_issue_58.json");
+}

@@ -42,6 +42,42 @@ pub fn write_go_value(out: &mut Vec<u8>, value: &Value) {
     }
 }
 
+/// `fmt.Sprintf("%#v", value)` of a decoded JSON value, as Go writes it for what
+/// `UnstructuredContent` holds: `map[string]interface {}{"k":v, ...}` with keys sorted,
+/// `[]interface {}{a, b}`, strings quoted as `strconv.Quote` does (so no terminal control
+/// passes raw), `interface {}(nil)` for null. kubectl prints this after a JSONPath error.
+pub fn write_go_syntax(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null => out.extend_from_slice(b"interface {}(nil)"),
+        Value::String(text) => out.extend_from_slice(super::quote::quote(text).as_bytes()),
+        Value::Array(items) => {
+            out.extend_from_slice(b"[]interface {}{");
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write_go_syntax(out, item);
+            }
+            out.push(b'}');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.extend_from_slice(b"map[string]interface {}{");
+            for (index, (key, item)) in members.into_iter().enumerate() {
+                if index > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                out.extend_from_slice(super::quote::quote(key).as_bytes());
+                out.push(b':');
+                write_go_syntax(out, item);
+            }
+            out.push(b'}');
+        }
+        scalar => write_go_value(out, scalar),
+    }
+}
+
 /// int64 in decimal; anything else is a float64 printed with `%v`.
 fn write_go_number(out: &mut Vec<u8>, number: &Number) {
     if let Some(integer) = number.as_i64() {

@@ -20,6 +20,8 @@ pub enum Item {
     Range {
         head: Vec<Node>,
         body: Vec<Item>,
+        /// Whether an `{end}` closed it.
+        closed: bool,
     },
     /// An `{end}` outside any range: an error when executed, as upstream.
     StrayEnd,
@@ -41,8 +43,8 @@ fn structure_block(nodes: &mut impl Iterator<Item = Node>, in_range: bool) -> (V
             Node::List(list) => match list.first() {
                 Some(Node::Identifier(name)) if name == "range" => {
                     let head = list[1..].to_vec();
-                    let (body, _) = structure_block(nodes, true);
-                    items.push(Item::Range { head, body });
+                    let (body, closed) = structure_block(nodes, true);
+                    items.push(Item::Range { head, body, closed });
                 }
                 Some(Node::Identifier(name)) if name == "end" => {
                     if in_range {
@@ -76,24 +78,46 @@ impl Evaluator {
             match item {
                 Item::Text(text) => out.push(vec![Cow::Owned(Value::String(text.clone()))]),
                 Item::Action(nodes) => out.push(self.list(vec![Cow::Borrowed(data)], nodes)?),
-                Item::Range { head, body } => {
-                    for value in self.list(vec![Cow::Borrowed(data)], head)? {
-                        match value {
-                            Cow::Borrowed(value) => self.find(body, value, out)?,
-                            Cow::Owned(value) => {
-                                let mut nested = Vec::new();
-                                self.find(body, &value, &mut nested)?;
-                                out.extend(nested.into_iter().map(|group| {
-                                    group
-                                        .into_iter()
-                                        .map(|v| Cow::Owned(v.into_owned()))
-                                        .collect()
-                                }));
-                            }
-                        }
+                Item::Range { head, body, closed } => {
+                    let values = self.list(vec![Cow::Borrowed(data)], head)?;
+                    self.range(body, values, out)?;
+                    if !closed {
+                        // Upstream's loop, finding no `{end}` to resume after, goes on with
+                        // what follows the range on the data outside it: the body once more,
+                        // from after its last closed range (the last `{end}` it met).
+                        let last_end = body
+                            .iter()
+                            .rposition(|item| matches!(item, Item::Range { closed: true, .. }));
+                        let rest = last_end.map_or(&body[..], |at| &body[at + 1..]);
+                        self.find(rest, data, out)?;
                     }
                 }
                 Item::StrayEnd => return Err(exec("not in range, nothing to end")),
+            }
+        }
+        Ok(())
+    }
+
+    /// A range's body for each value of its head.
+    fn range<'a>(
+        &self,
+        body: &[Item],
+        values: Vec<Val<'a>>,
+        out: &mut Vec<Vec<Val<'a>>>,
+    ) -> Result<(), JsonPathError> {
+        for value in values {
+            match value {
+                Cow::Borrowed(value) => self.find(body, value, out)?,
+                Cow::Owned(value) => {
+                    let mut nested = Vec::new();
+                    self.find(body, &value, &mut nested)?;
+                    out.extend(nested.into_iter().map(|group| {
+                        group
+                            .into_iter()
+                            .map(|v| Cow::Owned(v.into_owned()))
+                            .collect()
+                    }));
+                }
             }
         }
         Ok(())

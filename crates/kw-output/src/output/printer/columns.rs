@@ -73,10 +73,8 @@ impl ColumnsPrinter {
             if index > 0 {
                 self.line.push(b'\t');
             }
-            let groups = column.path.find(input).map_err(|e| TemplateError {
-                template: column.template.clone(),
-                message: e.to_string(),
-            })?;
+            let groups =
+                (column.path.find(input)).map_err(|e| TemplateError::Column(e.to_string()))?;
             if groups.first().is_none_or(|g| g.is_empty()) {
                 self.line.extend_from_slice(b"<none>");
                 continue;

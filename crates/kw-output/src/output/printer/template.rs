@@ -15,6 +15,8 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use kw_events::events::Event;
+use kw_go::goformat::fmt::write_go_syntax;
+use kw_go::goformat::quote::quote;
 use kw_go::jsonpath::JsonPath;
 
 use super::contract::DecodedObject;
@@ -22,12 +24,49 @@ use super::json::decode_object;
 use super::tabwriter::TabWriter;
 use super::{PrintOptions, Printer};
 
-/// The template failed on an object (a type mismatch in a filter, an index out of range).
+/// The most of an object kw shows after a failed template: kubectl shows all of it, but an
+/// object may be megabytes, and this is an error message.
+const OBJECT_SHOWN: usize = 64 * 1024;
+
+/// The template failed on an object (a type mismatch in a filter, an index out of range), in
+/// kubectl's words: a `-o jsonpath` template says so with the template and the object it ran
+/// on (cli-runtime's `JSONPathPrinter`); a custom column gives the engine's error alone.
 #[derive(Debug, thiserror::Error)]
-#[error("error executing jsonpath {template:?}: {message}")]
-pub struct TemplateError {
-    pub template: String,
-    pub message: String,
+pub enum TemplateError {
+    #[error(
+        "error executing jsonpath {}: Error executing template: {message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{object}\n\n",
+        quote(template)
+    )]
+    JsonPath {
+        template: String,
+        message: String,
+        /// The input as Go's `%#v` writes it, cut at [`OBJECT_SHOWN`].
+        object: String,
+    },
+    #[error("{0}")]
+    Column(String),
+    /// Watching, kubectl words a failure on the initial list so (on a later event it stops
+    /// without a word, exit 0: kw says why, and fails).
+    #[error("unable to output the provided object: {0}")]
+    InitialList(Box<TemplateError>),
+}
+
+impl TemplateError {
+    /// kubectl's error for `template` failing with `message` on `input`.
+    pub fn json_path(template: &str, message: String, input: &Value) -> TemplateError {
+        let mut object = Vec::new();
+        write_go_syntax(&mut object, input);
+        if object.len() > OBJECT_SHOWN {
+            let cut = object.len() - OBJECT_SHOWN;
+            object.truncate(OBJECT_SHOWN);
+            object.extend_from_slice(format!("… (kw left out {cut} more bytes)").as_bytes());
+        }
+        TemplateError::JsonPath {
+            template: template.to_string(),
+            message,
+            object: String::from_utf8_lossy(&object).into_owned(),
+        }
+    }
 }
 
 pub struct JsonPathPrinter {
@@ -104,6 +143,11 @@ impl TemplateRuns {
         }
     }
 
+    /// Whether the run prints as kubectl does while watching.
+    pub fn watching(&self) -> bool {
+        self.tabwriter.is_some()
+    }
+
     pub fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
         match &mut self.tabwriter {
             Some(tabwriter) => tabwriter.flush(out),
@@ -123,15 +167,14 @@ impl JsonPathPrinter {
             template: template.to_string(),
             path: path.clone(),
             as_json,
-            runs: TemplateRuns::new(
-                options,
-                !options.show_managed_fields && !options.watch_events,
-            ),
+            // kubectl leaves managedFields out of JSON and YAML only (cli-runtime's
+            // `OmitManagedFieldsPrinter`): a template sees them, 1.32 and 1.37 alike.
+            runs: TemplateRuns::new(options, false),
             buffer: Vec::new(),
         }
     }
 
-    fn run(&mut self, input: &Value, out: &mut dyn Write) -> io::Result<()> {
+    fn run(&mut self, input: &Value, listed: bool, out: &mut dyn Write) -> io::Result<()> {
         self.buffer.clear();
         let result = if self.as_json {
             self.path.execute_json(input, &mut self.buffer)
@@ -141,9 +184,11 @@ impl JsonPathPrinter {
         result.map_err(|e| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
-                TemplateError {
-                    template: self.template.clone(),
-                    message: e.to_string(),
+                match TemplateError::json_path(&self.template, e.to_string(), input) {
+                    error if listed && self.runs.watching() => {
+                        TemplateError::InitialList(Box::new(error))
+                    }
+                    error => error,
                 },
             )
         })?;
@@ -182,8 +227,9 @@ impl Printer for JsonPathPrinter {
         object: DecodedObject<'_>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
+        let listed = event.origin == kw_events::events::Origin::List;
         match self.runs.input(event, object)? {
-            Some(input) => self.run(&input, out),
+            Some(input) => self.run(&input, listed, out),
             None => Ok(()),
         }
     }
@@ -194,7 +240,7 @@ impl Printer for JsonPathPrinter {
 
     fn finish(&mut self, _closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         match self.runs.list() {
-            Some(list) => self.run(&list, out),
+            Some(list) => self.run(&list, false, out),
             None => self.runs.checkpoint(out),
         }
     }
