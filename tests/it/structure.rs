@@ -113,7 +113,7 @@ const HOUSE: House = House {
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::objects", "ids < cluster config events pods services widgets < workloads < mod"),
         ("kw-sim", "server", "certs drivers kubeconfig listener mod < connection < handle < control"),
-        ("kw-sim", "api", "auth defaults discovery mod patch selector status < paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
+        ("kw-sim", "api", "auth defaults discovery mod names patch selector shape status < paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
         ("kw-sim", "api::patch", "error merge < json_patch strategic < mod"),
     ],
     // The simulator only where kw starts one: an error or a type of it elsewhere would tie the
