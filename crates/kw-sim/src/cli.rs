@@ -265,6 +265,7 @@ impl SimArgs {
                 first_get_stall_ms: None,
                 slow_lists: Vec::new(),
                 slow_list_ms: 0,
+                head_padding_bytes: None,
                 list_message: None,
                 list_retry_after: None,
             },

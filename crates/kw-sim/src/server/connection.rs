@@ -152,6 +152,9 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
                 let (body, encoding) = compress::encode(&request, body);
                 headers.extend(encoding);
                 headers.push(("Date", http::date(shared.store.now())));
+                if let Some(bytes) = shared.faults.head_padding() {
+                    headers.push(("X-Padding", "p".repeat(bytes)));
+                }
                 shared.record_sent(&request, status, body.len() as u64);
                 http::write_response(out, status, &headers, &body, request.close).is_ok()
             }
