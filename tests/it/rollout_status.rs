@@ -780,3 +780,55 @@ fn every_case_is_checked() {
         include_str!("rollout_status.rs"),
     );
 }
+
+/// Issue 61, point 7: a Deployment whose `spec` is the number 5 (written to the sim's store
+/// raw: its API refuses such a write) is no Deployment kubectl can decode. kw names it with
+/// kubectl's words, live from the pinned kubectl, and does not judge it ("successfully rolled
+/// out", exit 0, before); its exit code is kw's for a rollout that cannot finish (2).
+#[test]
+fn a_deployment_of_the_wrong_shape_is_named_in_kubectls_words_not_judged() {
+    let cluster = Cluster::start(SimConfig {
+        empty: true,
+        ..SimConfig::default()
+    });
+    for (name, spec) in [
+        ("five", serde_json::json!(5)),
+        ("text", serde_json::json!({"replicas": "3"})),
+    ] {
+        cluster
+            .sim
+            .create(
+                "deployments",
+                serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                    "metadata": {"name": name, "namespace": "default"}, "spec": spec}),
+            )
+            .expect("a raw store write");
+        let args = ["rollout", "status", &format!("deployment/{name}")];
+        let mut kubectl = Command::new(crate::harness::kubectl());
+        kubectl
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        let kubectl = run(kubectl, LIMIT);
+        assert_eq!(kubectl.code, Some(1), "{}", kubectl.stderr);
+        assert!(
+            kubectl.stderr.starts_with("error: json: cannot unmarshal "),
+            "{}",
+            kubectl.stderr
+        );
+        let mut kw = cluster.kw();
+        kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
+        let kw = run(kw, LIMIT);
+        assert_eq!(kw.stdout, "", "{name}: judged as if it were a Deployment");
+        assert_eq!(kw.code, Some(2), "{}", kw.stderr);
+        let last = kw.stderr.lines().last().unwrap_or("");
+        assert_eq!(format!("{last}\n"), kubectl.stderr, "{name}");
+        assert!(
+            kw.stderr.contains(&format!(
+                "deployment.apps/{name}: failed: json: cannot unmarshal"
+            )),
+            "{}",
+            kw.stderr
+        );
+    }
+}

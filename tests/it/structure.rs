@@ -82,7 +82,7 @@ const HOUSE: House = House {
         // The scanner and shapes that need none, the walk they share, heads, Tables, events.
         ("kw-events", "decode", "depth framer list scan value < fields < head < table < event < mod"),
         // The answer and the fields read, one file of rules per kind, then kubectl's viewers.
-        ("kw-events", "readiness", "fields judgement < batch children plain pod workloads < mod < status_viewer"),
+        ("kw-events", "readiness", "fields judgement shape < batch children plain pod workloads < mod < status_viewer"),
         // What is named and read, credentials and contexts, the connection, the settings.
         ("kw-client", "config", "endpoint environment flags material mod < kubeconfig pem proxy < auth contexts in_cluster < connection < settings"),
         ("kw-client", "config::auth", "error < exec < mod < config"),
@@ -121,7 +121,7 @@ const HOUSE: House = House {
         ("kw-sim", "world::rollout", "plot < story < job recovering sets < mod"),
         ("kw-sim", "world::objects", "ids < cluster config events pods services widgets < workloads < mod"),
         ("kw-sim", "server", "certs drivers kubeconfig listener mod < connection < handle < control"),
-        ("kw-sim", "api", "auth defaults discovery mod patch selector status < paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
+        ("kw-sim", "api", "auth defaults discovery mod names patch selector shape status < paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
         ("kw-sim", "api::patch", "error merge < json_patch strategic < mod"),
     ],
     // The simulator only where kw starts one: an error or a type of it elsewhere would tie the

@@ -308,3 +308,37 @@ fn a_server_back_with_a_new_ca_ends_the_watch_in_one_line() {
         );
     }
 }
+
+/// Issue 61, point 5: an answer whose head (status line and headers) is over the buffer kw
+/// reads it into under TLS was "the connection broke: Peer disconnected; retrying..." for ever.
+/// kubectl reads it (Go's client takes heads up to 10 MiB); kw says once how large a head it
+/// reads and ends (exit 6), without a retry.
+#[test]
+fn a_response_head_larger_than_kw_reads_is_said_once_never_retried() {
+    let cluster = Cluster::start(SimConfig {
+        faults: kw_sim::Faults {
+            head_padding_bytes: Some(40_000),
+            ..kw_sim::Faults::default()
+        },
+        ..SimConfig::default()
+    });
+    let mut kubectl = std::process::Command::new(harness::kubectl());
+    kubectl
+        .args(["get", "namespaces", "-o", "name", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let kubectl = run(kubectl, Duration::from_secs(30));
+    assert_eq!(kubectl.code, Some(0), "{}", kubectl.stderr);
+    assert!(kubectl.stdout.contains("namespace/default"));
+
+    let outcome = get(&cluster, &cluster.kubeconfig, &[]);
+    assert_eq!(outcome.code, Some(6), "{}", outcome.stderr);
+    assert!(!outcome.stderr.contains("retrying"), "{}", outcome.stderr);
+    assert!(
+        outcome
+            .stderr
+            .contains("sent a response head (status line and headers) of more than 32767 bytes, more than kw reads (kubectl reads up to 10 MiB)"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(outcome.stderr.lines().count(), 1, "{}", outcome.stderr);
+}

@@ -21,7 +21,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 0)]
     pub port: u16,
 
-    /// Serve plain HTTP instead of HTTPS (benchmarks).
+    /// Serve plain HTTP instead of HTTPS, for benchmarks. It has NO authentication: every
+    /// client, with or without a token, is the cluster admin (on 127.0.0.1 only).
     #[arg(long)]
     pub http: bool,
 
@@ -264,6 +265,7 @@ impl SimArgs {
                 first_get_stall_ms: None,
                 slow_lists: Vec::new(),
                 slow_list_ms: 0,
+                head_padding_bytes: None,
                 list_message: None,
                 list_retry_after: None,
             },

@@ -20,6 +20,9 @@ pub enum SimError {
     AlreadyExists { resource: String, name: String },
     #[error("{resource} \"{name}\" not found")]
     NotFound { resource: String, name: String },
+    /// Other writers changed the object each time a change of it was ready to be stored.
+    #[error("{resource} \"{name}\" kept changing under the write")]
+    Contended { resource: String, name: String },
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,

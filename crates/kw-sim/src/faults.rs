@@ -42,6 +42,9 @@ pub struct Faults {
     /// order (a Pod's list before its ReplicaSet's, or after).
     pub slow_lists: Vec<String>,
     pub slow_list_ms: u64,
+    /// Pad the head of every answer with a body (lists, objects, discovery) with a header of
+    /// this many bytes: a response head larger than a client's buffer.
+    pub head_padding_bytes: Option<usize>,
 }
 
 /// What one LIST request gets instead of its list.
@@ -195,6 +198,11 @@ impl FaultState {
             .iter()
             .any(|slow| slow == plural)
             .then(|| std::time::Duration::from_millis(faults.slow_list_ms))
+    }
+
+    /// How many bytes of padding the head of an answer gets, if any.
+    pub fn head_padding(&self) -> Option<usize> {
+        self.lock().faults.head_padding_bytes
     }
 
     /// How long to hold the answer to this GET of a single object, if at all.

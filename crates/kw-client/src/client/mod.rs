@@ -80,6 +80,13 @@ pub enum ClientError {
         limit: u64,
         limit_name: &'static str,
     },
+    /// The status line and headers of an answer are more than kw holds: the same request
+    /// would get the same head, so this is said once, never retried.
+    #[error(
+        "the server {server} sent a response head (status line and headers) of more than \
+         {limit} bytes, more than kw reads (kubectl reads up to 10 MiB)"
+    )]
+    HeadTooLarge { server: String, limit: usize },
     /// No usable TLS configuration, proxy or credential: retrying cannot help.
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -103,6 +110,7 @@ impl ClientError {
             | ClientError::Broken { .. } => true,
             ClientError::Status { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
             ClientError::TooLarge { .. }
+            | ClientError::HeadTooLarge { .. }
             | ClientError::Certificate { .. }
             | ClientError::Setup(_)
             | ClientError::DeadlinePassed { .. }
@@ -766,6 +774,9 @@ impl Client {
         match error {
             // A header name or value HTTP does not allow (checked when the request is sent).
             ureq::Error::Http(_) => ClientError::Setup(SetupError::BadHeader),
+            ureq::Error::LargeResponseHeader(_, limit) => {
+                ClientError::HeadTooLarge { server, limit }
+            }
             ureq::Error::HostNotFound => unreachable("no such host".to_string()),
             ureq::Error::ConnectionFailed => unreachable("the connection failed".to_string()),
             ureq::Error::ConnectProxyFailed(reason) => {
@@ -960,9 +971,13 @@ fn build_agent(
 ) -> ureq::Agent {
     let mut config = ureq::Agent::config_builder();
     if scheme == Scheme::Https {
+        // A head must fit the plaintext buffer above TLS whole; one byte under it, ureq says
+        // the head is too large (which kw reports once) instead of "no progress", a broken
+        // connection kw would retry for ever.
         config = config
             .input_buffer_size(tls::RECORDS_IN)
-            .output_buffer_size(tls::RECORDS_OUT);
+            .output_buffer_size(tls::RECORDS_OUT)
+            .max_response_header_size(tls::PLAINTEXT_IN - 1);
     }
     let config = config
         // kw reads every status itself (a `Status` body, `Retry-After`, 3xx refused).

@@ -27,7 +27,7 @@ use crate::config::endpoint::{ClientIdentity, TrustRoots};
 /// decrypted bytes in (rustls hands over at most about one 16 KiB record per read, so more room
 /// would stay unused), and a request's head out (its longest line, a URL or a token, must fit:
 /// 16 KiB is twice what common proxies in front of API servers accept for one header line).
-const PLAINTEXT_IN: usize = 32 << 10;
+pub const PLAINTEXT_IN: usize = 32 << 10;
 pub const REQUEST_HEAD_OUT: usize = 16 << 10;
 /// Under TLS the socket's own buffers (ureq's, sized by the agent) only carry records between
 /// the socket and rustls: a few records per read in; out, what kw writes is requests and

@@ -16,6 +16,7 @@ mod fields;
 mod judgement;
 mod plain;
 mod pod;
+pub mod shape;
 pub mod status_viewer;
 mod workloads;
 
@@ -30,6 +31,10 @@ pub use judgement::{Judgement, State};
 /// Judge `object`, of API group `group` (empty for core) and kind `kind`, at `now`. The kind
 /// comes from the watch, not the object, because a list's items may lack `kind`.
 pub fn judge(group: &str, kind: &str, object: &Value, now: SystemTime) -> Judgement {
+    // An object without its kind's shape is not judged as if it had it: it is said why.
+    if let Some(why) = shape::mismatch(group, kind, object) {
+        return Judgement::failed(why);
+    }
     if let Some(judgement) = generic(object) {
         return judgement;
     }

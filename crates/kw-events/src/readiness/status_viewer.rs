@@ -39,6 +39,9 @@ pub enum ViewerError {
     /// such an object; kw refuses it rather than count with it (`-9223372036854775808 old
     /// replicas`).
     BadCount { field: String, value: String },
+    /// The object is not of its kind's shape (`spec` is the number 5): kubectl's decoder
+    /// refuses it with these words, and so does kw, before any line is made of it.
+    Undecodable(String),
 }
 
 impl ViewerError {
@@ -76,6 +79,7 @@ impl fmt::Display for ViewerError {
                 f,
                 "the object is invalid: {field} is {value}, not a count (a 32-bit integer)"
             ),
+            ViewerError::Undecodable(why) => f.write_str(why),
         }
     }
 }
@@ -99,6 +103,9 @@ pub fn status(
 ) -> Option<Result<Status, ViewerError>> {
     if !has_viewer(group, kind) {
         return None;
+    }
+    if let Some(why) = super::shape::mismatch(group, kind, object) {
+        return Some(Err(ViewerError::Undecodable(why)));
     }
     Some(match kind {
         "Deployment" => deployment(object, revision),
@@ -455,18 +462,20 @@ mod tests {
         );
         assert_eq!(
             line(status("apps", "Deployment", &huge, 0)),
-            "error: the object is invalid: status.replicas is -9223372036854775808, not a count (a 32-bit integer)"
+            // kubectl's decoder's words (issue 61, point 7), before any count is read.
+            "error: json: cannot unmarshal number -9223372036854775808 into Go struct field DeploymentStatus.status.replicas of type int32"
         );
         let mut wide =
             deploy(json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3}));
         wide["spec"]["replicas"] = json!(4_294_967_296i64);
-        assert!(
-            line(status("apps", "Deployment", &wide, 0)).contains("spec.replicas is 4294967296")
-        );
+        assert!(line(status("apps", "Deployment", &wide, 0))
+            .contains("number 4294967296 into Go struct field DeploymentSpec.spec.replicas"));
         let set = json!({"metadata": {"name": "db", "generation": 1}, "spec": {"replicas": 3,
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": "x"}}},
             "status": {"observedGeneration": 1, "readyReplicas": 3}});
-        assert!(line(status("apps", "StatefulSet", &set, 0)).contains("partition is \"x\""));
+        assert!(line(status("apps", "StatefulSet", &set, 0)).contains(
+            "string into Go struct field RollingUpdateStatefulSetStrategy.spec.updateStrategy.rollingUpdate.partition of type int32"
+        ));
         // In range, negative included (kubectl decodes it), as before.
         let fine = deploy(json!({"observedGeneration": 2, "updatedReplicas": 3, "replicas": 5}));
         assert!(line(status("apps", "Deployment", &fine, 0)).contains("2 old replicas"));

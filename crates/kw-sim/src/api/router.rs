@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 use super::auth::{self, Access, Authn, CertIdentity, User};
 use super::discovery;
 use super::flood;
+use super::names;
 use super::openapi;
 use super::paging::{self, ContinueToken};
 use super::query::{self, filter, parse_resource_version, IncludeObject, ListOptions, Rendering};
@@ -180,6 +181,17 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
         (_, Some(user)) => Some(user),
         (_, None) => return Reply::status(auth::unauthorized()),
     };
+    // A name on the path is a key in the store: `..`, `a%2Fb` cannot be one (the server's
+    // key function refuses them before any verb runs).
+    let named = match &route {
+        Route::Item { name, .. } | Route::Scale { name, .. } | Route::PodLog { name, .. } => {
+            Some(*name)
+        }
+        _ => None,
+    };
+    if let Some(why) = named.and_then(names::path_segment_refusal) {
+        return Reply::status(bad_request(why));
+    }
     match route {
         Route::Version => Reply::json(200, &discovery::version()),
         Route::Health => Reply::Body {

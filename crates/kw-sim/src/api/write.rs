@@ -12,8 +12,10 @@
 use serde_json::{json, Value};
 
 use super::defaults;
+use super::names;
 use super::patch::{self, PatchError, PatchKind};
 use super::reply::Reply;
+use super::shape;
 use super::shared::Shared;
 use super::status::{already_exists, bad_request, conflict, invalid, not_found, unsupported_patch};
 use crate::error::SimError;
@@ -43,7 +45,7 @@ pub fn create(shared: &Shared, target: &Target<'_>, request: &Request) -> Reply 
 
 fn create_object(shared: &Shared, target: &Target<'_>, mut object: Value, dry: bool) -> Reply {
     let info = target.info;
-    if let Err(status) = check_kind(info, &object) {
+    if let Err(status) = check_kind(info, &object).and_then(|()| check_shape(info, &object)) {
         return Reply::status(status);
     }
     let metadata = &mut object["metadata"];
@@ -74,6 +76,14 @@ fn create_object(shared: &Shared, target: &Target<'_>, mut object: Value, dry: b
         .as_str()
         .unwrap_or("")
         .to_string();
+    if let Some(why) = names::new_name_errors(info.kind, &name).first() {
+        return Reply::status(invalid(
+            info,
+            &name,
+            "metadata.name",
+            &format!("Invalid value: {name:?}: {why}"),
+        ));
+    }
     if let Err(status) = check_namespace(target, &mut object) {
         return Reply::status(status);
     }
@@ -119,7 +129,9 @@ pub fn replace(shared: &Shared, target: &Target<'_>, name: &str, request: &Reque
         Ok(object) => object,
         Err(status) => return Reply::status(status),
     };
-    if let Err(status) = check_kind(target.info, &object) {
+    if let Err(status) =
+        check_kind(target.info, &object).and_then(|()| check_shape(target.info, &object))
+    {
         return Reply::status(status);
     }
     if let Err(status) = check_name(target.info, name, &object) {
@@ -134,6 +146,7 @@ pub fn replace(shared: &Shared, target: &Target<'_>, name: &str, request: &Reque
             .as_str()
             .unwrap_or("")
             .to_string();
+        let mut object = object.clone();
         defaults::apply(info.plural, &mut object, &uid);
         Ok(object)
     })
@@ -164,6 +177,7 @@ pub fn patch(shared: &Shared, target: &Target<'_>, name: &str, request: &Request
     store_change(shared, target, name, request, |current| {
         let patched = patch::apply(kind, current, &patch).map_err(patch_status)?;
         check_name(info, name, &patched)?;
+        check_patched_shape(info, &patched)?;
         Ok(patched)
     })
 }
@@ -204,7 +218,15 @@ pub fn scale(shared: &Shared, target: &Target<'_>, name: &str, request: &Request
     };
     let reply = store_change(shared, target, name, request, |current| {
         let mut object = current.clone();
-        object["spec"]["replicas"] = json!(replicas);
+        // Written by a raw store write only (every client write is checked): not a Deployment
+        // the sim can scale, and indexing into it would panic.
+        let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
+            return Err(bad_request(format!(
+                "{} {name:?} has no spec to scale",
+                target.info.kind
+            )));
+        };
+        spec.insert("replicas".into(), json!(replicas));
         Ok(object)
     });
     match reply {
@@ -255,7 +277,7 @@ fn store_change(
     target: &Target<'_>,
     name: &str,
     request: &Request,
-    change: impl FnOnce(&Value) -> Result<Value, Status>,
+    change: impl Fn(&Value) -> Result<Value, Status>,
 ) -> Reply {
     let info = target.info;
     let keeps_status = info.subresources.iter().any(|(sub, _)| *sub == "status");
@@ -308,6 +330,12 @@ impl From<SimError> for Refusal {
                     None => bad_request(format!("{resource} \"{name}\" not found")),
                 }
             }
+            SimError::Contended { resource, name } => {
+                match crate::world::catalog::by_plural(&resource) {
+                    Some(info) => conflict(info, &name),
+                    None => bad_request(format!("{resource} \"{name}\" kept changing")),
+                }
+            }
             other => bad_request(other.to_string()),
         }))
     }
@@ -317,6 +345,11 @@ fn patch_status(error: PatchError) -> Status {
     match error {
         PatchError::Malformed(message) => bad_request(message),
         PatchError::Unapplicable(message) => Status::failure(422, "Invalid", message),
+        PatchError::TooLarge(message) => Status::failure(
+            413,
+            "RequestEntityTooLarge",
+            format!("Request entity too large: {message}"),
+        ),
     }
 }
 
@@ -358,6 +391,43 @@ fn check_kind(info: &ResourceInfo, object: &Value) -> Result<(), Status> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// A body that cannot be decoded as its kind is refused as the server's decoder refuses it
+/// (400), before anything reads its fields.
+fn check_shape(info: &ResourceInfo, object: &Value) -> Result<(), Status> {
+    match shape::mismatch(info.kind, object) {
+        Some(why) => Err(bad_request(format!(
+            "{kind} in version {version:?} cannot be handled as a {kind}: {why}",
+            kind = info.kind,
+            version = info.version,
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A patch whose result cannot be decoded as its kind: 422, naming the patched object, as
+/// kube-apiserver's patcher words it.
+fn check_patched_shape(info: &ResourceInfo, patched: &Value) -> Result<(), Status> {
+    let Some(why) = shape::mismatch(info.kind, patched) else {
+        return Ok(());
+    };
+    let text = serde_json::to_string(patched).unwrap_or_default();
+    let quoted = serde_json::to_string(&text).unwrap_or_default();
+    let mut status = Status::failure(
+        422,
+        "Invalid",
+        format!(" \"\" is invalid: patch: Invalid value: {quoted}: {why}"),
+    );
+    status.details = Some(kw_wire::StatusDetails {
+        causes: vec![kw_wire::StatusCause {
+            cause_type: "FieldValueInvalid".into(),
+            message: format!("Invalid value: {quoted}: {why}"),
+            field: "patch".into(),
+        }],
+        ..kw_wire::StatusDetails::default()
+    });
+    Err(status)
 }
 
 fn check_name(info: &ResourceInfo, name: &str, object: &Value) -> Result<(), Status> {

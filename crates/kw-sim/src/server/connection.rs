@@ -4,6 +4,7 @@
 
 use std::io::{BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,7 +66,20 @@ fn serve_connection(
     let _ = stream.set_nodelay(true);
     let _ = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
     if let Some((transport, cert)) = open_transport(shared, stream, tls_config) {
-        request_loop(shared, transport, cert.as_ref());
+        // A request the sim cannot act out must not take the server down with it, nor leave
+        // the client waiting on a socket no thread reads: the panic ends this connection only
+        // (the socket is shut down below) and is logged with the request it came from.
+        let served = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            request_loop(shared, transport, cert.as_ref());
+        }));
+        if let Err(panic) = served {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            eprintln!("kw sim: connection {id} ended by a panic while serving a request: {why}");
+        }
     }
     if let Some(stream) = shared.lock_connections().remove(&id) {
         let _ = stream.shutdown(Shutdown::Both);
@@ -138,6 +152,9 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
                 let (body, encoding) = compress::encode(&request, body);
                 headers.extend(encoding);
                 headers.push(("Date", http::date(shared.store.now())));
+                if let Some(bytes) = shared.faults.head_padding() {
+                    headers.push(("X-Padding", "p".repeat(bytes)));
+                }
                 shared.record_sent(&request, status, body.len() as u64);
                 http::write_response(out, status, &headers, &body, request.close).is_ok()
             }

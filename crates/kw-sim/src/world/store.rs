@@ -95,6 +95,10 @@ struct State {
     uids_issued: u64,
 }
 
+/// How often `modify` reads, changes and tries to write back an object that other writers
+/// keep changing, before it answers 409 (kube-apiserver's `maxRetryWhenPatchConflicts`).
+const MODIFY_ATTEMPTS: usize = 5;
+
 /// List snapshots kept for continuation; older tokens get 410 Expired.
 const SNAPSHOTS_KEPT: usize = 64;
 
@@ -196,38 +200,52 @@ impl Store {
         ))
     }
 
-    /// Change an existing object under the store's lock, so that no other writer (a client, a
-    /// controller) comes between reading it and writing it back, as etcd's transaction keeps
-    /// a PATCH whole. `change` sees the current object and returns the new one, or refuses.
+    /// Change an existing object as etcd's transaction keeps a PATCH whole: `change` sees the
+    /// current object and returns the new one (or refuses), and the result is written only if
+    /// no other writer (a client, a controller) came in between; else `change` runs again on
+    /// what is there now, as kube-apiserver's `GuaranteedUpdate` retries.
+    ///
+    /// `change` runs outside the lock: a patch that takes long to apply holds up only its own
+    /// request, never the GETs, watches and controllers every other client needs.
     pub fn modify<E: From<SimError>>(
         &self,
         resource: &str,
         namespace: &str,
         name: &str,
-        change: impl FnOnce(&Value) -> Result<Value, E>,
+        mut change: impl FnMut(&Value) -> Result<Value, E>,
     ) -> Result<Value, E> {
         let info = resource_info(resource)?;
         let namespace = if info.namespaced { namespace } else { "" };
         let key = (namespace.to_string(), name.to_string());
-        let mut state = self.lock();
-        let previous = stored(&state, info, &key)?;
-        let (_, _, mut object) = normalise(info, change(&previous)?)?;
-        for field in ["uid", "creationTimestamp", "name", "namespace"] {
-            object["metadata"][field] = previous["metadata"][field].clone();
-        }
-        if !info.namespaced {
-            if let Some(metadata) = object["metadata"].as_object_mut() {
-                metadata.remove("namespace");
+        for _ in 0..MODIFY_ATTEMPTS {
+            let previous = stored(&self.lock(), info, &key)?;
+            let (_, _, mut object) = normalise(info, change(&previous)?)?;
+            for field in ["uid", "creationTimestamp", "name", "namespace"] {
+                object["metadata"][field] = previous["metadata"][field].clone();
             }
+            if !info.namespaced {
+                if let Some(metadata) = object["metadata"].as_object_mut() {
+                    metadata.remove("namespace");
+                }
+            }
+            let mut state = self.lock();
+            if !Arc::ptr_eq(&stored(&state, info, &key)?, &previous) {
+                continue;
+            }
+            return Ok(self.commit(
+                &mut state,
+                info,
+                key,
+                EventType::Modified,
+                object,
+                Some(previous),
+            ));
         }
-        Ok(self.commit(
-            &mut state,
-            info,
-            key,
-            EventType::Modified,
-            object,
-            Some(previous),
-        ))
+        Err(SimError::Contended {
+            resource: info.plural.into(),
+            name: key.1,
+        }
+        .into())
     }
 
     /// Remove an object; watches get DELETED with its last state and the new resourceVersion.

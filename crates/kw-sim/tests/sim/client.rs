@@ -52,8 +52,13 @@ impl Response {
 }
 
 pub fn connect(sim: &SimHandle, client_cert: bool) -> Conn {
+    connect_waiting(sim, client_cert, READ_LIMIT)
+}
+
+/// A connection whose reads wait up to `limit` (a big write takes a while in a debug build).
+pub fn connect_waiting(sim: &SimHandle, client_cert: bool, limit: std::time::Duration) -> Conn {
     let stream = TcpStream::connect(("127.0.0.1", sim.port())).expect("connect");
-    stream.set_read_timeout(Some(READ_LIMIT)).expect("timeout");
+    stream.set_read_timeout(Some(limit)).expect("timeout");
     if sim.url().starts_with("http://") {
         return Conn {
             reader: BufReader::new(Box::new(stream)),
@@ -96,6 +101,27 @@ impl Conn {
         let out = self.reader.get_mut();
         out.write_all(request.as_bytes()).expect("send");
         out.flush().expect("flush");
+    }
+
+    /// A request with a body (POST, PUT, PATCH), as the admin.
+    pub fn send_body(
+        &mut self,
+        sim: &SimHandle,
+        method: &str,
+        path: &str,
+        content_type: &str,
+        body: &[u8],
+    ) {
+        let mut request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            bearer(sim),
+            body.len()
+        );
+        let out = self.reader.get_mut();
+        out.write_all(request.as_bytes()).expect("send");
+        out.write_all(body).expect("send body");
+        out.flush().expect("flush");
+        request.clear();
     }
 
     pub fn head(&mut self) -> (u16, Vec<(String, String)>) {
@@ -225,4 +251,18 @@ impl Conn {
         let mut buffer = [0u8; 4096];
         self.reader.read(&mut buffer).unwrap_or(0)
     }
+}
+
+/// One write on a connection of its own: the response.
+pub fn write(
+    sim: &SimHandle,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &Value,
+) -> Response {
+    // Writes may be big (the hostile ones are): their answer may take longer than a read.
+    let mut conn = connect_waiting(sim, false, std::time::Duration::from_secs(60));
+    conn.send_body(sim, method, path, content_type, body.to_string().as_bytes());
+    conn.response()
 }

@@ -11,6 +11,7 @@ mod auth;
 mod discovery;
 mod faults;
 mod flood;
+mod hostile_writes;
 mod lists;
 mod logs;
 mod server;

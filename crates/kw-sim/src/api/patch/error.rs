@@ -8,4 +8,7 @@ pub enum PatchError {
     Malformed(String),
     #[error("{0}")]
     Unapplicable(String),
+    /// Over a bound the server sets on patches (413).
+    #[error("{0}")]
+    TooLarge(String),
 }

@@ -1,9 +1,21 @@
 //! JSON Patch (RFC 6902): a list of operations on JSON Pointers (RFC 6901), applied in order;
 //! any failing operation fails the whole patch, as kube-apiserver's json-patch library does.
+//!
+//! Bounded as kube-apiserver bounds it (the CVE-2019-11253 class: a short patch whose copies
+//! double a list each time): at most [`MAX_OPERATIONS`] operations (413), and the values
+//! `copy` duplicates may add up to [`MAX_COPY_BYTES`] of JSON (422), as apiserver's
+//! `JSONPatchMaxCopyBytes` arms json-patch's `AccumulatedCopySizeLimit`.
+
+use std::io::Write;
 
 use serde_json::Value;
 
 use super::error::PatchError;
+
+/// kube-apiserver's `maxJSONPatchOperations`.
+pub const MAX_OPERATIONS: usize = 10_000;
+/// kube-apiserver's `JSONPatchMaxCopyBytes` (3 MiB, its request body limit).
+pub const MAX_COPY_BYTES: u64 = 3 * 1024 * 1024;
 
 pub fn apply(current: &Value, patch: &Value) -> Result<Value, PatchError> {
     let Value::Array(operations) = patch else {
@@ -11,6 +23,13 @@ pub fn apply(current: &Value, patch: &Value) -> Result<Value, PatchError> {
             "json: cannot unmarshal object into Go value of type jsonpatch.Patch".into(),
         ));
     };
+    if operations.len() > MAX_OPERATIONS {
+        return Err(PatchError::TooLarge(format!(
+            "The allowed maximum operations in a JSON patch is {MAX_OPERATIONS}, got {}",
+            operations.len()
+        )));
+    }
+    let mut copied: u64 = 0;
     let mut document = current.clone();
     for operation in operations {
         let op = operation["op"].as_str().unwrap_or("");
@@ -30,10 +49,18 @@ pub fn apply(current: &Value, patch: &Value) -> Result<Value, PatchError> {
             }
             "copy" => {
                 let from = member(operation, "from")?;
-                let value = document
-                    .pointer(from)
-                    .cloned()
-                    .ok_or_else(|| missing(from))?;
+                let source = document.pointer(from).ok_or_else(|| missing(from))?;
+                // Measured before it is cloned: the clone is what must not happen unbounded.
+                copied = copied.saturating_add(json_size(
+                    source,
+                    MAX_COPY_BYTES - copied.min(MAX_COPY_BYTES),
+                ));
+                if copied > MAX_COPY_BYTES {
+                    return Err(PatchError::Unapplicable(format!(
+                        "Unable to complete the copy, the accumulated size increase of copy is {copied}, exceeding the limit {MAX_COPY_BYTES}"
+                    )));
+                }
+                let value = source.clone();
                 add(&mut document, path, value)?;
             }
             "test" => {
@@ -51,6 +78,30 @@ pub fn apply(current: &Value, patch: &Value) -> Result<Value, PatchError> {
         }
     }
     Ok(document)
+}
+
+/// The length of `value` as JSON, counted without building the text, and only up to just past
+/// `limit` (a value larger than the budget is not walked to its end).
+fn json_size(value: &Value, limit: u64) -> u64 {
+    struct Counter {
+        count: u64,
+        limit: u64,
+    }
+    impl Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.count += bytes.len() as u64;
+            if self.count > self.limit {
+                return Err(std::io::Error::other("over the limit"));
+            }
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { count: 0, limit };
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.count
 }
 
 fn member<'a>(operation: &'a Value, name: &str) -> Result<&'a str, PatchError> {
@@ -143,6 +194,25 @@ mod tests {
             apply(&current, &patch).unwrap(),
             json!({"spec": {"template": {"b": 2}, "list": [0, 2]},
                    "metadata": {"annotations": {"y": "2"}, "labels": {"a~b/c": "v"}}})
+        );
+    }
+
+    #[test]
+    fn copies_that_double_a_list_are_stopped_at_the_servers_limit() {
+        let mut operations = vec![json!({"op": "add", "path": "/x", "value": [0]})];
+        operations.extend((0..25).map(|_| json!({"op": "copy", "from": "/x", "path": "/x/-"})));
+        let error = apply(&json!({}), &Value::Array(operations)).unwrap_err();
+        assert!(
+            matches!(&error, PatchError::Unapplicable(m) if m.contains("exceeding the limit 3145728")),
+            "{error:?}"
+        );
+        let many = vec![json!({"op": "test", "path": "", "value": {}}); MAX_OPERATIONS + 1];
+        let error = apply(&json!({}), &Value::Array(many)).unwrap_err();
+        assert_eq!(
+            error,
+            PatchError::TooLarge(
+                "The allowed maximum operations in a JSON patch is 10000, got 10001".into()
+            )
         );
     }
 

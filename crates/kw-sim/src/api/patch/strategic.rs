@@ -5,6 +5,8 @@
 //! `$setElementOrder/FIELD` and `$deleteFromPrimitiveList/FIELD`. Lists without a merge key
 //! are replaced whole, as the Go types mark them atomic.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::error::PatchError;
@@ -140,33 +142,49 @@ fn merge_list(field: &str, current: &Value, patch: &[Value]) -> Result<Value, Pa
                 }
             }
         }
-        Some(ListMerge::Key(key)) => {
-            for item in patch {
-                let Some(wanted) = item.get(key) else {
-                    return Err(PatchError::Unapplicable(format!(
-                        "map: {item} does not contain declared merge key: {key}"
-                    )));
-                };
-                let at = items.iter().position(|have| have.get(key) == Some(wanted));
-                let deleting = item.get(PATCH).and_then(Value::as_str) == Some("delete");
-                match (at, deleting) {
-                    (Some(at), true) => {
-                        items.remove(at);
-                    }
-                    (None, true) => {}
-                    (Some(at), false) => {
-                        let members = item.as_object().cloned().unwrap_or_default();
-                        items[at] = merge_map(&items[at], &members)?;
-                    }
-                    (None, false) => {
-                        let members = item.as_object().cloned().unwrap_or_default();
-                        items.push(merge_map(&Value::Null, &members)?);
-                    }
-                }
+        Some(ListMerge::Key(key)) => return merge_keyed(items, key, patch),
+    }
+    Ok(Value::Array(items))
+}
+
+/// Merge `patch` into `items` element by element on `key`. The elements are found through a
+/// map from key to place, so a patch of n elements into a list of m costs n + m, not n × m: a
+/// patch naming 40,000 containers must not hold the server for minutes.
+fn merge_keyed(items: Vec<Value>, key: &str, patch: &[Value]) -> Result<Value, PatchError> {
+    let mut slots: Vec<Option<Value>> = items.into_iter().map(Some).collect();
+    let mut places: HashMap<String, usize> = HashMap::with_capacity(slots.len());
+    for (at, item) in slots.iter().enumerate() {
+        if let Some(identity) = item.as_ref().and_then(|item| item.get(key)) {
+            // The first element with a key is the one a patch merges into, as before.
+            places.entry(identity.to_string()).or_insert(at);
+        }
+    }
+    for item in patch {
+        let Some(wanted) = item.get(key) else {
+            return Err(PatchError::Unapplicable(format!(
+                "map: {item} does not contain declared merge key: {key}"
+            )));
+        };
+        let identity = wanted.to_string();
+        let deleting = item.get(PATCH).and_then(Value::as_str) == Some("delete");
+        let members = item.as_object().cloned().unwrap_or_default();
+        match (places.get(&identity).copied(), deleting) {
+            (Some(at), true) => {
+                slots[at] = None;
+                places.remove(&identity);
+            }
+            (None, true) => {}
+            (Some(at), false) => {
+                let merged = merge_map(slots[at].as_ref().unwrap_or(&Value::Null), &members)?;
+                slots[at] = Some(merged);
+            }
+            (None, false) => {
+                places.insert(identity, slots.len());
+                slots.push(Some(merge_map(&Value::Null, &members)?));
             }
         }
     }
-    Ok(Value::Array(items))
+    Ok(Value::Array(slots.into_iter().flatten().collect()))
 }
 
 /// Order `items` as `order` lists them (by merge key or value); those it does not name keep
@@ -176,17 +194,19 @@ fn reorder(field: &str, items: &mut [Value], order: &[Value]) {
         Some(ListMerge::Key(key)) => Some(key),
         _ => None,
     };
+    // Ranks by identity looked up in a map, as the merge above: linear in the two lists.
+    let mut ranks: HashMap<String, usize> = HashMap::with_capacity(order.len());
+    for (at, wanted) in order.iter().enumerate() {
+        if let Some(named) = key.map_or(Some(wanted), |key| wanted.get(key)) {
+            ranks.entry(named.to_string()).or_insert(at);
+        }
+    }
     let rank = |item: &Value| {
-        let identity = key.map_or(Some(item), |key| item.get(key));
-        order
-            .iter()
-            .position(|wanted| {
-                let named = key.map_or(Some(wanted), |key| wanted.get(key));
-                named.is_some() && named == identity
-            })
+        key.map_or(Some(item), |key| item.get(key))
+            .and_then(|identity| ranks.get(&identity.to_string()).copied())
             .unwrap_or(usize::MAX)
     };
-    items.sort_by_key(|item| rank(item));
+    items.sort_by_cached_key(|item| rank(item));
 }
 
 fn strip_items(items: &[Value]) -> Vec<Value> {
@@ -273,6 +293,34 @@ mod tests {
         assert_eq!(
             apply(&current, &patch).unwrap(),
             json!({"spec": {"args": ["c"]}, "metadata": {"finalizers": ["y"]}})
+        );
+    }
+
+    #[test]
+    fn a_long_list_merges_by_key_in_one_pass() {
+        // 40,000 containers named in a patch onto 40,000 stored: one map lookup each (the
+        // pairwise search took minutes); every element is merged into its own.
+        let count = 40_000;
+        let stored: Vec<Value> = (0..count)
+            .map(|i| json!({"name": format!("c{i}"), "image": "old"}))
+            .collect();
+        let patch: Vec<Value> = (0..count)
+            .rev()
+            .map(|i| json!({"name": format!("c{i}"), "image": format!("new{i}")}))
+            .collect();
+        let current = json!({"spec": {"containers": stored}});
+        let patched = apply(&current, &json!({"spec": {"containers": patch,
+            "$setElementOrder/containers": (0..count).rev().map(|i| json!({"name": format!("c{i}")})).collect::<Vec<_>>()}}))
+        .unwrap();
+        let containers = patched["spec"]["containers"].as_array().unwrap();
+        assert_eq!(containers.len(), count);
+        assert_eq!(
+            containers[0],
+            json!({"name": "c39999", "image": "new39999"})
+        );
+        assert_eq!(
+            containers[count - 1],
+            json!({"name": "c0", "image": "new0"})
         );
     }
 

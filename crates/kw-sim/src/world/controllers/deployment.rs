@@ -434,7 +434,7 @@ impl Pass<'_> {
                 &set.name,
                 |current| {
                     let mut object = current.clone();
-                    object["status"] = status;
+                    object["status"] = status.clone();
                     Ok(object)
                 },
             );
@@ -565,7 +565,7 @@ impl Pass<'_> {
                 if current["metadata"]["generation"] != deployment["metadata"]["generation"] {
                     return Ok(object);
                 }
-                object["status"] = status;
+                object["status"] = status.clone();
                 object["metadata"]["annotations"][REVISION] = json!(revision);
                 Ok(object)
             },

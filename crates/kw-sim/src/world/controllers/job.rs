@@ -199,7 +199,7 @@ impl Jobs {
         }
         let _ = store.modify::<crate::error::SimError>("jobs", namespace, name, |current| {
             let mut object = current.clone();
-            object["status"] = status;
+            object["status"] = status.clone();
             Ok(object)
         });
     }
