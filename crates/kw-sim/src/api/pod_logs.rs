@@ -21,11 +21,12 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
+use super::log_query::{parse_query, LogFollow, LogQuery};
 use super::reply::Reply;
 use super::shared::Shared;
 use super::status::bad_request;
 use super::watch::StreamEnd;
-use crate::http::{self, percent_decode};
+use crate::http;
 use crate::world::container_logs::{LogLine, PodLogs};
 use crate::world::store::Store;
 use kw_wire::{Status, StatusDetails};
@@ -34,76 +35,6 @@ use kw_wire::{Status, StatusDetails};
 const POLL: Duration = Duration::from_millis(50);
 /// A followed log ends after this long when the sim sets no `--max-watch`.
 const FOLLOW_LIMIT: Duration = Duration::from_secs(3600);
-
-/// The query of a log request.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct LogQuery {
-    container: Option<String>,
-    previous: bool,
-    tail_lines: Option<usize>,
-    timestamps: bool,
-    since_seconds: Option<u64>,
-    since_time: Option<SystemTime>,
-    limit_bytes: Option<u64>,
-    follow: bool,
-}
-
-fn boolean(value: &str) -> bool {
-    value == "true" || value == "1"
-}
-
-fn positive(key: &str, value: &str) -> Result<u64, Status> {
-    match value.parse::<i64>() {
-        Ok(number) if number > 0 => Ok(number as u64),
-        Ok(_) => Err(bad_request(format!(
-            "{key}: Invalid value: {value}: must be greater than 0"
-        ))),
-        Err(_) => Err(bad_request(format!("{key}: Invalid value: \"{value}\""))),
-    }
-}
-
-fn parse_query(query: &str) -> Result<LogQuery, Status> {
-    let mut parsed = LogQuery::default();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_decode(value);
-        match key {
-            "container" => parsed.container = Some(value),
-            "previous" => parsed.previous = boolean(&value),
-            "timestamps" => parsed.timestamps = boolean(&value),
-            "follow" => parsed.follow = boolean(&value),
-            "tailLines" => {
-                let lines = value
-                    .parse::<i64>()
-                    .map_err(|_| bad_request(format!("tailLines: Invalid value: \"{value}\"")))?;
-                parsed.tail_lines = Some(lines.max(0) as usize);
-            }
-            "sinceSeconds" => parsed.since_seconds = Some(positive(key, &value)?),
-            "limitBytes" => parsed.limit_bytes = Some(positive(key, &value)?),
-            "sinceTime" => {
-                let at = humantime::parse_rfc3339_weak(&value)
-                    .map_err(|_| bad_request(format!("sinceTime: Invalid value: \"{value}\"")))?;
-                parsed.since_time = Some(at);
-            }
-            _ => {}
-        }
-    }
-    if parsed.since_seconds.is_some() && parsed.since_time.is_some() {
-        return Err(bad_request(
-            "at most one of `sinceTime` or `sinceSeconds` may be specified",
-        ));
-    }
-    Ok(parsed)
-}
-
-/// A followed log, for the connection to stream (`follow`).
-pub struct LogFollow {
-    namespace: String,
-    pod: String,
-    uid: String,
-    container: String,
-    query: LogQuery,
-}
 
 /// Serve one log request for pod `name` in `namespace` (access already checked).
 pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query: &str) -> Reply {
@@ -120,25 +51,40 @@ pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query:
         });
         return Reply::status(status);
     };
-    let containers: Vec<&str> = pod["spec"]["containers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["name"].as_str())
-        .collect();
+    let names = |field: &str| -> Vec<&str> {
+        pod["spec"][field]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["name"].as_str())
+            .collect()
+    };
+    let (containers, init) = (names("containers"), names("initContainers"));
+    let known = |asked: &str| {
+        containers.contains(&asked)
+            || init.contains(&asked)
+            || names("ephemeralContainers").contains(&asked)
+    };
     let container = match (&query.container, containers.as_slice()) {
-        (Some(asked), _) if containers.contains(&asked.as_str()) => asked.clone(),
+        (Some(asked), _) if known(asked) => asked.clone(),
         (Some(asked), _) => {
             return Reply::status(bad_request(format!(
                 "container {asked} is not valid for pod {name}"
             )))
         }
-        (None, [one]) => one.to_string(),
+        (None, [one]) if init.is_empty() => one.to_string(),
         (None, many) => {
-            return Reply::status(bad_request(format!(
+            let mut message = format!(
                 "a container name must be specified for pod {name}, choose one of: [{}]",
                 many.join(" ")
-            )))
+            );
+            if !init.is_empty() {
+                message.push_str(&format!(
+                    " or one of the init containers: [{}]",
+                    init.join(" ")
+                ));
+            }
+            return Reply::status(bad_request(message));
         }
     };
     if !query.previous {
@@ -340,23 +286,6 @@ fn end(out: &mut dyn Write) -> StreamEnd {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn queries_read_as_the_api_server_reads_them() {
-        let parsed =
-            parse_query("container=web&previous=true&tailLines=20&timestamps=true&follow=true")
-                .unwrap();
-        assert_eq!(parsed.container.as_deref(), Some("web"));
-        assert!(parsed.previous && parsed.timestamps && parsed.follow);
-        assert_eq!(parsed.tail_lines, Some(20));
-        assert_eq!(parse_query("").unwrap(), LogQuery::default());
-        assert_eq!(parse_query("tailLines=x").unwrap_err().code, 400);
-        assert_eq!(parse_query("limitBytes=0").unwrap_err().code, 400);
-        let both = parse_query("sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z").unwrap_err();
-        assert!(both.message.contains("at most one"), "{}", both.message);
-        let at = parse_query("sinceTime=2026-01-01T00%3A00%3A00Z").unwrap();
-        assert!(at.since_time.is_some());
-    }
 
     fn line(seconds: u64, text: &str) -> LogLine {
         LogLine {

@@ -15,7 +15,7 @@ pub enum Reply {
     },
     Watch(Box<WatchRequest>),
     /// A followed container log (`pod_logs::follow`).
-    LogFollow(Box<super::pod_logs::LogFollow>),
+    LogFollow(Box<super::log_query::LogFollow>),
     FloodWatch {
         rendering: Rendering,
         /// Stream the flood list as ADDED events and the end bookmark first (`sendInitialEvents`).
