@@ -108,7 +108,10 @@ fn cluster_with_printers() -> Cluster {
         &[
             ("KW_SIM_LOG_EVERY", "10ms"),
             ("KW_SIM_LOG_LINES", "2"),
-            ("KW_SIM_LOG_TEXT", "\u{1b}]52;c;aGk=\u{7}\u{1b}[31mred {n}\r\u{9b}2J"),
+            (
+                "KW_SIM_LOG_TEXT",
+                "\u{1b}]52;c;aGk=\u{7}\u{1b}[31mred {n}\r\u{9b}2J",
+            ),
         ],
     );
     apply(&cluster, &printer);
@@ -131,7 +134,11 @@ fn kw_logs_prints_what_kubectl_prints() {
         &["printer", "-c", "main"],
         &["printer", "main"],
         &["printer", "--since=1h"],
-        &["printer", "--since-time=2026-01-01T11:00:00Z", "--timestamps"],
+        &[
+            "printer",
+            "--since-time=2026-01-01T11:00:00Z",
+            "--timestamps",
+        ],
         &["printer", "--since-time=2027-01-01T00:00:00Z"],
         &["printer", "-f"],
         &["printer", "-f", "--prefix", "--tail=1"],
@@ -188,12 +195,19 @@ fn kw_logs_prints_what_kubectl_prints() {
         .map(|line| {
             let (stamp, text) = line.split_once(' ').expect("a stamp");
             assert!(text.starts_with("main line "), "{line}");
-            assert_eq!(stamp.len(), "2026-01-01T12:00:00.000000000Z".len(), "{line}");
+            assert_eq!(
+                stamp.len(),
+                "2026-01-01T12:00:00.000000000Z".len(),
+                "{line}"
+            );
             humantime::parse_rfc3339(stamp).expect("RFC 3339")
         })
         .collect();
     assert_eq!(stamps.len(), 5, "{}", stamped.stdout);
-    assert_eq!(stamps[4].duration_since(stamps[0]).ok(), Some(Duration::from_millis(40)));
+    assert_eq!(
+        stamps[4].duration_since(stamps[0]).ok(),
+        Some(Duration::from_millis(40))
+    );
 }
 
 #[test]
@@ -253,7 +267,10 @@ fn a_ten_megabyte_line_without_a_newline_is_copied_in_bounded_memory() {
     let pod = printing_pod(
         "huge",
         "Never",
-        &[("KW_SIM_LOG_LINES", "1"), ("KW_SIM_LOG_TAIL_BYTES", bytes.as_str())],
+        &[
+            ("KW_SIM_LOG_LINES", "1"),
+            ("KW_SIM_LOG_TAIL_BYTES", bytes.as_str()),
+        ],
     );
     apply(&cluster, &pod);
     let small = printing_pod("small", "Never", &[("KW_SIM_LOG_LINES", "1")]);
@@ -263,12 +280,16 @@ fn a_ten_megabyte_line_without_a_newline_is_copied_in_bounded_memory() {
     let ours = kw(&cluster, &["huge", "--prefix"]);
     assert_eq!(ours.code, Some(0), "{}", ours.stderr);
     let prefix = "[pod/huge/main] ";
-    assert_eq!(ours.stdout.len(), 2 * prefix.len() + "main line 1\n".len() + BYTES);
+    assert_eq!(
+        ours.stdout.len(),
+        2 * prefix.len() + "main line 1\n".len() + BYTES
+    );
     assert!(ours.stdout.ends_with("xxxx") && !ours.stdout.ends_with('\n'));
     assert_eq!(ours.stdout.matches(prefix).count(), 2);
     let peak = |pod: &str| {
         let mut cmd = cluster.kw();
-        cmd.args(["logs", pod, "--kubeconfig"]).arg(&cluster.kubeconfig);
+        cmd.args(["logs", pod, "--kubeconfig"])
+            .arg(&cluster.kubeconfig);
         let (code, peak_kib, stderr) = crate::summary_logs::peak_memory_kib(&mut cmd, LIMIT);
         assert_eq!(code, Some(0), "{stderr}");
         peak_kib
