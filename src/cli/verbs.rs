@@ -122,6 +122,7 @@ Examples:
   kw get pods,deploy -A -w --output-watch-events  several types at once, with event types
   kw get pods -w -o jsonl | jq -c .metadata.name  one JSON object per line for jq
   kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
+  kw logs -f deploy/web --prefix                  follow a workload's Pod, as kubectl logs
   kw demo                                         a simulated cluster, no cluster needed
   source <(kw completion bash)                    shell completion
 
