@@ -60,6 +60,16 @@ fn pod_phase(cluster: &Cluster, name: &str) -> String {
         .unwrap_or_default()
 }
 
+fn waiting_reason(cluster: &Cluster, name: &str) -> Option<String> {
+    let pod = cluster
+        .sim
+        .objects("pods")
+        .into_iter()
+        .find(|p| p["metadata"]["name"] == name)?;
+    let reason = &pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"];
+    reason.as_str().map(str::to_string)
+}
+
 fn wait_for_phase(cluster: &Cluster, name: &str, phase: &str) {
     let until = Instant::now() + LIMIT;
     while pod_phase(cluster, name) != phase {
@@ -89,8 +99,8 @@ fn kw(cluster: &Cluster, args: &[&str]) -> harness::Outcome {
     run(cmd, LIMIT)
 }
 
-/// The seeded world with two Pods that printed and ended: `printer` (five lines) and
-/// `hostile` (terminal controls in its line).
+/// The seeded world with two Pods that printed and ended, `printer` (five lines) and
+/// `hostile` (terminal controls in its line), and `crasher`, crash-looping.
 fn cluster_with_printers() -> Cluster {
     // The sim's own clock: a frozen one would never move its kubelet on.
     let cluster = Cluster::start(SimConfig {
@@ -114,10 +124,18 @@ fn cluster_with_printers() -> Cluster {
             ),
         ],
     );
+    let mut crasher = printing_pod("crasher", "Always", &[]);
+    crasher["spec"]["containers"][0]["image"] = json!("ghcr.io/kw-demo/crash:1");
     apply(&cluster, &printer);
     apply(&cluster, &hostile);
+    apply(&cluster, &crasher);
     wait_for_phase(&cluster, "printer", "Succeeded");
     wait_for_phase(&cluster, "hostile", "Succeeded");
+    let until = Instant::now() + LIMIT;
+    while waiting_reason(&cluster, "crasher").as_deref() != Some("CrashLoopBackOff") {
+        assert!(Instant::now() < until, "crasher never crash-looped");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     cluster
 }
 
@@ -145,6 +163,10 @@ fn kw_logs_prints_what_kubectl_prints() {
         &["printer", "--previous"],
         &["printer", "--all-containers", "--prefix"],
         &["hostile"],
+        // Between restarts: the instance that crashed, now and as --previous.
+        &["crasher"],
+        &["crasher", "--previous", "--tail=2"],
+        &["crasher", "-f"],
         &["mesh-demo"],
         &["mesh-demo", "--all-containers", "--prefix"],
         &["mesh-demo", "-c", "proxy"],

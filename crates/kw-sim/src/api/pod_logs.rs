@@ -10,6 +10,9 @@
 //! the Pod goes, or after the sim's `--max-watch` (as a rotated or dropped stream ends, for a
 //! client to reopen).
 //!
+//! A container waiting to start again after a crash answers with the log of the instance that
+//! terminated, as the kubelet reads `lastState.terminated`'s container.
+//!
 //! Errors are the API server's: 404 for a pod that does not exist, 400 for a container the pod
 //! does not have, for a pod of several containers asked without `container`, for
 //! `previous=true` when the container has not terminated before, and for a container that has
@@ -104,6 +107,9 @@ pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query:
                 )))
             }
         }
+    } else if between_instances(&pod, &container) {
+        // Waiting to restart: the kubelet reads the instance that last terminated.
+        log.previous.unwrap_or_default()
     } else {
         log.current
     };
@@ -157,6 +163,13 @@ fn waiting_to_start(pod: &Value, container: &str) -> Option<String> {
         "ErrImagePull" => "image can't be pulled".into(),
         "ImagePullBackOff" => "trying and failing to pull image".into(),
         reason => reason.to_string(),
+    })
+}
+
+/// Whether the container waits to start again after an instance terminated (CrashLoopBackOff).
+fn between_instances(pod: &Value, container: &str) -> bool {
+    container_status(pod, container).is_some_and(|status| {
+        status["state"].get("waiting").is_some() && status["lastState"].get("terminated").is_some()
     })
 }
 
