@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print the logs of a Pod''s containers, as `kubectl logs` (its lines on stdout, byte for byte); -f follows them until the containers end')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
@@ -208,6 +209,53 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write the verdict of a wait (get --until, rollout status, wait) for the CI too, as well as on stderr (repeatable): github (step summary, annotations, outputs; on under GITHUB_ACTIONS=true), gitlab (a collapsible section; on under GITLAB_CI=true), junit=FILE, json=FILE, or none (also KW_REPORT=none)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kw;logs' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print the logs of this container')
+            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'Print the logs of this container')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on (`app=web,tier!=db`)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on (`app=web,tier!=db`)')
+            [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Lines of recent log file to display. Defaults to -1 with no selector, showing all log lines otherwise 10, if a selector is provided')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only return logs newer than a relative duration like 5s, 2m, or 3h')
+            [CompletionResult]::new('--since-time', '--since-time', [CompletionResultType]::ParameterName, 'Only return logs after a specific date (RFC3339)')
+            [CompletionResult]::new('--limit-bytes', '--limit-bytes', [CompletionResultType]::ParameterName, 'Maximum bytes of logs to return. Defaults to no limit')
+            [CompletionResult]::new('--max-log-requests', '--max-log-requests', [CompletionResultType]::ParameterName, 'Specify maximum number of concurrent logs to follow when using by a selector')
+            [CompletionResult]::new('--pod-running-timeout', '--pod-running-timeout', [CompletionResultType]::ParameterName, 'The length of time (like 5s, 2m, or 3h, higher than zero) to wait until at least one pod is running')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use; a comma list or globs (`--context eu,us`, `--context ''prod-*''`) watch several clusters at once, merged into one stream with a CONTEXT column')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the API server (`https://host:port`)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a PEM file of CA certificates to verify the server with')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a PEM client certificate')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to the PEM key of the client certificate')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to verify the server''s certificate against, instead of the host')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate. Insecure: kw warns every time')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Username to impersonate for the operation (a user or a service account)')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate for the operation; repeat for several groups')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate for the operation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request after this long (`30s`, `2m`; a bare number is seconds; 0 = never). Also cuts a watch after this long, as in kubectl')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level for diagnostics on stderr (kubectl''s -v): 4 logs requests, reconnects and re-lists; 6 and up adds response statuses. Tokens are always redacted')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write the verdict of a wait (get --until, rollout status, wait) for the CI too, as well as on stderr (repeatable): github (step summary, annotations, outputs; on under GITHUB_ACTIONS=true), gitlab (a collapsible section; on under GITLAB_CI=true), junit=FILE, json=FILE, or none (also KW_REPORT=none)')
+            [CompletionResult]::new('--all-containers', '--all-containers', [CompletionResultType]::ParameterName, 'Get all containers'' logs in the pod(s)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Specify if the logs should be streamed')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Specify if the logs should be streamed')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'If true, print the logs for the previous instance of the container in a pod if it exists')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'If true, print the logs for the previous instance of the container in a pod if it exists')
+            [CompletionResult]::new('--timestamps', '--timestamps', [CompletionResultType]::ParameterName, 'Include timestamps on each line in the log output')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Prefix each log line with the log source (pod name and container name)')
+            [CompletionResult]::new('--ignore-errors', '--ignore-errors', [CompletionResultType]::ParameterName, 'If watching / following pod logs, allow for any errors that occur to be non-fatal')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -381,6 +429,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Watch the built-in simulated cluster: `kw sim` with churn, and `kw get` against it')
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Run the simulated Kubernetes API server (for tests, benchmarks and offline scripts; `kw sim --help` lists its flags)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print the logs of a Pod''s containers, as `kubectl logs` (its lines on stdout, byte for byte); -f follows them until the containers end')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kw''s version and, when a cluster is reachable, the server''s')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage the rollout of a resource (kubectl''s `rollout`): `status`; the others go to kubectl')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a condition on one or many resources, as `kubectl wait` (its lines on stdout, byte for byte)')
@@ -397,6 +446,9 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;help;completion' {
+            break
+        }
+        'kw;help;logs' {
             break
         }
         'kw;help;version' {

@@ -44,6 +44,15 @@ fn main() -> ExitCode {
         Err(e) => return refused(command, &e),
     };
     kw::log::set_level(cli.verbosity);
+    if let Command::Logs(args) = &cli.command {
+        if !kw::run::logs::takes(args) {
+            kw_base::vlog!(
+                1,
+                "kw logs reads Pods and workloads: handing the command line to kubectl"
+            );
+            return pass_to_kubectl("logs");
+        }
+    }
     if let Some(verb) = kw::passthrough::handed_output(&cli.command) {
         kw_base::vlog!(
             1,
@@ -153,6 +162,7 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Ending, ExitC
         Command::Sim(passthrough) => return Err(run_sim(passthrough.args)),
         Command::Completion(args) => Ending::of(run_completion(args), |()| Ending::Done),
         Command::Version(args) => Ending::of(kw::version::run(args, config), |()| Ending::Done),
+        Command::Logs(args) => Ending::of(kw::run::logs::logs(&args, config), |()| Ending::Done),
         Command::Rollout(rollout) => match rollout.command {
             kw::cli::RolloutCommand::Status(args) => {
                 let run = kw::run::rollout::status(&args, config, &notices);

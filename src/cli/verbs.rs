@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 
 use super::demo::DemoArgs;
 use super::get::GetArgs;
+use super::logs::{LogsArgs, LOGS_EXAMPLES};
 use super::rollout::RolloutArgs;
 use super::wait::{WaitArgs, WAIT_EXAMPLES};
 use kw_client::config::flags::ConfigFlags;
@@ -73,6 +74,10 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(after_help = COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
+    /// Print the logs of a Pod's containers, as `kubectl logs` (its lines on stdout, byte for
+    /// byte); -f follows them until the containers end.
+    #[command(after_help = LOGS_EXAMPLES)]
+    Logs(LogsArgs),
     /// Print kw's version and, when a cluster is reachable, the server's.
     Version(VersionArgs),
     /// Manage the rollout of a resource (kubectl's `rollout`): `status`; the others go to
@@ -117,10 +122,11 @@ Examples:
   kw get pods,deploy -A -w --output-watch-events  several types at once, with event types
   kw get pods -w -o jsonl | jq -c .metadata.name  one JSON object per line for jq
   kw get job/migrate --until condition=Complete --fail-on condition=Failed --timeout 10m
+  kw logs -f deploy/web --prefix                  follow a workload's Pod, as kubectl logs
   kw demo                                         a simulated cluster, no cluster needed
   source <(kw completion bash)                    shell completion
 
-kw's commands are the ones above; kubectl's others (describe, apply, delete, logs, rollout undo,
+kw's commands are the ones above; kubectl's others (describe, apply, delete, exec, rollout undo,
 ...) are handed to kubectl with the same arguments, input, output and exit status.
 
 Environment:

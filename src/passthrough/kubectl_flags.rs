@@ -1,4 +1,4 @@
-//! The flags kubectl 1.37 takes for the verbs kw shares with it (`get`, `wait`, `rollout
+//! The flags kubectl 1.37 takes for the verbs kw shares with it (`get`, `logs`, `wait`, `rollout
 //! status`, `version`) and its global ones (`kubectl options`), as its `--help` lists them: a
 //! command line that kw refuses only for such a flag is kubectl's, and goes to kubectl whole
 //! (`refused`). A test walks the pinned kubectl's pages against these tables, so a flag a later
@@ -50,6 +50,26 @@ pub const GET: &[KubectlFlag] = &[
     flag(None, "template", VALUE),
     flag(Some('w'), "watch", BOOL),
     flag(None, "watch-only", BOOL),
+];
+
+/// `kubectl logs --help`.
+pub const LOGS: &[KubectlFlag] = &[
+    flag(None, "all-containers", BOOL),
+    flag(None, "all-pods", BOOL),
+    flag(Some('c'), "container", VALUE),
+    flag(Some('f'), "follow", BOOL),
+    flag(None, "ignore-errors", BOOL),
+    flag(None, "insecure-skip-tls-verify-backend", BOOL),
+    flag(None, "limit-bytes", VALUE),
+    flag(None, "max-log-requests", VALUE),
+    flag(None, "pod-running-timeout", VALUE),
+    flag(None, "prefix", BOOL),
+    flag(Some('p'), "previous", BOOL),
+    flag(Some('l'), "selector", VALUE),
+    flag(None, "since", VALUE),
+    flag(None, "since-time", VALUE),
+    flag(None, "tail", VALUE),
+    flag(None, "timestamps", BOOL),
 ];
 
 /// `kubectl wait --help`.
@@ -120,6 +140,7 @@ pub const GLOBAL: &[KubectlFlag] = &[
 /// The verbs kw shares with kubectl, by the path clap names them with, and their tables.
 pub const VERBS: &[(&str, &[KubectlFlag])] = &[
     ("get", GET),
+    ("logs", LOGS),
     ("wait", WAIT),
     ("rollout status", ROLLOUT_STATUS),
     ("version", VERSION),

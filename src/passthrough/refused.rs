@@ -288,8 +288,8 @@ mod tests {
     #[test]
     fn a_typo_gets_the_nearest_verb_of_kw_or_kubectl() {
         assert_eq!(
-            refusal(&["kw", "lgos", "foo"]),
-            unknown("kw", "lgos", Some("logs"))
+            refusal(&["kw", "aplpy", "foo"]),
+            unknown("kw", "aplpy", Some("apply"))
         );
         assert_eq!(
             refusal(&["kw", "gte", "pods"]),

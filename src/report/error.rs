@@ -44,6 +44,8 @@ pub enum KwError {
     /// A kubectl verb kw hands to kubectl, which could not run.
     #[error(transparent)]
     PassThrough(#[from] crate::passthrough::PassError),
+    #[error(transparent)]
+    Logs(#[from] LogsError),
     /// Writing to stdout failed (other than a closed pipe, which is not an error).
     #[error("writing output: {0}")]
     Output(#[source] io::Error),
@@ -54,6 +56,21 @@ pub enum KwError {
     InContext {
         context: Arc<str>,
         error: Box<KwError>,
+    },
+}
+
+/// `kw logs` refused, in kubectl's words.
+#[derive(Debug, thiserror::Error)]
+pub enum LogsError {
+    /// A command line kubectl refuses (its message may run over lines: usage hints).
+    #[error("{0}")]
+    Usage(String),
+    /// The Pod or workload named is not there (kubectl's words for `logs`, not `get`'s).
+    #[error("error from server (NotFound): {resource} \"{name}\" not found in namespace \"{namespace}\"")]
+    NotFound {
+        resource: String,
+        name: String,
+        namespace: String,
     },
 }
 
@@ -106,7 +123,8 @@ impl KwError {
             | KwError::Manifest(_)
             | KwError::Plan(_)
             | KwError::Contexts(_)
-            | KwError::PassThrough(_) => exit::USAGE,
+            | KwError::PassThrough(_)
+            | KwError::Logs(_) => exit::USAGE,
             KwError::Client(e) => client_exit_code(e),
             KwError::Discovery(DiscoveryError::Client(e)) => client_exit_code(e),
             KwError::Discovery(DiscoveryError::UnknownType(..)) => exit::USAGE,

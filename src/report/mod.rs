@@ -101,6 +101,14 @@ fn error_lines(error: &KwError) -> Vec<ReportLine> {
         KwError::Discovery(e) => discovery(e),
         KwError::Watch(e) => watch(e),
         KwError::Output(e) => error_line(e),
+        // kubectl's usage hints go on lines of their own after its `error:` line.
+        KwError::Logs(e) => {
+            let text = e.to_string();
+            let mut lines = text.lines();
+            let mut said = error_line(lines.next().unwrap_or_default());
+            said.extend(lines.map(|line| ReportLine::Plain(line.to_string())));
+            said
+        }
         // kw's hint before kubectl's line, which stays the last, as every verdict does.
         KwError::Plan(PlanError::Condition(e)) => {
             let mut lines: Vec<ReportLine> = e.hint().map(ReportLine::Plain).into_iter().collect();

@@ -12,8 +12,10 @@
 //!   (`kw_watcher::auxiliary`) feed the cause engine (`kw_wait::cause`), telling why a wait
 //!   goes on.
 
+mod container_log;
 mod drive;
 mod evidence;
+pub mod logs;
 mod manifest_files;
 mod member;
 mod ordered;

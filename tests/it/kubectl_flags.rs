@@ -96,6 +96,13 @@ fn plausible_value(flag: &str, dir: &Path) -> String {
         "template" => "{{.metadata.name}}".into(),
         "for" => "condition=Available".into(),
         "timeout" => "2s".into(),
+        "container" => "app".into(),
+        "limit-bytes" => "10".into(),
+        "max-log-requests" => "2".into(),
+        "pod-running-timeout" => "5s".into(),
+        "since" => "1h".into(),
+        "since-time" => "2026-01-01T00:00:00Z".into(),
+        "tail" => "1".into(),
         "revision" => "1".into(),
         "as" => "someone".into(),
         "as-group" | "as-uid" | "user" | "username" | "password" | "token" => "x".into(),
@@ -125,6 +132,8 @@ fn base(verb: &str) -> Vec<&str> {
         "get" => vec!["get", "deploy", "web", "-n", "default"],
         "wait" => vec!["wait", "deploy/web", "-n", "default", "--timeout=5s"],
         "rollout status" => vec!["rollout", "status", "deploy/web", "-n", "default"],
+        // A selector of no Pod: a followed log would not end.
+        "logs" => vec!["logs", "-l", "app=none", "-n", "default"],
         _ => vec![verb],
     }
 }

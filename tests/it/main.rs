@@ -30,6 +30,7 @@ mod kubectl_flags;
 mod live_terminal;
 mod live_verdict;
 mod live_widths;
+mod logs;
 mod namespaces;
 mod newcomer;
 mod one_summary;

@@ -259,7 +259,7 @@ fn a_typo_of_a_verb_is_answered_as_kubectl_answers_it_with_kws_verbs_too() {
     let cluster = Cluster::seeded();
     let path = kubectl_dir(&cluster);
     for (typo, near) in [
-        ("lgos", Some("logs")),
+        ("aplpy", Some("apply")),
         ("gte", Some("get")),
         ("qqqqqqqq", None),
     ] {

@@ -62,7 +62,7 @@ const HOUSE: House = House {
         ("kw-base", "mutex spelling private_file permits parking < secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
-        ("kw-client", "config < client < discovery < crate"),
+        ("kw-client", "config < client < discovery pod_log < crate"),
         ("kw-watcher", "watcher < auxiliary < crate"),
         ("kw-wait", "wait recovery < cause < crate"),
         ("kw-output", "output < crate"),
@@ -101,7 +101,7 @@ const HOUSE: House = House {
         ("kw-output", "output::printer", "cell changes contract diff_lines fallback format go_sort reencode sort_keys style tabwriter timestamp < condition_met filter name rollout_status sorted_list < options < extras table < json jsonl < template yaml < columns go_template < mod"),
         ("kw-output", "output::live", "cells < clock screen < board < mod"),
         // Each verb's flags and kubectl's help pages, the verbs, then what reads the command.
-        ("kw", "cli", "demo kubectl_help pflag rollout wait < get < verbs < help spaced < mod"),
+        ("kw", "cli", "demo kubectl_help logs pflag rollout wait < get < verbs < help spaced < mod"),
         ("kw", "completion", "candidate words < vocabulary < question < answers handed < serve < kubectl mod"),
         ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.
@@ -110,7 +110,7 @@ const HOUSE: House = House {
         // A member, its output, its evidence for the summary, the drive, the verbs over it.
         // kubectl's flags and the handing, then the refusals worded over both.
         ("kw", "passthrough", "kubectl_flags mod < refused"),
-        ("kw", "run", "evidence manifest_files member ordered turns < outputs < drive < mod < rollout wait"),
+        ("kw", "run", "container_log evidence manifest_files member ordered turns < outputs < drive < mod < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),
@@ -121,7 +121,7 @@ const HOUSE: House = House {
         ("kw-sim", "world::rollout", "plot < story < job recovering sets < mod"),
         ("kw-sim", "world::objects", "ids < cluster config events pods services widgets < workloads < mod"),
         ("kw-sim", "server", "certs drivers kubeconfig listener mod < connection < handle < control"),
-        ("kw-sim", "api", "auth defaults discovery mod names patch selector shape status < paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
+        ("kw-sim", "api", "auth defaults discovery mod names patch selector shape status < log_query paging query < table < flood_data < shared < watch < reply < flood openapi pod_logs write < router"),
         ("kw-sim", "api::patch", "error merge < json_patch strategic < mod"),
     ],
     // The simulator only where kw starts one: an error or a type of it elsewhere would tie the

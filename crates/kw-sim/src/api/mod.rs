@@ -9,6 +9,7 @@ pub mod defaults;
 pub mod discovery;
 pub mod flood;
 pub mod flood_data;
+pub mod log_query;
 pub mod names;
 pub mod openapi;
 pub mod paging;

@@ -1,5 +1,5 @@
-//! What a request handler answers: a body with its status and headers, a watch to stream, or
-//! a flood to stream. `router` and `flood` build one; `server` writes it.
+//! What a request handler answers: a body with its status and headers, a watch to stream, a
+//! followed log, or a flood to stream. `router` and `flood` build one; `server` writes it.
 
 use kw_wire::Status;
 
@@ -14,6 +14,8 @@ pub enum Reply {
         body: Vec<u8>,
     },
     Watch(Box<WatchRequest>),
+    /// A followed container log (`pod_logs::follow`).
+    LogFollow(Box<super::log_query::LogFollow>),
     FloodWatch {
         rendering: Rendering,
         /// Stream the flood list as ADDED events and the end bookmark first (`sendInitialEvents`).

@@ -243,9 +243,15 @@ pub fn write_response(
 
 /// Start a chunked 200 response (a watch stream).
 pub fn write_stream_head(out: &mut (impl Write + ?Sized)) -> io::Result<()> {
-    out.write_all(
-        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\nTransfer-Encoding: chunked\r\n\r\n",
-    )?;
+    write_stream_head_as(out, "application/json")
+}
+
+/// Start a chunked 200 response of `content_type` (a followed log is `text/plain`).
+pub fn write_stream_head_as(out: &mut (impl Write + ?Sized), content_type: &str) -> io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nCache-Control: no-cache, private\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    out.write_all(head.as_bytes())?;
     out.flush()
 }
 

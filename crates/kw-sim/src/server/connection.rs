@@ -162,6 +162,10 @@ fn request_loop(shared: &Shared, transport: Box<dyn Transport>, cert: Option<&Ce
                 shared.record(&request, watch::response_status(&watch_request));
                 watch::stream(shared, &watch_request, out) == watch::StreamEnd::Clean
             }
+            Reply::LogFollow(log) => {
+                shared.record(&request, 200);
+                crate::api::pod_logs::follow(shared, &log, out) == watch::StreamEnd::Clean
+            }
             Reply::FloodWatch {
                 rendering,
                 initial_events,

@@ -81,7 +81,9 @@ pub fn spawn_rollout(
                 }
                 // Logs first: a client that reacts to the Pod's change can read them at once.
                 for (pod, container, log) in cue.logs {
-                    shared.logs.set(&namespace, &pod, &container, log);
+                    shared
+                        .logs
+                        .set(&namespace, &pod, &container, log, shared.store.now());
                 }
                 for mutation in cue.mutations {
                     apply(&shared, mutation);

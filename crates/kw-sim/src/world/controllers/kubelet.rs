@@ -26,6 +26,8 @@ enum Step {
     Pending,
     Creating,
     Running,
+    /// Running a container that exits 0 once it has printed its lines.
+    Printing,
     PullFailed,
     PullBackOff,
     Crashed,
@@ -269,6 +271,7 @@ fn step(
                         current: printed,
                         previous: None,
                     },
+                    now,
                 );
                 write(store, pod, failed(blueprint, index, now));
                 progress.step = Step::Completed;
@@ -283,6 +286,7 @@ fn step(
                     current: Vec::new(),
                     previous: Some(printed),
                 },
+                now,
             );
             let message = format!(
                 "Back-off restarting failed container {container_name} in pod {}_{}({})",
@@ -303,12 +307,26 @@ fn step(
                 &format!("Successfully pulled image \"{image}\""),
             );
             started(&mut say);
+            let printer = registry::printer(&container, &blueprint.restart_policy);
+            let printing_for = printer.as_ref().and_then(|p| p.duration());
+            if let Some(printer) = printer {
+                logs.print(
+                    &blueprint.namespace,
+                    &blueprint.name,
+                    &container_name,
+                    printer,
+                    now,
+                );
+            }
+            let stage = PodStage::Running {
+                restarts: 0,
+                last_restart: None,
+            };
             if blueprint.restart_policy == "Always" {
-                let stage = PodStage::Running {
-                    restarts: 0,
-                    last_restart: None,
-                };
                 (Step::Running, blueprint.render(&stage, now), FOREVER)
+            } else if let Some(printing_for) = printing_for.filter(|d| !d.is_zero()) {
+                // It runs while it prints, then exits 0.
+                (Step::Printing, blueprint.render(&stage, now), printing_for)
             } else {
                 (
                     Step::Completed,
@@ -317,6 +335,11 @@ fn step(
                 )
             }
         }
+        Step::Printing => (
+            Step::Completed,
+            blueprint.render(&PodStage::Completed, now),
+            FOREVER,
+        ),
         // Ready, done, or a spec that changed under it: nothing more happens to it.
         Step::Pending | Step::Running | Step::Completed | Step::Crashed | Step::PullBackOff => {
             progress.next_at = now + FOREVER;

@@ -7,8 +7,17 @@
 //! - A container **crashes** (exit 1, CrashLoopBackOff) when its command or args end in
 //!   `exit N` with N > 0 (`sh -c "exit 1"`), or its image's name holds `crash`.
 //! - Otherwise it pulls, starts and is ready; a Job's container runs and exits 0.
+//! - What a started container **prints** (`printer`): a Deployment's (`restartPolicy: Always`)
+//!   writes `CONTAINER line N` once a second while it runs; its environment can say otherwise,
+//!   for any container: `KW_SIM_LOG_EVERY` (`100ms`, `2s`), `KW_SIM_LOG_LINES` (then it stops,
+//!   and a Job's container exits 0 once they are written), `KW_SIM_LOG_TEXT` (`{n}` is the
+//!   line's number) and `KW_SIM_LOG_TAIL_BYTES` (a last write of that many `x` with no newline).
+
+use std::time::Duration;
 
 use serde_json::Value;
+
+use crate::world::container_logs::Printer;
 
 /// Repositories the registry holds (any tag), as short names or under docker.io's library.
 const REPOSITORIES: &[&str] = &[
@@ -87,6 +96,52 @@ pub fn crash_output(container: &Value) -> Vec<String> {
         "error: config key \"listen\" is missing".into(),
         "exit status 1".into(),
     ]
+}
+
+/// The longest unterminated last write a container may ask for.
+const MAX_TAIL_BYTES: usize = 64 << 20;
+
+/// How a started container writes its log (`None`: it prints nothing as it runs).
+pub fn printer(container: &Value, restart_policy: &str) -> Option<Printer> {
+    let env = |name: &str| {
+        container["env"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|var| var["name"] == name)
+            .and_then(|var| var["value"].as_str())
+    };
+    let asked = [
+        "KW_SIM_LOG_EVERY",
+        "KW_SIM_LOG_LINES",
+        "KW_SIM_LOG_TEXT",
+        "KW_SIM_LOG_TAIL_BYTES",
+    ]
+    .iter()
+    .any(|name| env(name).is_some());
+    if !asked && restart_policy != "Always" {
+        return None;
+    }
+    let every = env("KW_SIM_LOG_EVERY")
+        .and_then(|text| {
+            let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit())?);
+            let number: u64 = number.parse().ok()?;
+            match unit {
+                "ms" => Some(Duration::from_millis(number)),
+                "s" => Some(Duration::from_secs(number)),
+                _ => None,
+            }
+        })
+        .unwrap_or(Duration::from_secs(1));
+    let name = container["name"].as_str().unwrap_or("");
+    Some(Printer {
+        every,
+        lines: env("KW_SIM_LOG_LINES").and_then(|n| n.parse().ok()),
+        text: env("KW_SIM_LOG_TEXT").map_or_else(|| format!("{name} line {{n}}"), str::to_string),
+        tail: env("KW_SIM_LOG_TAIL_BYTES")
+            .and_then(|n| n.parse::<usize>().ok())
+            .map(|bytes| "x".repeat(bytes.min(MAX_TAIL_BYTES))),
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,326 @@
+//! `kw logs` against the reference kubectl (v1.37.1) on one `kw sim`: for each one-shot form and
+//! `-f` on a container that has ended, both run on the same cluster and must print the same
+//! stdout and stderr byte for byte (kubectl's `kubectl logs -h` hint read as `kw logs -h`) and
+//! both succeed or both fail (kw's exit code is its own documented one). Then what only kw is
+//! asked: a followed log streams while its container runs and ends with it; a hostile line
+//! passes through a pipe as kubectl's bytes; a 10 MB line with no newline is copied in bounded
+//! memory.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kw_sim::SimConfig;
+use serde_json::{json, Value};
+
+use crate::harness::{self, run, Cluster, Live};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A Pod of one container `main` that prints as its environment says (`registry::printer`).
+fn printing_pod(name: &str, restart_policy: &str, env: &[(&str, &str)]) -> Value {
+    let env: Vec<Value> = env
+        .iter()
+        .map(|(name, value)| json!({"name": name, "value": value}))
+        .collect();
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {
+            "restartPolicy": restart_policy,
+            "containers": [{"name": "main", "image": "busybox", "env": env}]
+        }
+    })
+}
+
+/// Create `pod` through the API, as a user does, so that the sim's kubelet runs it.
+fn apply(cluster: &Cluster, pod: &Value) {
+    let name = pod["metadata"]["name"].as_str().expect("a name");
+    let file = cluster.dir.path().join(format!("{name}.json"));
+    std::fs::write(&file, pod.to_string()).expect("manifest written");
+    let mut cmd = Command::new(harness::kubectl());
+    cmd.args(["apply", "-f"])
+        .arg(&file)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(std::process::Stdio::null());
+    let outcome = run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+}
+
+fn pod_phase(cluster: &Cluster, name: &str) -> String {
+    cluster
+        .sim
+        .objects("pods")
+        .into_iter()
+        .find(|p| p["metadata"]["name"] == name)
+        .and_then(|p| p["status"]["phase"].as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn waiting_reason(cluster: &Cluster, name: &str) -> Option<String> {
+    let pod = cluster
+        .sim
+        .objects("pods")
+        .into_iter()
+        .find(|p| p["metadata"]["name"] == name)?;
+    let reason = &pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"];
+    reason.as_str().map(str::to_string)
+}
+
+fn wait_for_phase(cluster: &Cluster, name: &str, phase: &str) {
+    let until = Instant::now() + LIMIT;
+    while pod_phase(cluster, name) != phase {
+        assert!(Instant::now() < until, "{name} never reached {phase}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn kubectl(cluster: &Cluster, args: &[&str]) -> harness::Outcome {
+    let mut cmd = Command::new(harness::kubectl());
+    cmd.arg("logs")
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(std::process::Stdio::null());
+    run(cmd, LIMIT)
+}
+
+fn kw(cluster: &Cluster, args: &[&str]) -> harness::Outcome {
+    let mut cmd = cluster.kw();
+    cmd.arg("logs")
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(&cluster.kubeconfig);
+    run(cmd, LIMIT)
+}
+
+/// The seeded world with two Pods that printed and ended, `printer` (five lines) and
+/// `hostile` (terminal controls in its line), and `crasher`, crash-looping.
+fn cluster_with_printers() -> Cluster {
+    // The sim's own clock: a frozen one would never move its kubelet on.
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let printer = printing_pod(
+        "printer",
+        "Never",
+        &[("KW_SIM_LOG_EVERY", "10ms"), ("KW_SIM_LOG_LINES", "5")],
+    );
+    let hostile = printing_pod(
+        "hostile",
+        "Never",
+        &[
+            ("KW_SIM_LOG_EVERY", "10ms"),
+            ("KW_SIM_LOG_LINES", "2"),
+            (
+                "KW_SIM_LOG_TEXT",
+                "\u{1b}]52;c;aGk=\u{7}\u{1b}[31mred {n}\r\u{9b}2J",
+            ),
+        ],
+    );
+    let mut crasher = printing_pod("crasher", "Always", &[]);
+    crasher["spec"]["containers"][0]["image"] = json!("ghcr.io/kw-demo/crash:1");
+    apply(&cluster, &printer);
+    apply(&cluster, &hostile);
+    apply(&cluster, &crasher);
+    wait_for_phase(&cluster, "printer", "Succeeded");
+    wait_for_phase(&cluster, "hostile", "Succeeded");
+    let until = Instant::now() + LIMIT;
+    while waiting_reason(&cluster, "crasher").as_deref() != Some("CrashLoopBackOff") {
+        assert!(Instant::now() < until, "crasher never crash-looped");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cluster
+}
+
+#[test]
+fn kw_logs_prints_what_kubectl_prints() {
+    let cluster = cluster_with_printers();
+    let cases: &[&[&str]] = &[
+        &["printer"],
+        &["pod/printer", "--timestamps"],
+        &["printer", "--tail=2"],
+        &["printer", "--tail", "0"],
+        &["printer", "--limit-bytes=15"],
+        &["printer", "--prefix", "--timestamps", "--tail=3"],
+        &["printer", "-c", "main"],
+        &["printer", "main"],
+        &["printer", "--since=1h"],
+        &[
+            "printer",
+            "--since-time=2026-01-01T11:00:00Z",
+            "--timestamps",
+        ],
+        &["printer", "--since-time=2027-01-01T00:00:00Z"],
+        &["printer", "-f"],
+        &["printer", "-f", "--prefix", "--tail=1"],
+        &["printer", "--previous"],
+        &["printer", "--all-containers", "--prefix"],
+        &["hostile"],
+        // Between restarts: the instance that crashed, now and as --previous.
+        &["crasher"],
+        &["crasher", "--previous", "--tail=2"],
+        &["crasher", "-f"],
+        &["mesh-demo"],
+        &["mesh-demo", "--all-containers", "--prefix"],
+        &["mesh-demo", "-c", "proxy"],
+        &["mesh-demo", "-c", "nope"],
+        &["init-demo"],
+        &["deploy/web"],
+        &["deployment.apps/web", "--prefix"],
+        &["rs/web-j2l6mbb984"],
+        &["-l", "app=web", "--prefix"],
+        &["-l", "app=web", "-f", "--max-log-requests=2"],
+        &["-l", "app=nothing"],
+        &["nope"],
+        &["deploy/nope"],
+        &["svc/kubernetes"],
+        &[],
+        &["-l", "app=web", "printer"],
+        &["printer", "main", "-c", "other"],
+        &["printer", "--since=1s", "--since-time=2026-01-01T00:00:00Z"],
+        &["printer", "--since=-1s"],
+        &["printer", "--tail=-2"],
+        &["printer", "--limit-bytes=-1"],
+        &["printer", "--all-containers", "-c", "main"],
+        &["printer", "--pod-running-timeout=0"],
+        &["printer", "--since-time=yesterday"],
+    ];
+    let mut differ = Vec::new();
+    for args in cases {
+        let theirs = kubectl(&cluster, args);
+        let ours = kw(&cluster, args);
+        let their_stderr = theirs.stderr.replace("'kubectl logs -h'", "'kw logs -h'");
+        let same = theirs.stdout == ours.stdout
+            && their_stderr == ours.stderr
+            && (theirs.code == Some(0)) == (ours.code == Some(0));
+        if !same {
+            differ.push(format!(
+                "logs {args:?}\n  kubectl ({:?}): {:?} {:?}\n  kw      ({:?}): {:?} {:?}",
+                theirs.code, theirs.stdout, their_stderr, ours.code, ours.stdout, ours.stderr
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // Something was compared: the printer's lines, stamped as the kubelet stamps them (nine
+    // fractional digits), the last 40 ms after the first.
+    let stamped = kw(&cluster, &["printer", "--timestamps"]);
+    let stamps: Vec<std::time::SystemTime> = stamped
+        .stdout
+        .lines()
+        .map(|line| {
+            let (stamp, text) = line.split_once(' ').expect("a stamp");
+            assert!(text.starts_with("main line "), "{line}");
+            assert_eq!(
+                stamp.len(),
+                "2026-01-01T12:00:00.000000000Z".len(),
+                "{line}"
+            );
+            humantime::parse_rfc3339(stamp).expect("RFC 3339")
+        })
+        .collect();
+    assert_eq!(stamps.len(), 5, "{}", stamped.stdout);
+    assert_eq!(
+        stamps[4].duration_since(stamps[0]).ok(),
+        Some(Duration::from_millis(40))
+    );
+}
+
+#[test]
+fn a_followed_log_streams_while_the_container_runs_and_ends_with_it() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let pod = printing_pod(
+        "slow",
+        "Never",
+        &[("KW_SIM_LOG_EVERY", "100ms"), ("KW_SIM_LOG_LINES", "20")],
+    );
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "slow", "Running");
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-f", "slow", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let live = Live::spawn(&mut cmd);
+    let first = live.next_line(LIMIT).expect("a first line");
+    assert_eq!(first, "main line 1");
+    // The first line came while the container still ran: the log is streamed, not read once.
+    assert_eq!(pod_phase(&cluster, "slow"), "Running");
+    let (code, rest, stderr) = live.finish(LIMIT);
+    assert_eq!(code, Some(0), "{stderr}");
+    let expected: Vec<String> = (2..=20).map(|n| format!("main line {n}")).collect();
+    assert_eq!(rest, expected, "{stderr}");
+    assert_eq!(pod_phase(&cluster, "slow"), "Succeeded");
+}
+
+#[test]
+fn a_container_not_started_is_refused_in_the_kubelets_words() {
+    let cluster = Cluster::seeded();
+    // Stored as the kubelet writes it while it creates the container (no kubelet runs it).
+    let mut pod = printing_pod("early", "Always", &[]);
+    pod["spec"]["nodeName"] = json!("node-1");
+    pod["status"] = json!({"phase": "Pending", "containerStatuses": [{
+        "name": "main", "image": "busybox", "imageID": "", "ready": false, "restartCount": 0,
+        "started": false, "state": {"waiting": {"reason": "ContainerCreating"}}}]});
+    cluster.sim.create("pods", pod).expect("created");
+    let theirs = kubectl(&cluster, &["early"]);
+    let ours = kw(&cluster, &["early"]);
+    let words = "Error from server (BadRequest): container \"main\" in pod \"early\" is waiting to start: ContainerCreating\n";
+    assert_eq!(theirs.stderr, words);
+    assert_eq!(ours.stderr, words);
+    assert_ne!(ours.code, Some(0));
+}
+
+#[test]
+fn a_ten_megabyte_line_without_a_newline_is_copied_in_bounded_memory() {
+    const BYTES: usize = 10 << 20;
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let bytes = BYTES.to_string();
+    let pod = printing_pod(
+        "huge",
+        "Never",
+        &[
+            ("KW_SIM_LOG_LINES", "1"),
+            ("KW_SIM_LOG_TAIL_BYTES", bytes.as_str()),
+        ],
+    );
+    apply(&cluster, &pod);
+    let small = printing_pod("small", "Never", &[("KW_SIM_LOG_LINES", "1")]);
+    apply(&cluster, &small);
+    wait_for_phase(&cluster, "huge", "Succeeded");
+    wait_for_phase(&cluster, "small", "Succeeded");
+    let ours = kw(&cluster, &["huge", "--prefix"]);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    let prefix = "[pod/huge/main] ";
+    assert_eq!(
+        ours.stdout.len(),
+        2 * prefix.len() + "main line 1\n".len() + BYTES
+    );
+    assert!(ours.stdout.ends_with("xxxx") && !ours.stdout.ends_with('\n'));
+    assert_eq!(ours.stdout.matches(prefix).count(), 2);
+    let peak = |pod: &str| {
+        let mut cmd = cluster.kw();
+        cmd.args(["logs", pod, "--kubeconfig"])
+            .arg(&cluster.kubeconfig);
+        let (code, peak_kib, stderr) = crate::summary_logs::peak_memory_kib(&mut cmd, LIMIT);
+        assert_eq!(code, Some(0), "{stderr}");
+        peak_kib
+    };
+    let (huge, small) = (peak("huge"), peak("small"));
+    // The line is never held whole: reading it costs less than half its size over a log of
+    // one short line.
+    assert!(
+        huge - small < (BYTES / 2 / 1024) as i64,
+        "kw's peak RSS: {huge} KiB for the 10 MB line, {small} KiB for one short line"
+    );
+}
