@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod completion;
 pub mod demo;
+pub mod kuberc;
 pub mod passthrough;
 pub mod plan;
 pub mod report;

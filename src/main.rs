@@ -32,16 +32,25 @@ fn main() -> ExitCode {
     }
     // kubectl's verbs (`rollout status`, `wait`) answer --help and -h with kubectl's page.
     let command = kw::cli::kubectl_help::kubectl_style(kw::cli::command(argv0.as_deref()));
-    let cli = match kw::cli::with_pflag_booleans(command.clone())
-        .try_get_matches()
+    // The user's kuberc, before the verb is chosen (an alias names it): the line kw parses.
+    let (line, kuberc) = match with_kuberc(&args, &command) {
+        Ok(KubercLine::Run { line, kuberc }) => (line, kuberc),
+        Ok(KubercLine::HandOn { verb, why }) => {
+            kw_base::vlog!(1, "{why}: handing the command line to kubectl");
+            return pass_to_kubectl(&verb);
+        }
+        Err(code) => return code,
+    };
+    let mut cli = match kw::cli::with_pflag_booleans(command.clone())
+        .try_get_matches_from(&line)
         .and_then(|matches| Cli::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
         // Help is the plain command's, without `[=<BOOL>]` after every switch.
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
-            return clap_exit(&command.try_get_matches().err().unwrap_or(e))
+            return clap_exit(&command.try_get_matches_from(&line).err().unwrap_or(e))
         }
-        Err(e) => return refused(command, &e),
+        Err(e) => return refused(command, &e, &line),
     };
     kw::log::set_level(cli.verbosity);
     if let Command::Logs(args) = &cli.command {
@@ -60,12 +69,22 @@ fn main() -> ExitCode {
         );
         return pass_to_kubectl(verb);
     }
+    // kw runs the verb itself: kubectl's warnings about the kuberc, as kubectl writes them
+    // (those about the file without a line end), and every exec plugin under its policy.
+    for warning in &kuberc.warnings {
+        let _ = io::stderr().write_all(warning.as_bytes());
+    }
+    cli.config.credential_plugin_policy = kuberc.policy.clone();
     // `kw sim` keeps Rust's own hook: a connection thread of the simulator may die alone.
     if !matches!(cli.command, Command::Sim(_)) {
         report::panic::install();
     }
     if matches!(cli.command, Command::Get(_) | Command::Demo(_)) {
-        if let Some(spaced) = kw::cli::spaced_optional_value(args.get(1..).unwrap_or_default()) {
+        let words: Vec<String> = line[1..]
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        if let Some(spaced) = kw::cli::spaced_optional_value(&words) {
             return exit_with(&Report {
                 lines: vec![report::line::ReportLine::Error(spaced.to_string())],
                 code: exit::USAGE,
@@ -193,11 +212,10 @@ fn exit_with(report: &Report) -> ExitCode {
 /// A command line clap refused for its verb: kubectl's verbs kw does not have go to kubectl,
 /// the command line whole; a word no one has gets kubectl's line and the nearest verb; no verb
 /// gets the help on stdout, as kubectl prints it.
-fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
+fn refused(command: clap::Command, error: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
     use kw::passthrough::refused::Refused;
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let parsed = kw::cli::with_pflag_booleans(command.clone());
-    match kw::passthrough::refused::refused(&parsed, &args, error) {
+    match kw::passthrough::refused::refused(&parsed, args, error) {
         Refused::HandOn { verb } => pass_to_kubectl(&verb),
         Refused::KubectlFlags {
             verb,
@@ -239,6 +257,81 @@ fn refused(command: clap::Command, error: &clap::Error) -> ExitCode {
         }
         Refused::Clap => clap_exit(error),
     }
+}
+
+/// The command line kw parses, with the user's kuberc applied (`kw::kuberc`), or kubectl's
+/// to hand on as typed.
+enum KubercLine {
+    Run {
+        line: Vec<std::ffi::OsString>,
+        kuberc: kw::kuberc::Kuberc,
+    },
+    HandOn {
+        verb: String,
+        why: String,
+    },
+}
+
+/// `args` (the program first) with the kuberc read and applied; a kuberc kubectl would refuse
+/// ends kw as it ends kubectl (its words, exit 1) before anything runs.
+fn with_kuberc(args: &[String], command: &clap::Command) -> Result<KubercLine, ExitCode> {
+    let typed: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let words = args.get(1..).unwrap_or_default();
+    // The simulator is kw's own, and reads no preferences of kubectl's.
+    if words.first().map(String::as_str) == Some("sim") {
+        return Ok(KubercLine::Run {
+            line: typed,
+            kuberc: kw::kuberc::Kuberc::default(),
+        });
+    }
+    let refuse = |error: kw::kuberc::KubercError| {
+        let verb = first_word(words);
+        let lines = error.lines(verb);
+        let _ = writeln!(io::stderr(), "{}", lines.join("\n"));
+        ExitCode::from(exit::USAGE as u8)
+    };
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let mut kuberc =
+        kw::kuberc::load(words, |name| std::env::var(name).ok(), home).map_err(refuse)?;
+    let program = args.first().cloned().unwrap_or_else(|| "kw".to_string());
+    let parsing = kw::cli::with_pflag_booleans(command.clone());
+    let applied = kw::kuberc::apply::apply(
+        words,
+        &kuberc.preferences,
+        &parsing,
+        &program,
+        &mut kuberc.warnings,
+    )
+    .map_err(refuse)?;
+    match applied {
+        kw::kuberc::apply::Applied::HandOn { verb, why } => Ok(KubercLine::HandOn { verb, why }),
+        // Unchanged, the words as the OS gave them (not made UTF-8 on the way).
+        kw::kuberc::apply::Applied::Run(line) if line == words => Ok(KubercLine::Run {
+            line: typed,
+            kuberc,
+        }),
+        kw::kuberc::apply::Applied::Run(line) => Ok(KubercLine::Run {
+            line: std::iter::once(std::ffi::OsString::from(program))
+                .chain(line.into_iter().map(std::ffi::OsString::from))
+                .collect(),
+            kuberc,
+        }),
+    }
+}
+
+/// The verb of `words`: the first that is neither a global flag nor its value.
+fn first_word(words: &[String]) -> Option<&str> {
+    use kw::passthrough::kubectl_flags::{spelled, takes_next, GLOBAL};
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        if !word.starts_with('-') {
+            return Some(word);
+        }
+        if spelled(word, GLOBAL.iter()).is_some_and(|flag| takes_next(word, flag)) {
+            words.next();
+        }
+    }
+    None
 }
 
 /// `kw VERB ARGS` for a kubectl verb kw does not have: kubectl's run, its exit status ours.

@@ -1264,7 +1264,8 @@ pub fn exec_credential(data: &[u8]) {
             interactive_mode: Some("Never".into()),
             ..ExecConfig::default()
         };
-        let plugin = ExecPlugin::from_config(&config, "user \"fuzz\"", None).expect("a plugin");
+        let plugin = ExecPlugin::from_config(&config, "user \"fuzz\"", None, &Default::default())
+            .expect("a plugin");
         let Ok(output) = parse_exec_output(&plugin, data) else {
             continue;
         };

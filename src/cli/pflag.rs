@@ -45,7 +45,7 @@ pub(super) fn in_every_subcommand(
 }
 
 /// Go's `strconv.ParseBool`, which pflag reads a boolean flag's value with.
-pub(super) fn go_bool(text: &str) -> Result<bool, String> {
+pub fn go_bool(text: &str) -> Result<bool, String> {
     match text {
         "1" | "t" | "T" | "true" | "TRUE" | "True" => Ok(true),
         "0" | "f" | "F" | "false" | "FALSE" | "False" => Ok(false),

@@ -54,6 +54,18 @@ pub struct Cli {
         help_heading = GLOBAL_HEADING
     )]
     pub report: Vec<String>,
+
+    /// The kuberc to read preferences (defaults, aliases, credentialPluginPolicy) from, as
+    /// kubectl does: else $KUBERC, else ~/.kube/kuberc; KUBERC=off or KUBECTL_KUBERC=false
+    /// reads none.
+    #[arg(
+        long = "kuberc",
+        global = true,
+        value_name = "PATH",
+        help_heading = GLOBAL_HEADING,
+        overrides_with = "kuberc"
+    )]
+    pub kuberc: Option<std::path::PathBuf>,
 }
 
 /// Where `--help` lists the flags that go anywhere on the command line.

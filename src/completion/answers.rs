@@ -71,6 +71,8 @@ impl Reach {
             as_group: line.values("as-group").to_vec(),
             as_uid: text("as-uid"),
             request_timeout: Some(format!("{}ms", budget.as_millis().max(1))),
+            // A TAB asks the server, running the context's exec plugin: under the user's policy.
+            credential_plugin_policy: crate::kuberc::policy_for_completion(line.value("kuberc")),
         };
         Reach {
             flags,

@@ -1,7 +1,8 @@
 //! kubectl's verbs that kw does not implement (`describe`, `apply`, `rollout undo`, ...), handed
 //! to kubectl whole: the same arguments (global flags before the verb included), stdin, stdout,
 //! stderr and exit status, so that a CI script with `kubectl` replaced by `kw` runs every line.
-//! kubectl is `$KW_KUBECTL` or the first `kubectl` on PATH that is not kw itself; a kubectl that
+//! kubectl is `$KW_KUBECTL`, else `$KUBECTL_PATH` (the kubectl that runs kw as its plugin) when
+//! it is not kw, else the first `kubectl` on PATH that is not kw itself; a kubectl that
 //! would hand the verb back to kw (a `kubectl` linked to kw) is refused rather than looped.
 //! Which words of a command line clap refused are such verbs: `refused`.
 
@@ -161,6 +162,14 @@ fn find_kubectl(verb: &str) -> Result<PathBuf, PassError> {
             });
         }
         return Ok(path);
+    }
+    // kubectl sets KUBECTL_PATH for the plugins it runs (`kubectl kw ...`): that kubectl, the
+    // one the user ran, unless it is kw itself.
+    if let Some(path) = std::env::var_os("KUBECTL_PATH").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        if !is_kw(&path) && path.is_file() {
+            return Ok(path);
+        }
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut found_kw = None;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::plan::manifest::ManifestError;
 use crate::plan::PlanError;
 use kw_client::client::{ClientError, SetupError};
+use kw_client::config::auth::AuthError;
 use kw_client::config::contexts::ContextSetError;
 use kw_client::config::environment::EnvironmentError;
 use kw_client::config::settings::SettingsError;
@@ -167,6 +168,8 @@ fn client_exit_code(error: &ClientError) -> i32 {
         ClientError::Unreachable { .. }
         | ClientError::Tls { .. }
         | ClientError::Certificate { .. } => exit::UNREACHABLE,
+        // The user's own kuberc refused the plugin: a configuration matter (kubectl's 1 too).
+        ClientError::Setup(SetupError::Credentials(AuthError::Refused { .. })) => exit::USAGE,
         // The exec plugin failed or returned nothing usable: an authentication problem.
         ClientError::Setup(SetupError::Credentials(_)) => exit::AUTH,
         ClientError::Setup(_) => exit::USAGE,

@@ -19,7 +19,8 @@ use std::io;
 use crate::plan::error::PlanError;
 use crate::report::error::{out_of_time, template_failed, KwError};
 use crate::report::line::ReportLine;
-use kw_client::client::ClientError;
+use kw_client::client::{ClientError, SetupError};
+use kw_client::config::auth::AuthError;
 use kw_client::discovery::DiscoveryError;
 use kw_wait::wait::Verdict;
 
@@ -290,6 +291,10 @@ fn client(error: &ClientError) -> ReportLine {
         ClientError::Status { code: 403, .. } => ReportLine::Plain(
             "Error from server (Forbidden): the server refused the request".into(),
         ),
+        // The user's credentialPluginPolicy refused the plugin: kubectl's line, word for word.
+        ClientError::Setup(SetupError::Credentials(refused @ AuthError::Refused { .. })) => {
+            ReportLine::Plain(format!("Unable to connect to the server: {refused}"))
+        }
         _ => ReportLine::Error(error.to_string()),
     }
 }

@@ -137,7 +137,7 @@ fn quiet_keeps_stderr_to_the_verdict_and_its_cause() {
 fn the_demo_plays_a_crash_loop_and_the_wait_says_why() {
     let tmp = tempfile::tempdir().unwrap();
     let demo = |args: &[&str]| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.arg("demo")
             .args(args)
             .env("TMPDIR", tmp.path())

@@ -621,7 +621,7 @@ fn version_output_is_kubectls_document_with_kw_as_the_client() {
     let both = |args: &[&str]| {
         let mut kw = cluster.kw();
         kw.args(args).arg("--kubeconfig").arg(&cluster.kubeconfig);
-        let mut kubectl = std::process::Command::new(harness::kubectl());
+        let mut kubectl = crate::harness::tools::command(harness::kubectl());
         kubectl
             .env_remove("KUBECONFIG")
             .stdin(Stdio::null())

@@ -435,7 +435,7 @@ fn kubectl_kw_completes_through_kubectl_and_offers_only_plain_names() {
         terminal.press("C-u");
     }
     // And kubectl's own answer, as its script reads it: plain words, then the directive.
-    let mut kubectl = Command::new(&reference_kubectl);
+    let mut kubectl = crate::harness::tools::command(&reference_kubectl);
     kubectl
         .args(["__complete", "kw", "get", "pods", ""])
         .env("PATH", path(&bin))
@@ -459,7 +459,7 @@ fn kw_offers_hostile_names_to_its_scripts_and_only_plain_ones_to_kubectl() {
     let dir = cluster.dir.path();
     let bin = bin_dir(dir);
     let answer = |program: &str, words: &[&str]| {
-        let mut cmd = Command::new(bin.join(program));
+        let mut cmd = crate::harness::tools::command(bin.join(program));
         cmd.args(words)
             .env("HOME", dir)
             .env("KUBECONFIG", &cluster.kubeconfig)

@@ -54,7 +54,7 @@ fn committed_completions_and_man_pages_are_current() {
 fn kw_completion_prints_the_committed_script() {
     for shell in kw::completion::SHELLS {
         let name = shell.to_string();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kw"))
+        let out = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"))
             .args(["completion", &name])
             .output()
             .expect("kw runs");
@@ -275,7 +275,7 @@ fn a_stopped_cluster_completes_nothing_quickly_and_silently() {
         // budget tells the two apart.
         let fastest = (0..3)
             .map(|_| {
-                let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+                let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
                 cmd.arg("__complete")
                     .arg("--")
                     .args(line.split(' ').skip(1))
@@ -381,7 +381,7 @@ fn kw_complete_prints_only_candidates_and_always_exits_0() {
         vec!["--", "--no-such-flag", "x", "-"],
         vec![],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_kw"))
+        let out = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"))
             .arg("__complete")
             .args(&words)
             .env_remove("KUBECONFIG")

@@ -54,7 +54,7 @@ impl Fleet {
 
     /// `kw` with HOME in the temp dir and no KUBECONFIG, as `Cluster::kw`.
     fn kw(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.env_remove("KUBECONFIG")
             .env("HOME", self.dir.path())
             .env("NO_COLOR", "1")
@@ -972,7 +972,7 @@ fn a_cluster_down_at_the_start_joins_when_it_is_back() {
             std::net::TcpStream::connect_timeout(&west_address, Duration::from_secs(1)).is_err()
         });
         let started = Live::spawn_stderr_to(
-            Command::new(env!("CARGO_BIN_EXE_kw"))
+            crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"))
                 .env_remove("KUBECONFIG")
                 .env("HOME", fleet.dir.path())
                 .env("NO_COLOR", "1")

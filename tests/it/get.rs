@@ -621,7 +621,7 @@ fn cached_types_belong_to_one_cluster_and_a_gone_type_is_forgotten() {
 #[test]
 fn the_demo_runs_and_ctrl_c_cleans_up() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+    let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
     cmd.args(["demo", "pods", "-n", "team-a", "-w", "-o", "name"])
         .env("TMPDIR", tmp.path())
         .env("HOME", tmp.path())
@@ -668,7 +668,7 @@ fn assert_private(dir: &std::path::Path, file: &std::path::Path) {
 fn the_demo_directory_is_private_and_removed_on_termination() {
     for signal in [libc::SIGTERM, libc::SIGHUP] {
         let tmp = tempfile::tempdir().unwrap();
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.args(["demo", "pods", "-n", "team-a", "-w", "-o", "name"])
             .env("TMPDIR", tmp.path())
             .env("HOME", tmp.path())
@@ -771,7 +771,7 @@ fn kw_runs_as_a_kubectl_plugin() {
     )
     .unwrap();
     let started = Instant::now();
-    let mut cmd = std::process::Command::new(kubectl);
+    let mut cmd = crate::harness::tools::command(kubectl);
     cmd.args([
         "kw",
         "get",

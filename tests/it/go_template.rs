@@ -116,7 +116,7 @@ fn a_template_reading_the_whole_list_per_item_is_linear() {
         Duration::from_secs(60),
     );
     assert_eq!(ours.code, Some(0), "{}", ours.stderr);
-    let mut kubectl = std::process::Command::new(harness::tools::kubectl());
+    let mut kubectl = crate::harness::tools::command(harness::tools::kubectl());
     kubectl
         .env("HOME", cluster.dir.path())
         .args(["get", "pods", "-o", template, "--kubeconfig"])

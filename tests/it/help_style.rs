@@ -50,7 +50,7 @@ fn rollout_status_is_among_the_verbs_kw_has() {
 
 fn piped(program: impl AsRef<std::path::Path>, args: &[&str]) -> String {
     let program = program.as_ref();
-    let mut command = Command::new(program);
+    let mut command = crate::harness::tools::command(program);
     command.args(args).stdin(Stdio::null());
     without_width_hints(&mut command);
     let outcome = harness::run(command, LIMIT);
@@ -329,7 +329,7 @@ fn on_a_terminal_both_pages_wrap_at_kubectls_widths_as_kubectl_wraps() {
 fn on_terminal(program: impl AsRef<std::path::Path>, args: &[&str], columns: u16) -> String {
     let program = program.as_ref();
     let (master, slave) = pseudo_terminal(columns);
-    let mut command = Command::new(program);
+    let mut command = crate::harness::tools::command(program);
     command
         .args(args)
         .stdin(Stdio::null())

@@ -207,7 +207,7 @@ fn write_kubeconfig(dir: &Path, server: &str, user: &str) -> PathBuf {
 }
 
 fn kw_in(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+    let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
     cmd.env_remove("KUBECONFIG")
         .env("HOME", home)
         .env("NO_COLOR", "1")

@@ -17,7 +17,6 @@
 //! `expect` from kubectl's run (to review with `git diff`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use kw_sim::{Faults, FaultsFired, SimConfig};
@@ -235,7 +234,7 @@ fn run_case(
     let mut command = if is_kw {
         cluster.kw()
     } else {
-        Command::new(client)
+        crate::harness::tools::command(client)
     };
     command
         .current_dir(dir)

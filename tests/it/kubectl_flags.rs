@@ -5,7 +5,7 @@
 //! is named in docs/reference.md's "How kw differs from kubectl".
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use kw::passthrough::kubectl_flags::{self, KubectlFlag};
@@ -24,7 +24,7 @@ struct Listed {
 
 /// The flags of `kubectl ARGS --help` (or `kubectl options`).
 fn listed(args: &[&str]) -> Vec<Listed> {
-    let out = Command::new(harness::kubectl())
+    let out = crate::harness::tools::command(harness::kubectl())
         .args(args)
         .stdin(Stdio::null())
         .output()

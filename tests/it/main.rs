@@ -27,6 +27,7 @@ mod jsonpath;
 mod kubeconfig;
 mod kubectl_cases;
 mod kubectl_flags;
+mod kuberc;
 mod live_terminal;
 mod live_verdict;
 mod live_widths;

@@ -290,10 +290,10 @@ fn help_is_short_with_h_and_long_with_help() {
     // kubectl finds the plugin as `kubectl-kw` on its PATH.
     let plugin = cluster.dir.path().join("kubectl-kw");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), &plugin).unwrap();
-    let out = run(std::process::Command::new(&plugin).arg("--help"), LIMIT);
+    let out = run(crate::harness::tools::command(&plugin).arg("--help"), LIMIT);
     assert!(out.stdout.contains("Usage: kubectl kw "), "{}", out.stdout);
     let out = run(
-        std::process::Command::new(&plugin).args(["get", "-h"]),
+        crate::harness::tools::command(&plugin).args(["get", "-h"]),
         LIMIT,
     );
     assert!(
@@ -361,7 +361,7 @@ fn a_kubeconfig_list_of_missing_files_is_named() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (first, second) = (dir.path().join("nonexistent"), dir.path().join("gone.yaml"));
     let kw = |kubeconfig: &std::ffi::OsStr, args: &[&std::ffi::OsStr]| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.args(["get", "pods"])
             .args(args)
             .env("KUBECONFIG", kubeconfig)
@@ -411,7 +411,7 @@ fn kw_sim_says_how_to_connect_without_a_kubeconfig() {
         (Some(dir.path().join("sim.kubeconfig")), false),
     ] {
         let stderr = dir.path().join("sim.stderr");
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.args(["sim", "--http"]).stdin(Stdio::null());
         if let Some(path) = &kubeconfig {
             cmd.arg("--kubeconfig-out").arg(path);

@@ -340,7 +340,7 @@ fn stdout_and_stderr_agree_with_kubectl_when_a_wait_over_all_times_out() {
     let mut kw = cluster.kw();
     kw.args(args).arg(&cluster.kubeconfig);
     let kw = crate::harness::run(kw, LIMIT);
-    let mut kubectl = std::process::Command::new(crate::harness::kubectl());
+    let mut kubectl = crate::harness::tools::command(crate::harness::kubectl());
     kubectl
         .args(args)
         .arg(&cluster.kubeconfig)

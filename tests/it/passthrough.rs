@@ -26,7 +26,7 @@ fn kw_with_path(cluster: &Cluster, path: &Path, args: &[&str]) -> Outcome {
 }
 
 fn kubectl(cluster: &Cluster, args: &[&str]) -> Outcome {
-    let mut kubectl = Command::new(harness::kubectl());
+    let mut kubectl = crate::harness::tools::command(harness::kubectl());
     kubectl
         .env_remove("KUBECONFIG")
         .env("HOME", cluster.dir.path())
@@ -347,7 +347,7 @@ fn kubectl_kw_describe_describes() {
     let path = kubectl_dir(&cluster);
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), path.join("kubectl-kw")).unwrap();
     let kubeconfig = cluster.kubeconfig.to_str().unwrap();
-    let mut plugin = Command::new(harness::kubectl());
+    let mut plugin = crate::harness::tools::command(harness::kubectl());
     plugin
         .env_remove("KUBECONFIG")
         .env("HOME", cluster.dir.path())

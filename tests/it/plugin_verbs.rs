@@ -5,7 +5,7 @@
 //! error line on stderr.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use kw_sim::rollout::{Plot, Rollout};
@@ -43,7 +43,7 @@ fn through_kubectl(cluster: &Cluster, args: &[&str]) -> Outcome {
         std::iter::once(plugins).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
     .unwrap();
-    let mut cmd = Command::new(kubectl());
+    let mut cmd = crate::harness::tools::command(kubectl());
     cmd.arg("kw")
         .args(args)
         .arg("--kubeconfig")

@@ -309,7 +309,7 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
     )
     .unwrap();
     let kubectl_kw = |args: &[&str]| {
-        let mut cmd = Command::new(&kubectl);
+        let mut cmd = crate::harness::tools::command(&kubectl);
         cmd.args(args)
             .arg("--kubeconfig")
             .arg(&cluster.kubeconfig)
@@ -320,7 +320,7 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
         run(cmd, LIMIT)
     };
     let plugins = run(
-        Command::new(&kubectl)
+        crate::harness::tools::command(&kubectl)
             .args(["plugin", "list"])
             .env("PATH", &path)
             .stdin(Stdio::null()),
@@ -350,7 +350,7 @@ fn the_archive_installs_as_krew_would_and_runs_under_kubectl() {
 /// name or link it is run by.
 fn assert_completes(program: &Path) {
     let out = run(
-        Command::new(program)
+        crate::harness::tools::command(program)
             .args(["get", "--until", "rea"])
             .env_remove("KUBECONFIG")
             .stdin(Stdio::null()),
@@ -374,7 +374,7 @@ fn plugin_names_run_kw(kubectl: &Path, programs: &Path, scratch: &Path) {
     )
     .unwrap();
     let help = run(
-        Command::new(kubectl)
+        crate::harness::tools::command(kubectl)
             .args(["kw", "-h"])
             .env("PATH", &path)
             .env("HOME", scratch)
@@ -401,7 +401,7 @@ fn plugin_names_run_kw(kubectl: &Path, programs: &Path, scratch: &Path) {
     std::fs::write(&fake, "#!/bin/sh\necho \"${KW_PLUGIN_NAME-unset} $*\"\n").unwrap();
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let handed = run(
-        Command::new(programs.join("kubectl-kw"))
+        crate::harness::tools::command(programs.join("kubectl-kw"))
             .args(["describe", "pod", "x"])
             .env("KW_KUBECTL", &fake)
             .stdin(Stdio::null()),

@@ -67,7 +67,7 @@ const HOUSE: House = House {
         ("kw-wait", "wait recovery < cause < crate"),
         ("kw-output", "output < crate"),
         // The command line, the plan made from it, what words the ending, the runner, the rest.
-        ("kw", "cli < plan passthrough < report < run < demo version completion < crate < main"),
+        ("kw", "cli < plan passthrough < kuberc report < run < demo version completion < crate < main"),
         // Its leaves, configuration, the world as data, the API that answers one request, the
         // server, its command line (issue 30): a request meets them top down.
         ("kw-sim", "error faults http < config < world < api < server < cli < crate < main"),
@@ -84,7 +84,7 @@ const HOUSE: House = House {
         // The answer and the fields read, one file of rules per kind, then kubectl's viewers.
         ("kw-events", "readiness", "fields judgement shape < batch children plain pod workloads < mod < status_viewer"),
         // What is named and read, credentials and contexts, the connection, the settings.
-        ("kw-client", "config", "endpoint environment flags material mod < kubeconfig pem proxy < auth contexts in_cluster < connection < settings"),
+        ("kw-client", "config", "plugin_policy < endpoint environment flags material mod < kubeconfig pem proxy < auth contexts in_cluster < connection < settings"),
         ("kw-client", "config::auth", "error < exec < mod < config"),
         // Leaves, the counting sockets and TLS, what a run's clients share, then the client.
         ("kw-client", "client", "backoff clock probe tls_words tunnel < socket tls < shared < mod"),
@@ -102,6 +102,8 @@ const HOUSE: House = House {
         ("kw-output", "output::live", "cells < clock screen < board < mod"),
         // Each verb's flags and kubectl's help pages, the verbs, then what reads the command.
         ("kw", "cli", "demo kubectl_help logs pflag rollout wait < get < verbs < help spaced < mod"),
+        // Where it is and what it says, checked, then applied to a command line.
+        ("kw", "kuberc", "error preferences < file location < mod < apply"),
         ("kw", "completion", "candidate words < vocabulary < question < answers handed < serve < kubectl mod"),
         ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.

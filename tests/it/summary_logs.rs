@@ -493,7 +493,7 @@ fn a_job_pod_that_never_restarted_shows_its_log() {
 fn the_demo_ends_on_its_story_without_connection_noise() {
     let tmp = tempfile::tempdir().unwrap();
     let demo = |args: &[&str]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
+        let mut cmd = crate::harness::tools::command(env!("CARGO_BIN_EXE_kw"));
         cmd.arg("demo")
             .args(args)
             .env("TMPDIR", tmp.path())

@@ -78,10 +78,13 @@ impl Cluster {
         })
     }
 
-    /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir, and no KUBECONFIG.
+    /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir (no kuberc there), no
+    /// KUBECONFIG and no KUBERC or KUBECTL_KUBERC of the developer's.
     pub fn kw(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
         cmd.env_remove("KUBECONFIG")
+            .env_remove("KUBERC")
+            .env_remove("KUBECTL_KUBERC")
             // A CI's own variables would turn its report on in every test (`--report`).
             .env_remove("GITHUB_ACTIONS")
             .env_remove("GITLAB_CI")

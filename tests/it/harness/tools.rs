@@ -16,6 +16,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// `Command::new(program)` for a kw or kubectl the suite runs: none of the developer's kuberc
+/// (kubectl's preferences, read by both) reaches it, so no output depends on whose machine
+/// runs the tests. A test of kuberc names its file (`KUBERC=PATH` replaces the `off`).
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command.env("KUBERC", "off").env_remove("KUBECTL_KUBERC");
+    command
+}
+
 /// Fail the test unless `program probe...` runs and succeeds here.
 pub fn require(program: &str, probe: &[&str]) {
     let ran = Command::new(program)

@@ -5,8 +5,6 @@
 //! hostile server sends, are refused in one line naming the object (kubectl: `exceeded max
 //! depth`), exit 6, never an abort.
 
-use std::process::Command;
-
 use super::{kubeconfig_for, kw_in, Answer, Hostile, LIMIT};
 use crate::harness::{run, tools, Outcome};
 
@@ -181,7 +179,7 @@ fn an_object_as_deep_as_the_api_server_allows_prints_as_kubectl_prints_it() {
         let ours = kw(home.path(), &config, args);
         no_abort(&ours, args);
         assert_eq!(ours.code, Some(0), "{args:?}: {}", ours.stderr);
-        let mut theirs = Command::new(tools::kubectl());
+        let mut theirs = crate::harness::tools::command(tools::kubectl());
         theirs
             .env("HOME", home.path())
             .arg("--kubeconfig")

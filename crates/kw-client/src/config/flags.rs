@@ -149,6 +149,11 @@ pub struct ConfigFlags {
         overrides_with = "request_timeout"
     )]
     pub request_timeout: Option<String>,
+
+    /// Not a flag: the user's kuberc `credentialPluginPolicy`, which every exec plugin of
+    /// every context is checked against before it is started.
+    #[arg(skip)]
+    pub credential_plugin_policy: crate::config::plugin_policy::PluginPolicy,
 }
 
 /// A `--request-timeout` that is not a duration.

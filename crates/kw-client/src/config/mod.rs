@@ -2,7 +2,8 @@
 //! once before any request. `settings` is the face: it reads kubeconfig files (`kubeconfig`,
 //! `contexts`), the in-cluster service account (`in_cluster`), credentials (`auth`, `material`,
 //! `pem`) and proxies (`proxy`), and hands the client a `connection` in the words of `endpoint`.
-//! `flags` are its input from the command line; `environment` reads kw's own environment
+//! `flags` are its input from the command line (with the user's `plugin_policy`, which
+//! exec plugins may run); `environment` reads kw's own environment
 //! variables.
 //!
 //! Public to other crates: what `kw`'s integration tests name (the flags, kubeconfig loading,
@@ -19,5 +20,6 @@ mod in_cluster;
 pub mod kubeconfig;
 pub mod material;
 mod pem;
+pub mod plugin_policy;
 pub(crate) mod proxy;
 pub mod settings;

@@ -222,6 +222,7 @@ pub fn resolve(
         token: flags.token.as_deref(),
         client_certificate: flags.client_certificate.as_deref(),
         client_key: flags.client_key.as_deref(),
+        plugin_policy: Some(&flags.credential_plugin_policy),
     };
     let credentials =
         crate::config::auth::config::resolve(credential_flags, &user, user_label, cluster_info)?;

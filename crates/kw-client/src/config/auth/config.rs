@@ -13,6 +13,7 @@ use crate::config::endpoint::{ClientIdentity, Secret};
 use crate::config::kubeconfig::User;
 use crate::config::material::{file_origin, Material, MaterialError};
 use crate::config::pem::{identity_from_pem, PemError};
+use crate::config::plugin_policy::PluginPolicy;
 
 /// Why a user's credentials cannot be used. Each message names the user, field or flag at
 /// fault and never contains a secret.
@@ -90,6 +91,8 @@ pub struct CredentialFlags<'a> {
     pub token: Option<&'a str>,
     pub client_certificate: Option<&'a Path>,
     pub client_key: Option<&'a Path>,
+    /// kuberc's `credentialPluginPolicy`; `None` is kubectl's default, `AllowAll`.
+    pub plugin_policy: Option<&'a PluginPolicy>,
 }
 
 /// Token and client certificate, flags first. A static token beats `tokenFile` as in client-go;
@@ -206,7 +209,12 @@ pub fn resolve(
         }
     }
     let exec = match &user.exec {
-        Some(config) => Some(ExecPlugin::from_config(config, &user_label, cluster_info)?),
+        Some(config) => Some(ExecPlugin::from_config(
+            config,
+            &user_label,
+            cluster_info,
+            flags.plugin_policy.unwrap_or(&PluginPolicy::AllowAll),
+        )?),
         None => None,
     };
     if token.is_none()

@@ -20,6 +20,13 @@ pub enum AuthError {
         command: String,
         what: String,
     },
+    /// The user's `credentialPluginPolicy` does not let this plugin run; it was not started.
+    /// client-go's words after "getting credentials", as kubectl says them.
+    #[error("getting credentials: {refusal}")]
+    Refused {
+        user_label: String,
+        refusal: crate::config::plugin_policy::Refusal,
+    },
     #[error("cannot read {origin}: {reason}")]
     TokenFile { origin: String, reason: String },
     /// A credential kw refuses to put in a header. Says where it came from, never its value.

@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use super::error::{unsendable_character, AuthError};
 use crate::config::endpoint::Secret;
+use crate::config::plugin_policy::PluginPolicy;
 
 pub const V1: &str = "client.authentication.k8s.io/v1";
 pub const V1BETA1: &str = "client.authentication.k8s.io/v1beta1";
@@ -47,6 +48,9 @@ pub struct ExecPlugin {
     pub cluster_info: Option<serde_json::Value>,
     /// `user "NAME"`, for messages.
     pub user_label: String,
+    /// Which plugins the user lets run (kuberc's `credentialPluginPolicy`), checked before the
+    /// process is started.
+    pub policy: PluginPolicy,
 }
 
 /// Why an exec configuration in the kubeconfig cannot be used (found before connecting).
@@ -80,6 +84,7 @@ impl ExecPlugin {
         config: &crate::config::kubeconfig::ExecConfig,
         user_label: &str,
         cluster_info: Option<serde_json::Value>,
+        policy: &PluginPolicy,
     ) -> Result<ExecPlugin, ExecConfigError> {
         let user_label = user_label.to_string();
         if config.command.is_empty() {
@@ -132,6 +137,7 @@ impl ExecPlugin {
                 None
             },
             user_label,
+            policy: policy.clone(),
         })
     }
 }
@@ -168,6 +174,15 @@ struct ExecStatus {
 /// time `--timeout` or `--request-timeout` leaves) is killed: it runs while the context's
 /// credential is locked, so a plugin that hangs would hold every request of the context.
 pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, AuthError> {
+    // The user's policy first: a refused plugin is never started, whatever else is wrong.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    plugin
+        .policy
+        .check(&plugin.command, |name| find_in_path(name, &path))
+        .map_err(|refusal| AuthError::Refused {
+            user_label: plugin.user_label.clone(),
+            refusal,
+        })?;
     let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let interactive = match plugin.interactive_mode {
@@ -201,7 +216,6 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
     } else {
         // Looked up by kw, not by the OS: execvp would also search `.` and empty PATH entries,
         // running whatever a bare name matches in the current directory (Go refuses since 1.19).
-        let path = std::env::var_os("PATH").unwrap_or_default();
         find_in_path(&plugin.command, &path).ok_or_else(not_found)?
     };
     let mut command = Command::new(&program);
@@ -514,47 +528,83 @@ mod tests {
     }
 
     fn plugin(api_version: &str) -> ExecPlugin {
-        ExecPlugin::from_config(&config(api_version, Some("Never")), "user \"u\"", None).unwrap()
+        ExecPlugin::from_config(
+            &config(api_version, Some("Never")),
+            "user \"u\"",
+            None,
+            &PluginPolicy::AllowAll,
+        )
+        .unwrap()
     }
 
     #[test]
     fn versions_and_interactive_modes_are_checked() {
         let label = "user \"u\"";
         assert_eq!(
-            ExecPlugin::from_config(&config(V1BETA1, None), label, None)
+            ExecPlugin::from_config(&config(V1BETA1, None), label, None, &PluginPolicy::AllowAll)
                 .unwrap()
                 .interactive_mode,
             InteractiveMode::IfAvailable
         );
-        let error = ExecPlugin::from_config(&config(V1, None), label, None).unwrap_err();
+        let error =
+            ExecPlugin::from_config(&config(V1, None), label, None, &PluginPolicy::AllowAll)
+                .unwrap_err();
         assert!(matches!(
             error,
             ExecConfigError::InteractiveModeRequired { .. }
         ));
-        let error = ExecPlugin::from_config(&config(V1ALPHA1, None), label, None).unwrap_err();
+        let error = ExecPlugin::from_config(
+            &config(V1ALPHA1, None),
+            label,
+            None,
+            &PluginPolicy::AllowAll,
+        )
+        .unwrap_err();
         let message = error.to_string();
         assert!(
             message.contains("v1alpha1") && message.contains("regenerate"),
             "{message}"
         );
-        assert!(ExecPlugin::from_config(&config("", Some("Never")), label, None).is_err());
-        assert!(ExecPlugin::from_config(&config(V1, Some("Sometimes")), label, None).is_err());
-        assert!(ExecPlugin::from_config(&config("v2", Some("Never")), label, None).is_err());
+        assert!(ExecPlugin::from_config(
+            &config("", Some("Never")),
+            label,
+            None,
+            &PluginPolicy::AllowAll
+        )
+        .is_err());
+        assert!(ExecPlugin::from_config(
+            &config(V1, Some("Sometimes")),
+            label,
+            None,
+            &PluginPolicy::AllowAll
+        )
+        .is_err());
+        assert!(ExecPlugin::from_config(
+            &config("v2", Some("Never")),
+            label,
+            None,
+            &PluginPolicy::AllowAll
+        )
+        .is_err());
     }
 
     #[test]
     fn cluster_info_only_when_asked() {
         let info = Some(serde_json::json!({"server": "https://x"}));
         let mut with = config(V1, Some("Never"));
-        assert!(ExecPlugin::from_config(&with, "u", info.clone())
-            .unwrap()
-            .cluster_info
-            .is_none());
+        assert!(
+            ExecPlugin::from_config(&with, "u", info.clone(), &PluginPolicy::AllowAll)
+                .unwrap()
+                .cluster_info
+                .is_none()
+        );
         with.provide_cluster_info = true;
-        assert!(ExecPlugin::from_config(&with, "u", info)
-            .unwrap()
-            .cluster_info
-            .is_some());
+        assert!(
+            ExecPlugin::from_config(&with, "u", info, &PluginPolicy::AllowAll)
+                .unwrap()
+                .cluster_info
+                .is_some()
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::config::endpoint::{ClientIdentity, Secret};
 use kw_base::permits::Permits;
 use kw_base::vlog;
 
+pub use crate::config::plugin_policy::PluginPolicy;
 pub use error::{check_token, AuthError};
 pub use exec::{executables_in_path, ExecPlugin};
 /// The readers of a plugin's stdout, public for the `exec_credential` fuzz target (fuzz/,
