@@ -268,6 +268,7 @@ impl SimArgs {
                 head_padding_bytes: None,
                 list_message: None,
                 list_retry_after: None,
+                watch_resources: Vec::new(),
             },
             flood,
             ..SimConfig::default()

@@ -34,6 +34,9 @@ pub struct Faults {
     pub huge_object_bytes: Option<usize>,
     /// Watch faults fire for the first K watch connections only; `None` = all.
     pub times: Option<u64>,
+    /// Watch faults fire only on watches of these resources (plurals); empty = every watch.
+    /// A client that watches events beside its object would otherwise take the fault there.
+    pub watch_resources: Vec<String>,
     /// Hold the answer to the first GET of a single object this many milliseconds (a slow
     /// server, for requests kw makes beside a watch).
     pub first_get_stall_ms: Option<u64>,
@@ -214,8 +217,12 @@ impl FaultState {
     }
 
     /// Count a new watch connection and say what it gets.
-    pub fn start_watch(&self) -> WatchStart {
+    pub fn start_watch(&self, resource: &str) -> WatchStart {
         let mut counters = self.lock();
+        let only = &counters.faults.watch_resources;
+        if !only.is_empty() && !only.iter().any(|r| r == resource) {
+            return WatchStart::Stream(WatchFaults::default());
+        }
         let index = counters.watches_seen;
         counters.watches_seen += 1;
         let faults = &counters.faults;
@@ -280,8 +287,8 @@ mod tests {
             times: Some(1),
             ..Faults::default()
         });
-        let first = state.start_watch();
-        let second = state.start_watch();
+        let first = state.start_watch("pods");
+        let second = state.start_watch("pods");
         assert!(matches!(first, WatchStart::Stream(f) if f.close_after == Some(3)));
         assert_eq!(second, WatchStart::Stream(WatchFaults::default()));
     }
@@ -297,8 +304,8 @@ mod tests {
         });
         state.take_list_fault();
         state.take_list_fault();
-        state.start_watch();
-        state.start_watch();
+        state.start_watch("pods");
+        state.start_watch("pods");
         state.fired(Fired::Expired);
         state.set(Faults::default());
         assert_eq!(

@@ -189,7 +189,10 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
         }
         _ => None,
     };
-    if let Some(why) = named.and_then(names::path_segment_refusal) {
+    // Checked as the name the path spells once decoded, as the server sees it (`web%24x` is
+    // `web$x`).
+    let named = named.map(crate::http::percent_decode);
+    if let Some(why) = named.as_deref().and_then(names::path_segment_refusal) {
         return Reply::status(bad_request(why));
     }
     match route {

@@ -101,7 +101,7 @@ pub fn prepare(
             .min(shared.max_watch.unwrap_or(Duration::MAX)),
         rendering,
         include,
-        faults: shared.faults.start_watch(),
+        faults: shared.faults.start_watch(info.plural),
     })
 }
 

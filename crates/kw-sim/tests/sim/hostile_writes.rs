@@ -181,12 +181,16 @@ fn names_that_are_no_dns_subdomain_or_path_segment_are_refused() {
         );
     }
     assert!(sim.objects("deployments").is_empty());
+    // The name is the path segment decoded (`%2F` is `/`), as a name kubectl quotes in a URL
+    // (`web%24x` for `web$x`) is an ordinary name.
     let reply = get(&sim, &format!("{DEPLOYMENTS}/a%2Fb"));
     assert_eq!(reply.status, 400);
     assert_eq!(
         reply.json()["message"],
-        "Name parameter invalid: \"a%2Fb\": may not contain '%'"
+        "Name parameter invalid: \"a/b\": may not contain '/'"
     );
+    assert_eq!(get(&sim, &format!("{DEPLOYMENTS}/a%252Fb")).status, 400);
+    assert_eq!(get(&sim, &format!("{DEPLOYMENTS}/web%24x")).status, 404);
     assert_eq!(get(&sim, &format!("{DEPLOYMENTS}/..")).status, 400);
 }
 
