@@ -33,7 +33,7 @@ pub enum KubercError {
     /// A default for an option the command has under neither kw nor kubectl.
     #[error("invalid flag {flag} for command {command}")]
     UnknownOption { flag: String, command: String },
-    /// kubectl names the program here (its argv[0]), not the alias.
+    /// kubectl names the program here (its `argv[0]`), not the alias.
     #[error("invalid alias flag {flag} in alias {program}")]
     UnknownAliasOption { flag: String, program: String },
     /// A boolean's default that Go's `strconv.ParseBool` does not read.

@@ -40,7 +40,7 @@ pub enum TemplateError {
     JsonPath {
         template: String,
         message: String,
-        /// The input as Go's `%#v` writes it, cut at [`OBJECT_SHOWN`].
+        /// The input as Go's `%#v` writes it, cut at 64 KiB.
         object: String,
     },
     #[error("{0}")]
