@@ -98,19 +98,7 @@ fn v1beta1(object: &Map<String, Value>, unknown: &mut Vec<String>) -> Read<Prefe
         "",
         unknown,
     );
-    let defaults = list(
-        object,
-        "defaults",
-        "defaults",
-        unknown,
-        |entry, at, unknown| {
-            note_unknown(entry, &["command", "options"], at, unknown);
-            Ok(CommandDefaults {
-                command: text(entry, "command")?,
-                options: options(entry, "options", at, unknown)?,
-            })
-        },
-    )?;
+    let defaults = command_defaults(object, "defaults", "options", unknown)?;
     let aliases = list(
         object,
         "aliases",
@@ -146,6 +134,23 @@ fn v1beta1(object: &Map<String, Value>, unknown: &mut Vec<String>) -> Read<Prefe
     })
 }
 
+/// Each command's defaults, under `field` (`defaults`; v1alpha1's `overrides`), each entry's
+/// options under `options_field` (`options`; v1alpha1's `flags`).
+fn command_defaults(
+    object: &Map<String, Value>,
+    field: &str,
+    options_field: &str,
+    unknown: &mut Vec<String>,
+) -> Read<Vec<CommandDefaults>> {
+    list(object, field, field, unknown, |entry, at, unknown| {
+        note_unknown(entry, &["command", options_field], at, unknown);
+        Ok(CommandDefaults {
+            command: text(entry, "command")?,
+            options: options(entry, options_field, at, unknown)?,
+        })
+    })
+}
+
 /// v1alpha1: `overrides[].flags` for v1beta1's `defaults[].options`, `aliases[].flags` for
 /// `options`, and no credential plugin policy.
 fn v1alpha1(object: &Map<String, Value>, unknown: &mut Vec<String>) -> Read<Preferences> {
@@ -155,19 +160,7 @@ fn v1alpha1(object: &Map<String, Value>, unknown: &mut Vec<String>) -> Read<Pref
         "",
         unknown,
     );
-    let defaults = list(
-        object,
-        "overrides",
-        "overrides",
-        unknown,
-        |entry, at, unknown| {
-            note_unknown(entry, &["command", "flags"], at, unknown);
-            Ok(CommandDefaults {
-                command: text(entry, "command")?,
-                options: options(entry, "flags", at, unknown)?,
-            })
-        },
-    )?;
+    let defaults = command_defaults(object, "overrides", "flags", unknown)?;
     let aliases = list(
         object,
         "aliases",
