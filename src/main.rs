@@ -141,6 +141,11 @@ fn main() -> ExitCode {
             })
         }
     };
+    if reports.github {
+        kw_base::stderr_fold::fold_as(kw_base::stderr_fold::Fold::GitHub);
+    } else if reports.gitlab {
+        kw_base::stderr_fold::fold_as(kw_base::stderr_fold::Fold::GitLab);
+    }
     let started = std::time::Instant::now();
     let verb = match &cli.command {
         Command::Get(_) if awaits_verdict => Some("get"),

@@ -139,6 +139,23 @@ pub struct GetArgs {
     )]
     pub fail_grace: Option<String>,
 
+    /// Show the Pods' logs on stderr while waiting.
+    ///
+    /// While waiting (`--until`, `--fail-on`), stream on stderr the container logs of the Pods
+    /// waited on and of the current revision of each workload waited on, each line after
+    /// `pod/NAME CONTAINER | `; Pods that start later are picked up, restarted containers
+    /// followed again. `--logs=failed`: only containers that crashed or are not ready.
+    #[arg(
+        long,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        value_parser = ["all", "failed"],
+        help_heading = "Waiting and limits"
+    )]
+    pub logs: Option<String>,
+
     /// Give up after DURATION with exit 3.
     ///
     /// Give up after DURATION (`30s`, `5m`, `1h30m`) with exit 3.

@@ -68,6 +68,19 @@ pub struct RolloutStatusArgs {
     #[arg(long, value_name = "DURATION", default_value = "0s")]
     pub timeout: String,
 
+    /// kw: while waiting, stream the container logs of the Pods being rolled out on stderr
+    /// (`pod/NAME CONTAINER | line`), picking up Pods that start later; `--logs=failed`: only
+    /// containers that crashed or are not ready.
+    #[arg(
+        long,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        value_parser = ["all", "failed"],
+    )]
+    pub logs: Option<String>,
+
     /// kw: end the rollout, with exit 2, once a Pod of its current revision has stayed stuck
     /// this long (CrashLoopBackOff, ImagePullBackOff, unschedulable...); `0` ends it at once.
     /// Without it kw waits as kubectl does (the progress deadline, --timeout) and says once

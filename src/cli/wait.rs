@@ -22,6 +22,19 @@ pub struct WaitArgs {
     #[arg(long, value_name = "EXPR")]
     pub fail_on: Vec<String>,
 
+    /// kw: while waiting, stream the container logs of the Pods being rolled out on stderr
+    /// (`pod/NAME CONTAINER | line`), picking up Pods that start later; `--logs=failed`: only
+    /// containers that crashed or are not ready.
+    #[arg(
+        long,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        value_parser = ["all", "failed"],
+    )]
+    pub logs: Option<String>,
+
     /// kw: under --fail-on failed, how long a Pod of a workload's current revision may stay
     /// stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s.
     #[arg(long, value_name = "DURATION")]

@@ -59,6 +59,12 @@ pub enum PlanError {
     LiveWithFormat { format: String },
     #[error("--live shows the current state: drop --watch-only, or use -w")]
     LiveWithWatchOnly,
+    /// `--logs` writes on the terminal `--live` draws on.
+    #[error("--logs writes the Pods' logs on stderr, where --live draws: drop one of them")]
+    LogsWithLive,
+    /// `--logs` on a `get` that waits for nothing.
+    #[error("--logs shows the Pods' logs while kw waits: add --until or --fail-on")]
+    LogsWithoutWait,
     /// kw's event flags under `--live`, which draws state, not events.
     #[error("--live shows the current state, not events: drop {flag}, or use -w")]
     EventFlagWithLive { flag: &'static str },

@@ -89,6 +89,14 @@ impl FlagPlan {
             });
         }
         check_kw_event_flags(args, &format, template_file.is_some(), watching)?;
+        if args.logs.is_some() {
+            if args.live {
+                return Err(PlanError::LogsWithLive);
+            }
+            if args.until.is_empty() && args.fail_on.is_empty() {
+                return Err(PlanError::LogsWithoutWait);
+            }
+        }
         let sort_by = args.sort_by.as_deref().map(SortBy::parse).transpose()?;
         let request = match args.filename.as_slice() {
             [] if args.targets.is_empty() => return Err(PlanError::NothingToGet),
@@ -143,6 +151,7 @@ impl FlagPlan {
             summarize: asks_readiness,
             rules,
             streaming_list: false,
+            logs: super::get::Logs::of(args.logs.as_deref()),
         };
         Ok(FlagPlan {
             plan,

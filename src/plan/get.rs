@@ -60,6 +60,27 @@ pub struct GetPlan {
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
+    /// `--logs`: the containers whose logs are shown on stderr while the run waits.
+    pub logs: Option<Logs>,
+}
+
+/// Which containers `--logs` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Logs {
+    /// Every container of the Pods followed.
+    All,
+    /// Only those that crashed or are not ready (`--logs=failed`).
+    Failed,
+}
+
+impl Logs {
+    /// `--logs`'s value, as clap checked it (`all` or `failed`).
+    pub fn of(value: Option<&str>) -> Option<Logs> {
+        value.map(|v| match v {
+            "failed" => Logs::Failed,
+            _ => Logs::All,
+        })
+    }
 }
 
 impl GetPlan {

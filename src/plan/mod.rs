@@ -26,7 +26,7 @@ pub mod wait;
 pub use deadlines::Deadlines;
 pub use error::PlanError;
 pub use flags::{FlagPlan, ReadFile, DEFAULT_FAIL_GRACE};
-pub use get::GetPlan;
+pub use get::{GetPlan, Logs};
 pub use output::OutputPlan;
 pub use request::{parse_targets, Request};
 

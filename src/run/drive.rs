@@ -75,6 +75,8 @@ pub(super) struct Run {
     /// Where a fleet's silent watches wait without a thread (started by the first to park;
     /// `None` when its thread could not be started: each watch keeps its thread then).
     parking: OnceLock<Option<Parking>>,
+    /// `--logs`: where the Pods' log lines go until the verdict.
+    logs: Option<Arc<super::following::Shown>>,
 }
 
 /// A fleet's watch whose stream has been silent this long parks (`parking`).
@@ -118,6 +120,11 @@ impl Run {
         let outputs = Outputs::new(!several && !plan.watching, several && !plan.watching)
             .saying(plan.after_listing.clone());
         let reconnects = Reconnects::default();
+        let logs = plan.logs.map(|_| {
+            Arc::new(super::following::Shown::new(
+                kw_output::output::terminal::dims_notices(),
+            ))
+        });
         Run {
             outputs: match plan.live {
                 true => outputs.live(
@@ -151,6 +158,7 @@ impl Run {
             readying: Arc::new(super::member::readying()),
             discovered: Default::default(),
             parking: OnceLock::new(),
+            logs,
         }
     }
 }
@@ -275,6 +283,10 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         verdict.unwrap_or_else(|| collector.all_done())
     };
     let Collector { failed, .. } = collector;
+    // The verdict is in: no Pod's log line after it.
+    if let Some(logs) = &run.logs {
+        logs.stop();
+    }
     // kubectl wait goes past the named objects that do not exist: the others' lines are said
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
     // the order named (`report::wait`).
@@ -394,33 +406,46 @@ impl Run {
         // A stuck Pod of a workload's current revision fails it under `--fail-on failed`, even
         // with `--quiet`: the auxiliary watches run for that too.
         let children = self.plan.rules.fail_on.contains(&Expr::Failed);
-        let watches = (self.plan.summarize || self.plan.explain_waits || children).then(|| {
-            let tell: Option<Tell> = children.then(|| -> Tell {
-                Box::new(move |workload, child, trouble| {
-                    let _ = tell.send(MemberNews::Child(workload, child, trouble));
-                })
+        let following = self.plan.logs.is_some();
+        let watches = (self.plan.summarize || self.plan.explain_waits || children || following)
+            .then(|| {
+                let tell: Option<Tell> = children.then(|| -> Tell {
+                    Box::new(move |workload, child, trouble| {
+                        let _ = tell.send(MemberNews::Child(workload, child, trouble));
+                    })
+                });
+                let mut causes = Causes::new(
+                    context.cloned(),
+                    self.plan.explain_waits,
+                    self.plan.summarize,
+                    prepared.client.clock(),
+                    tell,
+                );
+                if let (Some(which), Some(shown)) = (self.plan.logs, &self.logs) {
+                    let follower = super::following::Follower::start(
+                        Arc::clone(&prepared.client),
+                        which,
+                        self.deadline,
+                        Arc::clone(shown),
+                        scope.clone(),
+                    );
+                    causes = causes.following(kw_wait::following::Following::new(follower.tell()));
+                }
+                let causes = Arc::new(Mutex::new(causes));
+                let watches = WatchSet::new(
+                    Arc::clone(&prepared.client),
+                    self.plan.watcher_options(self.deadline),
+                    Box::new(SharedCauses(Arc::clone(&causes))),
+                    scope.clone(),
+                    self.reconnects.clone(),
+                );
+                kw_base::mutex::lock(&self.causes).push(MemberCauses {
+                    causes,
+                    client: Arc::clone(&prepared.client),
+                    watches: Arc::clone(&watches),
+                });
+                watches
             });
-            let causes = Arc::new(Mutex::new(Causes::new(
-                context.cloned(),
-                self.plan.explain_waits,
-                self.plan.summarize,
-                prepared.client.clock(),
-                tell,
-            )));
-            let watches = WatchSet::new(
-                Arc::clone(&prepared.client),
-                self.plan.watcher_options(self.deadline),
-                Box::new(SharedCauses(Arc::clone(&causes))),
-                scope.clone(),
-                self.reconnects.clone(),
-            );
-            kw_base::mutex::lock(&self.causes).push(MemberCauses {
-                causes,
-                client: Arc::clone(&prepared.client),
-                watches: Arc::clone(&watches),
-            });
-            watches
-        });
         let watch_target = |index: usize, target: &Target| {
             let at = At {
                 index: first_index + index,

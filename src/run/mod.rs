@@ -15,6 +15,7 @@
 mod container_log;
 mod drive;
 mod evidence;
+mod following;
 pub mod logs;
 mod manifest_files;
 mod member;

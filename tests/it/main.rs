@@ -32,6 +32,7 @@ mod live_terminal;
 mod live_verdict;
 mod live_widths;
 mod logs;
+mod logs_while_waiting;
 mod namespaces;
 mod newcomer;
 mod one_summary;

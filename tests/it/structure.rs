@@ -59,12 +59,12 @@ const HOUSE: House = House {
     crates: &[
         ("kw-wire", "crate"),
         // The leaves, the diagnostics worded over the secrets they cut out, then the notices.
-        ("kw-base", "mutex spelling private_file permits parking < secrets < log < notices < crate"),
+        ("kw-base", "mutex spelling private_file permits parking < stderr_fold secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery pod_log < crate"),
         ("kw-watcher", "watcher < auxiliary < crate"),
-        ("kw-wait", "wait recovery < cause < crate"),
+        ("kw-wait", "wait recovery following < cause < crate"),
         ("kw-output", "output < crate"),
         // The command line, the plan made from it, what words the ending, the runner, the rest.
         ("kw", "cli < plan passthrough < kuberc report < run < demo version completion < crate < main"),
@@ -112,7 +112,9 @@ const HOUSE: House = House {
         // A member, its output, its evidence for the summary, the drive, the verbs over it.
         // kubectl's flags and the handing, then the refusals worded over both.
         ("kw", "passthrough", "kubectl_flags mod < refused"),
-        ("kw", "run", "container_log evidence manifest_files member ordered turns < outputs < drive < mod < logs rollout wait"),
+        // Where the lines go, one container's stream, the follower over them.
+        ("kw", "run::following", "shown < stream < mod"),
+        ("kw", "run", "container_log evidence following manifest_files member ordered turns < outputs < drive < mod < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),

@@ -10,3 +10,4 @@ pub mod permits;
 pub mod private_file;
 pub mod secrets;
 pub mod spelling;
+pub mod stderr_fold;

@@ -9,7 +9,6 @@
 //! so a server's `Status.message` cannot move the cursor, retitle the terminal or fake lines.
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
@@ -34,7 +33,7 @@ pub fn log(level: u8, message: std::fmt::Arguments<'_>) {
     }
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now());
     let message = message.to_string();
-    let _ = writeln!(std::io::stderr().lock(), "{now} {}", clean(&message));
+    crate::stderr_fold::unfolded(format!("{now} {}\n", clean(&message)).as_bytes());
 }
 
 /// `vlog!(level, "format", args...)`: a diagnostic line at `-v level`.
@@ -50,10 +49,13 @@ macro_rules! vlog {
 /// Changes of a wait's judgement, one line each: what a CI log shows while kw waits. Not
 /// notices: each object's label already names its context, and the line is the news.
 pub fn progress(lines: &[String]) {
-    let mut stderr = std::io::stderr().lock();
+    let mut text = String::new();
     for line in lines {
-        let _ = writeln!(stderr, "kw: {}", clean(line));
+        text.push_str("kw: ");
+        text.push_str(&clean(line));
+        text.push('\n');
     }
+    crate::stderr_fold::unfolded(text.as_bytes());
 }
 
 /// `text` as it may go to stderr: every registered credential replaced by `<redacted>`, and

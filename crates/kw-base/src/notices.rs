@@ -2,7 +2,6 @@
 //! worded for the context whose thread says them (`ContextScope`), sent straight to stderr or
 //! held while the live view owns the terminal, and remembered when said once (`notice_once`).
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -17,7 +16,7 @@ fn write_notice(message: &str, dim: bool) {
     } else {
         format!("kw: {message}")
     };
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    crate::stderr_fold::unfolded(format!("{line}\n").as_bytes());
 }
 
 /// Where notices go: straight to stderr, or, while the live view owns the terminal, held

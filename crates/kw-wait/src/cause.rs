@@ -25,6 +25,7 @@ use std::time::SystemTime;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::following::Following;
 use crate::recovery::{Recovery, AUTOSCALER};
 use crate::wait::grouped::{SaidBy, StuckPod};
 use crate::wait::summary::WARNINGS_PER_OBJECT;
@@ -112,6 +113,8 @@ pub struct Causes {
     pending_bytes: usize,
     /// Whether dropping held events was said (once).
     dropped_said: bool,
+    /// The current Pods whose logs are shown while the run waits (`--logs`).
+    following: Option<Following>,
 }
 
 /// A Warning event kept for the summary.
@@ -304,7 +307,14 @@ impl Causes {
             pending: VecDeque::new(),
             pending_bytes: 0,
             dropped_said: false,
+            following: None,
         }
+    }
+
+    /// Tell `following` of the current Pods, as they change (`--logs`).
+    pub fn following(mut self, following: Following) -> Causes {
+        self.following = Some(following);
+        self
     }
 
     fn label(&self, kind_and_name: String) -> String {
@@ -593,8 +603,13 @@ impl Causes {
     /// The workload waited on whose current revision `stuck` belongs to: old-revision Pods
     /// being replaced never count.
     fn current_workload(&self, stuck: &Stuck) -> Option<&Workload> {
-        let owners: Vec<String> = stuck
-            .pod
+        self.current_workload_of(&stuck.pod)
+    }
+
+    /// The workload waited on whose current revision the Pod of `meta` (its labels and
+    /// ownerReferences) belongs to.
+    fn current_workload_of(&self, meta: &Value) -> Option<&Workload> {
+        let owners: Vec<String> = meta
             .pointer("/metadata/ownerReferences")
             .and_then(Value::as_array)
             .into_iter()
@@ -604,7 +619,7 @@ impl Causes {
         let workload_uid = self.workload_of(&owners)?;
         let workload = self.workloads.get(workload_uid)?;
         let newest = self.newest_replica_set(workload_uid);
-        children::is_current(&workload.revision, &stuck.pod, newest).then_some(workload)
+        children::is_current(&workload.revision, meta, newest).then_some(workload)
     }
 
     /// When the trouble of `uid` began by its evidence, on kw's clock: the earliest of what its
@@ -666,6 +681,7 @@ impl Causes {
 
     /// A workload or ReplicaSet changed: the stuck Pods may have changed revision.
     fn judge_stuck_again(&mut self) {
+        self.follow_again();
         if self.tell.is_none() {
             return;
         }
@@ -869,6 +885,9 @@ impl Consumer for Causes {
         }
         let is_pod = event.resource.group.is_empty() && event.resource.plural == "pods";
         if event.kind == EventType::Deleted {
+            if let Some(following) = &mut self.following {
+                following.gone(&uid);
+            }
             self.watched.remove(&uid);
             self.crashed.remove(&uid);
             self.own_stuck.remove(&uid);
@@ -888,11 +907,22 @@ impl Consumer for Causes {
         if is_pod {
             let pod = self.note_crashes(&uid, event, event.name, &label);
             self.own_news(&uid, Key::of(event), &label, pod.as_ref());
+            if let Some(following) = &mut self.following {
+                // Waited on itself: followed whatever owns it.
+                following.pod(
+                    &uid,
+                    event.namespace,
+                    event.name,
+                    &label,
+                    event.object.get(),
+                );
+                following.set_current(&uid, true);
+            }
         }
         self.watched.insert(uid.clone(), label);
         let owns_pods = owns_pods(event.resource);
         // Revisions tell which stuck Pods count: for the judge, and for the summary.
-        if (self.tell.is_some() || self.gather) && owns_pods {
+        if (self.tell.is_some() || self.gather || self.following.is_some()) && owns_pods {
             let revision = serde_json::from_str::<Value>(event.object.get())
                 .ok()
                 .and_then(|o| {
@@ -965,6 +995,9 @@ impl Consumer for Causes {
             if is_pod {
                 self.crashed.remove(&uid);
                 self.pod_news(&uid, label, None);
+                if let Some(following) = &mut self.following {
+                    following.gone(&uid);
+                }
             }
             if is_replica_set && self.replica_sets.remove(&uid).is_some() {
                 self.judge_stuck_again();
@@ -977,7 +1010,7 @@ impl Consumer for Causes {
             .into_iter()
             .map(|o| o.uid)
             .collect();
-        if is_replica_set && (self.tell.is_some() || self.gather) {
+        if is_replica_set && (self.tell.is_some() || self.gather || self.following.is_some()) {
             let revision = serde_json::from_str::<Value>(event.object.get())
                 .ok()
                 .and_then(|rs| children::replica_set_revision(&rs));
@@ -997,6 +1030,7 @@ impl Consumer for Causes {
         );
         if is_pod {
             let pod = self.note_crashes(&uid, event, &meta.metadata.name, &label);
+            self.follow_pod(&uid, event, &meta.metadata.name, &label);
             self.pod_news(&uid, label, pod.as_ref());
         }
         self.say_pending();
@@ -1032,6 +1066,38 @@ impl Causes {
             );
         }
         pod
+    }
+}
+
+impl Causes {
+    /// A Pod of an auxiliary watch changed: followed if it is current (`--logs`). A Pod waited
+    /// on itself is followed from the primary watch.
+    fn follow_pod(&mut self, uid: &str, event: &Event<'_>, name: &str, label: &str) {
+        if self.watched.contains_key(uid) {
+            return;
+        }
+        let Some(mut following) = self.following.take() else {
+            return;
+        };
+        if let Some(meta) = following.pod(uid, event.namespace, name, label, event.object.get()) {
+            let current = self.current_workload_of(meta).is_some();
+            following.set_current(uid, current);
+        }
+        self.following = Some(following);
+    }
+
+    /// A workload or ReplicaSet changed: the Pods seen may have changed revision.
+    fn follow_again(&mut self) {
+        let Some(mut following) = self.following.take() else {
+            return;
+        };
+        for (uid, meta) in following.seen() {
+            if !self.watched.contains_key(&uid) {
+                let current = self.current_workload_of(&meta).is_some();
+                following.set_current(&uid, current);
+            }
+        }
+        self.following = Some(following);
     }
 }
 

@@ -6,5 +6,6 @@
 //! auxiliary watches it asks for, told to the judge and kept for the summary.
 
 pub mod cause;
+pub mod following;
 pub mod recovery;
 pub mod wait;

@@ -98,6 +98,7 @@ pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query:
         }
     }
     let log = logs.get(namespace, name, &container);
+    let mut waiting = false;
     let lines = if query.previous {
         match log.previous {
             Some(lines) => lines,
@@ -108,12 +109,14 @@ pub fn handle(store: &Store, logs: &PodLogs, namespace: &str, name: &str, query:
             }
         }
     } else if between_instances(&pod, &container) {
-        // Waiting to restart: the kubelet reads the instance that last terminated.
+        // Waiting to restart: the kubelet reads the instance that last terminated, whole, and
+        // a followed read ends with it (nothing runs to follow).
+        waiting = true;
         log.previous.unwrap_or_default()
     } else {
         log.current
     };
-    if query.follow && !query.previous {
+    if query.follow && !query.previous && !waiting {
         return Reply::LogFollow(Box::new(LogFollow {
             namespace: namespace.into(),
             pod: name.into(),

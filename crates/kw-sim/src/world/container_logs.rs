@@ -106,12 +106,27 @@ impl PodLogs {
         log: ContainerLog,
         at: SystemTime,
     ) {
+        let mut logs = self.lock();
+        let key = key(namespace, pod, container);
+        // The instance that ended is the one that was current: its lines keep the times they
+        // were written at, as the kubelet's file of it does (a client resuming from a line's
+        // timestamp must find it again).
+        let before = logs.remove(&key).map(|kept| kept.current);
+        let previous = log.previous.map(|lines| match before {
+            Some(before)
+                if before.len() == lines.len()
+                    && before.iter().zip(&lines).all(|(b, l)| &b.text == l) =>
+            {
+                before
+            }
+            _ => stamped(lines, at),
+        });
         let kept = Kept {
             current: stamped(log.current, at),
-            previous: log.previous.map(|lines| stamped(lines, at)),
+            previous,
             running: None,
         };
-        self.lock().insert(key(namespace, pod, container), kept);
+        logs.insert(key, kept);
     }
 
     /// The container starts anew and writes as `printer` says, from `at`.

@@ -1,0 +1,325 @@
+//! `--logs`: the container logs of the Pods a wait is about, shown on stderr while it waits, as
+//! kubedog shows a rollout's. The cause engine tells which Pods are current
+//! (`kw_wait::following`); a follower per member keeps, for each container, one stream at a
+//! time (`stream`), and decides when to open one:
+//!
+//! - a container that runs, or has run and was not read yet, is opened: from its start when kw
+//!   saw it start, else its last `FIRST_TAIL` lines;
+//! - a stream that ends while its container still runs (rotation, a dropped connection, the
+//!   API server's timeout) or once it runs again (a restart) is reopened from its last line,
+//!   after a pause that grows while reopening finds nothing new (`PAUSE`..`MAX_PAUSE`);
+//! - a Pod deleted or no longer of the current revision is let go (its stream runs out);
+//! - with `--logs=failed`, only containers that crashed or are not ready.
+//!
+//! Every stream ends at the verdict (`Shown::stop`).
+
+mod shown;
+mod stream;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use kw_base::notices::{self, ContextScope};
+use kw_client::client::Client;
+use kw_wait::following::{ContainerRun, FollowedPod, PodNews, TellPods};
+
+use crate::plan::Logs;
+pub use shown::Shown;
+use stream::{Asked, Ended, Resume};
+
+/// Lines shown first of a container already running when kw first saw it.
+const FIRST_TAIL: u64 = 10;
+/// The first pause before a stream is reopened, and the longest.
+const PAUSE: Duration = Duration::from_secs(1);
+const MAX_PAUSE: Duration = Duration::from_secs(8);
+
+/// What the follower hears.
+enum Heard {
+    Pod(PodNews),
+    /// The stream of Pod `uid`'s `container` ended, leaving off at `resume`.
+    Ended {
+        uid: String,
+        container: String,
+        resume: Resume,
+        ended: Ended,
+    },
+}
+
+/// One member's follower: where its cause engine sends the news of the current Pods.
+pub struct Follower {
+    heard: mpsc::Sender<Heard>,
+}
+
+impl Follower {
+    /// Start following through `client` what the news tells, until the process ends or
+    /// `shown` stops.
+    pub fn start(
+        client: Arc<Client>,
+        which: Logs,
+        deadline: Option<Instant>,
+        shown: Arc<Shown>,
+        scope: Option<ContextScope>,
+    ) -> Follower {
+        let (heard, hearing) = mpsc::channel();
+        let state = State {
+            client,
+            which,
+            deadline,
+            shown,
+            scope: scope.clone(),
+            heard: heard.clone(),
+            pods: HashMap::new(),
+        };
+        // No thread to be had: no logs are shown, the wait goes on.
+        let _ = std::thread::Builder::new()
+            .name("kw-logs".into())
+            .spawn(move || {
+                if let Some(scope) = &scope {
+                    scope.enter();
+                }
+                state.run(&hearing);
+            });
+        Follower { heard }
+    }
+
+    /// What the cause engine tells the follower with.
+    pub fn tell(&self) -> TellPods {
+        let heard = self.heard.clone();
+        Box::new(move |news| {
+            let _ = heard.send(Heard::Pod(news));
+        })
+    }
+}
+
+struct State {
+    client: Arc<Client>,
+    which: Logs,
+    deadline: Option<Instant>,
+    shown: Arc<Shown>,
+    scope: Option<ContextScope>,
+    heard: mpsc::Sender<Heard>,
+    pods: HashMap<String, Followed>,
+}
+
+struct Followed {
+    pod: FollowedPod,
+    containers: HashMap<String, Container>,
+    /// Set when the Pod is let go: its open streams show no more.
+    let_go: Arc<AtomicBool>,
+}
+
+impl Drop for Followed {
+    fn drop(&mut self) {
+        self.let_go.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Where one container's following stands.
+#[derive(Default)]
+struct Container {
+    /// A stream is open.
+    open: bool,
+    /// Followed no more (it showed `stream::TOTAL`).
+    full: bool,
+    resume: Resume,
+    /// kw saw it before it started: its log is shown from the start.
+    seen_starting: bool,
+    /// The instance (restart count) a stream last read, if any.
+    read: Option<u64>,
+    /// Not reopened before this.
+    not_before: Option<Instant>,
+    pause: Duration,
+}
+
+impl State {
+    fn run(mut self, hearing: &mpsc::Receiver<Heard>) {
+        loop {
+            let wait = self
+                .next_try()
+                .map(|at| at.saturating_duration_since(Instant::now()));
+            let heard = match wait {
+                Some(wait) => match hearing.recv_timeout(wait) {
+                    Ok(heard) => Some(heard),
+                    Err(mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                },
+                None => match hearing.recv() {
+                    Ok(heard) => Some(heard),
+                    Err(_) => return,
+                },
+            };
+            match heard {
+                Some(Heard::Pod(PodNews::Now { uid, pod })) => self.pod_now(uid, pod),
+                Some(Heard::Pod(PodNews::Gone { uid })) => {
+                    self.pods.remove(&uid);
+                }
+                Some(Heard::Ended {
+                    uid,
+                    container,
+                    resume,
+                    ended,
+                }) => self.ended(&uid, &container, resume, ended),
+                None => {}
+            }
+            if self.stopped() {
+                return;
+            }
+            self.open_what_is_due();
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        !self.shown.line_possible()
+    }
+
+    /// The soonest moment a paused container may be reopened.
+    fn next_try(&self) -> Option<Instant> {
+        self.pods
+            .values()
+            .flat_map(|f| f.containers.values())
+            .filter(|c| !c.open && !c.full)
+            .filter_map(|c| c.not_before)
+            .min()
+    }
+
+    fn pod_now(&mut self, uid: String, pod: FollowedPod) {
+        let followed = self.pods.entry(uid).or_insert_with(|| Followed {
+            pod: pod.clone(),
+            containers: HashMap::new(),
+            let_go: Arc::default(),
+        });
+        for run in &pod.containers {
+            followed
+                .containers
+                .entry(run.name.clone())
+                .or_insert_with(|| Container {
+                    seen_starting: !run.started,
+                    pause: PAUSE,
+                    ..Container::default()
+                });
+        }
+        followed.pod = pod;
+    }
+
+    fn ended(&mut self, uid: &str, name: &str, resume: Resume, ended: Ended) {
+        let Some(container) = self
+            .pods
+            .get_mut(uid)
+            .and_then(|f| f.containers.get_mut(name))
+        else {
+            return;
+        };
+        container.open = false;
+        container.full = ended == Ended::Full;
+        if container.full {
+            notices::notice(&format!(
+                "--logs: {} bytes of {name}'s log shown; the rest is not followed",
+                stream::TOTAL
+            ));
+        }
+        // A stream that brought lines is reopened soon; one that keeps ending with nothing
+        // new, ever later.
+        container.pause = match resume.lines {
+            0 => (container.pause * 2).min(MAX_PAUSE),
+            _ => PAUSE,
+        };
+        container.not_before = Some(Instant::now() + container.pause);
+        container.resume = resume;
+    }
+
+    /// Open a stream for every container that should have one and may now.
+    fn open_what_is_due(&mut self) {
+        let now = Instant::now();
+        let mut due = Vec::new();
+        for (uid, followed) in &self.pods {
+            for run in &followed.pod.containers {
+                let Some(container) = followed.containers.get(&run.name) else {
+                    continue;
+                };
+                if self.wanted(run, container, now) {
+                    due.push((uid.clone(), run.clone()));
+                }
+            }
+        }
+        for (uid, run) in due {
+            self.open(&uid, &run);
+        }
+    }
+
+    fn wanted(&self, run: &ContainerRun, container: &Container, now: Instant) -> bool {
+        let shown = match self.which {
+            Logs::All => true,
+            Logs::Failed => run.troubled,
+        };
+        let unread = container.read != Some(run.restarts);
+        // A new instance is read at once: the kubelet keeps only the one before it.
+        shown
+            && !container.open
+            && !container.full
+            && run.started
+            && (run.running || unread)
+            && (unread || container.not_before.is_none_or(|at| at <= now))
+    }
+
+    fn open(&mut self, uid: &str, run: &ContainerRun) {
+        let Some(followed) = self.pods.get_mut(uid) else {
+            return;
+        };
+        let Some(container) = followed.containers.get_mut(&run.name) else {
+            return;
+        };
+        container.open = true;
+        container.read = Some(run.restarts);
+        let tail = (!container.seen_starting).then_some(FIRST_TAIL);
+        let mut resume = container.resume.clone();
+        let pod = followed.pod.clone();
+        let let_go = Arc::clone(&followed.let_go);
+        let (client, shown, deadline) = (
+            Arc::clone(&self.client),
+            Arc::clone(&self.shown),
+            self.deadline,
+        );
+        let (heard, scope) = (self.heard.clone(), self.scope.clone());
+        let (uid, name) = (uid.to_string(), run.name.clone());
+        let spawned = std::thread::Builder::new()
+            .name("kw-log".into())
+            .spawn(move || {
+                if let Some(scope) = &scope {
+                    scope.enter();
+                }
+                let asked = Asked {
+                    client: &client,
+                    namespace: &pod.namespace,
+                    pod: &pod.name,
+                    container: &name,
+                    label: &pod.label,
+                    tail,
+                    deadline,
+                    let_go: &let_go,
+                };
+                let ended = match stream::follow(&asked, &mut resume, &shown) {
+                    Ok(ended) => ended,
+                    Err(why) => {
+                        kw_base::vlog!(
+                            kw_base::log::REQUESTS,
+                            "--logs: {} {name}: {why}; trying again",
+                            pod.label
+                        );
+                        Ended::Closed
+                    }
+                };
+                let _ = heard.send(Heard::Ended {
+                    uid,
+                    container: name,
+                    resume,
+                    ended,
+                });
+            });
+        if spawned.is_err() {
+            container.open = false;
+            container.not_before = Some(Instant::now() + MAX_PAUSE);
+        }
+    }
+}

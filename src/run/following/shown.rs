@@ -1,0 +1,68 @@
+//! Where `--logs` lines go: stderr, each after its source (`pod/web-1 app | `), coloured per
+//! Pod on a terminal, its controls shown as text (a log line is the container's, and cannot move
+//! the cursor or forge a CI's workflow command: the source comes first on every line), folded
+//! per run of one stream in a CI's log (`kw_base::stderr_fold`). Once the verdict is in, nothing
+//! more is shown (`stop`): the verdict is the last word.
+
+use std::sync::Mutex;
+
+use kw_output::output::escape;
+
+/// Colours a Pod's source may take on a terminal (ANSI foreground, not red: red is failure).
+const PALETTE: [u8; 6] = [32, 33, 34, 35, 36, 94];
+
+/// The run's log lines on stderr.
+pub struct Shown {
+    /// The verdict is in: no more lines.
+    stopped: Mutex<bool>,
+    colour: bool,
+}
+
+impl Shown {
+    pub fn new(colour: bool) -> Shown {
+        Shown {
+            stopped: Mutex::new(false),
+            colour,
+        }
+    }
+
+    /// Show one line of `label`'s `container` (`text` without its line break); false once the
+    /// verdict is in.
+    pub fn line(&self, label: &str, container: &str, text: &[u8]) -> bool {
+        let stopped = kw_base::mutex::lock(&self.stopped);
+        if *stopped {
+            return false;
+        }
+        let source = kw_base::log::clean(&format!("{label} {container}")).into_owned();
+        let mut out = Vec::with_capacity(source.len() + text.len() + 16);
+        if self.colour {
+            let colour = PALETTE[hash(label) % PALETTE.len()];
+            out.extend_from_slice(format!("\x1b[{colour}m{source} |\x1b[0m ").as_bytes());
+        } else {
+            out.extend_from_slice(source.as_bytes());
+            out.extend_from_slice(b" | ");
+        }
+        escape::write_escaped(&mut out, &String::from_utf8_lossy(text));
+        out.push(b'\n');
+        kw_base::stderr_fold::folded(&source, &out);
+        true
+    }
+
+    /// Whether a line may still be shown (the verdict is not in yet).
+    pub fn line_possible(&self) -> bool {
+        !*kw_base::mutex::lock(&self.stopped)
+    }
+
+    /// The verdict is in: no line after this one, and the fold open is closed.
+    pub fn stop(&self) {
+        let mut stopped = kw_base::mutex::lock(&self.stopped);
+        *stopped = true;
+        kw_base::stderr_fold::close();
+    }
+}
+
+/// A Pod's colour stays the same for the whole run.
+fn hash(text: &str) -> usize {
+    text.bytes()
+        .fold(5381usize, |h, b| h.wrapping_mul(33) ^ usize::from(b))
+}

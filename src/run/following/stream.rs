@@ -1,0 +1,252 @@
+//! One container's followed log, read once (`follow=true&timestamps=true`) until it ends: each
+//! line's timestamp taken off and kept, so a stream reopened (the kubelet rotated the file, the
+//! connection dropped, the container restarted) starts from the last line shown
+//! (`sinceTime`) and shows no line twice: lines older than it are skipped, and of the lines
+//! stamped with that very instant, as many as were shown already.
+//!
+//! Bounded: a line is cut at `LINE_BYTES` (with `…`), a stream shows at most `RATE` bytes a
+//! second (reading slower: the server holds the rest), a container at most `TOTAL` bytes in
+//! the whole run.
+
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::shown::Shown;
+use kw_client::client::Client;
+use kw_client::pod_log::{self, LogRequest};
+
+/// The most of one line shown.
+pub const LINE_BYTES: usize = 4096;
+/// Bytes a second one stream may show.
+pub const RATE: u64 = 64 << 10;
+/// Bytes one container may show in a run.
+pub const TOTAL: u64 = 4 << 20;
+
+/// Where a container's log was left: the last line shown, and how much was shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The timestamp of the last line shown.
+    pub last: Option<SystemTime>,
+    /// How many lines shown were stamped with `last`.
+    pub at_last: u32,
+    /// Bytes shown of this container so far.
+    pub shown: u64,
+    /// Lines shown by the last stream.
+    pub lines: u64,
+}
+
+/// How a stream ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The server ended it, or it broke: it may be reopened.
+    Closed,
+    /// The container showed `TOTAL`: it is followed no more.
+    Full,
+    /// The verdict is in, or the Pod was let go.
+    Stopped,
+}
+
+/// What one stream reads.
+pub struct Asked<'a> {
+    pub client: &'a Client,
+    pub namespace: &'a str,
+    pub pod: &'a str,
+    pub container: &'a str,
+    pub label: &'a str,
+    /// Lines to start with when there is nothing to resume from (`None`: the whole log).
+    pub tail: Option<u64>,
+    pub deadline: Option<Instant>,
+    /// Set once the Pod is let go (deleted, or no longer of the current revision).
+    pub let_go: &'a AtomicBool,
+}
+
+/// Follow one container's log from `resume` until the stream ends.
+pub fn follow(asked: &Asked<'_>, resume: &mut Resume, shown: &Shown) -> Result<Ended, String> {
+    let request = LogRequest {
+        namespace: asked.namespace.to_string(),
+        pod: asked.pod.to_string(),
+        container: asked.container.to_string(),
+        follow: true,
+        timestamps: true,
+        tail_lines: asked.tail.filter(|_| resume.last.is_none()),
+        since_time: resume
+            .last
+            .map(|at| humantime::format_rfc3339_nanos(at).to_string()),
+        ..LogRequest::default()
+    };
+    let mut stream = pod_log::open(asked.client, &request, asked.deadline)
+        .map_err(|e| crate::report::client_message(&e))?;
+    resume.lines = 0;
+    let mut lines = Lines::default();
+    let mut rate = Rate::new();
+    // Lines stamped with the resumed-from instant skipped so far (`u32::MAX` once past them).
+    let mut skipped = 0;
+    let mut buffer = vec![0u8; 16 << 10];
+    loop {
+        let read = match stream.read(&mut buffer) {
+            Ok(0) => return Ok(Ended::Closed),
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Ok(Ended::Closed),
+        };
+        for line in lines.push(&buffer[..read]) {
+            if let Some(ended) = show(asked, &line, resume, shown, &mut rate, &mut skipped) {
+                return Ok(ended);
+            }
+        }
+    }
+}
+
+/// Show `line` (`TIMESTAMP text`) unless it was shown already; `Some` when following ends.
+fn show(
+    asked: &Asked<'_>,
+    line: &[u8],
+    resume: &mut Resume,
+    shown: &Shown,
+    rate: &mut Rate,
+    skipped: &mut u32,
+) -> Option<Ended> {
+    let (at, text) = stamped(line);
+    if let Some(at) = at {
+        match resume.last {
+            Some(last) if at < last => return None,
+            Some(last) if at == last => {
+                if *skipped < resume.at_last {
+                    *skipped += 1;
+                    return None;
+                }
+                *skipped = u32::MAX;
+                resume.at_last += 1;
+            }
+            _ => {
+                resume.last = Some(at);
+                resume.at_last = 1;
+                *skipped = u32::MAX;
+            }
+        }
+    }
+    if asked.let_go.load(Ordering::SeqCst) {
+        return Some(Ended::Stopped);
+    }
+    if resume.shown >= TOTAL {
+        return Some(Ended::Full);
+    }
+    if !shown.line(asked.label, asked.container, text) {
+        return Some(Ended::Stopped);
+    }
+    resume.shown += text.len() as u64 + 1;
+    resume.lines += 1;
+    rate.spent(text.len() as u64 + 1);
+    None
+}
+
+/// A line's timestamp (RFC 3339, as `timestamps=true` puts it first) and the rest.
+fn stamped(line: &[u8]) -> (Option<SystemTime>, &[u8]) {
+    let Some(space) = line.iter().position(|&b| b == b' ') else {
+        return (None, line);
+    };
+    let at = std::str::from_utf8(&line[..space])
+        .ok()
+        .and_then(|ts| humantime::parse_rfc3339_weak(ts).ok());
+    match at {
+        Some(at) => (Some(at), &line[space + 1..]),
+        None => (None, line),
+    }
+}
+
+/// Whole lines out of what is read, each cut at `LINE_BYTES`.
+#[derive(Default)]
+struct Lines {
+    line: Vec<u8>,
+    /// The line being read passed `LINE_BYTES`: the rest of it is dropped.
+    cut: bool,
+}
+
+impl Lines {
+    fn push(&mut self, mut bytes: &[u8]) -> Vec<Vec<u8>> {
+        let mut whole = Vec::new();
+        while !bytes.is_empty() {
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let part = &bytes[..end.unwrap_or(bytes.len())];
+            if !self.cut {
+                let room = LINE_BYTES.saturating_sub(self.line.len());
+                self.line.extend_from_slice(&part[..part.len().min(room)]);
+                if part.len() > room {
+                    self.cut = true;
+                    self.line.extend_from_slice("…".as_bytes());
+                }
+            }
+            match end {
+                Some(end) => {
+                    whole.push(std::mem::take(&mut self.line));
+                    self.cut = false;
+                    bytes = &bytes[end + 1..];
+                }
+                None => bytes = &[],
+            }
+        }
+        whole
+    }
+}
+
+/// A stream's pace: at most `RATE` bytes a second, by sleeping (the server holds the rest).
+struct Rate {
+    since: Instant,
+    spent: u64,
+}
+
+impl Rate {
+    fn new() -> Rate {
+        Rate {
+            since: Instant::now(),
+            spent: 0,
+        }
+    }
+
+    fn spent(&mut self, bytes: u64) {
+        self.spent += bytes;
+        if self.spent < RATE {
+            return;
+        }
+        let second = Duration::from_secs(1);
+        let elapsed = self.since.elapsed();
+        if elapsed < second {
+            std::thread::sleep(second - elapsed);
+        }
+        self.since = Instant::now();
+        self.spent = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_whole_and_cut_at_the_bound() {
+        let mut lines = Lines::default();
+        assert!(lines.push(b"ab").is_empty());
+        assert_eq!(lines.push(b"c\nd\n"), vec![b"abc".to_vec(), b"d".to_vec()]);
+        let long = vec![b'x'; LINE_BYTES + 10];
+        let mut out = lines.push(&long);
+        out.extend(lines.push(b"yy\nz\n"));
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].len(), LINE_BYTES + "…".len());
+        assert_eq!(out[1], b"z");
+    }
+
+    #[test]
+    fn a_timestamp_is_taken_off() {
+        let (at, text) = stamped(b"2026-12-02T20:01:02.000000005Z hello world");
+        assert_eq!(text, b"hello world");
+        let at = at.unwrap();
+        assert_eq!(
+            at.duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap()
+                .subsec_nanos(),
+            5
+        );
+        assert_eq!(stamped(b"no stamp here"), (None, &b"no stamp here"[..]));
+    }
+}
