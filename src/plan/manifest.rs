@@ -66,6 +66,11 @@ pub struct ManifestObject {
     /// `None` when the document does not say (the default namespace applies).
     pub namespace: Option<String>,
     pub name: String,
+    /// The file it was read from (`-`: stdin).
+    pub path: PathBuf,
+    /// The line its document starts on in its file (1-based; a `List`'s items share the
+    /// list's), when known: a CI's annotation points there (`file=…,line=…`).
+    pub line: Option<usize>,
 }
 
 impl ManifestObject {
@@ -102,18 +107,37 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<ManifestObject>, ManifestErr
         path: path.to_path_buf(),
         reason,
     };
-    let documents: Vec<Document> = if text.trim_start().starts_with(['{', '[']) {
-        // JSON (one object or several one after another); YAML parsers choke on tabs in JSON.
-        serde_json::Deserializer::from_str(text)
-            .into_iter::<Document>()
-            .collect::<Result<_, _>>()
-            .map_err(|e| parse_error(e.to_string()))?
-    } else {
-        serde_saphyr::from_multiple(text).map_err(|e| parse_error(e.to_string()))?
-    };
+    let (documents, mut lines): (Vec<Document>, Vec<usize>) =
+        if text.trim_start().starts_with(['{', '[']) {
+            // JSON (one object or several one after another); YAML parsers choke on tabs in
+            // JSON.
+            let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Document>();
+            let (mut documents, mut lines) = (Vec::new(), Vec::new());
+            loop {
+                let at = stream.byte_offset();
+                let Some(document) = stream.next() else { break };
+                documents.push(document.map_err(|e| parse_error(e.to_string()))?);
+                let start = at + (text[at..].len() - text[at..].trim_start().len());
+                lines.push(text[..start].matches('\n').count() + 1);
+            }
+            (documents, lines)
+        } else {
+            let documents: Vec<Document> =
+                serde_saphyr::from_multiple(text).map_err(|e| parse_error(e.to_string()))?;
+            (documents, yaml_document_lines(text))
+        };
+    // Lines that do not match the documents one for one are not told at all: no annotation
+    // may point at the wrong object.
+    if lines.len() != documents.len() {
+        lines.clear();
+    }
     let mut objects = Vec::new();
     for (index, document) in documents.into_iter().enumerate() {
+        let first = objects.len();
         flatten(path, index + 1, document, &mut objects)?;
+        for object in &mut objects[first..] {
+            object.line = lines.get(index).copied();
+        }
     }
     if objects.is_empty() {
         return Err(ManifestError::Empty {
@@ -121,6 +145,30 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<ManifestObject>, ManifestErr
         });
     }
     Ok(objects)
+}
+
+/// The line each YAML document of `text` starts on (its first line that is neither blank nor a
+/// comment), skipping documents with nothing in them, as the parser skips them.
+fn yaml_document_lines(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut start = None;
+    for (at, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        let separator = line == "---" || line.starts_with("--- ") || line.starts_with("---\t");
+        if separator {
+            starts.extend(start.take());
+            // `--- {a: 1}`: the document starts on its separator's line.
+            if !line[3..].trim().is_empty() && !line[3..].trim().starts_with('#') {
+                start = Some(at + 1);
+            }
+            continue;
+        }
+        if start.is_none() && !trimmed.is_empty() && !trimmed.starts_with('#') && trimmed != "..." {
+            start = Some(at + 1);
+        }
+    }
+    starts.extend(start);
+    starts
 }
 
 fn flatten(
@@ -159,6 +207,8 @@ fn flatten(
             .name
             .filter(|n| !n.is_empty())
             .ok_or_else(|| missing("metadata.name"))?,
+        path: path.to_path_buf(),
+        line: None,
     };
     check_name(&object.name)?;
     if let Some(namespace) = &object.namespace {
@@ -177,6 +227,31 @@ mod tests {
             .iter()
             .map(|o| (o.type_query(), o.namespace.clone(), o.name.clone()))
             .collect()
+    }
+
+    #[test]
+    fn each_object_knows_the_line_its_document_starts_on() {
+        let yaml = "# header\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n# only a comment\n---\n\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: b}}\n- {apiVersion: v1, kind: Pod, metadata: {name: c}}\n";
+        let lines: Vec<_> = parse(Path::new("m.yaml"), yaml)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.name, o.line))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("a".into(), Some(3)),
+                ("b".into(), Some(10)),
+                ("c".into(), Some(10))
+            ]
+        );
+        let json = "\n  {\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}}\n\n{\"apiVersion\":\"v1\",\n\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\"}}";
+        let lines: Vec<_> = parse(Path::new("m.json"), json)
+            .unwrap()
+            .into_iter()
+            .map(|o| o.line)
+            .collect();
+        assert_eq!(lines, [Some(2), Some(4)]);
     }
 
     #[test]

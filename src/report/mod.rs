@@ -381,6 +381,7 @@ mod tests {
             when_empty: None,
             summary: None,
             objects: Vec::new(),
+            sources: Vec::new(),
         };
         assert_eq!(finished(&run), Report::new(Vec::new(), exit::AUTH));
         let run = Outcome {

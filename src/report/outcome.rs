@@ -63,6 +63,8 @@ pub struct Outcome {
     pub summary: Option<kw_wait::wait::summary::Summary>,
     /// Every object the wait judged, and where it stands: what the CI reports list.
     pub objects: Vec<kw_wait::wait::Reported>,
+    /// The objects `-f` named, each with its file and line: where a CI's annotation points.
+    pub sources: Vec<crate::plan::manifest::ManifestObject>,
 }
 
 /// How one object's `rollout status` finished.

@@ -158,6 +158,7 @@ mod tests {
                 when_empty: None,
                 summary: None,
                 objects: Vec::new(),
+                sources: Vec::new(),
             },
             failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         })
@@ -183,6 +184,7 @@ mod tests {
                 when_empty: None,
                 summary: None,
                 objects: Vec::new(),
+                sources: Vec::new(),
             },
             failed: failure.map(|message| failed("deployment.apps/web", "", true, message)),
         };

@@ -167,6 +167,7 @@ mod tests {
                 when_empty: None,
                 summary: None,
                 objects: Vec::new(),
+                sources: Vec::new(),
             },
             objects: objects
                 .iter()
@@ -247,6 +248,7 @@ mod tests {
                 when_empty: None,
                 summary: None,
                 objects: Vec::new(),
+                sources: Vec::new(),
             },
             objects: vec![("pods/gone".into(), Standing::Missing(missing.into()))],
             checked_once: true,

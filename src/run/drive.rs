@@ -349,6 +349,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         timed_out: None,
         summary: None,
         objects: Vec::new(),
+        sources: Vec::new(),
     };
     Ok((outcome, evidence))
 }

@@ -28,6 +28,7 @@ pub mod wait;
 use std::time::Instant;
 
 use crate::cli::GetArgs;
+use crate::plan::manifest::ManifestObject;
 use crate::plan::{FlagPlan, GetPlan, PlanError, Request};
 use crate::report::error::{KwError, UsageError};
 use kw_base::notices;
@@ -125,7 +126,7 @@ fn run_plan(
         plan.output.format,
         kw_output::output::printer::OutputFormat::ConditionMet { .. }
     );
-    let requested = requested(&plan.request, kubectl_wait)?;
+    let (requested, sources) = requested(&plan.request, kubectl_wait)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
     let (mut outcome, evidence) = drive::run(
         drive::Run::new(
@@ -142,6 +143,7 @@ fn run_plan(
         .judge
         .as_ref()
         .map_or_else(Vec::new, |judge| judge.every());
+    outcome.sources = sources;
     outcome.timed_out = deadlines.timed_out(Instant::now()).then(|| TimedOut {
         after: plan.timeout.unwrap_or_default(),
         until: plan.rules.until.clone(),
@@ -224,20 +226,29 @@ fn warn_insecure(members: &[member::Member]) {
 
 /// What the request names, before discovery: type queries and their names, or a manifest's
 /// objects (read once, here; a nameless one refused in kubectl wait's words under `wait`).
-fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, KwError> {
-    Ok(match request {
-        Request::Manifest { paths, recursive } => manifest_files::load_all(paths, *recursive)
-            .map_err(|e| match kubectl_wait {
-                true => e.in_kubectl_wait_words(),
-                false => e,
-            })?
-            .into_iter()
-            .map(|o| Requested {
-                asked: TypeAsked::Name(o.type_query()),
-                names: vec![o.name],
-                namespace: o.namespace,
-            })
-            .collect(),
+/// The manifest's objects come back too, each with its file and line (the CI reports'
+/// annotations point there).
+fn requested(
+    request: &Request,
+    kubectl_wait: bool,
+) -> Result<(Vec<Requested>, Vec<ManifestObject>), KwError> {
+    let requested = match request {
+        Request::Manifest { paths, recursive } => {
+            let objects =
+                manifest_files::load_all(paths, *recursive).map_err(|e| match kubectl_wait {
+                    true => e.in_kubectl_wait_words(),
+                    false => e,
+                })?;
+            let requested = objects
+                .iter()
+                .map(|o| Requested {
+                    asked: TypeAsked::Name(o.type_query()),
+                    names: vec![o.name.clone()],
+                    namespace: o.namespace.clone(),
+                })
+                .collect();
+            return Ok((requested, objects));
+        }
         Request::Types(types) => types
             .iter()
             .map(|(t, names)| Requested {
@@ -254,5 +265,6 @@ fn requested(request: &Request, kubectl_wait: bool) -> Result<Vec<Requested>, Kw
                 namespace: None,
             })
             .collect(),
-    })
+    };
+    Ok((requested, Vec::new()))
 }

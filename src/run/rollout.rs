@@ -32,7 +32,11 @@ pub fn status(
     let mut run = RolloutRun::default();
     // Whether stdout's reader has gone: nobody reads the next object's lines.
     let mut closed = false;
-    let mut watch = |request: Request, namespace: Option<String>| -> Result<(), KwError> {
+    // `sources`: the manifest's object, where the CI reports point.
+    let mut watch = |request: Request,
+                     namespace: Option<String>,
+                     sources: Vec<crate::plan::manifest::ManifestObject>|
+     -> Result<(), KwError> {
         if closed {
             return Ok(());
         }
@@ -42,7 +46,11 @@ pub fn status(
             namespace: namespace.or_else(|| config.namespace.clone()),
             ..config.clone()
         };
-        match one(plan, &config, notices) {
+        let result = one(plan, &config, notices).map(|mut ended| {
+            ended.finished.sources = sources;
+            ended
+        });
+        match result {
             Err(error) if !is_the_objects_own(&error) => Err(error),
             result => {
                 closed = matches!(&result, Ok(ended) if matches!(ended.finished.end, End::ClosedPipe { .. }));
@@ -54,13 +62,15 @@ pub fn status(
     match crate::plan::rollout::objects(args)? {
         Objects::Named(named) => {
             for (typed, name) in named {
-                watch(Request::Types(vec![(typed, vec![name])]), None)?;
+                watch(Request::Types(vec![(typed, vec![name])]), None, Vec::new())?;
             }
         }
         Objects::Manifest(paths) => {
             for object in super::manifest_files::load_all(&paths, args.recursive)? {
-                let request = Request::Types(vec![(object.type_query(), vec![object.name])]);
-                watch(request, object.namespace)?;
+                let request =
+                    Request::Types(vec![(object.type_query(), vec![object.name.clone()])]);
+                let namespace = object.namespace.clone();
+                watch(request, namespace, vec![object])?;
             }
         }
         Objects::Selected { types, .. } => {
@@ -90,6 +100,7 @@ pub fn status(
                     watch(
                         Request::Resolved(vec![(resource, vec![name])]),
                         Some(namespace),
+                        Vec::new(),
                     )?;
                 }
             }

@@ -425,3 +425,60 @@ fn a_plain_get_writes_no_report_and_a_wait_that_fails_at_once_does() {
     let output = std::fs::read_to_string(dir.path().join("output")).expect("outputs");
     assert!(output.starts_with("verdict=error\n"), "{output}");
 }
+
+/// An object `-f` names is annotated at its manifest's document (`file=…,line=…`), the path as
+/// the command line gave it, relative as in a checkout, so GitHub shows the annotation on the
+/// manifest line the change touched; an object from stdin names no file.
+#[test]
+fn an_object_from_a_manifest_is_annotated_at_its_document() {
+    let cluster = story(Plot::ImagePull, "shop");
+    let dir = tempfile::tempdir().unwrap();
+    let manifests = dir.path().join("deploy");
+    std::fs::create_dir(&manifests).unwrap();
+    std::fs::write(
+        manifests.join("shop.yaml"),
+        "# the shop\n---\n# its config comes later\n---\n\napiVersion: apps/v1\nkind: Deployment\n\
+         metadata:\n  name: shop\n",
+    )
+    .unwrap();
+    let mut cmd = cluster.kw();
+    cmd.current_dir(dir.path())
+        .args([
+            "rollout",
+            "status",
+            "-f",
+            "deploy/shop.yaml",
+            "--kubeconfig",
+        ])
+        .arg(&cluster.kubeconfig)
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+        .env("GITHUB_OUTPUT", dir.path().join("output"));
+    let outcome = run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(2), "{}", outcome.stderr);
+    assert!(
+        outcome.stderr.lines().any(|l| l.starts_with(
+            "::error file=deploy/shop.yaml,line=6,title=kw rollout status%3A deployment.apps/shop failed::"
+        )),
+        "{}",
+        outcome.stderr
+    );
+    let manifest = std::fs::File::open(manifests.join("shop.yaml")).unwrap();
+    let mut cmd = cluster.kw();
+    cmd.stdin(manifest)
+        .args(["rollout", "status", "-f", "-", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+        .env("GITHUB_OUTPUT", dir.path().join("output"));
+    let outcome = run(cmd, LIMIT);
+    assert!(
+        outcome
+            .stderr
+            .lines()
+            .any(|l| l
+                .starts_with("::error title=kw rollout status%3A deployment.apps/shop failed::")),
+        "{}",
+        outcome.stderr
+    );
+}

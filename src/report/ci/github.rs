@@ -34,7 +34,17 @@ pub fn commands(verdict: &RunVerdict) -> Vec<String> {
                 message.push('\n');
                 message.push_str(cause);
             }
-            format!("::{level} title={}::{}", property(&title), data(&message))
+            let file = object
+                .source
+                .as_ref()
+                .map_or_else(String::new, |(file, line)| {
+                    format!("file={},line={line},", property(file))
+                });
+            format!(
+                "::{level} {file}title={}::{}",
+                property(&title),
+                data(&message)
+            )
         })
         .collect();
     if lines.is_empty() && verdict.exit_code != 0 {

@@ -57,6 +57,9 @@ pub struct ObjectVerdict {
     /// Its causes as the summary says them, each once (`pod/web-1, -2 (2 Pods): ...`), nested
     /// lines indented by two spaces.
     pub causes: Vec<String>,
+    /// The manifest file (as `-f` named it) and line its document starts on, when it came from
+    /// one (not stdin).
+    pub source: Option<(String, usize)>,
 }
 
 /// A crashed container (or several that ended alike) and its last log lines.
@@ -99,7 +102,9 @@ pub fn verdict(
         let summary = outcome.summary.as_ref().unwrap_or(&empty);
         for reported in &outcome.objects {
             let not_ready = summary.not_ready.iter().find(|n| n.label == reported.label);
-            objects.push(object(reported, not_ready));
+            let mut object = object(reported, not_ready);
+            object.source = source_of(&object, &outcome.sources);
+            objects.push(object);
         }
         crashed.extend(summary.crashed.iter().map(crashed_log));
     }
@@ -186,7 +191,26 @@ pub(super) fn object(
         met: reported.met,
         message,
         causes,
+        source: None,
     }
+}
+
+/// Where `object` came from among the manifest's objects: the same kind, name and namespace
+/// (one the document leaves to the default namespace matches any), from a file.
+fn source_of(
+    object: &ObjectVerdict,
+    sources: &[crate::plan::manifest::ManifestObject],
+) -> Option<(String, usize)> {
+    sources
+        .iter()
+        .filter(|s| s.path != std::path::Path::new("-"))
+        .find(|s| {
+            let group = s.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            kw_events::events::kind_prefix(&s.kind, group) == object.kind
+                && s.name == object.name
+                && s.namespace.as_ref().is_none_or(|n| *n == object.namespace)
+        })
+        .and_then(|s| Some((s.path.display().to_string(), s.line?)))
 }
 
 fn crashed_log(crash: &Crashed) -> CrashedLog {
