@@ -1717,3 +1717,46 @@ fn readiness_over_two_contexts_names_each_context() {
         );
     }
 }
+
+/// `--logs` over several contexts: each context's Pods followed through its own client, each
+/// line's source labelled with its context, in one run.
+#[test]
+fn logs_while_waiting_come_from_every_context_each_labelled() {
+    let fleet = Fleet::start(vec![
+        ("east", SimConfig::default()),
+        ("west", SimConfig::default()),
+    ]);
+    for (_, sim) in &fleet.sims {
+        let mut rollout =
+            kw_sim::rollout::Rollout::new(kw_sim::rollout::Plot::CrashLoop, "default", "db");
+        rollout.beat = Duration::from_millis(200);
+        sim.play_rollout(&rollout).expect("rollout plays");
+    }
+    let mut cmd = fleet.kw();
+    cmd.args([
+        "rollout",
+        "status",
+        "deploy/db",
+        "--context",
+        "east,west",
+        "--logs",
+        "--timeout",
+        "5s",
+        "--kubeconfig",
+    ])
+    .arg(&fleet.kubeconfig);
+    let outcome = harness::run(cmd, LIMIT);
+    assert_eq!(outcome.code, Some(3), "{}", outcome.stderr);
+    for context in ["east", "west"] {
+        let lines: Vec<&str> = outcome
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with(&format!("{context}/pod/db-")) && l.contains(" web | "))
+            .collect();
+        assert!(
+            lines.iter().any(|l| l.ends_with("starting (attempt 1)")),
+            "{context}'s Pods' logs: {}",
+            outcome.stderr
+        );
+    }
+}
