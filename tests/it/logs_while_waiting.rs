@@ -321,6 +321,55 @@ fn a_restarted_container_is_followed_again_each_instance_once() {
 }
 
 #[test]
+fn logs_failed_shows_only_the_containers_that_crashed() {
+    let cluster = Cluster::start(SimConfig::default());
+    kubectl(
+        &cluster,
+        &["apply"],
+        Some(&deployment("chatty", 1, "nginx:1.27", None)),
+    );
+    let ready = kw(
+        &cluster,
+        &["rollout", "status", "deploy/chatty", "--timeout", "30s"],
+        false,
+        &[],
+    );
+    assert_eq!(ready.code, Some(0), "{}", ready.stderr);
+    let mut rollout = Rollout::new(Plot::CrashLoop, "default", "db");
+    rollout.beat = Duration::from_millis(200);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let wait = |which: &str| {
+        kw(
+            &cluster,
+            &[
+                "wait",
+                "--for=condition=Available",
+                "deploy/chatty",
+                "deploy/db",
+                which,
+                "--timeout",
+                "4s",
+            ],
+            false,
+            &[],
+        )
+    };
+    let sources = |outcome: &Outcome| -> Vec<String> {
+        let mut pods: Vec<String> = log_lines(&outcome.stderr)
+            .iter()
+            .map(|(source, _)| source.split('-').next().unwrap_or("").to_string())
+            .collect();
+        pods.sort_unstable();
+        pods.dedup();
+        pods
+    };
+    let failed = wait("--logs=failed");
+    assert_eq!(sources(&failed), ["pod/db"], "{}", failed.stderr);
+    let all = wait("--logs");
+    assert_eq!(sources(&all), ["pod/chatty", "pod/db"], "{}", all.stderr);
+}
+
+#[test]
 fn in_a_github_job_each_run_of_a_stream_is_folded_and_no_line_passes_for_a_command() {
     let cluster = Cluster::start(SimConfig::default());
     let dir = tempfile::tempdir().expect("temp dir");

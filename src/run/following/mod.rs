@@ -131,6 +131,9 @@ struct Container {
     /// Not reopened before this.
     not_before: Option<Instant>,
     pause: Duration,
+    /// Set while its lines are not to be shown (`--logs=failed`, and it is healthy now): an
+    /// open stream ends.
+    quiet: Arc<AtomicBool>,
 }
 
 impl State {
@@ -191,7 +194,7 @@ impl State {
             let_go: Arc::default(),
         });
         for run in &pod.containers {
-            followed
+            let container = followed
                 .containers
                 .entry(run.name.clone())
                 .or_insert_with(|| Container {
@@ -199,6 +202,8 @@ impl State {
                     pause: PAUSE,
                     ..Container::default()
                 });
+            let quiet = self.which == Logs::Failed && !run.troubled;
+            container.quiet.store(quiet, Ordering::SeqCst);
         }
         followed.pod = pod;
     }
@@ -276,6 +281,7 @@ impl State {
         let mut resume = container.resume.clone();
         let pod = followed.pod.clone();
         let let_go = Arc::clone(&followed.let_go);
+        let quiet = Arc::clone(&container.quiet);
         let (client, shown, deadline) = (
             Arc::clone(&self.client),
             Arc::clone(&self.shown),
@@ -298,6 +304,7 @@ impl State {
                     tail,
                     deadline,
                     let_go: &let_go,
+                    quiet: &quiet,
                 };
                 let ended = match stream::follow(&asked, &mut resume, &shown) {
                     Ok(ended) => ended,

@@ -59,6 +59,8 @@ pub struct Asked<'a> {
     pub deadline: Option<Instant>,
     /// Set once the Pod is let go (deleted, or no longer of the current revision).
     pub let_go: &'a AtomicBool,
+    /// Set while the container's lines are not to be shown (`--logs=failed`, healthy now).
+    pub quiet: &'a AtomicBool,
 }
 
 /// Follow one container's log from `resume` until the stream ends.
@@ -126,7 +128,7 @@ fn show(
             }
         }
     }
-    if asked.let_go.load(Ordering::SeqCst) {
+    if asked.let_go.load(Ordering::SeqCst) || asked.quiet.load(Ordering::SeqCst) {
         return Some(Ended::Stopped);
     }
     if resume.shown >= TOTAL {
