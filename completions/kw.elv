@@ -67,6 +67,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --fail-on 'End with exit 2 once EXPR holds (e.g. `failed`)'
             cand --for '--until: `all` objects or `any`'
             cand --fail-grace 'Time a Pod may stay stuck'
+            cand --logs 'Show the Pods'' logs on stderr while waiting'
             cand --timeout 'Give up after DURATION with exit 3'
             cand --max-events 'Stop after N printed events, with exit 0'
             cand -o 'Format: wide, json, jsonl, yaml, name, ...'
@@ -332,6 +333,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --watch 'Watch the status of the rollout until it''s done (`--watch=false`: print the status once)'
             cand --revision 'Pin to a specific revision for showing its status (Deployments). Defaults to 0 (last revision)'
             cand --timeout 'The length of time to wait before ending watch, zero means never (e.g. 1s, 2m, 3h)'
+            cand --logs 'kw: while waiting, stream the container logs of the Pods being rolled out on stderr (`pod/NAME CONTAINER | line`), picking up Pods that start later; `--logs=failed`: only containers that crashed or are not ready'
             cand --fail-grace 'kw: end the rollout, with exit 2, once a Pod of its current revision has stayed stuck this long (CrashLoopBackOff, ImagePullBackOff, unschedulable...); `0` ends it at once. Without it kw waits as kubectl does (the progress deadline, --timeout) and says once when a Pod has been stuck for 30s'
             cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
@@ -374,6 +376,7 @@ set edit:completion:arg-completer[kw] = {|@words|
         &'kw;wait'= {
             cand --for 'The condition: create, delete, condition=NAME[=VALUE], jsonpath=''{EXPR}''[=VALUE], or kw''s ready. Repeated, each object meets them all, one after the other (AND, as kubectl 1.35+; create is waited first); for any one of them, kw get --until A --until B'
             cand --fail-on 'kw: fail (exit 2) once an object meets EXPR: failed (it will not get ready without someone acting), delete, condition=NAME[=VALUE], ... Default with --for=ready: failed'
+            cand --logs 'kw: while waiting, stream the container logs of the Pods being rolled out on stderr (`pod/NAME CONTAINER | line`), picking up Pods that start later; `--logs=failed`: only containers that crashed or are not ready'
             cand --fail-grace 'kw: under --fail-on failed, how long a Pod of a workload''s current revision may stay stuck (CrashLoopBackOff, ImagePullBackOff, ...) before it fails the workload. Default 30s'
             cand -f 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given'
             cand --filename 'The objects a manifest names (YAML or JSON; `-` reads stdin; a directory: its .json, .yaml and .yml files). Repeatable: the files'' objects in the order given'
