@@ -62,6 +62,20 @@ fn kubectl(cluster: &Cluster, args: &[&str], stdin: Option<&Value>) {
     );
 }
 
+/// `deployment` created, and rolled out before the test goes on.
+fn rolled_out(cluster: &Cluster, deployment: &Value) {
+    kubectl(cluster, &["apply"], Some(deployment));
+    let name = deployment["metadata"]["name"].as_str().expect("a name");
+    let deploy = format!("deploy/{name}");
+    let ready = kw(
+        cluster,
+        &["rollout", "status", &deploy, "--timeout", "30s"],
+        false,
+        &[],
+    );
+    assert_eq!(ready.code, Some(0), "{}", ready.stderr);
+}
+
 /// `kw ARGS` on `cluster`, stderr and stdout in one pipe (`2>&1`, so their order is kept), or
 /// apart; `env` added.
 fn kw(cluster: &Cluster, args: &[&str], merged: bool, env: &[(&str, &Path)]) -> Outcome {
@@ -122,18 +136,7 @@ fn newest_replica_set(cluster: &Cluster, name: &str) -> String {
 #[test]
 fn a_rollouts_new_pods_log_while_it_waits_and_nothing_comes_after_the_verdict() {
     let cluster = Cluster::start(SimConfig::default());
-    kubectl(
-        &cluster,
-        &["apply"],
-        Some(&deployment("chatty", 2, "nginx:1.27", None)),
-    );
-    let first = kw(
-        &cluster,
-        &["rollout", "status", "deploy/chatty", "--timeout", "30s"],
-        false,
-        &[],
-    );
-    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    rolled_out(&cluster, &deployment("chatty", 2, "nginx:1.27", None));
     // The old revision runs on and logs while the new one rolls out one Pod at a time.
     kubectl(
         &cluster,
@@ -216,18 +219,10 @@ fn a_stream_the_server_cuts_resumes_with_no_line_twice_and_none_lost() {
         max_watch: Some(Duration::from_millis(700)),
         ..SimConfig::default()
     });
-    kubectl(
+    rolled_out(
         &cluster,
-        &["apply"],
-        Some(&deployment("steady", 1, "nginx:1.27", Some("steady {n}"))),
+        &deployment("steady", 1, "nginx:1.27", Some("steady {n}")),
     );
-    let ready = kw(
-        &cluster,
-        &["rollout", "status", "deploy/steady", "--timeout", "30s"],
-        false,
-        &[],
-    );
-    assert_eq!(ready.code, Some(0), "{}", ready.stderr);
     let outcome = kw(
         &cluster,
         &[
@@ -323,18 +318,7 @@ fn a_restarted_container_is_followed_again_each_instance_once() {
 #[test]
 fn logs_failed_shows_only_the_containers_that_crashed() {
     let cluster = Cluster::start(SimConfig::default());
-    kubectl(
-        &cluster,
-        &["apply"],
-        Some(&deployment("chatty", 1, "nginx:1.27", None)),
-    );
-    let ready = kw(
-        &cluster,
-        &["rollout", "status", "deploy/chatty", "--timeout", "30s"],
-        false,
-        &[],
-    );
-    assert_eq!(ready.code, Some(0), "{}", ready.stderr);
+    rolled_out(&cluster, &deployment("chatty", 1, "nginx:1.27", None));
     let mut rollout = Rollout::new(Plot::CrashLoop, "default", "db");
     rollout.beat = Duration::from_millis(200);
     cluster.sim.play_rollout(&rollout).expect("rollout plays");
