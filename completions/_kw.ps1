@@ -263,6 +263,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--timestamps', '--timestamps', [CompletionResultType]::ParameterName, 'Include timestamps on each line in the log output')
             [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Prefix each log line with the log source (pod name and container name)')
             [CompletionResult]::new('--ignore-errors', '--ignore-errors', [CompletionResultType]::ParameterName, 'If watching / following pod logs, allow for any errors that occur to be non-fatal')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

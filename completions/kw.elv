@@ -255,6 +255,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --timestamps 'Include timestamps on each line in the log output'
             cand --prefix 'Prefix each log line with the log source (pod name and container name)'
             cand --ignore-errors 'If watching / following pod logs, allow for any errors that occur to be non-fatal'
+            cand -w 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C'
+            cand --watch 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C'
             cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
             cand -h 'Print help'
             cand --help 'Print help'

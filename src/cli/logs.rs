@@ -70,6 +70,13 @@ pub struct LogsArgs {
     /// If watching / following pod logs, allow for any errors that occur to be non-fatal.
     #[arg(long)]
     pub ignore_errors: bool,
+
+    /// kw: follow the query, as stern does: every container of every Pod the selector (or the
+    /// workload's, or the Pod's name) matches, Pods that start later too, each stream reopened
+    /// from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until
+    /// Ctrl-C.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
 }
 
 /// Shown under `kw logs --help`.

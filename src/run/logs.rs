@@ -248,6 +248,24 @@ pub fn logs(args: &LogsArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let environment = Environment::read()?;
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
     let namespace = settings.namespace.clone();
+    if args.watch {
+        super::logs_watch::refused_flags(args)?;
+        let (label_selector, field_selector) = match &plan.target {
+            Target::Selector(selector) => (Some(selector.clone()), None),
+            Target::Pod(name) => (None, Some(format!("metadata.name={name}"))),
+            workload => (
+                Some(workload_selector(&client, &namespace, workload)?),
+                None,
+            ),
+        };
+        let query = super::logs_watch::Query {
+            namespace,
+            label_selector,
+            field_selector,
+            container: plan.container.clone(),
+        };
+        return super::logs_watch::follow(client, query);
+    }
     let pods = pods(&client, &namespace, &plan.target)?;
     if pods.is_empty() {
         eprintln!("No resources found in {namespace} namespace.");
@@ -365,19 +383,8 @@ fn pods(client: &Client, namespace: &str, target: &Target) -> Result<Vec<Value>,
             Ok(vec![object(client, &path, namespace, "pods", name)?])
         }
         Target::Selector(selector) => list_pods(client, namespace, selector),
-        Target::Workload {
-            group_version,
-            plural,
-            resource,
-            name,
-        } => {
-            let path = format!(
-                "/apis/{group_version}/namespaces/{}/{plural}/{}",
-                encode(namespace),
-                encode(name)
-            );
-            let workload = object(client, &path, namespace, resource, name)?;
-            let selector = selector_of(&workload["spec"]["selector"]);
+        Target::Workload { resource, name, .. } => {
+            let selector = workload_selector(client, namespace, target)?;
             let mut pods = list_pods(client, namespace, &selector)?;
             if pods.is_empty() {
                 return Err(LogsError::Usage(format!(
@@ -397,6 +404,27 @@ fn pods(client: &Client, namespace: &str, target: &Target) -> Result<Vec<Value>,
             Ok(pods)
         }
     }
+}
+
+/// The label selector of the workload `target` names (read from the server), as kubectl
+/// reads it to find the workload's Pods.
+fn workload_selector(client: &Client, namespace: &str, target: &Target) -> Result<String, KwError> {
+    let Target::Workload {
+        group_version,
+        plural,
+        resource,
+        name,
+    } = target
+    else {
+        return Ok(String::new());
+    };
+    let path = format!(
+        "/apis/{group_version}/namespaces/{}/{plural}/{}",
+        encode(namespace),
+        encode(name)
+    );
+    let workload = object(client, &path, namespace, resource, name)?;
+    Ok(selector_of(&workload["spec"]["selector"]))
 }
 
 /// GET one object; a missing one in kubectl's words for `logs`.

@@ -17,6 +17,7 @@ mod drive;
 mod evidence;
 mod following;
 pub mod logs;
+mod logs_watch;
 mod manifest_files;
 mod member;
 mod ordered;

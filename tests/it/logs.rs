@@ -324,3 +324,90 @@ fn a_ten_megabyte_line_without_a_newline_is_copied_in_bounded_memory() {
         "kw's peak RSS: {huge} KiB for the 10 MB line, {small} KiB for one short line"
     );
 }
+
+/// `kw logs -w -l`: the query is watched, as stern watches it. A Pod created after kw started
+/// is followed too, its lines after `[pod/NAME/CONTAINER] `; a stream the server cuts (the
+/// sim's `--max-watch`, as rotation or a proxy's timeout) is reopened from its last line, no
+/// line twice and none lost; `| head` ends kw at once, quietly; a flag `-w` does not take is
+/// refused by name.
+#[test]
+fn a_watched_query_follows_pods_that_start_later_and_resumes_cut_streams() {
+    let cluster = Cluster::start(SimConfig {
+        max_watch: Some(Duration::from_millis(700)),
+        ..SimConfig::default()
+    });
+    let labelled = |name: &str| {
+        let mut pod = printing_pod(name, "Always", &[("KW_SIM_LOG_EVERY", "100ms")]);
+        pod["metadata"]["labels"] = json!({"app": "q"});
+        pod
+    };
+    apply(&cluster, &labelled("first"));
+    wait_for_phase(&cluster, "first", "Running");
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=q", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let live = Live::spawn(&mut cmd);
+    let mut lines = live.lines_until(LIMIT, |line| line.starts_with("[pod/first/main] "));
+    apply(&cluster, &labelled("second"));
+    lines.extend(live.lines_until(LIMIT, |line| line.starts_with("[pod/second/main] ")));
+    // A few seconds more: several cut streams of each.
+    let until = Instant::now() + Duration::from_secs(3);
+    while let Some(line) = live.next_line(until.saturating_duration_since(Instant::now())) {
+        lines.push(line);
+    }
+    let numbers = |pod: &str| -> Vec<u64> {
+        let prefix = format!("[pod/{pod}/main] main line ");
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix(&prefix))
+            .map(|n| n.parse().expect("a number"))
+            .collect()
+    };
+    for pod in ["first", "second"] {
+        let seen = numbers(pod);
+        assert!(seen.len() >= 10, "{pod}: {lines:#?}");
+        for pair in seen.windows(2) {
+            assert_eq!(
+                pair[1],
+                pair[0] + 1,
+                "{pod}: each line once, none lost: {seen:?}"
+            );
+        }
+    }
+    // The second Pod was seen start: its log from its first line.
+    assert_eq!(numbers("second").first(), Some(&1), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("[pod/first/main] ") || l.starts_with("[pod/second/main] ")),
+        "{lines:#?}"
+    );
+    let mut live = live;
+    live.kill();
+    // A reader that goes ends kw at once and quietly.
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
+        .arg("\"$0\" \"$@\" | head -n 3")
+        .arg(env!("CARGO_BIN_EXE_kw"))
+        .args(["logs", "-w", "-l", "app=q", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(std::process::Stdio::null());
+    let outcome = run(sh, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout.lines().count(), 3);
+    assert_eq!(outcome.stderr, "");
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=q", "--tail", "5", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let refused = run(cmd, LIMIT);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        refused
+            .stderr
+            .starts_with("error: kw logs -w does not take --tail: "),
+        "{}",
+        refused.stderr
+    );
+}

@@ -115,7 +115,7 @@ impl Following {
 
     /// Pod `uid` (`json`, as the watch sent it) changed: kept, its labels and owners returned
     /// so the caller can say whether it is current (`set_current`).
-    pub(crate) fn pod(
+    pub fn pod(
         &mut self,
         uid: &str,
         namespace: &str,
@@ -149,7 +149,7 @@ impl Following {
     }
 
     /// Whether Pod `uid` is current now: the follower is told if that, or the Pod, changed.
-    pub(crate) fn set_current(&mut self, uid: &str, current: bool) {
+    pub fn set_current(&mut self, uid: &str, current: bool) {
         let Some(seen) = self.pods.get_mut(uid) else {
             return;
         };
@@ -169,7 +169,7 @@ impl Following {
     }
 
     /// Pod `uid` was deleted.
-    pub(crate) fn gone(&mut self, uid: &str) {
+    pub fn gone(&mut self, uid: &str) {
         if self.pods.remove(uid).is_some_and(|seen| seen.told) {
             (self.tell)(PodNews::Gone {
                 uid: uid.to_string(),

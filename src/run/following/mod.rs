@@ -62,10 +62,23 @@ impl Follower {
         shown: Arc<Shown>,
         scope: Option<ContextScope>,
     ) -> Follower {
+        Follower::of_containers(client, which, None, deadline, shown, scope)
+    }
+
+    /// `start`, following only the containers named `container` (`kw logs -w -c NAME`).
+    pub fn of_containers(
+        client: Arc<Client>,
+        which: Logs,
+        container: Option<String>,
+        deadline: Option<Instant>,
+        shown: Arc<Shown>,
+        scope: Option<ContextScope>,
+    ) -> Follower {
         let (heard, hearing) = mpsc::channel();
         let state = State {
             client,
             which,
+            container,
             deadline,
             shown,
             scope: scope.clone(),
@@ -96,6 +109,8 @@ impl Follower {
 struct State {
     client: Arc<Client>,
     which: Logs,
+    /// Only the containers of this name.
+    container: Option<String>,
     deadline: Option<Instant>,
     shown: Arc<Shown>,
     scope: Option<ContextScope>,
@@ -257,7 +272,7 @@ impl State {
         let shown = match self.which {
             Logs::All => true,
             Logs::Failed => run.troubled,
-        };
+        } && self.container.as_ref().is_none_or(|name| *name == run.name);
         let unread = container.read != Some(run.restarts);
         // A new instance is read at once: the kubelet keeps only the one before it.
         shown

@@ -11,18 +11,41 @@ use kw_output::output::escape;
 /// Colours a Pod's source may take on a terminal (ANSI foreground, not red: red is failure).
 const PALETTE: [u8; 6] = [32, 33, 34, 35, 36, 94];
 
-/// The run's log lines on stderr.
+/// Where the lines go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Out {
+    /// A wait's `--logs`: stderr, `pod/NAME CONTAINER | line`.
+    Stderr,
+    /// `kw logs -w`: stdout, as `kubectl logs --prefix` writes it (`[pod/NAME/CONTAINER] line`,
+    /// the bytes as they came in a pipe, their controls shown as text on a terminal).
+    Stdout { escape: bool },
+}
+
+/// The run's log lines.
 pub struct Shown {
     /// The verdict is in: no more lines.
     stopped: Mutex<bool>,
     colour: bool,
+    out: Out,
 }
 
 impl Shown {
+    /// A wait's lines, on stderr.
     pub fn new(colour: bool) -> Shown {
         Shown {
             stopped: Mutex::new(false),
             colour,
+            out: Out::Stderr,
+        }
+    }
+
+    /// `kw logs -w`'s lines, on stdout; `terminal`: stdout is one (controls shown as text,
+    /// sources coloured unless `NO_COLOR`).
+    pub fn on_stdout(terminal: bool) -> Shown {
+        Shown {
+            stopped: Mutex::new(false),
+            colour: terminal && std::env::var_os("NO_COLOR").is_none(),
+            out: Out::Stdout { escape: terminal },
         }
     }
 
@@ -32,6 +55,9 @@ impl Shown {
         let stopped = kw_base::mutex::lock(&self.stopped);
         if *stopped {
             return false;
+        }
+        if let Out::Stdout { escape } = self.out {
+            return self.stdout_line(label, container, text, escape);
         }
         let source = kw_base::log::clean(&format!("{label} {container}")).into_owned();
         let mut out = Vec::with_capacity(source.len() + text.len() + 16);
@@ -46,6 +72,36 @@ impl Shown {
         out.push(b'\n');
         kw_base::stderr_fold::folded(&source, &out);
         true
+    }
+
+    /// `[pod/NAME/CONTAINER] line` on stdout, flushed (a pipe sees it at once). A reader that
+    /// has gone ends kw quietly, with 0, as it ends `kubectl logs -f | head`.
+    fn stdout_line(&self, label: &str, container: &str, text: &[u8], escape: bool) -> bool {
+        use std::io::Write;
+        let source = kw_base::log::clean(&format!("[{label}/{container}]")).into_owned();
+        let mut out = Vec::with_capacity(source.len() + text.len() + 16);
+        if self.colour {
+            let colour = PALETTE[hash(label) % PALETTE.len()];
+            out.extend_from_slice(format!("\x1b[{colour}m{source}\x1b[0m ").as_bytes());
+        } else {
+            out.extend_from_slice(source.as_bytes());
+            out.push(b' ');
+        }
+        match escape {
+            true => escape::write_escaped(&mut out, &String::from_utf8_lossy(text)),
+            false => out.extend_from_slice(text),
+        }
+        out.push(b'\n');
+        let mut stdout = std::io::stdout().lock();
+        match stdout.write_all(&out).and_then(|()| stdout.flush()) {
+            Ok(()) => true,
+            Err(e) if kw_output::output::writer::is_closed_pipe(&e) => std::process::exit(0),
+            // As every other failure to write stdout ends kw (`KwError::Output`).
+            Err(e) => {
+                kw_base::stderr_fold::unfolded(format!("error: writing output: {e}\n").as_bytes());
+                std::process::exit(crate::report::exit::SERVER_ERROR)
+            }
+        }
     }
 
     /// Whether a line may still be shown (the verdict is not in yet).
