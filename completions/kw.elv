@@ -225,6 +225,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --limit-bytes 'Maximum bytes of logs to return. Defaults to no limit'
             cand --max-log-requests 'Specify maximum number of concurrent logs to follow when using by a selector'
             cand --pod-running-timeout 'The length of time (like 5s, 2m, or 3h, higher than zero) to wait until at least one pod is running'
+            cand -o 'kw: with -w, how each line is written: `raw` (the default, kubectl''s `--prefix` form) or `jsonl` (also `json`): one JSON object a line, with the context (over several), namespace, pod, container, timestamp and message'
+            cand --output 'kw: with -w, how each line is written: `raw` (the default, kubectl''s `--prefix` form) or `jsonl` (also `json`): one JSON object a line, with the context (over several), namespace, pod, container, timestamp and message'
             cand -n 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --namespace 'Namespace to use (default: the context''s, else `default`); a comma list or globs (`-n web,api`, `-n ''team-*''`) choose several, laid out as with -A'
             cand --kubeconfig 'Path to the kubeconfig file to use (that file only; otherwise $KUBECONFIG, then ~/.kube/config)'

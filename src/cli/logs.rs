@@ -77,6 +77,12 @@ pub struct LogsArgs {
     /// Ctrl-C.
     #[arg(short = 'w', long)]
     pub watch: bool,
+
+    /// kw: with -w, how each line is written: `raw` (the default, kubectl's `--prefix` form)
+    /// or `jsonl` (also `json`): one JSON object a line, with the context (over several),
+    /// namespace, pod, container, timestamp and message.
+    #[arg(short = 'o', long, value_name = "FORMAT", value_parser = ["raw", "json", "jsonl"])]
+    pub output: Option<String>,
 }
 
 /// Shown under `kw logs --help`.

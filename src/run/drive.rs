@@ -423,13 +423,14 @@ impl Run {
                     tell,
                 );
                 if let (Some(which), Some(shown)) = (self.plan.logs, &self.logs) {
-                    let follower = super::following::Follower::start(
-                        Arc::clone(&prepared.client),
+                    let follower = super::following::Follower::start(super::following::Setup {
+                        client: Arc::clone(&prepared.client),
                         which,
-                        self.deadline,
-                        Arc::clone(shown),
-                        scope.clone(),
-                    );
+                        container: None,
+                        deadline: self.deadline,
+                        shown: Arc::clone(shown),
+                        scope: scope.clone(),
+                    });
                     causes = causes.following(kw_wait::following::Following::new(follower.tell()));
                 }
                 let causes = Arc::new(Mutex::new(causes));

@@ -244,28 +244,16 @@ struct Source {
 /// `kw logs`.
 pub fn logs(args: &LogsArgs, config: &ConfigFlags) -> Result<(), KwError> {
     let plan = plan(args)?;
-    let settings = settings::resolve_from_env(config, None)?;
     let environment = Environment::read()?;
+    if args.watch {
+        return watch(args, &plan, config, &environment);
+    }
+    if args.output.is_some() {
+        return Err(LogsError::Usage("-o takes effect with -w: add -w".into()).into());
+    }
+    let settings = settings::resolve_from_env(config, None)?;
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
     let namespace = settings.namespace.clone();
-    if args.watch {
-        super::logs_watch::refused_flags(args)?;
-        let (label_selector, field_selector) = match &plan.target {
-            Target::Selector(selector) => (Some(selector.clone()), None),
-            Target::Pod(name) => (None, Some(format!("metadata.name={name}"))),
-            workload => (
-                Some(workload_selector(&client, &namespace, workload)?),
-                None,
-            ),
-        };
-        let query = super::logs_watch::Query {
-            namespace,
-            label_selector,
-            field_selector,
-            container: plan.container.clone(),
-        };
-        return super::logs_watch::follow(client, query);
-    }
     let pods = pods(&client, &namespace, &plan.target)?;
     if pods.is_empty() {
         eprintln!("No resources found in {namespace} namespace.");
@@ -315,6 +303,59 @@ pub fn logs(args: &LogsArgs, config: &ConfigFlags) -> Result<(), KwError> {
         }
     }
     Ok(())
+}
+
+/// `kw logs -w`: the query followed in each context the flags choose (one, or several).
+fn watch(
+    args: &LogsArgs,
+    plan: &Plan,
+    config: &ConfigFlags,
+    environment: &Environment,
+) -> Result<(), KwError> {
+    super::logs_watch::refused_flags(args)?;
+    let kubeconfig = settings::load_from_env(config)?;
+    let chosen = kw_client::config::contexts::choose(
+        config.context.as_deref(),
+        config.all_contexts,
+        &kubeconfig,
+    )?;
+    let member = |context: Option<std::sync::Arc<str>>, flags: &ConfigFlags| {
+        let settings = settings::resolve_with_env(flags, config.namespace.as_deref(), &kubeconfig)?;
+        Ok::<_, KwError>(super::logs_watch::Member {
+            context,
+            client: Client::new(&settings.connection, environment.idle_timeout)?,
+            namespace: settings.namespace,
+        })
+    };
+    let members = match chosen {
+        None => vec![member(None, config)?],
+        Some(names) => names
+            .into_iter()
+            .map(|name| {
+                let flags = ConfigFlags {
+                    context: Some(name.clone()),
+                    all_contexts: false,
+                    ..config.clone()
+                };
+                member(Some(name.into()), &flags)
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let resolve = |client: &Client, namespace: &str| {
+        let (label_selector, field_selector) = match &plan.target {
+            Target::Selector(selector) => (Some(selector.clone()), None),
+            Target::Pod(name) => (None, Some(format!("metadata.name={name}"))),
+            workload => (Some(workload_selector(client, namespace, workload)?), None),
+        };
+        Ok(super::logs_watch::Query {
+            namespace: namespace.to_string(),
+            label_selector,
+            field_selector,
+            container: plan.container.clone(),
+        })
+    };
+    let jsonl = matches!(args.output.as_deref(), Some("json" | "jsonl"));
+    super::logs_watch::follow(members, &resolve, jsonl)
 }
 
 /// kubectl's line for a follow's error it was told to ignore, written among the logs on

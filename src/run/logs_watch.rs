@@ -6,6 +6,7 @@
 //! stdout's reader has gone.
 
 use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use kw_client::client::Client;
@@ -15,17 +16,27 @@ use kw_wait::following::Following;
 use kw_watcher::watcher::{Options, Target, Watcher};
 use kw_wire::EventType;
 
-use super::following::{Follower, Shown};
+use super::following::{Follower, Setup, Shown};
 use crate::plan::Logs;
 use crate::report::error::{KwError, LogsError};
+use kw_base::notices::ContextScope;
+use kw_events::decode::depth;
 
-/// What `kw logs -w` follows: Pods of `namespace` matching `label_selector` (or the one named
-/// by `field_selector`), their `container` only when given.
+/// What `kw logs -w` follows in one context: Pods of `namespace` matching `label_selector` (or
+/// the one named by `field_selector`), their `container` only when given.
 pub struct Query {
     pub namespace: String,
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
     pub container: Option<String>,
+}
+
+/// One context followed: its name (over several), its client, and what it follows (read from
+/// its server by `resolve`, since a workload's selector is each cluster's own).
+pub struct Member {
+    pub context: Option<Arc<str>>,
+    pub client: Client,
+    pub namespace: String,
 }
 
 /// The flags of one-shot and followed logs that `-w` does not take (yet): refused by name
@@ -47,20 +58,90 @@ pub fn refused_flags(args: &crate::cli::LogsArgs) -> Result<(), LogsError> {
     }
 }
 
-/// Follow `query` through `client` until the process ends.
-pub fn follow(client: Client, query: Query) -> Result<(), KwError> {
-    let client = Arc::new(client);
+/// How a member's query is read from its server.
+pub type Resolve<'a> = dyn Fn(&Client, &str) -> Result<Query, KwError> + Sync + 'a;
+
+/// Follow each member's query, side by side, until the process ends; `jsonl`: one JSON object
+/// a line (`-o jsonl`). A context that fails says so and the others go on; the run ends with
+/// the first error once every context has ended.
+pub fn follow(members: Vec<Member>, resolve: &Resolve<'_>, jsonl: bool) -> Result<(), KwError> {
     let shown = Arc::new(Shown::on_stdout(
         kw_output::output::terminal::stdout_is_terminal(),
+        jsonl,
     ));
-    let follower = Follower::of_containers(
-        Arc::clone(&client),
-        Logs::All,
-        query.container.clone(),
-        None,
+    let several = members.len() > 1;
+    let remaining = AtomicUsize::new(members.len());
+    let remaining = &remaining;
+    // Each context's end: whether it ended well (false: it failed and said so), or the error
+    // that is the run's.
+    let results: Vec<Result<bool, KwError>> = std::thread::scope(|threads| {
+        let running: Vec<_> = members
+            .into_iter()
+            .map(|member| {
+                let shown = Arc::clone(&shown);
+                std::thread::Builder::new()
+                    .stack_size(depth::STACK)
+                    .spawn_scoped(threads, move || {
+                        let scope = member.context.clone().map(ContextScope::new);
+                        if let Some(scope) = &scope {
+                            scope.enter();
+                        }
+                        let context = member.context.clone();
+                        let result = follow_one(member, resolve, shown, scope);
+                        let others = remaining.fetch_sub(1, Ordering::SeqCst) > 1;
+                        // Over several contexts, one that fails says so at once while others
+                        // go on; the last one's error is the run's, said once, at its end.
+                        match (result, context) {
+                            (Err(error), Some(context)) if others => {
+                                crate::report::error(&KwError::InContext {
+                                    context,
+                                    error: Box::new(error),
+                                })
+                                .print();
+                                Ok(false)
+                            }
+                            (Err(error), Some(context)) if several => Err(KwError::InContext {
+                                context,
+                                error: Box::new(error),
+                            }),
+                            (result, _) => result.map(|()| true),
+                        }
+                    })
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|spawned| match spawned {
+                Ok(thread) => thread.join().unwrap_or_else(|_| {
+                    Err(KwError::Output(io::Error::other("a follower failed")))
+                }),
+                Err(error) => Err(KwError::Output(error)),
+            })
+            .collect()
+    });
+    match results.into_iter().find(Result::is_err) {
+        Some(Err(error)) => Err(error),
+        _ => Ok(()),
+    }
+}
+
+/// One context's query watched and followed.
+fn follow_one(
+    member: Member,
+    resolve: &Resolve<'_>,
+    shown: Arc<Shown>,
+    scope: Option<ContextScope>,
+) -> Result<(), KwError> {
+    let query = resolve(&member.client, &member.namespace)?;
+    let client = Arc::new(member.client);
+    let follower = Follower::start(Setup {
+        client: Arc::clone(&client),
+        which: Logs::All,
+        container: query.container.clone(),
+        deadline: None,
         shown,
-        None,
-    );
+        scope,
+    });
     let target = Target {
         resource: pods(),
         namespace: Some(query.namespace.clone()),
@@ -79,14 +160,14 @@ pub fn follow(client: Client, query: Query) -> Result<(), KwError> {
         // The API server's own bound on an object, as `rollout status` and `wait` take it.
         max_object_size: 64 << 20,
         named_must_exist: false,
-        give_up_at_start: true,
+        give_up_at_start: member.context.is_none(),
         streaming_list: false,
         tells_waits: false,
     };
     let mut feed = Feed {
         following: Following::new(follower.tell()),
+        context: member.context,
     };
-    // On main's stack, sized for the deepest object read (`main`).
     let mut watcher = Watcher::new(&client, target, options);
     watcher
         .run(&mut DepthBound::new(&mut feed))
@@ -97,6 +178,8 @@ pub fn follow(client: Client, query: Query) -> Result<(), KwError> {
 /// The Pods watched, told to the follower: each one current while it exists.
 struct Feed {
     following: Following,
+    /// Over several contexts, each line's source names its context.
+    context: Option<Arc<str>>,
 }
 
 impl Sink for Feed {
@@ -108,7 +191,10 @@ impl Sink for Feed {
             self.following.gone(&uid);
             return Ok(Flow::Continue);
         }
-        let label = format!("pod/{}", event.name);
+        let label = match &self.context {
+            Some(context) => format!("{context}/pod/{}", event.name),
+            None => format!("pod/{}", event.name),
+        };
         let json = event.object.get();
         if self
             .following

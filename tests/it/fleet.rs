@@ -1760,3 +1760,75 @@ fn logs_while_waiting_come_from_every_context_each_labelled() {
         );
     }
 }
+
+/// `kw logs -w` over several contexts, `-o jsonl`: one process follows each context's query,
+/// each line one JSON object naming its context, namespace, Pod, container and time.
+#[test]
+fn logs_watch_follows_the_query_in_every_context_as_json_lines() {
+    let fleet = Fleet::start(vec![
+        ("east", SimConfig::default()),
+        ("west", SimConfig::default()),
+    ]);
+    let pod = json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "talker", "namespace": "default", "labels": {"app": "q"}},
+        "spec": {"containers": [{"name": "main", "image": "busybox",
+            "env": [{"name": "KW_SIM_LOG_EVERY", "value": "100ms"}]}]}
+    });
+    let manifest = fleet.dir.path().join("talker.json");
+    std::fs::write(&manifest, pod.to_string()).expect("manifest written");
+    for context in ["east", "west"] {
+        let mut apply = Command::new(harness::kubectl());
+        apply
+            .args(["apply", "--context", context, "-f"])
+            .arg(&manifest)
+            .arg("--kubeconfig")
+            .arg(&fleet.kubeconfig)
+            .env_remove("KUBECONFIG")
+            .env("HOME", fleet.dir.path())
+            .stdin(std::process::Stdio::null());
+        let applied = harness::run(apply, LIMIT);
+        assert_eq!(applied.code, Some(0), "{}", applied.stderr);
+    }
+    let mut cmd = fleet.kw();
+    cmd.args([
+        "logs",
+        "-w",
+        "-l",
+        "app=q",
+        "--context",
+        "east,west",
+        "-o",
+        "jsonl",
+        "--kubeconfig",
+    ])
+    .arg(&fleet.kubeconfig);
+    let mut live = Live::spawn(&mut cmd);
+    let seen = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let lines = live.lines_until(LIMIT, |line| {
+        let line: Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(line["namespace"], "default", "{line}");
+        assert_eq!(line["pod"], "talker", "{line}");
+        assert_eq!(line["container"], "main", "{line}");
+        assert!(
+            line["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+            "{line}"
+        );
+        assert!(
+            line["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("main line ")),
+            "{line}"
+        );
+        let mut seen = seen.borrow_mut();
+        seen.insert(line["context"].as_str().unwrap_or("").to_string());
+        seen.len() == 2
+    });
+    assert_eq!(
+        seen.into_inner().into_iter().collect::<Vec<_>>(),
+        ["east", "west"]
+    );
+    assert!(!lines.is_empty());
+    live.kill();
+}

@@ -47,33 +47,35 @@ enum Heard {
     },
 }
 
+/// What a follower follows with.
+pub struct Setup {
+    pub client: Arc<Client>,
+    pub which: Logs,
+    /// Only the containers of this name (`kw logs -w -c NAME`).
+    pub container: Option<String>,
+    pub deadline: Option<Instant>,
+    pub shown: Arc<Shown>,
+    /// The member's context, in a run over several: its notices and lines name it.
+    pub scope: Option<ContextScope>,
+}
+
 /// One member's follower: where its cause engine sends the news of the current Pods.
 pub struct Follower {
     heard: mpsc::Sender<Heard>,
 }
 
 impl Follower {
-    /// Start following through `client` what the news tells, until the process ends or
+    /// Start following what the news tells, as `setup` says, until the process ends or its
     /// `shown` stops.
-    pub fn start(
-        client: Arc<Client>,
-        which: Logs,
-        deadline: Option<Instant>,
-        shown: Arc<Shown>,
-        scope: Option<ContextScope>,
-    ) -> Follower {
-        Follower::of_containers(client, which, None, deadline, shown, scope)
-    }
-
-    /// `start`, following only the containers named `container` (`kw logs -w -c NAME`).
-    pub fn of_containers(
-        client: Arc<Client>,
-        which: Logs,
-        container: Option<String>,
-        deadline: Option<Instant>,
-        shown: Arc<Shown>,
-        scope: Option<ContextScope>,
-    ) -> Follower {
+    pub fn start(setup: Setup) -> Follower {
+        let Setup {
+            client,
+            which,
+            container,
+            deadline,
+            shown,
+            scope,
+        } = setup;
         let (heard, hearing) = mpsc::channel();
         let state = State {
             client,
@@ -303,6 +305,7 @@ impl State {
             self.deadline,
         );
         let (heard, scope) = (self.heard.clone(), self.scope.clone());
+        let context = self.scope.as_ref().map(ContextScope::name);
         let (uid, name) = (uid.to_string(), run.name.clone());
         let spawned = std::thread::Builder::new()
             .name("kw-log".into())
@@ -316,6 +319,7 @@ impl State {
                     pod: &pod.name,
                     container: &name,
                     label: &pod.label,
+                    context: context.as_deref(),
                     tail,
                     deadline,
                     let_go: &let_go,

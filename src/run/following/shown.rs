@@ -5,6 +5,7 @@
 //! more is shown (`stop`): the verdict is the last word.
 
 use std::sync::Mutex;
+use std::time::SystemTime;
 
 use kw_output::output::escape;
 
@@ -17,8 +18,20 @@ enum Out {
     /// A wait's `--logs`: stderr, `pod/NAME CONTAINER | line`.
     Stderr,
     /// `kw logs -w`: stdout, as `kubectl logs --prefix` writes it (`[pod/NAME/CONTAINER] line`,
-    /// the bytes as they came in a pipe, their controls shown as text on a terminal).
-    Stdout { escape: bool },
+    /// the bytes as they came in a pipe, their controls shown as text on a terminal); or, with
+    /// `jsonl`, one JSON object a line.
+    Stdout { escape: bool, jsonl: bool },
+}
+
+/// Where a line comes from.
+pub struct Source<'a> {
+    /// `pod/web-1`, its context in front over several (`east/pod/web-1`).
+    pub label: &'a str,
+    pub namespace: &'a str,
+    pub pod: &'a str,
+    pub container: &'a str,
+    /// The context, in a run over several.
+    pub context: Option<&'a str>,
 }
 
 /// The run's log lines.
@@ -40,24 +53,32 @@ impl Shown {
     }
 
     /// `kw logs -w`'s lines, on stdout; `terminal`: stdout is one (controls shown as text,
-    /// sources coloured unless `NO_COLOR`).
-    pub fn on_stdout(terminal: bool) -> Shown {
+    /// sources coloured unless `NO_COLOR`); `jsonl`: one JSON object a line (`-o jsonl`).
+    pub fn on_stdout(terminal: bool, jsonl: bool) -> Shown {
         Shown {
             stopped: Mutex::new(false),
-            colour: terminal && std::env::var_os("NO_COLOR").is_none(),
-            out: Out::Stdout { escape: terminal },
+            colour: terminal && !jsonl && std::env::var_os("NO_COLOR").is_none(),
+            out: Out::Stdout {
+                escape: terminal && !jsonl,
+                jsonl,
+            },
         }
     }
 
-    /// Show one line of `label`'s `container` (`text` without its line break); false once the
-    /// verdict is in.
-    pub fn line(&self, label: &str, container: &str, text: &[u8]) -> bool {
+    /// Show one line of `source` (`text` without its line break, written `at`); false once
+    /// the verdict is in.
+    pub fn line(&self, source: &Source<'_>, text: &[u8], at: Option<SystemTime>) -> bool {
         let stopped = kw_base::mutex::lock(&self.stopped);
         if *stopped {
             return false;
         }
-        if let Out::Stdout { escape } = self.out {
-            return self.stdout_line(label, container, text, escape);
+        let (label, container) = (source.label, source.container);
+        match self.out {
+            Out::Stdout { jsonl: true, .. } => return write_stdout(&json_line(source, text, at)),
+            Out::Stdout { escape, .. } => {
+                return self.stdout_line(label, container, text, escape);
+            }
+            Out::Stderr => {}
         }
         let source = kw_base::log::clean(&format!("{label} {container}")).into_owned();
         let mut out = Vec::with_capacity(source.len() + text.len() + 16);
@@ -77,7 +98,6 @@ impl Shown {
     /// `[pod/NAME/CONTAINER] line` on stdout, flushed (a pipe sees it at once). A reader that
     /// has gone ends kw quietly, with 0, as it ends `kubectl logs -f | head`.
     fn stdout_line(&self, label: &str, container: &str, text: &[u8], escape: bool) -> bool {
-        use std::io::Write;
         let source = kw_base::log::clean(&format!("[{label}/{container}]")).into_owned();
         let mut out = Vec::with_capacity(source.len() + text.len() + 16);
         if self.colour {
@@ -92,16 +112,7 @@ impl Shown {
             false => out.extend_from_slice(text),
         }
         out.push(b'\n');
-        let mut stdout = std::io::stdout().lock();
-        match stdout.write_all(&out).and_then(|()| stdout.flush()) {
-            Ok(()) => true,
-            Err(e) if kw_output::output::writer::is_closed_pipe(&e) => std::process::exit(0),
-            // As every other failure to write stdout ends kw (`KwError::Output`).
-            Err(e) => {
-                kw_base::stderr_fold::unfolded(format!("error: writing output: {e}\n").as_bytes());
-                std::process::exit(crate::report::exit::SERVER_ERROR)
-            }
-        }
+        write_stdout(&out)
     }
 
     /// Whether a line may still be shown (the verdict is not in yet).
@@ -114,6 +125,47 @@ impl Shown {
         let mut stopped = kw_base::mutex::lock(&self.stopped);
         *stopped = true;
         kw_base::stderr_fold::close();
+    }
+}
+
+/// `-o jsonl`'s line: `{"context":…,"namespace":…,"pod":…,"container":…,"timestamp":…,
+/// "message":…}`, the context only over several, the message as text (invalid UTF-8 replaced).
+fn json_line(source: &Source<'_>, text: &[u8], at: Option<SystemTime>) -> Vec<u8> {
+    let mut line = serde_json::Map::new();
+    if let Some(context) = source.context {
+        line.insert("context".into(), context.into());
+    }
+    line.insert("namespace".into(), source.namespace.into());
+    line.insert("pod".into(), source.pod.into());
+    line.insert("container".into(), source.container.into());
+    if let Some(at) = at {
+        line.insert(
+            "timestamp".into(),
+            humantime::format_rfc3339_nanos(at).to_string().into(),
+        );
+    }
+    line.insert(
+        "message".into(),
+        String::from_utf8_lossy(text).into_owned().into(),
+    );
+    let mut out = serde_json::Value::Object(line).to_string().into_bytes();
+    out.push(b'\n');
+    out
+}
+
+/// Write `bytes` on stdout, flushed (a pipe sees them at once). A reader that has gone ends
+/// kw quietly, with 0, as it ends `kubectl logs -f | head`.
+fn write_stdout(bytes: &[u8]) -> bool {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => true,
+        Err(e) if kw_output::output::writer::is_closed_pipe(&e) => std::process::exit(0),
+        // As every other failure to write stdout ends kw (`KwError::Output`).
+        Err(e) => {
+            kw_base::stderr_fold::unfolded(format!("error: writing output: {e}\n").as_bytes());
+            std::process::exit(crate::report::exit::SERVER_ERROR)
+        }
     }
 }
 

@@ -54,6 +54,8 @@ pub struct Asked<'a> {
     pub pod: &'a str,
     pub container: &'a str,
     pub label: &'a str,
+    /// The context, in a run over several.
+    pub context: Option<&'a str>,
     /// Lines to start with when there is nothing to resume from (`None`: the whole log).
     pub tail: Option<u64>,
     pub deadline: Option<Instant>,
@@ -134,7 +136,14 @@ fn show(
     if resume.shown >= TOTAL {
         return Some(Ended::Full);
     }
-    if !shown.line(asked.label, asked.container, text) {
+    let source = super::shown::Source {
+        label: asked.label,
+        namespace: asked.namespace,
+        pod: asked.pod,
+        container: asked.container,
+        context: asked.context,
+    };
+    if !shown.line(&source, text, at) {
         return Some(Ended::Stopped);
     }
     resume.shown += text.len() as u64 + 1;
