@@ -9,6 +9,11 @@ use std::time::SystemTime;
 
 use kw_output::output::escape;
 
+/// The most of one line shown on stderr (`--logs`); `kw logs -w`'s stdout takes up to
+/// `DATA_LINE_BYTES`, its lines being the output, not a diagnostic beside it.
+pub const LINE_BYTES: usize = 4096;
+pub const DATA_LINE_BYTES: usize = 1 << 20;
+
 /// Colours a Pod's source may take on a terminal (ANSI foreground, not red: red is failure).
 const PALETTE: [u8; 6] = [32, 33, 34, 35, 36, 94];
 
@@ -113,6 +118,14 @@ impl Shown {
         }
         out.push(b'\n');
         write_stdout(&out)
+    }
+
+    /// The most of one line shown: a diagnostic's bound on stderr, a larger one on stdout.
+    pub fn line_bytes(&self) -> usize {
+        match self.out {
+            Out::Stderr => LINE_BYTES,
+            Out::Stdout { .. } => DATA_LINE_BYTES,
+        }
     }
 
     /// Whether a line may still be shown (the verdict is not in yet).

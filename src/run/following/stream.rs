@@ -4,7 +4,7 @@
 //! (`sinceTime`) and shows no line twice: lines older than it are skipped, and of the lines
 //! stamped with that very instant, as many as were shown already.
 //!
-//! Bounded: a line is cut at `LINE_BYTES` (with `…`), a stream shows at most `RATE` bytes a
+//! Bounded: a line is cut at `Shown::line_bytes` (with `…`), a stream shows at most `RATE` bytes a
 //! second (reading slower: the server holds the rest), a container at most `TOTAL` bytes in
 //! the whole run.
 
@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::shown::Shown;
+#[cfg(test)]
+use super::shown::LINE_BYTES;
 use kw_client::client::Client;
 use kw_client::pod_log::{self, LogRequest};
 
-/// The most of one line shown.
-pub const LINE_BYTES: usize = 4096;
 /// Bytes a second one stream may show.
 pub const RATE: u64 = 64 << 10;
 /// Bytes one container may show in a run.
@@ -82,7 +82,7 @@ pub fn follow(asked: &Asked<'_>, resume: &mut Resume, shown: &Shown) -> Result<E
     let mut stream = pod_log::open(asked.client, &request, asked.deadline)
         .map_err(|e| crate::report::client_message(&e))?;
     resume.lines = 0;
-    let mut lines = Lines::default();
+    let mut lines = Lines::new(shown.line_bytes());
     let mut rate = Rate::new();
     // Lines stamped with the resumed-from instant skipped so far (`u32::MAX` once past them).
     let mut skipped = 0;
@@ -166,22 +166,30 @@ fn stamped(line: &[u8]) -> (Option<SystemTime>, &[u8]) {
     }
 }
 
-/// Whole lines out of what is read, each cut at `LINE_BYTES`.
-#[derive(Default)]
+/// Whole lines out of what is read, each cut at `bound` bytes.
 struct Lines {
     line: Vec<u8>,
-    /// The line being read passed `LINE_BYTES`: the rest of it is dropped.
+    bound: usize,
+    /// The line being read passed `bound`: the rest of it is dropped.
     cut: bool,
 }
 
 impl Lines {
+    fn new(bound: usize) -> Lines {
+        Lines {
+            line: Vec::new(),
+            bound,
+            cut: false,
+        }
+    }
+
     fn push(&mut self, mut bytes: &[u8]) -> Vec<Vec<u8>> {
         let mut whole = Vec::new();
         while !bytes.is_empty() {
             let end = bytes.iter().position(|&b| b == b'\n');
             let part = &bytes[..end.unwrap_or(bytes.len())];
             if !self.cut {
-                let room = LINE_BYTES.saturating_sub(self.line.len());
+                let room = self.bound.saturating_sub(self.line.len());
                 self.line.extend_from_slice(&part[..part.len().min(room)]);
                 if part.len() > room {
                     self.cut = true;
@@ -236,7 +244,7 @@ mod tests {
 
     #[test]
     fn lines_are_whole_and_cut_at_the_bound() {
-        let mut lines = Lines::default();
+        let mut lines = Lines::new(LINE_BYTES);
         assert!(lines.push(b"ab").is_empty());
         assert_eq!(lines.push(b"c\nd\n"), vec![b"abc".to_vec(), b"d".to_vec()]);
         let long = vec![b'x'; LINE_BYTES + 10];
