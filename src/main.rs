@@ -186,7 +186,9 @@ fn run_command(cli: Cli, notices: &kw::notices::Notices) -> Result<Ending, ExitC
         Command::Sim(passthrough) => return Err(run_sim(passthrough.args)),
         Command::Completion(args) => Ending::of(run_completion(args), |()| Ending::Done),
         Command::Version(args) => Ending::of(kw::version::run(args, config), |()| Ending::Done),
-        Command::Logs(args) => Ending::of(kw::run::logs::logs(&args, config), |()| Ending::Done),
+        Command::Logs(args) => Ending::of(kw::run::logs::logs(&args, config, &notices), |ran| {
+            ran.map_or(Ending::Done, Ending::Get)
+        }),
         Command::Rollout(rollout) => match rollout.command {
             kw::cli::RolloutCommand::Status(args) => {
                 let run = kw::run::rollout::status(&args, config, &notices);

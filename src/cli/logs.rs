@@ -83,6 +83,21 @@ pub struct LogsArgs {
     /// namespace, pod, container, timestamp and message.
     #[arg(short = 'o', long, value_name = "FORMAT", value_parser = ["raw", "json", "jsonl"])]
     pub output: Option<String>,
+
+    /// kw: with -w, end once what the Pods belong to meets EXPR, as `kw get --until` judges
+    /// it (`ready`, `complete` for a Job, `condition=NAME`, ...), with get's exit codes.
+    /// Repeatable.
+    #[arg(long, value_name = "EXPR")]
+    pub until: Vec<String>,
+
+    /// kw: with -w, fail (exit 2) once it meets EXPR (`failed`: it will not get ready without
+    /// someone acting, with the cause said).
+    #[arg(long, value_name = "EXPR")]
+    pub fail_on: Vec<String>,
+
+    /// kw: with -w, give up after DURATION with exit 3.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
 }
 
 /// Shown under `kw logs --help`.

@@ -152,6 +152,8 @@ impl FlagPlan {
             rules,
             streaming_list: false,
             logs: super::get::Logs::of(args.logs.as_deref()),
+            logs_on_stdout: None,
+            logs_container: None,
         };
         Ok(FlagPlan {
             plan,

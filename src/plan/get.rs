@@ -62,6 +62,11 @@ pub struct GetPlan {
     pub streaming_list: bool,
     /// `--logs`: the containers whose logs are shown on stderr while the run waits.
     pub logs: Option<Logs>,
+    /// Where those logs go: `None`, stderr (a wait's diagnostics); `Some(jsonl)`, stdout
+    /// (`kw logs -w --until`, where they are the output), as JSON lines or not.
+    pub logs_on_stdout: Option<bool>,
+    /// Only the containers of this name (`kw logs -c NAME`).
+    pub logs_container: Option<String>,
 }
 
 /// Which containers `--logs` shows.

@@ -142,6 +142,8 @@ pub fn for_object(
         summarize: true,
         streaming_list: false,
         logs: super::get::Logs::of(args.logs.as_deref()),
+        logs_on_stdout: None,
+        logs_container: None,
     })
 }
 

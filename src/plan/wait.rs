@@ -97,6 +97,8 @@ pub fn plan(
         summarize,
         streaming_list: false,
         logs: super::get::Logs::of(args.logs.as_deref()),
+        logs_on_stdout: None,
+        logs_container: None,
     })
 }
 

@@ -121,9 +121,10 @@ impl Run {
             .saying(plan.after_listing.clone());
         let reconnects = Reconnects::default();
         let logs = plan.logs.map(|_| {
-            Arc::new(super::following::Shown::new(
-                kw_output::output::terminal::dims_notices(),
-            ))
+            Arc::new(match plan.logs_on_stdout {
+                Some(jsonl) => super::following::Shown::on_stdout(terminal, jsonl),
+                None => super::following::Shown::new(kw_output::output::terminal::dims_notices()),
+            })
         });
         Run {
             outputs: match plan.live {
@@ -285,7 +286,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
     let Collector { failed, .. } = collector;
     // The verdict is in: no Pod's log line after it.
     if let Some(logs) = &run.logs {
-        logs.stop();
+        logs.settle_and_stop();
     }
     // kubectl wait goes past the named objects that do not exist: the others' lines are said
     // (the missing ones' slots passed over), and the report says kubectl's NotFound lines in
@@ -426,7 +427,7 @@ impl Run {
                     let follower = super::following::Follower::start(super::following::Setup {
                         client: Arc::clone(&prepared.client),
                         which,
-                        container: None,
+                        container: self.plan.logs_container.clone(),
                         deadline: self.deadline,
                         shown: Arc::clone(shown),
                         scope: scope.clone(),

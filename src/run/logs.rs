@@ -242,15 +242,48 @@ struct Source {
 }
 
 /// `kw logs`.
-pub fn logs(args: &LogsArgs, config: &ConfigFlags) -> Result<(), KwError> {
+/// `kw logs`: how a wait it ran ended (`-w --until`), if it ran one.
+pub fn logs(
+    args: &LogsArgs,
+    config: &ConfigFlags,
+    notices: &kw_base::notices::Notices,
+) -> Result<Option<super::Outcome>, KwError> {
     let plan = plan(args)?;
     let environment = Environment::read()?;
+    let waits = !args.until.is_empty() || !args.fail_on.is_empty() || args.timeout.is_some();
+    if args.watch && waits {
+        let of = match &plan.target {
+            Target::Pod(name) => super::logs_until::Of::Pod(name.clone()),
+            Target::Selector(selector) => super::logs_until::Of::Selector(selector.clone()),
+            Target::Workload { resource, name, .. } => {
+                super::logs_until::Of::Workload(format!("{resource}/{name}"))
+            }
+        };
+        return super::logs_until::until(args, of, config, notices).map(Some);
+    }
     if args.watch {
-        return watch(args, &plan, config, &environment);
+        return watch(args, &plan, config, &environment).map(|()| None);
     }
-    if args.output.is_some() {
-        return Err(LogsError::Usage("-o takes effect with -w: add -w".into()).into());
+    for (flag, given) in [
+        ("-o", args.output.is_some()),
+        ("--until", !args.until.is_empty()),
+        ("--fail-on", !args.fail_on.is_empty()),
+        ("--timeout", args.timeout.is_some()),
+    ] {
+        if given {
+            return Err(LogsError::Usage(format!("{flag} takes effect with -w: add -w")).into());
+        }
     }
+    logs_once(args, &plan, config, &environment).map(|()| None)
+}
+
+/// kubectl's `logs`: the Pods there now, each container read once or followed.
+fn logs_once(
+    args: &LogsArgs,
+    plan: &Plan,
+    config: &ConfigFlags,
+    environment: &Environment,
+) -> Result<(), KwError> {
     let settings = settings::resolve_from_env(config, None)?;
     let client = Client::new(&settings.connection, environment.idle_timeout)?;
     let namespace = settings.namespace.clone();

@@ -17,6 +17,7 @@ mod drive;
 mod evidence;
 mod following;
 pub mod logs;
+mod logs_until;
 mod logs_watch;
 mod manifest_files;
 mod member;
@@ -56,11 +57,24 @@ pub fn get_saying(
     notices: &Notices,
     after_listing: Option<String>,
 ) -> Result<Outcome, KwError> {
+    get_shaped(args, config, notices, |plan| {
+        plan.after_listing = after_listing
+    })
+}
+
+/// `get`, its plan shaped by `shape` before it runs (`kw logs -w --until`: the wait's own
+/// output silenced, the logs on stdout).
+fn get_shaped(
+    args: &GetArgs,
+    config: &ConfigFlags,
+    notices: &Notices,
+    shape: impl FnOnce(&mut GetPlan),
+) -> Result<Outcome, KwError> {
     let mut plan = FlagPlan::from_args(args)?
         .with_namespace_flag(config.namespace.as_deref())?
         .with_request_timeout(config.request_timeout.as_deref())?
         .read_files(&|path| std::fs::read_to_string(path))?;
-    plan.after_listing = after_listing;
+    shape(&mut plan);
     run_plan(plan, config, notices).map(|(finished, _)| finished)
 }
 

@@ -411,3 +411,65 @@ fn a_watched_query_follows_pods_that_start_later_and_resumes_cut_streams() {
         refused.stderr
     );
 }
+
+/// `kw logs -w job/NAME --until ready`: the Job's Pods' logs on stdout while it runs, ending
+/// with the Job's verdict and get's exit code: 0 once it completes, its every line out first
+/// (the last come with its completion); with `--fail-on failed`, 2 once it fails, its cause in
+/// the summary on stderr.
+#[test]
+fn a_jobs_logs_follow_it_until_it_completes_or_fails() {
+    use kw_sim::rollout::{Plot, Rollout};
+    let follow = |cluster: &Cluster| {
+        let mut cmd = cluster.kw();
+        cmd.args([
+            "logs",
+            "-w",
+            "job/migrate",
+            "--until",
+            "ready",
+            "--fail-on",
+            "failed",
+            "--timeout",
+            "40s",
+            "--kubeconfig",
+        ])
+        .arg(&cluster.kubeconfig);
+        Live::spawn(&mut cmd)
+    };
+    // A Job through the API: its container prints ten lines, then exits 0.
+    let cluster = Cluster::start(SimConfig::default());
+    let live = follow(&cluster);
+    let job = json!({
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "migrate", "namespace": "default"},
+        "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{
+            "name": "main", "image": "busybox", "env": [
+                {"name": "KW_SIM_LOG_EVERY", "value": "100ms"},
+                {"name": "KW_SIM_LOG_LINES", "value": "10"}]}]}}}
+    });
+    apply(&cluster, &job);
+    let (exit, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(exit, Some(0), "{stderr}");
+    let texts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_once("/main] ").map(|(_, text)| text))
+        .collect();
+    let expected: Vec<String> = (1..=10).map(|n| format!("main line {n}")).collect();
+    assert_eq!(texts, expected, "{lines:#?}\n{stderr}");
+    // The failing story: its Pods' lines, then exit 2 with the cause.
+    let cluster = Cluster::start(SimConfig::default());
+    let live = follow(&cluster);
+    let mut rollout = Rollout::new(Plot::JobFails, "default", "migrate");
+    rollout.beat = Duration::from_millis(200);
+    cluster.sim.play_rollout(&rollout).expect("rollout plays");
+    let (exit, lines, stderr) = live.finish(LIMIT);
+    assert_eq!(exit, Some(2), "{stderr}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("[pod/migrate-") && l.ends_with("/web] exit status 1")),
+        "{lines:#?}\n{stderr}"
+    );
+    assert!(stderr.contains("kw: summary of the wait:"), "{stderr}");
+}

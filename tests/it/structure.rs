@@ -114,7 +114,7 @@ const HOUSE: House = House {
         ("kw", "passthrough", "kubectl_flags mod < refused"),
         // Where the lines go, one container's stream, the follower over them.
         ("kw", "run::following", "shown < stream < mod"),
-        ("kw", "run", "container_log evidence following manifest_files member ordered turns < outputs logs_watch < drive < mod < logs rollout wait"),
+        ("kw", "run", "container_log evidence following manifest_files member ordered turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),

@@ -5,7 +5,7 @@
 //! more is shown (`stop`): the verdict is the last word.
 
 use std::sync::Mutex;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use kw_output::output::escape;
 
@@ -43,6 +43,8 @@ pub struct Source<'a> {
 pub struct Shown {
     /// The verdict is in: no more lines.
     stopped: Mutex<bool>,
+    /// When the last line was shown.
+    last_line: Mutex<Option<Instant>>,
     colour: bool,
     out: Out,
 }
@@ -52,6 +54,7 @@ impl Shown {
     pub fn new(colour: bool) -> Shown {
         Shown {
             stopped: Mutex::new(false),
+            last_line: Mutex::new(None),
             colour,
             out: Out::Stderr,
         }
@@ -62,6 +65,7 @@ impl Shown {
     pub fn on_stdout(terminal: bool, jsonl: bool) -> Shown {
         Shown {
             stopped: Mutex::new(false),
+            last_line: Mutex::new(None),
             colour: terminal && !jsonl && std::env::var_os("NO_COLOR").is_none(),
             out: Out::Stdout {
                 escape: terminal && !jsonl,
@@ -77,6 +81,7 @@ impl Shown {
         if *stopped {
             return false;
         }
+        *kw_base::mutex::lock(&self.last_line) = Some(Instant::now());
         let (label, container) = (source.label, source.container);
         match self.out {
             Out::Stdout { jsonl: true, .. } => return write_stdout(&json_line(source, text, at)),
@@ -131,6 +136,26 @@ impl Shown {
     /// Whether a line may still be shown (the verdict is not in yet).
     pub fn line_possible(&self) -> bool {
         !*kw_base::mutex::lock(&self.stopped)
+    }
+
+    /// The verdict is in, where the lines are the output (`kw logs -w --until`): let the
+    /// streams say what they hold already (a Job's last lines come with its completion), until
+    /// they have been quiet for `QUIET`, at most `SETTLE`; then `stop`. On stderr, `stop` at once:
+    /// there the verdict is the last word.
+    pub fn settle_and_stop(&self) {
+        const QUIET: Duration = Duration::from_millis(500);
+        const SETTLE: Duration = Duration::from_secs(3);
+        if self.out != Out::Stderr {
+            let began = Instant::now();
+            while began.elapsed() < SETTLE {
+                let last = kw_base::mutex::lock(&self.last_line).map_or(began, |at| at.max(began));
+                if last.elapsed() >= QUIET {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        self.stop();
     }
 
     /// The verdict is in: no line after this one, and the fold open is closed.

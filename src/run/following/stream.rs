@@ -13,8 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::shown::Shown;
-#[cfg(test)]
-use super::shown::LINE_BYTES;
 use kw_client::client::Client;
 use kw_client::pod_log::{self, LogRequest};
 
@@ -240,6 +238,7 @@ impl Rate {
 
 #[cfg(test)]
 mod tests {
+    use super::super::shown::LINE_BYTES;
     use super::*;
 
     #[test]
