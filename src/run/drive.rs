@@ -428,6 +428,7 @@ impl Run {
                         client: Arc::clone(&prepared.client),
                         which,
                         container: self.plan.logs_container.clone(),
+                        all_containers: false,
                         deadline: self.deadline,
                         shown: Arc::clone(shown),
                         scope: scope.clone(),

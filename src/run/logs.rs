@@ -385,6 +385,7 @@ fn watch(
             label_selector,
             field_selector,
             container: plan.container.clone(),
+            all_containers: args.all_containers,
         })
     };
     let jsonl = matches!(args.output.as_deref(), Some("json" | "jsonl"));

@@ -29,6 +29,8 @@ pub struct Query {
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
     pub container: Option<String>,
+    /// Init and ephemeral containers too (`--all-containers`).
+    pub all_containers: bool,
 }
 
 /// One context followed: its name (over several), its client, and what it follows (read from
@@ -138,6 +140,7 @@ fn follow_one(
         client: Arc::clone(&client),
         which: Logs::All,
         container: query.container.clone(),
+        all_containers: query.all_containers,
         deadline: None,
         shown,
         scope,

@@ -11,10 +11,22 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+/// Which of a Pod's lists a container is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContainerKind {
+    /// `spec.containers`.
+    Regular,
+    /// `spec.initContainers`: run to completion before the others.
+    Init,
+    /// `spec.ephemeralContainers`: added to a running Pod (`kubectl debug`).
+    Ephemeral,
+}
+
 /// A container of a followed Pod, as the Pod's status shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContainerRun {
     pub name: String,
+    pub kind: ContainerKind,
     /// `restartCount`: a new instance writes a new log.
     pub restarts: u64,
     /// It runs now: its log grows.
@@ -77,6 +89,10 @@ struct PodShape {
 struct SpecShape {
     #[serde(default)]
     containers: Vec<Named>,
+    #[serde(default, rename = "initContainers")]
+    init_containers: Vec<Named>,
+    #[serde(default, rename = "ephemeralContainers")]
+    ephemeral_containers: Vec<Named>,
 }
 
 #[derive(Deserialize, Default)]
@@ -89,6 +105,10 @@ struct Named {
 struct StatusShape {
     #[serde(default, rename = "containerStatuses")]
     container_statuses: Vec<ContainerStatus>,
+    #[serde(default, rename = "initContainerStatuses")]
+    init_container_statuses: Vec<ContainerStatus>,
+    #[serde(default, rename = "ephemeralContainerStatuses")]
+    ephemeral_container_statuses: Vec<ContainerStatus>,
 }
 
 #[derive(Deserialize, Default)]
@@ -187,45 +207,66 @@ impl Following {
     }
 }
 
-/// The Pod's containers, in its spec's order, each as its status shows it.
+/// The Pod's containers, each as its status shows it: init containers, then the others, then
+/// ephemeral ones (kubectl's `--all-containers` order), each list in its spec's order.
 fn containers(shape: &PodShape) -> Vec<ContainerRun> {
-    shape
-        .spec
-        .containers
-        .iter()
-        .map(|container| {
-            let status = shape
-                .status
-                .container_statuses
-                .iter()
-                .find(|s| s.name == container.name);
-            let Some(status) = status else {
-                return ContainerRun {
-                    name: container.name.clone(),
-                    restarts: 0,
-                    running: false,
-                    started: false,
-                    troubled: false,
-                };
-            };
-            let running = status.state.get("running").is_some();
-            let terminated = status.state.get("terminated");
-            let crashed = terminated
-                .and_then(|t| t.get("exitCode"))
-                .and_then(Value::as_i64)
-                .is_some_and(|code| code != 0)
-                || status.restart_count > 0;
-            ContainerRun {
-                name: container.name.clone(),
-                restarts: status.restart_count,
-                running,
-                started: running
-                    || terminated.is_some()
-                    || status.last_state.get("terminated").is_some(),
-                troubled: crashed || !status.ready,
-            }
+    let (spec, status) = (&shape.spec, &shape.status);
+    let lists = [
+        (
+            ContainerKind::Init,
+            &spec.init_containers,
+            &status.init_container_statuses,
+        ),
+        (
+            ContainerKind::Regular,
+            &spec.containers,
+            &status.container_statuses,
+        ),
+        (
+            ContainerKind::Ephemeral,
+            &spec.ephemeral_containers,
+            &status.ephemeral_container_statuses,
+        ),
+    ];
+    lists
+        .into_iter()
+        .flat_map(|(kind, named, statuses)| {
+            named.iter().map(move |container| {
+                let status = statuses.iter().find(|s| s.name == container.name);
+                run_of(&container.name, kind, status)
+            })
         })
         .collect()
+}
+
+/// One container as `status` shows it (none yet: not started).
+fn run_of(name: &str, kind: ContainerKind, status: Option<&ContainerStatus>) -> ContainerRun {
+    let Some(status) = status else {
+        return ContainerRun {
+            name: name.to_string(),
+            kind,
+            restarts: 0,
+            running: false,
+            started: false,
+            troubled: false,
+        };
+    };
+    let running = status.state.get("running").is_some();
+    let terminated = status.state.get("terminated");
+    let crashed = terminated
+        .and_then(|t| t.get("exitCode"))
+        .and_then(Value::as_i64)
+        .is_some_and(|code| code != 0)
+        || status.restart_count > 0;
+    ContainerRun {
+        name: name.to_string(),
+        kind,
+        restarts: status.restart_count,
+        running,
+        started: running || terminated.is_some() || status.last_state.get("terminated").is_some(),
+        // An init container that finished is not ready, and is fine.
+        troubled: crashed || (!status.ready && (kind != ContainerKind::Init || running)),
+    }
 }
 
 #[cfg(test)]
@@ -264,6 +305,7 @@ mod tests {
             vec![
                 ContainerRun {
                     name: "app".into(),
+                    kind: ContainerKind::Regular,
                     restarts: 0,
                     running: true,
                     started: true,
@@ -271,6 +313,7 @@ mod tests {
                 },
                 ContainerRun {
                     name: "side".into(),
+                    kind: ContainerKind::Regular,
                     restarts: 2,
                     running: false,
                     started: true,
@@ -298,5 +341,27 @@ mod tests {
         assert_eq!(told.len(), 3, "{told:?}");
         assert!(matches!(&told[1], PodNews::Now { pod, .. } if pod.containers[1].restarts == 3));
         assert_eq!(told[2], PodNews::Gone { uid: "u1".into() });
+    }
+
+    #[test]
+    fn init_containers_come_first_and_one_that_finished_is_not_troubled() {
+        let pod = r#"{"spec":{"initContainers":[{"name":"setup"}],"containers":[{"name":"app"}],
+            "ephemeralContainers":[{"name":"debug"}]},
+            "status":{"initContainerStatuses":[{"name":"setup","ready":false,"restartCount":0,
+                "state":{"terminated":{"exitCode":0}}}],
+              "containerStatuses":[{"name":"app","ready":true,"state":{"running":{}}}]}}"#;
+        let shape: PodShape = serde_json::from_str(pod).unwrap();
+        let runs: Vec<(String, ContainerKind, bool, bool)> = containers(&shape)
+            .into_iter()
+            .map(|c| (c.name, c.kind, c.started, c.troubled))
+            .collect();
+        assert_eq!(
+            runs,
+            [
+                ("setup".into(), ContainerKind::Init, true, false),
+                ("app".into(), ContainerKind::Regular, true, false),
+                ("debug".into(), ContainerKind::Ephemeral, false, false),
+            ]
+        );
     }
 }

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use kw_base::notices::{self, ContextScope};
 use kw_client::client::Client;
-use kw_wait::following::{ContainerRun, FollowedPod, PodNews, TellPods};
+use kw_wait::following::{ContainerKind, ContainerRun, FollowedPod, PodNews, TellPods};
 
 use crate::plan::Logs;
 pub use shown::Shown;
@@ -53,6 +53,8 @@ pub struct Setup {
     pub which: Logs,
     /// Only the containers of this name (`kw logs -w -c NAME`).
     pub container: Option<String>,
+    /// Init and ephemeral containers too (`kw logs -w --all-containers`).
+    pub all_containers: bool,
     pub deadline: Option<Instant>,
     pub shown: Arc<Shown>,
     /// The member's context, in a run over several: its notices and lines name it.
@@ -72,6 +74,7 @@ impl Follower {
             client,
             which,
             container,
+            all_containers,
             deadline,
             shown,
             scope,
@@ -81,6 +84,7 @@ impl Follower {
             client,
             which,
             container,
+            all_containers,
             deadline,
             shown,
             scope: scope.clone(),
@@ -113,6 +117,8 @@ struct State {
     which: Logs,
     /// Only the containers of this name.
     container: Option<String>,
+    /// Init and ephemeral containers too.
+    all_containers: bool,
     deadline: Option<Instant>,
     shown: Arc<Shown>,
     scope: Option<ContextScope>,
@@ -274,7 +280,10 @@ impl State {
         let shown = match self.which {
             Logs::All => true,
             Logs::Failed => run.troubled,
-        } && self.container.as_ref().is_none_or(|name| *name == run.name);
+        } && self.container.as_ref().is_none_or(|name| *name == run.name)
+            && (self.all_containers
+                || self.container.is_some()
+                || run.kind == ContainerKind::Regular);
         let unread = container.read != Some(run.restarts);
         // A new instance is read at once: the kubelet keeps only the one before it.
         shown
