@@ -82,9 +82,11 @@ impl Follower {
         let (heard, hearing) = mpsc::channel();
         let state = State {
             client,
-            which,
-            container,
-            all_containers,
+            choice: Choice {
+                which,
+                container,
+                all_containers,
+            },
             deadline,
             shown,
             scope: scope.clone(),
@@ -114,11 +116,7 @@ impl Follower {
 
 struct State {
     client: Arc<Client>,
-    which: Logs,
-    /// Only the containers of this name.
-    container: Option<String>,
-    /// Init and ephemeral containers too.
-    all_containers: bool,
+    choice: Choice,
     deadline: Option<Instant>,
     shown: Arc<Shown>,
     scope: Option<ContextScope>,
@@ -157,6 +155,56 @@ struct Container {
     /// Set while its lines are not to be shown (`--logs=failed`, and it is healthy now): an
     /// open stream ends.
     quiet: Arc<AtomicBool>,
+}
+
+/// Which containers are followed.
+struct Choice {
+    which: Logs,
+    /// Only the containers of this name.
+    container: Option<String>,
+    /// Init and ephemeral containers too.
+    all_containers: bool,
+}
+
+impl Choice {
+    /// Whether a stream of `run` should be opened at `now`.
+    fn wanted(&self, run: &ContainerRun, container: &Container, now: Instant) -> bool {
+        let shown = match self.which {
+            Logs::All => true,
+            Logs::Failed => run.troubled,
+        } && self.container.as_ref().is_none_or(|name| *name == run.name)
+            && (self.all_containers
+                || self.container.is_some()
+                || run.kind == ContainerKind::Regular);
+        let unread = container.read != Some(run.restarts);
+        // A new instance is read at once: the kubelet keeps only the one before it.
+        shown
+            && !container.open
+            && !container.full
+            && run.started
+            && (run.running || unread)
+            && (unread || container.not_before.is_none_or(|at| at <= now))
+    }
+}
+
+/// The soonest moment after `now` a paused container that would be opened then may be: only
+/// those, or a container read to its end would wake the follower again and again.
+fn next_try(pods: &HashMap<String, Followed>, choice: &Choice, now: Instant) -> Option<Instant> {
+    let mut soonest: Option<Instant> = None;
+    for followed in pods.values() {
+        for run in &followed.pod.containers {
+            let Some(container) = followed.containers.get(&run.name) else {
+                continue;
+            };
+            let Some(at) = container.not_before.filter(|at| *at > now) else {
+                continue;
+            };
+            if choice.wanted(run, container, at) {
+                soonest = Some(soonest.map_or(at, |s| s.min(at)));
+            }
+        }
+    }
+    soonest
 }
 
 impl State {
@@ -200,14 +248,8 @@ impl State {
         !self.shown.line_possible()
     }
 
-    /// The soonest moment a paused container may be reopened.
     fn next_try(&self) -> Option<Instant> {
-        self.pods
-            .values()
-            .flat_map(|f| f.containers.values())
-            .filter(|c| !c.open && !c.full)
-            .filter_map(|c| c.not_before)
-            .min()
+        next_try(&self.pods, &self.choice, Instant::now())
     }
 
     fn pod_now(&mut self, uid: String, pod: FollowedPod) {
@@ -225,7 +267,7 @@ impl State {
                     pause: PAUSE,
                     ..Container::default()
                 });
-            let quiet = self.which == Logs::Failed && !run.troubled;
+            let quiet = self.choice.which == Logs::Failed && !run.troubled;
             container.quiet.store(quiet, Ordering::SeqCst);
         }
         followed.pod = pod;
@@ -266,7 +308,7 @@ impl State {
                 let Some(container) = followed.containers.get(&run.name) else {
                     continue;
                 };
-                if self.wanted(run, container, now) {
+                if self.choice.wanted(run, container, now) {
                     due.push((uid.clone(), run.clone()));
                 }
             }
@@ -274,24 +316,6 @@ impl State {
         for (uid, run) in due {
             self.open(&uid, &run);
         }
-    }
-
-    fn wanted(&self, run: &ContainerRun, container: &Container, now: Instant) -> bool {
-        let shown = match self.which {
-            Logs::All => true,
-            Logs::Failed => run.troubled,
-        } && self.container.as_ref().is_none_or(|name| *name == run.name)
-            && (self.all_containers
-                || self.container.is_some()
-                || run.kind == ContainerKind::Regular);
-        let unread = container.read != Some(run.restarts);
-        // A new instance is read at once: the kubelet keeps only the one before it.
-        shown
-            && !container.open
-            && !container.full
-            && run.started
-            && (run.running || unread)
-            && (unread || container.not_before.is_none_or(|at| at <= now))
     }
 
     fn open(&mut self, uid: &str, run: &ContainerRun) {
@@ -356,5 +380,56 @@ impl State {
             container.open = false;
             container.not_before = Some(Instant::now() + MAX_PAUSE);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn followed(running: bool, not_before: Instant) -> HashMap<String, Followed> {
+        let run = ContainerRun {
+            name: "app".into(),
+            kind: ContainerKind::Regular,
+            restarts: 0,
+            running,
+            started: true,
+            troubled: false,
+        };
+        let container = Container {
+            read: Some(0),
+            not_before: Some(not_before),
+            pause: PAUSE,
+            ..Container::default()
+        };
+        let pod = FollowedPod {
+            namespace: "default".into(),
+            name: "web-1".into(),
+            label: "pod/web-1".into(),
+            containers: vec![run],
+        };
+        let followed = Followed {
+            pod,
+            containers: HashMap::from([("app".to_string(), container)]),
+            let_go: Arc::default(),
+        };
+        HashMap::from([("uid".to_string(), followed)])
+    }
+
+    #[test]
+    fn only_a_container_that_would_be_reopened_sets_a_time_to_wake() {
+        let choice = Choice {
+            which: Logs::All,
+            container: None,
+            all_containers: false,
+        };
+        let now = Instant::now();
+        let later = now + Duration::from_secs(2);
+        // Still running: its stream is reopened after the pause.
+        assert_eq!(next_try(&followed(true, later), &choice, now), Some(later));
+        // Ended and read to its end: nothing to wake for, now or later.
+        assert_eq!(next_try(&followed(false, later), &choice, now), None);
+        // A pause already over is not a time to wait for.
+        assert_eq!(next_try(&followed(true, now), &choice, later), None);
     }
 }
