@@ -38,6 +38,7 @@ mod one_summary;
 mod output;
 mod parking;
 mod passthrough;
+mod plugin_trees;
 mod plugin_verbs;
 mod proxy;
 mod readiness;

@@ -59,7 +59,7 @@ const HOUSE: House = House {
     crates: &[
         ("kw-wire", "crate"),
         // The leaves, the diagnostics worded over the secrets they cut out, then the notices.
-        ("kw-base", "mutex spelling private_file permits parking < secrets < log < notices < crate"),
+        ("kw-base", "mutex spelling private_file process_group permits parking < secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery pod_log < crate"),
