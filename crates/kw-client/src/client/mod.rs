@@ -9,6 +9,7 @@
 
 pub mod backoff;
 mod clock;
+pub mod idle;
 pub mod probe;
 mod shared;
 mod socket;
@@ -509,7 +510,12 @@ impl Client {
 
     /// Describe an I/O failure while reading a body.
     pub fn broken(&self, err: &std::io::Error) -> ClientError {
-        let reason = if timed_out(err) {
+        let silence = err
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<idle::NoWholeEvent>());
+        let reason = if let Some(silence) = silence {
+            silence.to_string()
+        } else if timed_out(err) {
             "no data within the read timeout".to_string()
         } else {
             match err.get_ref().and_then(|e| e.downcast_ref::<ureq::Error>()) {
