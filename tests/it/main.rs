@@ -50,6 +50,7 @@ mod structure;
 mod summary_logs;
 mod test_lint;
 mod tls;
+mod tls_trickle;
 mod verdict;
 mod wait_verb;
 mod watch;
