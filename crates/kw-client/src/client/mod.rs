@@ -544,6 +544,15 @@ impl Client {
             .map_err(|error| self.unless_past_deadline(error))
     }
 
+    /// The credential got now (an exec plugin run, within the deadline), as the first request
+    /// would get it: a fleet gets its contexts' credentials side by side before their lists are
+    /// read in turn, so one slow plugin does not hold up the others'.
+    pub fn get_credential(&self) -> Result<(), ClientError> {
+        let limit = self.time_limit_by(self.deadline, self.request_timeout)?;
+        self.auth.current(limit)?;
+        Ok(())
+    }
+
     /// `send`, bounded by `deadline` (the run's, or the summary's own).
     fn send_within(
         &self,
