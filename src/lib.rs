@@ -20,7 +20,9 @@ pub mod version;
 
 // The layers, under the names the tests, benches and fuzz targets know them by
 // (`kw::watcher::Watcher`). kw's own modules name the crates.
-pub use kw_base::{log, mutex, notices, parking, permits, private_file, secrets, spelling};
+pub use kw_base::{
+    log, mutex, notices, parking, permits, private_file, process_group, secrets, spelling,
+};
 pub use kw_client::{client, config, discovery};
 pub use kw_events::{decode, events, readiness};
 pub use kw_go::{goformat, gotemplate, jsonpath};

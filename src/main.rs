@@ -98,6 +98,8 @@ fn main() -> ExitCode {
     let _ = ctrlc::set_handler({
         let notices = notices.clone();
         move || {
+            // Plugins run in groups of their own, out of reach of the terminal's Ctrl-C.
+            kw::process_group::end_all();
             kw::demo::remove_leftovers();
             kw::output::live::restore(&notices);
             report_interrupted(exit::INTERRUPTED);
@@ -109,6 +111,7 @@ fn main() -> ExitCode {
     kw::output::signals::install({
         let notices = notices.clone();
         move |signal| {
+            kw::process_group::end_all();
             kw::demo::remove_leftovers();
             kw::output::live::restore(&notices);
             report_interrupted(exit::signalled(signal));

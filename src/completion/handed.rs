@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use super::candidate::{self, Candidate};
 use crate::passthrough;
+use crate::process_group;
 
 /// Cobra's directive bit that asks for no file names.
 const NO_FILE_COMP: u32 = 4;
@@ -38,19 +39,26 @@ pub fn answer(
     let Some(kubectl) = passthrough::kubectl_for_completion() else {
         return Some(Handed::Candidates(Vec::new()));
     };
-    let mut child = match Command::new(kubectl)
+    let mut command = Command::new(kubectl);
+    command
         .arg("__complete")
         .args(words)
         .env(passthrough::HANDED_ON, verb)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    {
+        .stderr(Stdio::null());
+    // No terminal is kubectl's here, so it may lead a group of its own: the exec plugin it
+    // starts for the cluster, and that plugin's children, end with it at the budget.
+    process_group::own_group(&mut command);
+    let mut child = match command.spawn() {
         Ok(child) => child,
         Err(_) => return Some(Handed::Candidates(Vec::new())),
     };
-    let mut stdout = child.stdout.take()?;
+    let group = process_group::Group::track(&child);
+    let Some(mut stdout) = child.stdout.take() else {
+        group.end(&mut child);
+        return None;
+    };
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let mut text = String::new();
@@ -58,8 +66,7 @@ pub fn answer(
         let _ = sender.send(text);
     });
     let text = receiver.recv_timeout(budget).unwrap_or_default();
-    let _ = child.kill();
-    let _ = child.wait();
+    group.end(&mut child);
     let typed = words.last().map_or("", String::as_str);
     Some(parse(&text, typed))
 }

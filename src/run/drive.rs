@@ -1,6 +1,6 @@
-//! Running the members' watchers, and reading what they report. Without `--watch` everything
-//! runs in turn on this thread, members in the kubeconfig's order and targets in the order
-//! given, so one-shot output is stable. With it, each member gets a thread (its own retries
+//! Running the members' watchers, and reading what they report. Without `--watch` the members
+//! get ready side by side (each on a thread), then are listed in turn on this thread, members in
+//! the kubeconfig's order and targets in the order given, so one-shot output is stable. With it, each member gets a thread (its own retries
 //! never hold up the others) and each target a thread of its own, merged into one stream.
 //!
 //! Every watcher's sink is wrapped the same way (`run_wrapped`) and all `MemberNews` is read by
@@ -263,13 +263,18 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         }
     } else {
         drop(reports);
-        // In turn, on this thread: nothing runs after the collector has decided.
+        // Every member gets ready side by side (under the readying permits), so that a context
+        // whose cluster or credential plugin is slow costs the run its own time, not its time
+        // added to every other's; the lists are then read and printed in the fleet's order, on
+        // this thread, so one-shot output stays as stable as when each waited its turn.
+        let preparations = prepare_side_by_side(&run, members, &scopes);
         let mut verdict = None;
-        for (member, scope) in members.into_iter().zip(scopes.iter()) {
+        for ((context, readying), scope) in preparations.into_iter().zip(scopes.iter()) {
             if let Some(scope) = scope {
                 scope.enter();
             }
-            run.list_member(member, &mut |report| {
+            let preparation = readying.wait(&run);
+            run.list_member(context.as_ref(), preparation, &mut |report| {
                 verdict = verdict.take().or_else(|| collector.take(report));
                 verdict.is_none()
             });
@@ -355,6 +360,77 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
     Ok((outcome, evidence))
 }
 
+type MemberSettings =
+    Result<kw_client::config::settings::Settings, kw_client::config::settings::SettingsError>;
+
+/// A member of a one-shot run on its way to ready.
+enum Readying {
+    /// To be readied on the listing thread when its turn comes (one context, or no thread
+    /// could be started for it).
+    InTurn(Box<MemberSettings>),
+    /// Being readied on a thread of its own.
+    Started(mpsc::Receiver<Result<Preparation, KwError>>),
+}
+
+impl Readying {
+    fn wait(self, run: &Run) -> Result<Preparation, KwError> {
+        match self {
+            Readying::InTurn(settings) => run.prepare(*settings),
+            Readying::Started(preparation) => preparation.recv().unwrap_or_else(|_| {
+                Err(KwError::Watch(WatchError::Output(io::Error::other(
+                    "the thread getting the context ready ended without a word",
+                ))))
+            }),
+        }
+    }
+}
+
+/// Each member's context and its readying: several each on a thread of their own, started
+/// now; kubectl's one context in turn.
+fn prepare_side_by_side(
+    run: &Arc<Run>,
+    members: Vec<Member>,
+    scopes: &[Option<ContextScope>],
+) -> Vec<(Option<Arc<str>>, Readying)> {
+    let several = members.len() > 1;
+    members
+        .into_iter()
+        .zip(scopes.iter().cloned())
+        .map(|(member, scope)| {
+            let context = member.context.clone();
+            if !several {
+                return (context, Readying::InTurn(Box::new(member.settings)));
+            }
+            // Taken back if the thread cannot be started.
+            let settings = Arc::new(Mutex::new(Some(member.settings)));
+            let (sender, receiver) = mpsc::channel();
+            let spawned = {
+                let run = Arc::clone(run);
+                let settings = Arc::clone(&settings);
+                std::thread::Builder::new()
+                    .stack_size(depth::STACK)
+                    .spawn(move || {
+                        if let Some(scope) = &scope {
+                            scope.enter();
+                        }
+                        let taken = kw_base::mutex::lock(&settings).take();
+                        if let Some(settings) = taken {
+                            let _ = sender.send(run.prepare(settings));
+                        }
+                    })
+            };
+            let taken_back = match spawned {
+                Ok(_) => None,
+                Err(_) => kw_base::mutex::lock(&settings).take(),
+            };
+            match taken_back {
+                Some(settings) => (context, Readying::InTurn(Box::new(settings))),
+                None => (context, Readying::Started(receiver)),
+            }
+        })
+        .collect()
+}
+
 /// The failure verdict worded once the causes are known: it may have come before their first
 /// lists (kw joined a story that had already failed), and the error line and the summary must
 /// name the cause they hold, as when kw watched from the start. Waits for those lists, at most
@@ -391,7 +467,8 @@ impl Run {
         report: &(dyn Fn(MemberNews) + Sync),
         tell: mpsc::Sender<MemberNews>,
     ) -> bool {
-        let Some(prepared) = self.ready(member.settings, member.context.as_ref(), &mut |r| {
+        let preparation = self.prepare(member.settings);
+        let Some(prepared) = self.ready(preparation, member.context.as_ref(), &mut |r| {
             report(r);
             true
         }) else {
@@ -592,15 +669,19 @@ impl Run {
         Ok(())
     }
 
-    /// One member listed: ready it, then its targets one after another. `report` says whether
-    /// to go on.
-    fn list_member(&self, member: Member, report: &mut dyn FnMut(MemberNews) -> bool) {
-        let Some(prepared) = self.ready(member.settings, member.context.as_ref(), report) else {
+    /// One member listed, once ready (`prepare`): its targets one after another. `report` says
+    /// whether to go on.
+    fn list_member(
+        &self,
+        context: Option<&Arc<str>>,
+        preparation: Result<Preparation, KwError>,
+        report: &mut dyn FnMut(MemberNews) -> bool,
+    ) {
+        let Some(prepared) = self.ready(preparation, context, report) else {
             return;
         };
-        let first_index = self.judge_members_watchers(&prepared, member.context.as_ref());
+        let first_index = self.judge_members_watchers(&prepared, context);
         let with_kind = self.plan.with_kind(&prepared.targets);
-        let context = member.context.as_ref();
         let mut printed = 0;
         // kubectl gets every named object it can and reports the missing ones after them all
         // (`get deploy/web ds/nope deploy/x`: the table, then both NotFound lines).
@@ -636,19 +717,27 @@ impl Run {
         }
     }
 
-    /// The member ready to watch, or `None` after its failure or lack was reported.
-    fn ready(
+    /// Get a member ready (connect, credentials, discovery, access), retrying as `Preparer`
+    /// does: the part of a member's run that may wait on the network or on a credential plugin.
+    fn prepare(
         &self,
         settings: Result<
             kw_client::config::settings::Settings,
             kw_client::config::settings::SettingsError,
         >,
+    ) -> Result<Preparation, KwError> {
+        settings
+            .map_err(KwError::from)
+            .and_then(|settings| self.preparer().prepare(&settings))
+    }
+
+    /// The member ready to watch, or `None` after its failure or lack was reported.
+    fn ready(
+        &self,
+        preparation: Result<Preparation, KwError>,
         context: Option<&Arc<str>>,
         report: &mut dyn FnMut(MemberNews) -> bool,
     ) -> Option<Prepared> {
-        let preparation = settings
-            .map_err(KwError::from)
-            .and_then(|settings| self.preparer().prepare(&settings));
         let prepared = match preparation {
             Ok(Preparation::Ready(prepared)) => prepared,
             Ok(Preparation::Lacking(error)) => {

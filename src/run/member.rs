@@ -184,6 +184,9 @@ impl Preparer<'_> {
         let targets = plan.targets(wanted, &settings.namespace)?;
         let targets =
             kw_watcher::watcher::namespace_access::allowed_targets(&cluster.client, targets)?;
+        // Discovery may have come from the cache, without a request: the credential is got here
+        // all the same, where members get ready side by side, not at the first list.
+        cluster.client.get_credential()?;
         Ok(Preparation::Ready(Prepared {
             when_empty: plan.no_resources_message(&targets, &settings.namespace),
             client: Arc::new(cluster.client),

@@ -921,3 +921,74 @@ fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
         "at most 4 plugins at once, {most} were: {under_way:?}"
     );
 }
+
+/// A one-shot list over several contexts gets them ready side by side (issue 61, point 4):
+/// each context's plugin takes a while, and they run at once, not one after another (a slow
+/// first context held up every other); the rows still come in the fleet's order.
+#[test]
+fn a_one_shot_fleet_runs_its_contexts_plugins_side_by_side_and_prints_in_order() {
+    use base64::Engine as _;
+    const CONTEXTS: usize = 4;
+    let cluster = Cluster::seeded();
+    let dir = cluster.dir.path().display();
+    // Each run waits (bounded) until another is under way too, and records how many were.
+    let plugin = write_script(
+        &cluster,
+        "plugin",
+        &format!(
+            "mkdir -p '{dir}/running'\n\
+             touch '{dir}/running/'$$\n\
+             i=0\n\
+             while [ \"$(ls '{dir}/running' | wc -l)\" -lt 2 ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done\n\
+             ls '{dir}/running' | wc -l >> '{dir}/under_way'\n\
+             sleep 0.2\n\
+             rm '{dir}/running/'$$\n\
+             cat <<EOF\n{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{}\"}}}}\nEOF\n",
+            cluster.sim.admin_token()
+        ),
+    );
+    let names: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}")).collect();
+    let config = json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "c-0",
+        "clusters": [{"name": "sim", "cluster": {
+            "server": cluster.sim.url(),
+            "certificate-authority-data":
+                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
+        }}],
+        "contexts": names.iter().map(|name| json!({"name": name, "context": {
+            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
+            .collect::<Vec<_>>(),
+        "users": names.iter().map(|name| json!({"name": format!("{name}-user"),
+            "user": exec_user("client.authentication.k8s.io/v1", &plugin)}))
+            .collect::<Vec<_>>(),
+    });
+    let path = cluster.dir.path().join("fleet");
+    std::fs::write(&path, config.to_string()).unwrap();
+    let out = run(
+        kw_get(&cluster, &path, &["pods", "-o", "name", "--context", "c-*"]),
+        LIMIT,
+    );
+    assert_ok(&out);
+    let under_way: Vec<usize> = std::fs::read_to_string(cluster.dir.path().join("under_way"))
+        .unwrap()
+        .lines()
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    assert_eq!(under_way.len(), CONTEXTS, "{under_way:?}");
+    let most = under_way.iter().max().copied().unwrap_or_default();
+    assert!(
+        most >= 2,
+        "the contexts' plugins ran one after another: {under_way:?}"
+    );
+    // Every context's rows, a block each, in the fleet's order.
+    let contexts: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|line| line.split('/').next().unwrap_or_default())
+        .collect();
+    let mut blocks = contexts.clone();
+    blocks.dedup();
+    assert_eq!(blocks, names, "{}", out.stdout);
+}

@@ -59,7 +59,7 @@ const HOUSE: House = House {
     crates: &[
         ("kw-wire", "crate"),
         // The leaves, the diagnostics worded over the secrets they cut out, then the notices.
-        ("kw-base", "mutex spelling private_file permits parking < stderr_fold secrets < log < notices < crate"),
+        ("kw-base", "mutex spelling private_file process_group permits parking < stderr_fold secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery pod_log < crate"),
@@ -87,7 +87,7 @@ const HOUSE: House = House {
         ("kw-client", "config", "plugin_policy < endpoint environment flags material mod < kubeconfig pem proxy < auth contexts in_cluster < connection < settings"),
         ("kw-client", "config::auth", "error < exec < mod < config"),
         // Leaves, the counting sockets and TLS, what a run's clients share, then the client.
-        ("kw-client", "client", "backoff clock probe tls_words tunnel < socket tls < shared < mod"),
+        ("kw-client", "client", "backoff clock idle probe tls_words tunnel < socket tls < shared < mod"),
         ("kw-client", "discovery", "error names < cache served < cluster_handle mod < once"),
         // Leaves, paths and ends, the state, then the rooms in the order they call: LISTs,
         // streaming lists, one stream, the cycle over them (no room calls back up, issue 46).

@@ -483,6 +483,39 @@ fn a_stalled_connection_is_noticed_and_resumed() {
     assert_resumed_without_relisting(&cluster, &watch, 2);
 }
 
+/// One byte of an event every 300 ms, never the rest (issue 61, point 6): each read got a
+/// byte well within the idle timeout, which counted reads, so the watch hung on the half event
+/// for minutes with no word. The idle timeout counts whole events: the stream is dead 2 s after
+/// its last one, kw says so and resumes, and the change arrives on the next stream.
+#[test]
+fn a_trickled_event_ends_the_stream_at_the_idle_timeout_and_kw_resumes() {
+    let cluster = faulty(Faults {
+        trickle_after: Some(0),
+        trickle_ms: 300,
+        times: Some(1),
+        watch_resources: vec!["pods".into()],
+        ..Faults::default()
+    });
+    let from = cluster.sim.current_resource_version();
+    let mut watch = Watch::start(&cluster, &[], &[("KW_IDLE_TIMEOUT", "2s")]);
+    churn(&cluster, "p", 2, Duration::from_millis(30));
+    watch.read_until(cluster.sim.current_resource_version());
+    assert_exact(&cluster, &watch, from);
+    let stderr = watch.stop();
+    assert_fired(
+        &cluster,
+        FaultsFired {
+            trickled: 1,
+            ..FaultsFired::default()
+        },
+    );
+    assert!(
+        stderr.contains("broke: no whole watch event within the idle timeout (2s); resuming"),
+        "{stderr}"
+    );
+    assert_resumed_without_relisting(&cluster, &watch, 1);
+}
+
 #[test]
 fn list_errors_are_retried() {
     for (status, count) in [(429u16, 2u64), (500, 2), (503, 1)] {

@@ -1,5 +1,5 @@
 //! The plumbing under every layer: diagnostics and notices (worded over the secrets they cut out),
-//! a lock that survives a panic, permits for first lists, parking silent watches, private files,
+//! a lock that survives a panic, permits for first lists, process groups for the helpers kw starts, parking silent watches, private files,
 //! and the spelling of suggestions. It knows nothing of Kubernetes.
 
 pub mod log;
@@ -8,6 +8,7 @@ pub mod notices;
 pub mod parking;
 pub mod permits;
 pub mod private_file;
+pub mod process_group;
 pub mod secrets;
 pub mod spelling;
 pub mod stderr_fold;

@@ -263,6 +263,8 @@ impl SimArgs {
                 times: self.fault_times,
                 // Test-only faults (set through the control protocol), not flags.
                 first_get_stall_ms: None,
+                trickle_after: None,
+                trickle_ms: 0,
                 slow_lists: Vec::new(),
                 slow_list_ms: 0,
                 head_padding_bytes: None,

@@ -19,6 +19,11 @@ pub struct Faults {
     /// After N events stop sending; keep the connection open `stall_secs`.
     pub stall_after: Option<u64>,
     pub stall_secs: u64,
+    /// After N events send the first half of the next event one byte every `trickle_ms`
+    /// (each byte flushed: under TLS a record of its own), then drop the connection: bytes
+    /// that never make an event, which a per-read timeout never notices.
+    pub trickle_after: Option<u64>,
+    pub trickle_ms: u64,
     /// Answer the next `list_count` LIST requests with this status.
     pub list_status: Option<u16>,
     pub list_count: u64,
@@ -66,6 +71,8 @@ pub struct WatchFaults {
     pub expire_after: Option<u64>,
     pub stall_after: Option<u64>,
     pub stall_secs: u64,
+    pub trickle_after: Option<u64>,
+    pub trickle_ms: u64,
     pub invalid_json_after: Option<u64>,
     pub huge_object_bytes: Option<usize>,
 }
@@ -95,6 +102,8 @@ pub struct FaultsFired {
     pub expired: u64,
     /// Watch connections stalled by `stall_after`.
     pub stalled: u64,
+    /// Events trickled by `trickle_after`.
+    pub trickled: u64,
     /// Lines that are not JSON sent by `invalid_json_after`.
     pub invalid_json: u64,
     /// Events padded by `huge_object_bytes`.
@@ -108,6 +117,7 @@ pub enum Fired {
     Cut,
     Expired,
     Stalled,
+    Trickled,
     InvalidJson,
     Padded,
 }
@@ -150,6 +160,7 @@ impl FaultState {
             Fired::Cut => &mut fired.cut,
             Fired::Expired => &mut fired.expired,
             Fired::Stalled => &mut fired.stalled,
+            Fired::Trickled => &mut fired.trickled,
             Fired::InvalidJson => &mut fired.invalid_json,
             Fired::Padded => &mut fired.padded,
         };
@@ -239,6 +250,8 @@ impl FaultState {
             expire_after: faults.expire_after,
             stall_after: faults.stall_after,
             stall_secs: faults.stall_secs,
+            trickle_after: faults.trickle_after,
+            trickle_ms: faults.trickle_ms,
             invalid_json_after: faults.invalid_json_after,
             huge_object_bytes: faults.huge_object_bytes,
         })

@@ -9,6 +9,7 @@
 
 pub mod backoff;
 mod clock;
+pub mod idle;
 pub mod probe;
 mod shared;
 mod socket;
@@ -509,7 +510,12 @@ impl Client {
 
     /// Describe an I/O failure while reading a body.
     pub fn broken(&self, err: &std::io::Error) -> ClientError {
-        let reason = if timed_out(err) {
+        let silence = err
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<idle::NoWholeEvent>());
+        let reason = if let Some(silence) = silence {
+            silence.to_string()
+        } else if timed_out(err) {
             "no data within the read timeout".to_string()
         } else {
             match err.get_ref().and_then(|e| e.downcast_ref::<ureq::Error>()) {
@@ -536,6 +542,15 @@ impl Client {
     ) -> Result<Response, ClientError> {
         self.send_within(watch, path_and_query, accept, timeout, self.deadline)
             .map_err(|error| self.unless_past_deadline(error))
+    }
+
+    /// The credential got now (an exec plugin run, within the deadline), as the first request
+    /// would get it: a fleet gets its contexts' credentials side by side before their lists are
+    /// read in turn, so one slow plugin does not hold up the others'.
+    pub fn get_credential(&self) -> Result<(), ClientError> {
+        let limit = self.time_limit_by(self.deadline, self.request_timeout)?;
+        self.auth.current(limit)?;
+        Ok(())
     }
 
     /// `send`, bounded by `deadline` (the run's, or the summary's own).

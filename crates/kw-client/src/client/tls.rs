@@ -378,7 +378,13 @@ impl Transport for TlsTransport {
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
-        self.stream.get_mut().set_timeout(timeout);
+        // The per-read timeout holds for the whole read of plaintext, not for each read of the
+        // socket that rustls makes for it: a server sending one byte of a record every few
+        // seconds would otherwise keep rustls reading for ever (issue 61, point 6). Taken as a
+        // budget here, it shrinks as the adapter's clock runs.
+        let mut whole = timeout.for_read();
+        whole.per_read = None;
+        self.stream.get_mut().set_timeout(whole);
         let input = self.buffers.input_append_buf();
         let read = self.stream.read(input).map_err(ureq::Error::from);
         self.count_plaintext();

@@ -353,10 +353,45 @@ impl Emitter<'_> {
             let _ = self.out.write_all(&framed).and_then(|()| self.out.flush());
             return Flow::Drop;
         }
+        if faults.trickle_after == at {
+            self.shared.faults.fired(Fired::Trickled);
+            self.trickle(&line, Duration::from_millis(faults.trickle_ms));
+            return Flow::Drop;
+        }
         self.sent += 1;
         match http::write_chunk(self.out, &line) {
             Ok(()) => Flow::Continue,
             Err(_) => Flow::Drop,
+        }
+    }
+
+    /// The chunk of `line` announced whole, then its first half a byte at a time, `pause`
+    /// apart, until the client goes or the server stops.
+    fn trickle(&mut self, line: &[u8], pause: Duration) {
+        let head = format!("{:x}\r\n", line.len());
+        if self
+            .out
+            .write_all(head.as_bytes())
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
+            return;
+        }
+        for byte in &line[..line.len() / 2] {
+            let until = Instant::now() + pause;
+            while Instant::now() < until {
+                if self.shared.shutdown.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(TICK.min(until.saturating_duration_since(Instant::now())));
+            }
+            let sent = self
+                .out
+                .write_all(std::slice::from_ref(byte))
+                .and_then(|()| self.out.flush());
+            if sent.is_err() {
+                return;
+            }
         }
     }
 

@@ -461,6 +461,7 @@ impl<'c> Watcher<'c> {
             stream,
             self.state.options.max_object_size,
             started,
+            self.state.client.idle_timeout(),
         ));
         Ok(None)
     }

@@ -16,6 +16,7 @@ use crate::watcher::streaming;
 use kw_base::log;
 use kw_base::parking::Parked;
 use kw_base::vlog;
+use kw_client::client::idle::{EventClock, NoWholeEvent, UntilIdle};
 use kw_client::client::probe::Probe;
 use kw_events::decode::{self, DecodeError, Framer, ObjectHead, TableBody, WireEvent};
 use kw_events::events::{Origin, Sink};
@@ -29,11 +30,9 @@ pub(super) struct OpenStream {
     events: u64,
     /// When the request was made.
     started: Instant,
-    /// When bytes last came in (as far as kw looked: the last wait that saw the socket
-    /// readable, or that followed frames).
-    heard: Instant,
-    /// Frames were read since the last wait.
-    fresh: bool,
+    /// When the last whole event came: the idle timeout counts from it, not from the last
+    /// byte (a trickle of bytes that never make an event is a dead stream).
+    clock: EventClock,
 }
 
 impl OpenStream {
@@ -41,14 +40,15 @@ impl OpenStream {
         stream: kw_client::client::Stream,
         max_object_size: usize,
         started: Instant,
+        idle: Duration,
     ) -> OpenStream {
+        let (reader, clock) = UntilIdle::new(stream.reader, idle);
         OpenStream {
-            framer: Framer::new(stream.reader, max_object_size),
+            framer: Framer::new(Box::new(reader), max_object_size),
             probe: stream.probe,
             events: 0,
             started,
-            heard: Instant::now(),
-            fresh: false,
+            clock,
         }
     }
 
@@ -83,11 +83,13 @@ pub(super) fn read(
         if let Some(step) = wait_or_park(state, open, park_after) {
             return Ok(step);
         }
-        open.fresh = true;
         let framer = &mut open.framer;
         let events = open.events;
         let (offset, frame) = match framer.next_frame_at() {
-            Ok(Some(frame)) => frame,
+            Ok(Some(frame)) => {
+                open.clock.whole_event();
+                frame
+            }
             Ok(None) => return Ok(open.ended(StreamEnd::Clean)),
             Err(DecodeError::Io(e)) => {
                 if state.deadline_passed() {
@@ -150,12 +152,8 @@ fn wait_or_park(
         return None;
     }
     let now = Instant::now();
-    if open.fresh {
-        open.heard = now;
-        open.fresh = false;
-    }
     let idle = state.client.idle_timeout();
-    let mut wake_at = open.heard.checked_add(idle)?;
+    let mut wake_at = now.checked_add(idle.saturating_sub(open.clock.silent_for()))?;
     if let Some(deadline) = state.options.deadline {
         wake_at = wake_at.min(deadline);
     }
@@ -163,16 +161,16 @@ fn wait_or_park(
         fd,
         after.min(wake_at.saturating_duration_since(now)),
     ) {
-        open.heard = Instant::now();
         return None;
     }
     if state.deadline_passed() {
         return Some(open.ended(StreamEnd::Deadline));
     }
-    if open.heard.elapsed() >= idle {
-        let error = state
-            .client
-            .broken(&io::Error::from(io::ErrorKind::TimedOut));
+    if open.clock.silent_for() >= idle {
+        let error = state.client.broken(&io::Error::new(
+            io::ErrorKind::TimedOut,
+            NoWholeEvent { idle },
+        ));
         kw_base::notices::trouble(&format!("{error}; resuming"));
         let pause = pause_after_break(&mut state.backoff, open.events);
         return Some(open.ended(StreamEnd::Broken { pause }));

@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use base64::Engine;
+use kw_base::process_group::Group;
 use serde::Deserialize;
 
 use super::error::{unsendable_character, AuthError};
@@ -231,6 +232,12 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
         } else {
             Stdio::null()
         });
+    // A plugin's own children (a login helper, a `sleep`) must end with it on kw's deadline:
+    // in a group of their own they can all be ended. Not while the plugin talks to the user:
+    // a background group that reads the terminal is stopped.
+    if !interactive {
+        kw_base::process_group::own_group(&mut command);
+    }
     let mut child = command.spawn().map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
             not_found()
@@ -238,6 +245,7 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
             plugin_error(plugin, &format!("could not be started: {error}"))
         }
     })?;
+    let mut group = (!interactive).then(|| Group::track(&child));
     // Read at most one byte past the limit: a plugin printing without end must not fill memory.
     // Read on a thread of its own, so that the time limit holds while the plugin is silent.
     let (read_all, output) = mpsc::channel();
@@ -253,9 +261,8 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
     } else {
         let _ = read_all.send((Ok(()), Vec::new()));
     }
-    let out_of_time = |child: &mut std::process::Child| {
-        let _ = child.kill();
-        let _ = child.wait();
+    let out_of_time = |child: &mut std::process::Child, group: &mut Option<Group>| {
+        end(child, group);
         let limit = limit.unwrap_or_default().as_secs_f64();
         plugin_error(
             plugin,
@@ -270,12 +277,11 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
     };
     let (read, stdout) = match received {
         Ok(received) => received,
-        Err(mpsc::RecvTimeoutError::Timeout) => return Err(out_of_time(&mut child)),
+        Err(mpsc::RecvTimeoutError::Timeout) => return Err(out_of_time(&mut child, &mut group)),
         Err(mpsc::RecvTimeoutError::Disconnected) => (Ok(()), Vec::new()),
     };
     if stdout.len() > MAX_OUTPUT_BYTES {
-        let _ = child.kill();
-        let _ = child.wait();
+        end(&mut child, &mut group);
         return Err(plugin_error(plugin, "printed more than 1 MiB"));
     }
     // Its output has ended; the plugin may still linger (or hang) before it exits.
@@ -286,12 +292,15 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
         Some(deadline) => loop {
             match child.try_wait().map_err(not_waited)? {
                 Some(status) => break status,
-                None if Instant::now() >= deadline => return Err(out_of_time(&mut child)),
+                None if Instant::now() >= deadline => {
+                    return Err(out_of_time(&mut child, &mut group))
+                }
                 None => std::thread::sleep(Duration::from_millis(5)),
             }
         },
     };
     if !status.success() {
+        kw_base::process_group::hold_while_ending();
         let how = match status.code() {
             Some(code) => format!("exited with status {code}"),
             None => "was killed by a signal".to_string(),
@@ -300,6 +309,17 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
     }
     read.map_err(|error| plugin_error(plugin, &format!("could not be read: {error}")))?;
     parse_output(plugin, &stdout)
+}
+
+/// Ends the plugin, with its whole group when it has one of its own.
+fn end(child: &mut std::process::Child, group: &mut Option<Group>) {
+    match group.take() {
+        Some(group) => group.end(child),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The executable file `name` in an absolute directory of `path` (a PATH value). Empty and
