@@ -90,12 +90,11 @@ pub fn is_handed_on(verb: &str, first_argument: Option<&str>) -> bool {
             && first_argument.is_some_and(|sub| KUBECTL_ROLLOUT_COMMANDS.contains(&sub)))
 }
 
-/// A command line kw parsed that asks for an output of kubectl's that kw does not write (`get -o
+/// A command line kw parsed that asks for an output of kubectl's that kw does not write (`wait -o
 /// kyaml`): the verb it is handed to kubectl as, with the flag.
 pub fn handed_output(command: &crate::cli::Command) -> Option<&'static str> {
     use crate::cli::Command;
     match command {
-        Command::Get(args) if args.output == "kyaml" => Some("get -o kyaml"),
         Command::Wait(args) if args.output.as_deref() == Some("kyaml") => Some("wait -o kyaml"),
         _ => None,
     }

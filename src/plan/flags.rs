@@ -143,6 +143,10 @@ impl FlagPlan {
             summarize: asks_readiness,
             rules,
             streaming_list: false,
+            subresource: args
+                .subresource
+                .clone()
+                .filter(|sub| !sub.is_empty() && !watching),
         };
         Ok(FlagPlan {
             plan,

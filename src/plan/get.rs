@@ -60,6 +60,9 @@ pub struct GetPlan {
     /// Get the initial state of a JSON watch from a streaming list (`KW_STREAMING_LIST=1`, read
     /// by `main`) rather than a gzipped LIST as kubectl does.
     pub streaming_list: bool,
+    /// `--subresource` (`status`, `scale`) of a one-shot get of named objects; `None` under a
+    /// watch, which kubectl reads without it.
+    pub subresource: Option<String>,
 }
 
 impl GetPlan {
@@ -186,6 +189,10 @@ impl GetPlan {
         wanted: Vec<Wanted>,
         default_namespace: &str,
     ) -> Result<Vec<Target>, PlanError> {
+        // kubectl's builder refuses a subresource of a whole collection; its watch has none.
+        if self.subresource.is_some() && wanted.iter().any(|w| w.names.is_empty()) {
+            return Err(PlanError::BulkSubresource);
+        }
         let split_names =
             self.rules.has_conditions() || matches!(self.request, Request::Manifest { .. });
         let mut wanted = wanted;
@@ -243,6 +250,7 @@ impl GetPlan {
             label_selector: self.label_selector.clone(),
             field_selector: self.field_selector.clone(),
             include_object,
+            subresource: self.subresource.clone(),
         });
         if self.watching {
             return Ok(targets.collect());

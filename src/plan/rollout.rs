@@ -141,6 +141,7 @@ pub fn for_object(
         // kubectl says nothing of the cause: kw's summary follows its error line.
         summarize: true,
         streaming_list: false,
+        subresource: None,
     })
 }
 

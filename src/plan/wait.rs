@@ -96,6 +96,7 @@ pub fn plan(
         after_listing: None,
         summarize,
         streaming_list: false,
+        subresource: None,
     })
 }
 

@@ -11,6 +11,10 @@
 //!
 //! As with `-o json`, `metadata.managedFields` is dropped from objects (not from events) unless
 //! `--show-managed-fields`.
+//!
+//! `-o kyaml` (kubectl 1.35+) is the same printer with kubectl's KYAML encoder: every document,
+//! the first too, opens with `---`, and an event is `type` then `object` (the order of
+//! `metav1.WatchEvent`'s fields, which kubectl's KYAML keeps), kw's `kw` member after them.
 
 use std::io::{self, Write};
 
@@ -21,24 +25,36 @@ use kw_events::events::Event;
 use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
+use kw_go::goformat::kyaml;
 use kw_go::goformat::yaml::{write_document, ListWriter};
+
+/// Which YAML kubectl prints: `-o yaml` or `-o kyaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Yaml,
+    Kyaml,
+}
 
 pub struct YamlPrinter {
     layout: Layout,
+    dialect: Dialect,
     strip_managed_fields: bool,
     list: ListWriter,
+    kyaml_list: kyaml::ListWriter,
     printed: usize,
     list_closed: bool,
     buffer: Vec<u8>,
 }
 
 impl YamlPrinter {
-    pub fn new(options: &PrintOptions) -> YamlPrinter {
+    pub fn new(options: &PrintOptions, dialect: Dialect) -> YamlPrinter {
         let layout = Layout::of(options);
         YamlPrinter {
             strip_managed_fields: layout.strips_managed_fields(options),
             layout,
+            dialect,
             list: ListWriter::new(),
+            kyaml_list: kyaml::ListWriter::new(),
             printed: 0,
             list_closed: false,
             buffer: Vec::with_capacity(4096),
@@ -63,6 +79,11 @@ impl Printer for YamlPrinter {
             super::json::embed_context(&mut object, event);
         }
         self.buffer.clear();
+        if self.dialect == Dialect::Kyaml {
+            self.print_kyaml(event, &object);
+            self.printed += 1;
+            return out.write_all(&self.buffer);
+        }
         if self.layout != Layout::List && self.printed > 0 {
             self.buffer.extend_from_slice(b"---\n");
         }
@@ -93,8 +114,25 @@ impl Printer for YamlPrinter {
         }
         self.list_closed = true;
         self.buffer.clear();
-        self.list.finish(&mut self.buffer);
+        match self.dialect {
+            Dialect::Yaml => self.list.finish(&mut self.buffer),
+            Dialect::Kyaml => self.kyaml_list.finish(&mut self.buffer),
+        }
         out.write_all(&self.buffer)
+    }
+}
+
+impl YamlPrinter {
+    fn print_kyaml(&mut self, event: &Event<'_>, object: &Value) {
+        match self.layout {
+            Layout::List => self.kyaml_list.item(&mut self.buffer, object),
+            Layout::Objects => kyaml::write_document(&mut self.buffer, object),
+            Layout::Events => {
+                let member = super::extras::kw_member(event);
+                let extra: Vec<(&str, &Value)> = member.iter().map(|m| ("kw", m)).collect();
+                kyaml::write_event(&mut self.buffer, event.kind.as_str(), object, &extra);
+            }
+        }
     }
 }
 
@@ -124,7 +162,11 @@ mod tests {
             version: "v1".into(),
             namespaced: true,
         };
-        let mut printer = YamlPrinter::new(options);
+        let dialect = match options.format {
+            OutputFormat::Kyaml => Dialect::Kyaml,
+            _ => Dialect::Yaml,
+        };
+        let mut printer = YamlPrinter::new(options, dialect);
         let mut out = Vec::new();
         for (kind, origin, json) in events {
             let raw = RawValue::from_string(json.to_string()).unwrap();
@@ -195,6 +237,35 @@ mod tests {
         assert_eq!(
             got,
             "object:\n  kind: Pod\ntype: ADDED\n---\nkw:\n  synthetic: true\nobject:\n  kind: Pod\ntype: DELETED\n"
+        );
+    }
+
+    #[test]
+    fn kyaml_opens_every_document_and_puts_the_event_type_first() {
+        let mut o = PrintOptions {
+            format: OutputFormat::Kyaml,
+            ..PrintOptions::default()
+        };
+        o.watching = true;
+        let got = print_all(
+            &o,
+            &[
+                (EventType::Added, Origin::List, A),
+                (EventType::Modified, Origin::Watch, r#"{"kind":"Pod"}"#),
+            ],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  apiVersion: \"v1\",\n  kind: \"Pod\",\n  metadata: {\n    name: \"a\",\n  },\n}\n---\n{\n  kind: \"Pod\",\n}\n"
+        );
+        o.watch_events = true;
+        let got = print_all(
+            &o,
+            &[(EventType::Deleted, Origin::Relist, r#"{"kind":"Pod"}"#)],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  type: \"DELETED\",\n  object: {\n    kind: \"Pod\",\n  },\n  kw: {\n    synthetic: true,\n  },\n}\n"
         );
     }
 }
