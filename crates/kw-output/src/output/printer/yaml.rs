@@ -15,6 +15,9 @@
 //! `-o kyaml` (kubectl 1.35+) is the same printer with kubectl's KYAML encoder: every document,
 //! the first too, opens with `---`, and an event is `type` then `object` (the order of
 //! `metav1.WatchEvent`'s fields, which kubectl's KYAML keeps), kw's `kw` member after them.
+//! KYAML keeps a tab in a string as a raw tab, and kubectl's watch writes through its table
+//! tabwriter (`RememberWidths`), so under `--watch` a tab is expanded into spaces as that
+//! writer aligns it, the widths remembered from one event to the next.
 
 use std::io::{self, Write};
 
@@ -24,6 +27,7 @@ use kw_events::events::Event;
 
 use super::contract::DecodedObject;
 use super::json::decode_object;
+use super::tabwriter::TabWriter;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
 use kw_go::goformat::kyaml;
 use kw_go::goformat::yaml::{write_document, ListWriter};
@@ -41,6 +45,8 @@ pub struct YamlPrinter {
     strip_managed_fields: bool,
     list: ListWriter,
     kyaml_list: kyaml::ListWriter,
+    /// kubectl's watch tabwriter, for `-o kyaml --watch`.
+    watch_tabs: Option<TabWriter>,
     printed: usize,
     list_closed: bool,
     buffer: Vec<u8>,
@@ -55,6 +61,7 @@ impl YamlPrinter {
             dialect,
             list: ListWriter::new(),
             kyaml_list: kyaml::ListWriter::new(),
+            watch_tabs: (dialect == Dialect::Kyaml && options.watching).then(TabWriter::kubectl),
             printed: 0,
             list_closed: false,
             buffer: Vec::with_capacity(4096),
@@ -82,7 +89,14 @@ impl Printer for YamlPrinter {
         if self.dialect == Dialect::Kyaml {
             self.print_kyaml(event, &object);
             self.printed += 1;
-            return out.write_all(&self.buffer);
+            return match &mut self.watch_tabs {
+                // Only a line with a tab is aligned, or moves a remembered width.
+                Some(tabs) if self.buffer.contains(&b'\t') => {
+                    tabs.write(&self.buffer, out)?;
+                    tabs.flush(out)
+                }
+                _ => out.write_all(&self.buffer),
+            };
         }
         if self.layout != Layout::List && self.printed > 0 {
             self.buffer.extend_from_slice(b"---\n");
@@ -266,6 +280,26 @@ mod tests {
         assert_eq!(
             got,
             "---\n{\n  type: \"DELETED\",\n  object: {\n    kind: \"Pod\",\n  },\n  kw: {\n    synthetic: true,\n  },\n}\n"
+        );
+    }
+
+    #[test]
+    fn kyaml_watch_aligns_raw_tabs_as_kubectls_tabwriter_remembering_widths() {
+        let o = PrintOptions {
+            format: OutputFormat::Kyaml,
+            watching: true,
+            ..PrintOptions::default()
+        };
+        let got = print_all(
+            &o,
+            &[
+                (EventType::Added, Origin::Watch, r#"{"a":"long-long\tx"}"#),
+                (EventType::Added, Origin::Watch, r#"{"a":"s\tx"}"#),
+            ],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  a: \"long-long   x\",\n}\n---\n{\n  a: \"s           x\",\n}\n"
         );
     }
 }
