@@ -178,6 +178,8 @@ macro_rules! golden {
 
 golden!(
     pods,
+    wait_kyaml,
+    wait_output_unknown,
     pods_kyaml,
     pod_named_kyaml,
     pods_named_kyaml,

@@ -135,10 +135,18 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
             steps,
         } => {
             let inner = inner.as_ref().map(|format| {
-                format_printer(&PrintOptions {
+                let options = PrintOptions {
                     format: (**format).clone(),
                     ..options.clone()
-                })
+                };
+                match **format {
+                    // kubectl wait writes its objects straight out, not through the
+                    // tabwriter of get's watch.
+                    OutputFormat::Kyaml => {
+                        Box::new(YamlPrinter::new(&options, Dialect::Kyaml).straight())
+                    }
+                    _ => format_printer(&options),
+                }
             });
             Box::new(ConditionMetPrinter::new(inner, order, *steps))
         }

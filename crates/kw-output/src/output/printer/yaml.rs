@@ -137,6 +137,12 @@ impl Printer for YamlPrinter {
 }
 
 impl YamlPrinter {
+    /// Without the watch tabwriter (`kw wait -o kyaml`).
+    pub fn straight(mut self) -> YamlPrinter {
+        self.watch_tabs = None;
+        self
+    }
+
     fn print_kyaml(&mut self, event: &Event<'_>, object: &Value) {
         match self.layout {
             Layout::List => self.kyaml_list.item(&mut self.buffer, object),
