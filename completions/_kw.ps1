@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;get' {
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Get this subresource of the named objects (`status`, `scale`)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`)')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector (`app=web,tier!=db`)')
             [CompletionResult]::new('--field-selector', '--field-selector', [CompletionResultType]::ParameterName, 'Field selector (`status.phase=Running`)')

@@ -56,6 +56,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kw;get'= {
+            cand --subresource 'Get this subresource of the named objects (`status`, `scale`)'
             cand -l 'Label selector (`app=web,tier!=db`)'
             cand --selector 'Label selector (`app=web,tier!=db`)'
             cand --field-selector 'Field selector (`status.phase=Running`)'

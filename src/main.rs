@@ -62,13 +62,6 @@ fn main() -> ExitCode {
             return pass_to_kubectl("logs");
         }
     }
-    if let Some(verb) = kw::passthrough::handed_output(&cli.command) {
-        kw_base::vlog!(
-            1,
-            "kw does not write {verb}: handing the command line to kubectl"
-        );
-        return pass_to_kubectl(verb);
-    }
     // kw runs the verb itself: kubectl's warnings about the kuberc, as kubectl writes them
     // (those about the file without a line end), and every exec plugin under its policy.
     for warning in &kuberc.warnings {

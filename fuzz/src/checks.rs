@@ -1147,6 +1147,7 @@ pub fn selectors(data: &[u8]) {
         label_selector: labels.map(str::to_string),
         field_selector: fields.map(str::to_string),
         include_object: data.first().is_some_and(|b| b & 1 != 0),
+        subresource: None,
     };
     // Read back as the API server reads a field selector: terms split at commas a backslash
     // does not escape. The name must be one term, `metadata.name=` and the name exactly, and

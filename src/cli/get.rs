@@ -43,6 +43,14 @@ pub struct GetArgs {
     #[arg(long, hide_short_help = true)]
     pub ignore_not_found: bool,
 
+    /// Get this subresource of the named objects (`status`, `scale`).
+    ///
+    /// Get this subresource of the named objects (`status`, `scale`), as kubectl does: a
+    /// one-shot get of named objects only (a whole collection is refused); a watch reads the
+    /// objects themselves, as kubectl's does.
+    #[arg(long, value_name = "SUBRESOURCE", hide_short_help = true)]
+    pub subresource: Option<String>,
+
     /// Label selector (`app=web,tier!=db`).
     ///
     /// Label selector (`app=web,tier!=db`, `env in (a,b)`).

@@ -237,6 +237,7 @@ fn target(reach: &Reach, resource: ResourceInfo, namespace: Option<String>) -> T
         label_selector: reach.label_selector.clone(),
         field_selector: reach.field_selector.clone(),
         include_object: false,
+        subresource: None,
     }
 }
 

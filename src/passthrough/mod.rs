@@ -90,17 +90,6 @@ pub fn is_handed_on(verb: &str, first_argument: Option<&str>) -> bool {
             && first_argument.is_some_and(|sub| KUBECTL_ROLLOUT_COMMANDS.contains(&sub)))
 }
 
-/// A command line kw parsed that asks for an output of kubectl's that kw does not write (`get -o
-/// kyaml`): the verb it is handed to kubectl as, with the flag.
-pub fn handed_output(command: &crate::cli::Command) -> Option<&'static str> {
-    use crate::cli::Command;
-    match command {
-        Command::Get(args) if args.output == "kyaml" => Some("get -o kyaml"),
-        Command::Wait(args) if args.output.as_deref() == Some("kyaml") => Some("wait -o kyaml"),
-        _ => None,
-    }
-}
-
 /// The kubectl completion asks about the verbs kw hands on; none when kw was itself started by
 /// kubectl for a handed verb (it would ask itself again).
 pub fn kubectl_for_completion() -> Option<PathBuf> {

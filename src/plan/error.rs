@@ -17,6 +17,9 @@ pub enum PlanError {
     /// A flag whose value its own parser refused, with that parser's words.
     #[error("{reason}")]
     Value { flag: &'static str, reason: String },
+    /// kubectl's words: a subresource is read of named objects only.
+    #[error("subresource cannot be used when bulk resources are specified")]
+    BulkSubresource,
     #[error("-f names the objects to get: give no TYPE or NAME with it")]
     ManifestWithTargets,
     /// kubectl's words, and what to give instead.

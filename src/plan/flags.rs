@@ -154,6 +154,10 @@ impl FlagPlan {
             logs: super::get::Logs::of(args.logs.as_deref()),
             logs_on_stdout: None,
             logs_container: None,
+            subresource: args
+                .subresource
+                .clone()
+                .filter(|sub| !sub.is_empty() && !watching),
         };
         Ok(FlagPlan {
             plan,

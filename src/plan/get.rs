@@ -67,6 +67,9 @@ pub struct GetPlan {
     pub logs_on_stdout: Option<bool>,
     /// Only the containers of this name (`kw logs -c NAME`).
     pub logs_container: Option<String>,
+    /// `--subresource` (`status`, `scale`) of a one-shot get of named objects; `None` under a
+    /// watch, which kubectl reads without it.
+    pub subresource: Option<String>,
 }
 
 /// Which containers `--logs` shows.
@@ -212,6 +215,10 @@ impl GetPlan {
         wanted: Vec<Wanted>,
         default_namespace: &str,
     ) -> Result<Vec<Target>, PlanError> {
+        // kubectl's builder refuses a subresource of a whole collection; its watch has none.
+        if self.subresource.is_some() && wanted.iter().any(|w| w.names.is_empty()) {
+            return Err(PlanError::BulkSubresource);
+        }
         let split_names =
             self.rules.has_conditions() || matches!(self.request, Request::Manifest { .. });
         let mut wanted = wanted;
@@ -269,6 +276,7 @@ impl GetPlan {
             label_selector: self.label_selector.clone(),
             field_selector: self.field_selector.clone(),
             include_object,
+            subresource: self.subresource.clone(),
         });
         if self.watching {
             return Ok(targets.collect());

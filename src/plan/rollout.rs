@@ -144,6 +144,7 @@ pub fn for_object(
         logs: super::get::Logs::of(args.logs.as_deref()),
         logs_on_stdout: None,
         logs_container: None,
+        subresource: None,
     })
 }
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::cli::WaitArgs;
 use kw_events::readiness::status_viewer::Readiness;
 use kw_output::output::printer::format::{parse_output_spec, OutputSpec};
+use kw_output::output::printer::FormatError;
 use kw_output::output::printer::OutputFormat;
 use kw_wait::wait::{ConditionError, Expr, For, PastGrace, Rules};
 
@@ -99,6 +100,7 @@ pub fn plan(
         logs: super::get::Logs::of(args.logs.as_deref()),
         logs_on_stdout: None,
         logs_container: None,
+        subresource: None,
     })
 }
 
@@ -178,21 +180,27 @@ fn request_of(args: &WaitArgs) -> Result<(Request, Vec<String>), PlanError> {
 
 /// The `-o` formats kubectl wait prints with.
 fn output_of(text: &str, read: ReadFile<'_>) -> Result<OutputFormat, PlanError> {
-    let format = match parse_output_spec(text)? {
-        OutputSpec::Format(format) => format,
-        OutputSpec::File(file) => file.parse(read(file.path()))?,
+    let format = match parse_output_spec(text) {
+        Ok(OutputSpec::Format(format)) => Some(format),
+        Ok(OutputSpec::File(file)) => Some(file.parse(read(file.path()))?),
+        // An unknown name gets wait's list of formats, not get's.
+        Err(FormatError::Unknown(_)) => None,
+        Err(e) => return Err(e.into()),
     };
     match format {
-        OutputFormat::Name
-        | OutputFormat::Json
+        Some(
+            format @ (OutputFormat::Name
+            | OutputFormat::Json
         | OutputFormat::Yaml
+        | OutputFormat::Kyaml
         | OutputFormat::JsonPath { .. }
-        | OutputFormat::GoTemplate { .. } => Ok(format),
+            | OutputFormat::GoTemplate { .. }),
+        ) => Ok(format),
         _ => Err(PlanError::Value {
             flag: "-o",
             reason: format!(
                 "unable to match a printer suitable for the output format {:?}, allowed formats are: \
-                 go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml",
+                 go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml",
                 text
             ),
         }),

@@ -153,6 +153,7 @@ fn follow_one(
         label_selector: query.label_selector.clone(),
         field_selector: query.field_selector.clone(),
         include_object: false,
+        subresource: None,
     };
     let options = Options {
         table: false,

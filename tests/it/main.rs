@@ -28,6 +28,7 @@ mod kubeconfig;
 mod kubectl_cases;
 mod kubectl_flags;
 mod kuberc;
+mod kyaml_hostile;
 mod live_terminal;
 mod live_verdict;
 mod live_widths;

@@ -511,3 +511,65 @@ fn completing_a_handed_verb_asks_kubectl() {
     );
     assert!(candidates(&handed.stdout).is_empty(), "{}", handed.stdout);
 }
+
+/// A fake kubectl in its own directory: it writes its arguments, one a line, to `record`.
+fn recording_kubectl(cluster: &Cluster, dir: &str, record: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = cluster.dir.path().join(dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("kubectl");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\n",
+            record.display()
+        ),
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script
+}
+
+/// kubectl 1.37 sets KUBECTL_PATH for the plugin it runs (`kubectl kw describe ...`): a handed
+/// verb goes to that kubectl, not to another one on PATH; a KUBECTL_PATH that is kw itself (or
+/// a link to it) is passed over for PATH's, so kw never hands a verb to itself.
+#[test]
+fn kubectl_path_names_the_kubectl_a_handed_verb_runs_unless_it_is_kw() {
+    let cluster = Cluster::seeded();
+    let from_kubectl_path = cluster.dir.path().join("kubectl-path.args");
+    let from_path = cluster.dir.path().join("path.args");
+    let named = recording_kubectl(&cluster, "named", &from_kubectl_path);
+    let on_path = recording_kubectl(&cluster, "on-path", &from_path);
+    let path_dir = on_path.parent().expect("its directory");
+    let linked_kw = cluster.dir.path().join("kubectl-link");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kw"), &linked_kw).expect("link");
+
+    let handed = |kubectl_path: &Path| {
+        let _ = std::fs::remove_file(&from_kubectl_path);
+        let _ = std::fs::remove_file(&from_path);
+        let mut kw = cluster.kw();
+        kw.env("PATH", path_dir)
+            .env_remove("KW_KUBECTL")
+            .env("KUBECTL_PATH", kubectl_path)
+            .args(["describe", "pod", "x"]);
+        let outcome = run(kw, LIMIT);
+        assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+        let read = |file: &Path| std::fs::read_to_string(file).ok();
+        (read(&from_kubectl_path), read(&from_path))
+    };
+
+    let words = Some("describe\npod\nx\n".to_string());
+    assert_eq!(
+        handed(&named),
+        (words.clone(), None),
+        "KUBECTL_PATH's kubectl"
+    );
+    for kw_itself in [Path::new(env!("CARGO_BIN_EXE_kw")), linked_kw.as_path()] {
+        assert_eq!(
+            handed(kw_itself),
+            (None, words.clone()),
+            "KUBECTL_PATH={} is kw: PATH's kubectl",
+            kw_itself.display()
+        );
+    }
+}

@@ -76,7 +76,7 @@ const HOUSE: House = House {
         ("kw-base", "private_file", "error < portable unix < mod"),
         // A job's turns, the pool and the poller of parked sockets, then what ties the two.
         ("kw-base", "parking", "job < pool poller < mod"),
-        ("kw-go", "goformat", "duration float json mod quote < fmt < yaml"),
+        ("kw-go", "goformat", "duration float json mod quote < fmt kyaml < yaml"),
         ("kw-go", "gotemplate", "parse value < exec < mod"),
         ("kw-go", "jsonpath", "error < parser < eval < mod"),
         // The scanner and shapes that need none, the walk they share, heads, Tables, events.

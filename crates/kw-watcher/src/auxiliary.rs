@@ -120,6 +120,7 @@ impl WatchSet {
             label_selector: None,
             field_selector: field_selector.map(str::to_string),
             include_object: false,
+            subresource: None,
         };
         let key = WatchKey::of(&target);
         if !kw_base::mutex::lock(&self.started).insert(key.clone()) {

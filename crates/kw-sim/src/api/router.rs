@@ -50,6 +50,13 @@ enum Route<'a> {
         namespace: Option<&'a str>,
         name: &'a str,
     },
+    /// `.../NAME/status` of a kind with a status subresource: GET only (`kubectl get
+    /// --subresource=status`), the object as its kind prints.
+    Status {
+        info: &'static ResourceInfo,
+        namespace: Option<&'a str>,
+        name: &'a str,
+    },
     /// `/openapi/v3` and `/openapi/v3/GROUP-VERSION-PATH` (`openapi`).
     OpenApi(&'a str),
     /// `namespaces/NS/pods/NAME/log` (`pod_logs`).
@@ -131,6 +138,22 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
             }
             _ => Route::NotFound,
         },
+        ["namespaces", namespace, plural, name, "status"] => match find(plural) {
+            Some(info) if info.namespaced && has_status(info) => Route::Status {
+                info,
+                namespace: Some(namespace),
+                name,
+            },
+            _ => Route::NotFound,
+        },
+        [plural, name, "status"] => match find(plural) {
+            Some(info) if !info.namespaced && has_status(info) => Route::Status {
+                info,
+                namespace: None,
+                name,
+            },
+            _ => Route::NotFound,
+        },
         [plural, name] => match find(plural) {
             Some(info) if !info.namespaced => Route::Item {
                 info,
@@ -141,6 +164,10 @@ fn resource_route<'a>(group: &str, version: &str, rest: &[&'a str]) -> Route<'a>
         },
         _ => Route::NotFound,
     }
+}
+
+fn has_status(info: &ResourceInfo) -> bool {
+    info.subresources.iter().any(|(sub, _)| *sub == "status")
 }
 
 /// Handle one request.
@@ -184,9 +211,10 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
     // A name on the path is a key in the store: `..`, `a%2Fb` cannot be one (the server's
     // key function refuses them before any verb runs).
     let named = match &route {
-        Route::Item { name, .. } | Route::Scale { name, .. } | Route::PodLog { name, .. } => {
-            Some(*name)
-        }
+        Route::Item { name, .. }
+        | Route::Scale { name, .. }
+        | Route::Status { name, .. }
+        | Route::PodLog { name, .. } => Some(*name),
         _ => None,
     };
     // Checked as the name the path spells once decoded, as the server sees it (`web%24x` is
@@ -271,7 +299,41 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             if let Err(status) = check_access(&user, verb, info, namespace, Some(name)) {
                 return Reply::status(status);
             }
+            if method == "GET" {
+                let Ok(rendering) = query::rendering(request, shared.tables) else {
+                    return Reply::status(not_acceptable());
+                };
+                let options = ListOptions::parse(request.query());
+                let one = One {
+                    info,
+                    namespace,
+                    name,
+                    view: View::Scale,
+                };
+                return get(shared, &one, &options, rendering);
+            }
             write::scale(shared, &write::Target { info, namespace }, name, request)
+        }
+        Route::Status {
+            info,
+            namespace,
+            name,
+        } => {
+            let user = user.unwrap_or_else(anonymous);
+            if let Err(status) = check_access(&user, "get", info, namespace, Some(name)) {
+                return Reply::status(status);
+            }
+            let Ok(rendering) = query::rendering(request, shared.tables) else {
+                return Reply::status(not_acceptable());
+            };
+            let options = ListOptions::parse(request.query());
+            let one = One {
+                info,
+                namespace,
+                name,
+                view: View::Whole,
+            };
+            get(shared, &one, &options, rendering)
         }
         Route::Item {
             info,
@@ -351,7 +413,13 @@ pub fn handle(shared: &Shared, request: &Request, cert: Option<&CertIdentity>) -
             if let Some(stall) = shared.faults.take_get_stall() {
                 std::thread::sleep(stall);
             }
-            get(shared, info, namespace, name, &options, rendering)
+            let one = One {
+                info,
+                namespace,
+                name,
+                view: View::Whole,
+            };
+            get(shared, &one, &options, rendering)
         }
         Route::PodLog { namespace, name } => {
             let user = user.unwrap_or_else(anonymous);
@@ -557,35 +625,51 @@ fn list(
     Reply::json(200, &body)
 }
 
-fn get(
-    shared: &Shared,
+/// One object a GET names, and how it is seen.
+struct One<'a> {
     info: &'static ResourceInfo,
-    namespace: Option<&str>,
-    name: &str,
-    options: &ListOptions,
-    rendering: Rendering,
-) -> Reply {
+    namespace: Option<&'a str>,
+    name: &'a str,
+    view: View,
+}
+
+/// The object itself (also through `/status`, as the server's status storage answers), or its
+/// `autoscaling/v1` Scale (`/scale`, printed with the server's Scale columns).
+#[derive(Clone, Copy)]
+enum View {
+    Whole,
+    Scale,
+}
+
+fn get(shared: &Shared, one: &One<'_>, options: &ListOptions, rendering: Rendering) -> Reply {
     let include = match include_object(options) {
         Ok(include) => include,
         Err(status) => return Reply::status(status),
     };
-    let (_, map) = shared.store.snapshot(info.plural);
-    let key = (namespace.unwrap_or("").to_string(), name.to_string());
-    let Some(object) = map.get(&key) else {
-        return Reply::status(not_found(info, name));
+    let (_, map) = shared.store.snapshot(one.info.plural);
+    let key = (
+        one.namespace.unwrap_or("").to_string(),
+        one.name.to_string(),
+    );
+    let Some(stored) = map.get(&key) else {
+        return Reply::status(not_found(one.info, one.name));
+    };
+    let (object, printed_as) = match one.view {
+        View::Whole => ((**stored).clone(), one.info.plural),
+        View::Scale => (write::scale_of(stored), "scales"),
     };
     match rendering {
-        Rendering::Json => Reply::json(200, &**object),
+        Rendering::Json => Reply::json(200, &object),
         Rendering::Table => {
             let mut metadata = Map::new();
             metadata.insert(
                 "resourceVersion".into(),
                 object["metadata"]["resourceVersion"].clone(),
             );
-            let row = table::row(info.plural, object, include, now_of(shared));
+            let row = table::row(printed_as, &object, include, now_of(shared));
             Reply::json(
                 200,
-                &table::table(table::columns(info.plural), vec![row], metadata),
+                &table::table(table::columns(printed_as), vec![row], metadata),
             )
         }
     }

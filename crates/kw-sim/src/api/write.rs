@@ -240,7 +240,8 @@ pub fn scale(shared: &Shared, target: &Target<'_>, name: &str, request: &Request
     }
 }
 
-fn scale_of(object: &Value) -> Value {
+/// A workload's replicas as an `autoscaling/v1` Scale.
+pub fn scale_of(object: &Value) -> Value {
     let metadata = &object["metadata"];
     let selector = object["spec"]["selector"]["matchLabels"]
         .as_object()

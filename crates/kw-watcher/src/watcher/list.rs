@@ -225,7 +225,7 @@ pub(super) fn get_named(
     let mut missing: Vec<ClientError> = Vec::new();
     let names = state.target.names.clone();
     for name in &names {
-        let path = state.target.object_path(name);
+        let path = state.target.named_get_path(name);
         let body = match state.client.get(&path, state.accept()) {
             Ok(body) => body,
             Err(e @ ClientError::Status { code: 404, .. }) => {

@@ -21,6 +21,9 @@ pub struct Target {
     /// Table mode: ask for whole objects in the rows (`includeObject=Object`), for printers
     /// that need more than metadata (`--sort-by`, `--diff`).
     pub include_object: bool,
+    /// `kw get TYPE NAME --subresource=scale`: named objects are read through this
+    /// subresource (`.../NAME/scale`); lists and watches never are, as in kubectl.
+    pub subresource: Option<String>,
 }
 
 impl Target {
@@ -55,6 +58,14 @@ impl Target {
     /// `GET` of one named object.
     pub fn object_path(&self, name: &str) -> String {
         format!("{}/{}", self.collection_path(), encode(name))
+    }
+
+    /// `GET` of one named object as a one-shot get reads it: through `--subresource` if given.
+    pub fn named_get_path(&self, name: &str) -> String {
+        match &self.subresource {
+            Some(sub) => format!("{}/{}", self.object_path(name), encode(sub)),
+            None => self.object_path(name),
+        }
     }
 
     /// `GET` of one named object in a given namespace (for objects seen under `-A`).
@@ -193,6 +204,7 @@ mod tests {
             label_selector: None,
             field_selector: None,
             include_object: false,
+            subresource: None,
         }
     }
 

@@ -236,7 +236,8 @@ impl<'c> WatchState<'c> {
         if !self.target.shows(&head.metadata.namespace) {
             return Ok(());
         }
-        let resource: &ResourceInfo = &self.target.resource;
+        let subresource_kind = self.subresource_kind(head, cells.is_some());
+        let resource: &ResourceInfo = subresource_kind.as_ref().unwrap_or(&self.target.resource);
         let event = Event {
             kind,
             origin,
@@ -256,6 +257,32 @@ impl<'c> WatchState<'c> {
         flow(sink.event(&event))?;
         self.printed += 1;
         Ok(())
+    }
+
+    /// A subresource read whole (`--subresource=scale -o name`) is its own kind
+    /// (`scale.autoscaling/web`), as kubectl names it from the object; a table row keeps the
+    /// type asked for (`deployment.apps/web` under `--show-kind`), as kubectl's does.
+    fn subresource_kind(&self, head: &ObjectHead<'_>, row: bool) -> Option<ResourceInfo> {
+        let resource = &self.target.resource;
+        if row
+            || self.target.subresource.is_none()
+            || head.kind.is_empty()
+            || head.kind == resource.kind
+        {
+            return None;
+        }
+        let (group, version) = match head.api_version.split_once('/') {
+            Some((group, version)) => (group, version),
+            None => ("", head.api_version.as_ref()),
+        };
+        Some(ResourceInfo {
+            plural: resource.plural.clone(),
+            singular: head.kind.to_lowercase(),
+            kind: head.kind.to_string(),
+            group: group.to_string(),
+            version: version.to_string(),
+            namespaced: resource.namespaced,
+        })
     }
 
     /// A DELETED event for an object a re-list no longer contains. kw keeps only identity (and the

@@ -24,6 +24,8 @@ pub enum OutputFormat {
     Name,
     /// `-o yaml`: kubectl's YAML, byte for byte.
     Yaml,
+    /// `-o kyaml`: kubectl's KYAML (1.35+), byte for byte.
+    Kyaml,
     /// `-o jsonpath=TEMPLATE` / `-o jsonpath-file=FILE` / `-o jsonpath-as-json=TEMPLATE`.
     JsonPath {
         template: String,
@@ -91,6 +93,7 @@ impl OutputFormat {
             self,
             OutputFormat::Json
                 | OutputFormat::Yaml
+                | OutputFormat::Kyaml
                 | OutputFormat::JsonPath { .. }
                 | OutputFormat::GoTemplate { .. }
                 | OutputFormat::CustomColumns { .. }
@@ -110,7 +113,7 @@ impl FromStr for OutputFormat {
 /// `-o` could not be turned into a printer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
-    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")]
+    #[error("unable to match a printer suitable for the output format \"{0}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml")]
     Unknown(String),
     #[error("template format specified but no template given")]
     MissingGoTemplate,
@@ -240,6 +243,7 @@ pub fn parse_output_spec(value: &str) -> Result<OutputSpec, FormatError> {
         "jsonl" => OutputFormat::Jsonl,
         "name" => OutputFormat::Name,
         "yaml" => OutputFormat::Yaml,
+        "kyaml" => OutputFormat::Kyaml,
         _ => return parse_template_output(value, name, argument),
     };
     Ok(OutputSpec::Format(format))

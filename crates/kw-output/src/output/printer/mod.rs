@@ -51,7 +51,7 @@ pub use rollout_status::RolloutStatusPrinter;
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
-pub use yaml::YamlPrinter;
+pub use yaml::{Dialect, YamlPrinter};
 
 use kw_events::events::{Event, Origin};
 
@@ -114,7 +114,8 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
         OutputFormat::Json => Box::new(JsonPrinter::new(options)),
         OutputFormat::Jsonl => Box::new(JsonlPrinter::new(options)),
         OutputFormat::Name => Box::new(NamePrinter::new()),
-        OutputFormat::Yaml => Box::new(YamlPrinter::new(options)),
+        OutputFormat::Yaml => Box::new(YamlPrinter::new(options, Dialect::Yaml)),
+        OutputFormat::Kyaml => Box::new(YamlPrinter::new(options, Dialect::Kyaml)),
         OutputFormat::JsonPath {
             template,
             path,
@@ -134,10 +135,18 @@ fn format_printer(options: &PrintOptions) -> Box<dyn Printer> {
             steps,
         } => {
             let inner = inner.as_ref().map(|format| {
-                format_printer(&PrintOptions {
+                let options = PrintOptions {
                     format: (**format).clone(),
                     ..options.clone()
-                })
+                };
+                match **format {
+                    // kubectl wait writes its objects straight out, not through the
+                    // tabwriter of get's watch.
+                    OutputFormat::Kyaml => {
+                        Box::new(YamlPrinter::new(&options, Dialect::Kyaml).straight())
+                    }
+                    _ => format_printer(&options),
+                }
             });
             Box::new(ConditionMetPrinter::new(inner, order, *steps))
         }

@@ -11,6 +11,13 @@
 //!
 //! As with `-o json`, `metadata.managedFields` is dropped from objects (not from events) unless
 //! `--show-managed-fields`.
+//!
+//! `-o kyaml` (kubectl 1.35+) is the same printer with kubectl's KYAML encoder: every document,
+//! the first too, opens with `---`, and an event is `type` then `object` (the order of
+//! `metav1.WatchEvent`'s fields, which kubectl's KYAML keeps), kw's `kw` member after them.
+//! KYAML keeps a tab in a string as a raw tab, and kubectl's watch writes through its table
+//! tabwriter (`RememberWidths`), so under `--watch` a tab is expanded into spaces as that
+//! writer aligns it, the widths remembered from one event to the next.
 
 use std::io::{self, Write};
 
@@ -20,25 +27,41 @@ use kw_events::events::Event;
 
 use super::contract::DecodedObject;
 use super::json::decode_object;
+use super::tabwriter::TabWriter;
 use super::{ObjectLayout as Layout, PrintOptions, Printer};
+use kw_go::goformat::kyaml;
 use kw_go::goformat::yaml::{write_document, ListWriter};
+
+/// Which YAML kubectl prints: `-o yaml` or `-o kyaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Yaml,
+    Kyaml,
+}
 
 pub struct YamlPrinter {
     layout: Layout,
+    dialect: Dialect,
     strip_managed_fields: bool,
     list: ListWriter,
+    kyaml_list: kyaml::ListWriter,
+    /// kubectl's watch tabwriter, for `-o kyaml --watch`.
+    watch_tabs: Option<TabWriter>,
     printed: usize,
     list_closed: bool,
     buffer: Vec<u8>,
 }
 
 impl YamlPrinter {
-    pub fn new(options: &PrintOptions) -> YamlPrinter {
+    pub fn new(options: &PrintOptions, dialect: Dialect) -> YamlPrinter {
         let layout = Layout::of(options);
         YamlPrinter {
             strip_managed_fields: layout.strips_managed_fields(options),
             layout,
+            dialect,
             list: ListWriter::new(),
+            kyaml_list: kyaml::ListWriter::new(),
+            watch_tabs: (dialect == Dialect::Kyaml && options.watching).then(TabWriter::kubectl),
             printed: 0,
             list_closed: false,
             buffer: Vec::with_capacity(4096),
@@ -63,6 +86,18 @@ impl Printer for YamlPrinter {
             super::json::embed_context(&mut object, event);
         }
         self.buffer.clear();
+        if self.dialect == Dialect::Kyaml {
+            self.print_kyaml(event, &object);
+            self.printed += 1;
+            return match &mut self.watch_tabs {
+                // Only a line with a tab is aligned, or moves a remembered width.
+                Some(tabs) if self.buffer.contains(&b'\t') => {
+                    tabs.write(&self.buffer, out)?;
+                    tabs.flush(out)
+                }
+                _ => out.write_all(&self.buffer),
+            };
+        }
         if self.layout != Layout::List && self.printed > 0 {
             self.buffer.extend_from_slice(b"---\n");
         }
@@ -93,8 +128,31 @@ impl Printer for YamlPrinter {
         }
         self.list_closed = true;
         self.buffer.clear();
-        self.list.finish(&mut self.buffer);
+        match self.dialect {
+            Dialect::Yaml => self.list.finish(&mut self.buffer),
+            Dialect::Kyaml => self.kyaml_list.finish(&mut self.buffer),
+        }
         out.write_all(&self.buffer)
+    }
+}
+
+impl YamlPrinter {
+    /// Without the watch tabwriter (`kw wait -o kyaml`).
+    pub fn straight(mut self) -> YamlPrinter {
+        self.watch_tabs = None;
+        self
+    }
+
+    fn print_kyaml(&mut self, event: &Event<'_>, object: &Value) {
+        match self.layout {
+            Layout::List => self.kyaml_list.item(&mut self.buffer, object),
+            Layout::Objects => kyaml::write_document(&mut self.buffer, object),
+            Layout::Events => {
+                let member = super::extras::kw_member(event);
+                let extra: Vec<(&str, &Value)> = member.iter().map(|m| ("kw", m)).collect();
+                kyaml::write_event(&mut self.buffer, event.kind.as_str(), object, &extra);
+            }
+        }
     }
 }
 
@@ -124,7 +182,11 @@ mod tests {
             version: "v1".into(),
             namespaced: true,
         };
-        let mut printer = YamlPrinter::new(options);
+        let dialect = match options.format {
+            OutputFormat::Kyaml => Dialect::Kyaml,
+            _ => Dialect::Yaml,
+        };
+        let mut printer = YamlPrinter::new(options, dialect);
         let mut out = Vec::new();
         for (kind, origin, json) in events {
             let raw = RawValue::from_string(json.to_string()).unwrap();
@@ -195,6 +257,55 @@ mod tests {
         assert_eq!(
             got,
             "object:\n  kind: Pod\ntype: ADDED\n---\nkw:\n  synthetic: true\nobject:\n  kind: Pod\ntype: DELETED\n"
+        );
+    }
+
+    #[test]
+    fn kyaml_opens_every_document_and_puts_the_event_type_first() {
+        let mut o = PrintOptions {
+            format: OutputFormat::Kyaml,
+            ..PrintOptions::default()
+        };
+        o.watching = true;
+        let got = print_all(
+            &o,
+            &[
+                (EventType::Added, Origin::List, A),
+                (EventType::Modified, Origin::Watch, r#"{"kind":"Pod"}"#),
+            ],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  apiVersion: \"v1\",\n  kind: \"Pod\",\n  metadata: {\n    name: \"a\",\n  },\n}\n---\n{\n  kind: \"Pod\",\n}\n"
+        );
+        o.watch_events = true;
+        let got = print_all(
+            &o,
+            &[(EventType::Deleted, Origin::Relist, r#"{"kind":"Pod"}"#)],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  type: \"DELETED\",\n  object: {\n    kind: \"Pod\",\n  },\n  kw: {\n    synthetic: true,\n  },\n}\n"
+        );
+    }
+
+    #[test]
+    fn kyaml_watch_aligns_raw_tabs_as_kubectls_tabwriter_remembering_widths() {
+        let o = PrintOptions {
+            format: OutputFormat::Kyaml,
+            watching: true,
+            ..PrintOptions::default()
+        };
+        let got = print_all(
+            &o,
+            &[
+                (EventType::Added, Origin::Watch, r#"{"a":"long-long\tx"}"#),
+                (EventType::Added, Origin::Watch, r#"{"a":"s\tx"}"#),
+            ],
+        );
+        assert_eq!(
+            got,
+            "---\n{\n  a: \"long-long   x\",\n}\n---\n{\n  a: \"s           x\",\n}\n"
         );
     }
 }

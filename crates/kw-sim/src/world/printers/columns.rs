@@ -177,6 +177,25 @@ fn widgets() -> Vec<TableColumnDefinition> {
     ]
 }
 
+/// An `autoscaling/v1` Scale (`GET .../NAME/scale`).
+fn scales() -> Vec<TableColumnDefinition> {
+    vec![
+        name_column(0),
+        column(
+            "Desired",
+            "integer",
+            "desired number of instances for the scaled object.",
+            0,
+        ),
+        column(
+            "Available",
+            "integer",
+            "actual number of observed instances of the scaled object.",
+            0,
+        ),
+    ]
+}
+
 /// What the API server's default table convertor sends for a resource without printers.
 fn default_columns() -> Vec<TableColumnDefinition> {
     vec![name_column(0), column("Created At", "date", CREATED, 0)]
@@ -196,6 +215,7 @@ pub fn for_resource(resource: &str) -> Vec<TableColumnDefinition> {
         "deployments" => deployments(),
         "replicasets" => replica_sets(),
         "widgets" => widgets(),
+        "scales" => scales(),
         _ => default_columns(),
     }
 }

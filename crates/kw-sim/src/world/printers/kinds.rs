@@ -481,6 +481,12 @@ pub fn widget(object: &Value, now: SystemTime) -> Vec<Value> {
 }
 
 /// The default table convertor: the name and the creation time in RFC 3339.
+/// `printScale`: the name, `spec.replicas` and `status.replicas`.
+pub fn scale(object: &Value) -> Vec<Value> {
+    let replicas = |part: &str| json!(object[part]["replicas"].as_i64().unwrap_or(0));
+    vec![name(object), replicas("spec"), replicas("status")]
+}
+
 pub fn default_row(object: &Value) -> Vec<Value> {
     let created = match parse_time(object["metadata"]["creationTimestamp"].as_str()) {
         Some(at) => json!(humantime::format_rfc3339_seconds(at).to_string()),

@@ -38,6 +38,7 @@ pub fn cells(resource: &str, object: &Value, now: SystemTime) -> Vec<Value> {
         "deployments" => kinds::deployment(object, now),
         "replicasets" => kinds::replica_set(object, now),
         "widgets" => kinds::widget(object, now),
+        "scales" => kinds::scale(object),
         _ => kinds::default_row(object),
     }
 }
