@@ -160,7 +160,8 @@ pub struct GetArgs {
         require_equals = true,
         default_missing_value = "all",
         value_parser = ["all", "failed"],
-        help_heading = "Waiting and limits"
+        help_heading = "Waiting and limits",
+        hide_short_help = true
     )]
     pub logs: Option<String>,
 
