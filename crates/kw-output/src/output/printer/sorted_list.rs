@@ -4,6 +4,10 @@
 //! sorts them exactly as kubectl does (`sort_keys` and Go's sort, `go_sort`), and replays them to
 //! the format's printer. kubectl does this only without `--watch` (its goldens show watch
 //! output unsorted), so kw too. Tables sort themselves (`table`), watching or not.
+//!
+//! kubectl sorts a list (never one named object, which it prints bare) only after checking
+//! that some object of it has the field: when none has, it prints nothing and fails
+//! (`SortFieldMissing`), even over a list of one.
 
 use std::io::{self, Write};
 
@@ -16,7 +20,7 @@ use kw_wire::EventType;
 
 use super::contract::DecodedObject;
 use super::go_sort::go_sort;
-use super::sort_keys::sort_key_less;
+use super::sort_keys::{sort_key_less, SortFieldMissing};
 use super::Printer;
 
 struct Held {
@@ -32,15 +36,29 @@ struct Held {
 pub struct SortingPrinter {
     inner: Box<dyn Printer>,
     path: JsonPath,
+    /// `--sort-by` as kubectl names it in its error (`{.a.b}`).
+    template: String,
+    /// One named object: kubectl prints it without sorting, so without the check.
+    single_object: bool,
+    /// kubectl printed nothing, not even the empty `List` around the objects.
+    refused: bool,
     resource: Option<ResourceInfo>,
     held: Vec<Held>,
 }
 
 impl SortingPrinter {
-    pub fn new(inner: Box<dyn Printer>, path: &JsonPath) -> SortingPrinter {
+    /// `template` is `--sort-by` as kubectl words it, `path` the same parsed.
+    pub fn new(
+        inner: Box<dyn Printer>,
+        (template, path): (&str, &JsonPath),
+        single_object: bool,
+    ) -> SortingPrinter {
         SortingPrinter {
             inner,
             path: path.clone(),
+            template: template.to_string(),
+            single_object,
+            refused: false,
             resource: None,
             held: Vec::new(),
         }
@@ -56,6 +74,13 @@ impl SortingPrinter {
         let Some(resource) = self.resource.clone() else {
             return Ok(());
         };
+        if !self.single_object && held.iter().all(|item| item.key.is_none()) {
+            self.refused = true;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                SortFieldMissing(self.template.clone()),
+            ));
+        }
         go_sort(&mut held, |a, b| match (&a.key, &b.key) {
             (None, _) => true,
             (_, None) => false,
@@ -115,6 +140,9 @@ impl Printer for SortingPrinter {
     fn finish(&mut self, closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         if !self.held.is_empty() {
             self.release(out)?;
+        }
+        if self.refused {
+            return Ok(());
         }
         self.inner.finish(closing, out)
     }

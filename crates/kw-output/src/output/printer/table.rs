@@ -36,7 +36,7 @@ use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::fallback_row;
 use super::go_sort::go_sort;
-use super::sort_keys::sort_key_less;
+use super::sort_keys::{sort_key_less, NothingSorted};
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
@@ -79,6 +79,9 @@ pub struct TablePrinter {
     /// is complete.
     sort_by: Option<JsonPath>,
     held: Vec<(Option<Value>, Vec<u8>)>,
+    /// Not watching: a sorted list none of whose rows has the field is not printed at all
+    /// (kubectl's `SortingPrinter` fails on it, and `get` ignores a printer's failure).
+    drops_unsortable: bool,
     timestamps: Option<TimestampFormat>,
     started: std::time::SystemTime,
     color: bool,
@@ -115,6 +118,7 @@ impl TablePrinter {
             label_columns: options.label_columns.clone(),
             show_labels: options.show_labels,
             sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            drops_unsortable: !options.watching,
             held: Vec::new(),
             timestamps: options.timestamps,
             started: options.started.unwrap_or_else(std::time::SystemTime::now),
@@ -517,6 +521,11 @@ impl Printer for TablePrinter {
         self.list_done = true;
         if !self.held.is_empty() {
             let mut held = std::mem::take(&mut self.held);
+            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _)| k.is_none()) {
+                self.tabwriter.discard();
+                self.printed_headers = false;
+                return Err(io::Error::new(io::ErrorKind::InvalidData, NothingSorted));
+            }
             // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
             go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
             for (_, line) in held {
