@@ -140,7 +140,7 @@ impl GetPlan {
 
     pub fn watcher_options(&self, deadline: Option<Instant>) -> Options {
         Options {
-            table: self.output.format.is_table(),
+            table: self.output.format.is_table() && !self.output.client_side_table,
             chunk_size: self.chunk_size,
             watch: self.watching,
             print_list: self.print_list || self.measures_list(),
@@ -326,6 +326,8 @@ impl GetPlan {
             show_labels: output.show_labels,
             label_columns: output.label_columns.clone(),
             sort_by: output.sort_by.clone(),
+            client_side_table: output.client_side_table,
+            kind_in_names: self.with_kind(targets),
             timestamps: output.timestamps,
             started: Some(started),
             color,
