@@ -120,6 +120,37 @@ fn pod(spec: &Value) -> Value {
     pod
 }
 
+/// A real object of `tests/fixtures/objects` (see its SOURCE.md) in the cases' namespace, and
+/// the resource it is created as; what the server sets anew (uid, resourceVersion) is dropped.
+fn fixture(file: &str) -> (&'static str, Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/objects")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let mut object: Value = serde_json::from_str(&text).expect("a fixture is JSON");
+    let resource = match object["kind"].as_str().expect("a fixture has a kind") {
+        "Pod" => "pods",
+        "Deployment" => "deployments",
+        "Service" => "services",
+        "Secret" => "secrets",
+        "ConfigMap" => "configmaps",
+        "Job" => "jobs",
+        "CronJob" => "cronjobs",
+        "DaemonSet" => "daemonsets",
+        "StatefulSet" => "statefulsets",
+        "ReplicaSet" => "replicasets",
+        "PersistentVolumeClaim" => "persistentvolumeclaims",
+        kind => panic!("no resource for a fixture of kind {kind}"),
+    };
+    if let Some(metadata) = object["metadata"].as_object_mut() {
+        for server_set in ["uid", "resourceVersion", "selfLink", "managedFields"] {
+            metadata.remove(server_set);
+        }
+        metadata.insert("namespace".into(), json!(NAMESPACE));
+    }
+    (resource, object)
+}
+
 /// What happens to the server `after_ms` after the command starts.
 fn act(cluster: &Cluster, step: &Value) {
     if let Some(spec) = step.get("create") {
@@ -233,6 +264,10 @@ fn run_case(
             }
             None => cluster.sim.create("pods", pod(spec)).expect("serve"),
         };
+    }
+    for file in case["fixtures"].as_array().into_iter().flatten() {
+        let (resource, object) = fixture(file.as_str().expect("a fixture is a file name"));
+        cluster.sim.create(resource, object).expect("fixture");
     }
     let dir = cluster.dir.path();
     if let Some(manifest) = case.get("manifest") {
@@ -402,4 +437,12 @@ fn printer_cases_of_issue_58_give_kubectls_outcome_through_kw() {
 #[test]
 fn client_gos_jsonpath_test_go_cases_give_kubectls_outcome_through_kw() {
     conform("jsonpath_test_go.json");
+}
+
+/// Expressions from public scripts (`tests/conformance/public_expressions.json`, each with the
+/// repository and file it was found in): `-o jsonpath`, `custom-columns` and `--sort-by` as
+/// people write them, on the real objects of `tests/fixtures/objects`.
+#[test]
+fn public_scripts_expressions_give_kubectls_outcome_through_kw() {
+    conform("public_expressions.json");
 }

@@ -25,6 +25,8 @@ use super::Printer;
 
 struct Held {
     kind: EventType,
+    /// Its own type: kubectl sorts the objects of every type asked for as one list.
+    resource: ResourceInfo,
     object: Box<RawValue>,
     object_lacks_type: bool,
     name: String,
@@ -42,7 +44,6 @@ pub struct SortingPrinter {
     single_object: bool,
     /// kubectl printed nothing, not even the empty `List` around the objects.
     refused: bool,
-    resource: Option<ResourceInfo>,
     held: Vec<Held>,
 }
 
@@ -59,7 +60,6 @@ impl SortingPrinter {
             template: template.to_string(),
             single_object,
             refused: false,
-            resource: None,
             held: Vec::new(),
         }
     }
@@ -71,9 +71,6 @@ impl SortingPrinter {
 
     fn release(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let mut held = std::mem::take(&mut self.held);
-        let Some(resource) = self.resource.clone() else {
-            return Ok(());
-        };
         if !self.single_object && held.iter().all(|item| item.key.is_none()) {
             self.refused = true;
             return Err(io::Error::new(
@@ -90,7 +87,7 @@ impl SortingPrinter {
             let event = Event {
                 kind: item.kind,
                 origin: Origin::List,
-                resource: &resource,
+                resource: &item.resource,
                 object: &item.object,
                 object_lacks_type: item.object_lacks_type,
                 name: &item.name,
@@ -115,11 +112,9 @@ impl Printer for SortingPrinter {
         if event.origin != Origin::List || event.row.is_some() {
             return self.inner.print_decoded(event, object, out);
         }
-        if self.resource.is_none() {
-            self.resource = Some(event.resource.clone());
-        }
         self.held.push(Held {
             kind: event.kind,
+            resource: event.resource.clone(),
             object: event.object.to_owned(),
             object_lacks_type: event.object_lacks_type,
             name: event.name.to_string(),
@@ -130,10 +125,8 @@ impl Printer for SortingPrinter {
         Ok(())
     }
 
+    /// Each type's list ends here; the objects wait for the last, to be sorted together.
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if !self.held.is_empty() {
-            self.release(out)?;
-        }
         self.inner.checkpoint(out)
     }
 
