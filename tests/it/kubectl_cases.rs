@@ -446,3 +446,11 @@ fn client_gos_jsonpath_test_go_cases_give_kubectls_outcome_through_kw() {
 fn public_scripts_expressions_give_kubectls_outcome_through_kw() {
     conform("public_expressions.json");
 }
+
+/// kubectl's `pkg/cmd/get/sorter_test.go` (`TestSortingPrinter`, `TestRuntimeSortLess`) as data:
+/// each sorted list served and sorted by `get --sort-by`, printed by name so that the order is
+/// what is compared; `upstream` keeps the Go test's expected order or error.
+#[test]
+fn kubectls_sorter_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("sorter_test_go.json");
+}
