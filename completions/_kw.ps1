@@ -79,6 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Format: wide, json, jsonl, yaml, name, ...')
             [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'The Go template of -o go-template; alone, it means -o go-template=TEMPLATE')
             [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'With =false, a jsonpath or go-template key an object lacks is an error')
+            [CompletionResult]::new('--server-print', '--server-print', [CompletionResultType]::ParameterName, 'With =false, kw lays tables out itself: NAME and AGE')
             [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Show these labels as columns (`-L app,tier`)')
             [CompletionResult]::new('--label-columns', '--label-columns', [CompletionResultType]::ParameterName, 'Show these labels as columns (`-L app,tier`)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort the initial list by this JSONPath')

@@ -75,6 +75,7 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --output 'Format: wide, json, jsonl, yaml, name, ...'
             cand --template 'The Go template of -o go-template; alone, it means -o go-template=TEMPLATE'
             cand --allow-missing-template-keys 'With =false, a jsonpath or go-template key an object lacks is an error'
+            cand --server-print 'With =false, kw lays tables out itself: NAME and AGE'
             cand -L 'Show these labels as columns (`-L app,tier`)'
             cand --label-columns 'Show these labels as columns (`-L app,tier`)'
             cand --sort-by 'Sort the initial list by this JSONPath'

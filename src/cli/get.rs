@@ -219,6 +219,25 @@ pub struct GetArgs {
     )]
     pub allow_missing_template_keys: bool,
 
+    /// With =false, kw lays tables out itself: NAME and AGE.
+    ///
+    /// kubectl's --server-print: with =false the server is asked for plain objects and the
+    /// table is kubectl's client-side one, NAME and AGE for every kind (NAMESPACE with -A,
+    /// labels with --show-labels and -L).
+    #[arg(
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value = "true",
+        default_missing_value = "true",
+        value_parser = go_bool,
+        action = clap::ArgAction::Set,
+        help_heading = "Output",
+        hide_short_help = true
+    )]
+    pub server_print: bool,
+
     /// Say each event's type (ADDED/MODIFIED/DELETED).
     ///
     /// With -w/--watch-only, say the type of each event (ADDED/MODIFIED/DELETED).

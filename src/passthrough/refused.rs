@@ -343,7 +343,7 @@ mod tests {
                 "-k",
                 "d/"
             ]),
-            kubectls("get", &["--server-print=false", "-k"], 1)
+            kubectls("get", &["-k"], 1)
         );
         assert_eq!(
             refusal(&["kw", "--vmodule", "x=1", "rollout", "status", "deploy/web"]),

@@ -89,4 +89,8 @@ pub enum PlanError {
     /// kubectl's rule: a plain watch takes one name per type.
     #[error("watch is only supported on individual resources and resource collections, but {0} resources were found")]
     TooManyNames(usize),
+    /// `--sort-by` over a table of several objects fetched one by one or several types: kubectl
+    /// sorts the server's Tables themselves, which lack the objects' fields, and refuses.
+    #[error("couldn't find any field with path {} in the list of objects", kw_go::goformat::quote::quote(.0))]
+    SortTables(String),
 }

@@ -135,6 +135,7 @@ impl FlagPlan {
                 diff,
                 ignore_unchanged: args.ignore_unchanged,
                 only,
+                client_side_table: !args.server_print,
             },
             all_namespaces: args.all_namespaces,
             namespace_set: None,

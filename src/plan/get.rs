@@ -169,7 +169,7 @@ impl GetPlan {
 
     pub fn watcher_options(&self, deadline: Option<Instant>) -> Options {
         Options {
-            table: self.output.format.is_table(),
+            table: self.output.format.is_table() && !self.output.client_side_table,
             chunk_size: self.chunk_size,
             watch: self.watching,
             print_list: self.print_list || self.measures_list(),
@@ -297,7 +297,36 @@ impl GetPlan {
                 _ => merged.push(target),
             }
         }
+        self.check_sorted_tables(&merged)?;
         Ok(merged)
+    }
+
+    /// kubectl gets a table as one server Table per request (a list, or one named object) and
+    /// sorts several by the field on the Tables themselves: unless the field is one a Table
+    /// has (`.kind`), none has it and kubectl refuses before printing.
+    fn check_sorted_tables(&self, targets: &[Target]) -> Result<(), PlanError> {
+        let Some(sort_by) = self.output.sort_by.as_ref() else {
+            return Ok(());
+        };
+        let requests: usize = targets.iter().map(|t| t.names.len().max(1)).sum();
+        if !self.output.format.is_table() || self.rules.has_conditions() || requests < 2 {
+            return Ok(());
+        }
+        let table = serde_json::json!({
+            "apiVersion": "meta.k8s.io/v1",
+            "kind": "Table",
+            "metadata": {"resourceVersion": ""},
+            "columnDefinitions": [],
+            "rows": [],
+        });
+        let found = sort_by
+            .path
+            .find(&table)
+            .is_ok_and(|groups| groups.first().is_some_and(|g| !g.is_empty()));
+        match found {
+            true => Ok(()),
+            false => Err(PlanError::SortTables(sort_by.template.clone())),
+        }
     }
 
     /// Several types print a kind in front of each name (`pod/web`), as kubectl does.
@@ -331,6 +360,8 @@ impl GetPlan {
             show_labels: output.show_labels,
             label_columns: output.label_columns.clone(),
             sort_by: output.sort_by.clone(),
+            client_side_table: output.client_side_table,
+            kind_in_names: self.with_kind(targets),
             timestamps: output.timestamps,
             started: Some(started),
             color,
@@ -356,7 +387,18 @@ impl GetPlan {
     /// What kubectl says on stderr when a one-shot get printed nothing (nothing under
     /// `--ignore-not-found`).
     pub fn no_resources_message(&self, targets: &[Target], namespace: &str) -> Option<String> {
-        if self.ignore_not_found {
+        // kubectl says it from its table path only (`-o name|json|yaml|jsonpath|...` print an
+        // empty list, or nothing, in silence).
+        let kubectls_generic = matches!(
+            self.output.format,
+            OutputFormat::Name
+                | OutputFormat::Json
+                | OutputFormat::Yaml
+                | OutputFormat::JsonPath { .. }
+                | OutputFormat::GoTemplate { .. }
+                | OutputFormat::CustomColumns { .. }
+        );
+        if self.ignore_not_found || kubectls_generic {
             return None;
         }
         Some(

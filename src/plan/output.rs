@@ -21,6 +21,8 @@ pub struct OutputPlan {
     pub diff: Option<DiffDetail>,
     pub ignore_unchanged: bool,
     pub only: Vec<EventType>,
+    /// `--server-print=false`: plain objects, and kubectl's client-side table (NAME, AGE).
+    pub client_side_table: bool,
 }
 
 impl OutputPlan {
@@ -41,6 +43,7 @@ impl OutputPlan {
             diff: None,
             ignore_unchanged: false,
             only: Vec::new(),
+            client_side_table: false,
         }
     }
 }

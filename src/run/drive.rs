@@ -27,7 +27,7 @@ use kw_events::decode::depth;
 use kw_events::events::Reconnects;
 use kw_events::events::{Event, ResourceInfo};
 use kw_output::output::chain::{self, Links};
-use kw_output::output::printer::{Closing, PrintOptions};
+use kw_output::output::printer::{Closing, NothingSorted, PrintOptions};
 use kw_output::output::writer::is_closed_pipe;
 use kw_wait::wait::{Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict};
 use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
@@ -830,7 +830,13 @@ impl Run {
         if self.several && self.plan.watching {
             watcher = watcher.first_list_under(Arc::clone(&self.readying));
         }
-        let result = watcher.run(&mut sink);
+        let result = match watcher.run(&mut sink) {
+            // The table kubectl's sorter refused prints nothing, and kubectl says it found none.
+            Err(WatchError::Output(e)) if e.get_ref().is_some_and(|e| e.is::<NothingSorted>()) => {
+                Ok(WatcherReport::default())
+            }
+            result => result,
+        };
         if let (Err(WatchError::NotFound(errors)), Some(judge), [name]) =
             (&result, &self.judge, target.names.as_slice())
         {

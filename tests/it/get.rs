@@ -898,3 +898,35 @@ fn big_lists_come_gzipped_and_small_bodies_do_not() {
     assert!(asked_gzip(namespaces));
     assert!(namespaces.body_bytes > 0 && namespaces.body_bytes < 128 * 1024);
 }
+
+/// `--server-print=false` is kw's own (issue 58), not handed to kubectl: with no kubectl to
+/// hand it to, kw asks for plain objects and prints kubectl's client-side NAME and AGE table.
+/// (`kubectl_cases.rs` compares its bytes with the pinned kubectl's.)
+#[test]
+fn server_print_false_is_laid_out_by_kw_itself() {
+    let cluster = Cluster::seeded();
+    cluster.sim.create("pods", pod("client-side")).unwrap();
+    let nowhere = tempfile::tempdir().unwrap();
+    let mut command = cluster.get(&["pod", "client-side", "--server-print=false"]);
+    command
+        .env("PATH", nowhere.path())
+        .env_remove("KUBECTL_PATH")
+        .env_remove("KW_KUBECTL");
+    let out = run(command, LIMIT);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut lines = out.stdout.lines();
+    assert_eq!(lines.next(), Some("NAME          AGE"), "{}", out.stdout);
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("client-side   ")),
+        "{}",
+        out.stdout
+    );
+    let plain = cluster
+        .sim
+        .requests()
+        .into_iter()
+        .any(|r| r.path.contains("/pods/client-side"));
+    assert!(plain, "kw asked the server itself");
+}

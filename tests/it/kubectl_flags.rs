@@ -213,7 +213,7 @@ fn no_flag_of_kubectls_is_refused_as_unknown() {
         undocumented.join("\n")
     );
     // The ones issue 56 found: handed on, not refused.
-    for must in ["get --raw", "get --kustomize", "get --server-print"] {
+    for must in ["get --raw", "get --kustomize"] {
         assert!(handed.iter().any(|h| h == must), "{must}: {handed:?}");
     }
 }

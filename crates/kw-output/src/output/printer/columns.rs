@@ -121,6 +121,11 @@ impl Printer for ColumnsPrinter {
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        // Not watching, kubectl prints one List of every type's objects: one table, aligned
+        // as a whole (`get deploy,sts,ds -o custom-columns=...`).
+        if !self.watching {
+            return Ok(());
+        }
         self.tabwriter.flush(out)
     }
 

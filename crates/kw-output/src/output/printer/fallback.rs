@@ -170,6 +170,23 @@ pub fn fallback_row(
     (columns, cells)
 }
 
+/// kubectl's client-side row under `--server-print=false`: it decodes every object as
+/// unstructured, which none of its kinds' printers takes, so NAME and AGE for all.
+pub fn client_side_row(
+    object: &Value,
+    now: SystemTime,
+) -> (Vec<TableColumnDefinition>, Vec<Value>) {
+    let no_printer = ResourceInfo {
+        plural: String::new(),
+        singular: String::new(),
+        kind: String::new(),
+        group: String::new(),
+        version: String::new(),
+        namespaced: false,
+    };
+    fallback_row(&no_printer, object, now)
+}
+
 fn get<'v>(object: &'v Value, path: &[&str]) -> Option<&'v Value> {
     path.iter().try_fold(object, |value, key| value.get(key))
 }

@@ -48,6 +48,7 @@ pub use name::NamePrinter;
 pub(crate) use options::ObjectLayout;
 pub use options::{PrintOptions, SortBy};
 pub use rollout_status::RolloutStatusPrinter;
+pub use sort_keys::{NothingSorted, SortFieldMissing};
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
@@ -61,7 +62,11 @@ pub fn new_printer(options: &PrintOptions) -> Box<dyn Printer> {
     // kubectl sorts object formats only without --watch (tables it sorts either way).
     let sorts_objects = !options.format.is_table() && !options.watching;
     if let Some(sort_by) = options.sort_by.as_ref().filter(|_| sorts_objects) {
-        printer = Box::new(sorted_list::SortingPrinter::new(printer, &sort_by.path));
+        printer = Box::new(sorted_list::SortingPrinter::new(
+            printer,
+            (&sort_by.template, &sort_by.path),
+            options.single_object,
+        ));
     }
     if !options.only.is_empty() || options.ignore_unchanged {
         printer = Box::new(filter::FilterPrinter::new(

@@ -86,6 +86,12 @@ pub struct PrintOptions {
     pub measure_list: bool,
     /// `--timeout`'s instant: a go-template run stops there (`GoTemplateOutOfTime`).
     pub deadline: Option<std::time::Instant>,
+    /// `--server-print=false`: the table is kubectl's client-side one, NAME and AGE for every
+    /// kind (the objects come without rows).
+    pub client_side_table: bool,
+    /// Several types or `--show-kind`: a row the printer lays out itself (the server sent no
+    /// Table) puts the kind before the name, as the chain does to the server's rows.
+    pub kind_in_names: bool,
 }
 
 /// `--sort-by`, parsed.

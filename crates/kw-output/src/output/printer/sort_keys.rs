@@ -1,10 +1,26 @@
 //! Ordering rows for `--sort-by` as kubectl's `TableSorter` orders them (`kubectl/pkg/cmd/get/
-//! sorter.go`): numbers by value, strings that are both resource quantities (`100m`, `1Gi`) by
-//! quantity, other strings in natural order (`pod-2` before `pod-10`, `sortorder.NaturalLess`),
-//! arrays element by element; values kubectl cannot sort (booleans, maps, mixed types) compare
-//! as "not less". The sort itself is Go's (`go_sort`).
+//! sorter.go`, `isLess`): numbers by value, strings that are both resource quantities (`100m`,
+//! `1Gi`) by quantity, other strings byte by byte (kubectl 1.37 compares Go strings with `<`:
+//! `pod-10` before `pod-2`, `10.0.0.10` before `10.0.0.9`; older kubectl ordered them
+//! "naturally"); values kubectl cannot sort (booleans, maps, arrays, mixed types) compare as
+//! "not less". The sort itself is Go's (`go_sort`).
 
 use serde_json::Value;
+
+use kw_go::goformat::quote::quote;
+
+/// `--sort-by` over several objects none of which has the field: kubectl's `SortObjects`
+/// checks that one has it (it knows no schema), and prints nothing when none has.
+#[derive(Debug, thiserror::Error)]
+#[error("couldn't find any field with path {} in the list of objects", quote(.0))]
+pub struct SortFieldMissing(pub String);
+
+/// A sorted table's list had no row with the `--sort-by` field: kubectl's `SortingPrinter`
+/// fails on it and `get` ignores a printer's failure, so nothing is printed and kubectl says
+/// `No resources found`, as for an empty list (the run takes this for "printed nothing").
+#[derive(Debug, thiserror::Error)]
+#[error("no object has the --sort-by field")]
+pub struct NothingSorted;
 
 /// kubectl's `isLess` for values decoded from JSON.
 pub fn sort_key_less(a: &Value, b: &Value) -> bool {
@@ -19,63 +35,10 @@ pub fn sort_key_less(a: &Value, b: &Value) -> bool {
         },
         (Value::String(x), Value::String(y)) => match (parse_quantity(x), parse_quantity(y)) {
             (Some(qx), Some(qy)) => qx < qy,
-            _ => natural_less(x, y),
+            _ => x < y,
         },
-        (Value::Array(x), Value::Array(y)) => {
-            for (i, j) in x.iter().zip(y) {
-                if !sort_key_less(i, j) {
-                    return false;
-                }
-            }
-            true
-        }
         _ => false,
     }
-}
-
-/// `github.com/fvbommel/sortorder.NaturalLess`: digits sort before other bytes, runs of digits
-/// compare as numbers (then by leading zeros), other bytes compare as bytes.
-pub fn natural_less(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (da, db) = (a[i].is_ascii_digit(), b[j].is_ascii_digit());
-        if da != db {
-            return da;
-        }
-        if !da {
-            if a[i] != b[j] {
-                return a[i] < b[j];
-            }
-            i += 1;
-            j += 1;
-            continue;
-        }
-        while i < a.len() && a[i] == b'0' {
-            i += 1;
-        }
-        while j < b.len() && b[j] == b'0' {
-            j += 1;
-        }
-        let (start_a, start_b) = (i, j);
-        while i < a.len() && a[i].is_ascii_digit() {
-            i += 1;
-        }
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        let (na, nb) = (&a[start_a..i], &b[start_b..j]);
-        if na.len() != nb.len() {
-            return na.len() < nb.len();
-        }
-        if na != nb {
-            return na < nb;
-        }
-        if start_a != start_b {
-            return start_a < start_b;
-        }
-    }
-    a.len() < b.len()
 }
 
 /// A Kubernetes resource quantity (`1.5`, `100m`, `2Gi`, `1e3`) as a number, or `None` when
@@ -130,13 +93,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn natural_order() {
-        assert!(natural_less("pod-2", "pod-10"));
-        assert!(!natural_less("pod-10", "pod-2"));
-        assert!(natural_less("a1", "ab"));
-        assert!(natural_less("a01", "a001"));
-        assert!(natural_less("a", "ab"));
-        assert!(!natural_less("b", "a"));
+    fn strings_in_byte_order() {
+        assert!(sort_key_less(&json!("pod-10"), &json!("pod-2")));
+        assert!(!sort_key_less(&json!("pod-2"), &json!("pod-10")));
+        assert!(sort_key_less(&json!("10.0.0.10"), &json!("10.0.0.9")));
+        assert!(sort_key_less(&json!("B"), &json!("a")));
+        assert!(sort_key_less(&json!("a"), &json!("ab")));
     }
 
     #[test]

@@ -4,6 +4,10 @@
 //! sorts them exactly as kubectl does (`sort_keys` and Go's sort, `go_sort`), and replays them to
 //! the format's printer. kubectl does this only without `--watch` (its goldens show watch
 //! output unsorted), so kw too. Tables sort themselves (`table`), watching or not.
+//!
+//! kubectl sorts a list (never one named object, which it prints bare) only after checking
+//! that some object of it has the field: when none has, it prints nothing and fails
+//! (`SortFieldMissing`), even over a list of one.
 
 use std::io::{self, Write};
 
@@ -16,11 +20,13 @@ use kw_wire::EventType;
 
 use super::contract::DecodedObject;
 use super::go_sort::go_sort;
-use super::sort_keys::sort_key_less;
+use super::sort_keys::{sort_key_less, SortFieldMissing};
 use super::Printer;
 
 struct Held {
     kind: EventType,
+    /// Its own type: kubectl sorts the objects of every type asked for as one list.
+    resource: ResourceInfo,
     object: Box<RawValue>,
     object_lacks_type: bool,
     name: String,
@@ -32,16 +38,28 @@ struct Held {
 pub struct SortingPrinter {
     inner: Box<dyn Printer>,
     path: JsonPath,
-    resource: Option<ResourceInfo>,
+    /// `--sort-by` as kubectl names it in its error (`{.a.b}`).
+    template: String,
+    /// One named object: kubectl prints it without sorting, so without the check.
+    single_object: bool,
+    /// kubectl printed nothing, not even the empty `List` around the objects.
+    refused: bool,
     held: Vec<Held>,
 }
 
 impl SortingPrinter {
-    pub fn new(inner: Box<dyn Printer>, path: &JsonPath) -> SortingPrinter {
+    /// `template` is `--sort-by` as kubectl words it, `path` the same parsed.
+    pub fn new(
+        inner: Box<dyn Printer>,
+        (template, path): (&str, &JsonPath),
+        single_object: bool,
+    ) -> SortingPrinter {
         SortingPrinter {
             inner,
             path: path.clone(),
-            resource: None,
+            template: template.to_string(),
+            single_object,
+            refused: false,
             held: Vec::new(),
         }
     }
@@ -53,9 +71,13 @@ impl SortingPrinter {
 
     fn release(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let mut held = std::mem::take(&mut self.held);
-        let Some(resource) = self.resource.clone() else {
-            return Ok(());
-        };
+        if !self.single_object && held.iter().all(|item| item.key.is_none()) {
+            self.refused = true;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                SortFieldMissing(self.template.clone()),
+            ));
+        }
         go_sort(&mut held, |a, b| match (&a.key, &b.key) {
             (None, _) => true,
             (_, None) => false,
@@ -65,7 +87,7 @@ impl SortingPrinter {
             let event = Event {
                 kind: item.kind,
                 origin: Origin::List,
-                resource: &resource,
+                resource: &item.resource,
                 object: &item.object,
                 object_lacks_type: item.object_lacks_type,
                 name: &item.name,
@@ -90,11 +112,9 @@ impl Printer for SortingPrinter {
         if event.origin != Origin::List || event.row.is_some() {
             return self.inner.print_decoded(event, object, out);
         }
-        if self.resource.is_none() {
-            self.resource = Some(event.resource.clone());
-        }
         self.held.push(Held {
             kind: event.kind,
+            resource: event.resource.clone(),
             object: event.object.to_owned(),
             object_lacks_type: event.object_lacks_type,
             name: event.name.to_string(),
@@ -105,16 +125,17 @@ impl Printer for SortingPrinter {
         Ok(())
     }
 
+    /// Each type's list ends here; the objects wait for the last, to be sorted together.
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if !self.held.is_empty() {
-            self.release(out)?;
-        }
         self.inner.checkpoint(out)
     }
 
     fn finish(&mut self, closing: &super::Closing<'_>, out: &mut dyn Write) -> io::Result<()> {
         if !self.held.is_empty() {
             self.release(out)?;
+        }
+        if self.refused {
+            return Ok(());
         }
         self.inner.finish(closing, out)
     }

@@ -26,7 +26,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use kw_events::events::{Event, Origin, TableRow};
+use kw_events::events::{kind_prefix, Event, Origin, TableRow};
 use kw_go::jsonpath::JsonPath;
 use kw_wire::{EventType, TableColumnDefinition};
 
@@ -34,9 +34,9 @@ use super::cell::{write_cell, write_string_cell};
 use super::changes::Changes;
 use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
-use super::fallback::fallback_row;
+use super::fallback::{client_side_row, fallback_row};
 use super::go_sort::go_sort;
-use super::sort_keys::sort_key_less;
+use super::sort_keys::{sort_key_less, NothingSorted};
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
@@ -79,6 +79,12 @@ pub struct TablePrinter {
     /// is complete.
     sort_by: Option<JsonPath>,
     held: Vec<(Option<Value>, Vec<u8>)>,
+    /// Not watching: a sorted list none of whose rows has the field is not printed at all
+    /// (kubectl's `SortingPrinter` fails on it, and `get` ignores a printer's failure).
+    drops_unsortable: bool,
+    /// Rows laid out here: as kubectl's client-side table (`--server-print=false`), and with
+    /// the kind before the name.
+    fallback: (bool, bool),
     timestamps: Option<TimestampFormat>,
     started: std::time::SystemTime,
     color: bool,
@@ -115,6 +121,8 @@ impl TablePrinter {
             label_columns: options.label_columns.clone(),
             show_labels: options.show_labels,
             sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            drops_unsortable: !options.watching,
+            fallback: (options.client_side_table, options.kind_in_names),
             held: Vec::new(),
             timestamps: options.timestamps,
             started: options.started.unwrap_or_else(std::time::SystemTime::now),
@@ -394,7 +402,9 @@ impl TablePrinter {
         object: &DecodedObject<'_>,
     ) -> io::Result<(Vec<u8>, Vec<u8>)> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, object, |event| self.render_row(event, object));
+            return with_fallback_row(event, object, self.fallback, |event| {
+                self.render_row(event, object)
+            });
         };
         if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
             self.last_columns.clear();
@@ -419,7 +429,9 @@ impl TablePrinter {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, object, |event| self.print_with(event, object, out));
+            return with_fallback_row(event, object, self.fallback, |event| {
+                self.print_with(event, object, out)
+            });
         };
         let same_as_last = row.columns.is_empty() || self.same_as_last_columns(&row);
         let suppress_header = self.no_headers || (self.printed_headers && same_as_last);
@@ -472,7 +484,9 @@ impl TablePrinter {
     /// `measure` with the event's one decoded object.
     fn measure_with(&mut self, event: &Event<'_>, object: &DecodedObject<'_>) -> io::Result<()> {
         let Some(row) = event.row else {
-            return with_fallback_row(event, object, |event| self.measure_with(event, object));
+            return with_fallback_row(event, object, self.fallback, |event| {
+                self.measure_with(event, object)
+            });
         };
         if !row.columns.is_empty() && !self.same_as_last_columns(&row) {
             self.last_columns.clear();
@@ -517,6 +531,11 @@ impl Printer for TablePrinter {
         self.list_done = true;
         if !self.held.is_empty() {
             let mut held = std::mem::take(&mut self.held);
+            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _)| k.is_none()) {
+                self.tabwriter.discard();
+                self.printed_headers = false;
+                return Err(io::Error::new(io::ErrorKind::InvalidData, NothingSorted));
+            }
             // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
             go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
             for (_, line) in held {
@@ -544,10 +563,22 @@ impl Printer for TablePrinter {
 fn with_fallback_row<T>(
     event: &Event<'_>,
     object: &DecodedObject<'_>,
+    (client_side, kind_in_names): (bool, bool),
     then: impl FnOnce(&Event<'_>) -> io::Result<T>,
 ) -> io::Result<T> {
     let object = object.or_invalid_data()?;
-    let (columns, cells) = fallback_row(event.resource, object, std::time::SystemTime::now());
+    let now = std::time::SystemTime::now();
+    let (columns, cells) = match client_side {
+        true => client_side_row(object, now),
+        false => fallback_row(event.resource, object, now),
+    };
+    let mut cells = cells;
+    if kind_in_names {
+        let prefix = kind_prefix(&event.resource.kind, &event.resource.group);
+        if let Some(Value::String(name)) = cells.first_mut() {
+            *name = format!("{prefix}/{name}");
+        }
+    }
     then(&Event {
         row: Some(TableRow {
             columns: &columns,

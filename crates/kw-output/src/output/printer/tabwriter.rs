@@ -205,6 +205,11 @@ impl TabWriter {
         result
     }
 
+    /// Drop everything buffered, unwritten (a sorted table kubectl would not print).
+    pub fn discard(&mut self) {
+        self.reset();
+    }
+
     fn reset(&mut self) {
         self.text.clear();
         self.counted_up_to = 0;

@@ -116,6 +116,8 @@ impl TemplateRuns {
         }
         Ok(Some(if self.watch_events {
             watch_event(event, object)
+        } else if self.tabwriter.is_none() {
+            read_as_list(object)
         } else {
             object
         }))
@@ -210,6 +212,31 @@ pub fn event_object(
         }
     }
     Ok(object)
+}
+
+/// One named object as kubectl's `get` hands it to a template: apimachinery's unstructured
+/// decoder takes any object with an `items` array for a list (a custom resource's own `items`
+/// field included), and `get` prints a list as a `List` of its items, under the object's
+/// resourceVersion; its other fields are gone.
+fn read_as_list(object: Value) -> Value {
+    let Value::Object(mut fields) = object else {
+        return object;
+    };
+    if !fields.get("items").is_some_and(Value::is_array) {
+        return Value::Object(fields);
+    }
+    let resource_version = fields
+        .get("metadata")
+        .and_then(|m| m.get("resourceVersion"))
+        .cloned()
+        .unwrap_or_else(|| Value::String(String::new()));
+    let items = fields.remove("items").unwrap_or_default();
+    serde_json::json!({
+        "apiVersion": "v1",
+        "items": items,
+        "kind": "List",
+        "metadata": {"resourceVersion": resource_version},
+    })
 }
 
 /// kubectl's `WatchEvent` as printers see it: `{"type": .., "object": ..}`.
