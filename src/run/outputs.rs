@@ -23,10 +23,11 @@ use super::ordered::Gate;
 
 pub(super) type SharedOutput = Shared<Output<Separated>>;
 
-/// Stdout, with a blank line owed before the next table: written with that table's first
-/// bytes, so a type with no rows costs no blank line (kubectl's layout).
+/// Stdout, with a separator owed before the next table or block (a blank line, a YAML
+/// document's start): written with its first bytes, so a type with no rows costs no blank line
+/// (kubectl's layout).
 pub(super) struct Separated {
-    owed: bool,
+    owed: &'static [u8],
     out: io::Stdout,
     /// A table of several, at its order: its bytes go through the gate.
     gate: Option<(Arc<Gate>, usize)>,
@@ -38,9 +39,9 @@ impl Write for Separated {
             gate.write(*order, bytes)?;
             return Ok(bytes.len());
         }
-        if self.owed && !bytes.is_empty() {
-            self.out.write_all(b"\n")?;
-            self.owed = false;
+        if !self.owed.is_empty() && !bytes.is_empty() {
+            self.out.write_all(self.owed)?;
+            self.owed = b"";
         }
         self.out.write(bytes)
     }
@@ -64,6 +65,9 @@ pub(super) struct Outputs {
     ordered: Mutex<Option<Ordered>>,
     /// Said on stderr once the first list is printed (`GetPlan::after_listing`); taken then.
     after_listing: Arc<Mutex<Option<String>>>,
+    /// `start_block` was called: the next sink opens a fresh output, after a separator if
+    /// something was printed before (`Some(true)`).
+    block: Mutex<Option<bool>>,
 }
 
 struct Ordered {
@@ -81,6 +85,7 @@ impl Outputs {
             current: Mutex::new(None),
             ordered: Mutex::new(None),
             after_listing: Arc::default(),
+            block: Mutex::new(None),
         }
     }
 
@@ -145,8 +150,10 @@ impl Outputs {
             }
         }
         let mut current = self.current();
+        let block = kw_base::mutex::lock(&self.block).take();
         let reuse = match *current {
             None => false,
+            Some(_) if block.is_some() => false,
             Some(_) if !self.per_type => true,
             // A new table starts at every type; the other formats are one document.
             Some(_) => !options.format.is_table(),
@@ -154,10 +161,15 @@ impl Outputs {
         let output = match (&*current, reuse) {
             (Some(open), true) => open.clone(),
             _ => {
-                let mut owed = false;
+                let mut owed: &'static [u8] = b"";
                 if let Some(done) = current.take() {
                     finish(&done, &Closing::default())?;
-                    owed = printed > 0 && !options.no_headers;
+                    if printed > 0 && !options.no_headers {
+                        owed = b"\n";
+                    }
+                }
+                if block == Some(true) {
+                    owed = separator(&options);
                 }
                 let fresh = Shared(Arc::new(Mutex::new(Output::new(
                     printer::new_printer(&options),
@@ -177,6 +189,18 @@ impl Outputs {
             listed: None,
             after_listing: Some(Arc::clone(&self.after_listing)),
         })
+    }
+
+    /// Close what is printed so far (a one-shot fleet's contexts that answered in time) and
+    /// print what comes next as a block of its own (a context late to answer): its own
+    /// printer, its own header and column widths, after a separator when `after_some` events
+    /// were printed before.
+    pub(super) fn start_block(&self, after_some: bool) -> Result<(), WatchError> {
+        if let Some(done) = self.current().take() {
+            finish(&done, &Closing::default())?;
+        }
+        *kw_base::mutex::lock(&self.block) = Some(after_some);
+        Ok(())
     }
 
     /// Let the printer close what it holds open, with what the run knows once it is over, and
@@ -217,7 +241,7 @@ impl Ordered {
                 let table = Shared(Arc::new(Mutex::new(Output::new(
                     printer::new_printer(&options),
                     Separated {
-                        owed: false,
+                        owed: b"",
                         out: io::stdout(),
                         gate: Some((Arc::clone(&self.gate), order)),
                     },
@@ -232,6 +256,18 @@ impl Ordered {
             listed: Some((Arc::clone(&self.gate), order)),
             after_listing: Some(Arc::clone(after_listing)),
         }
+    }
+}
+
+/// What goes between two blocks of one format: a blank line between tables (as between
+/// kubectl's tables of several types), a document start between YAML documents; JSON values
+/// and lines follow one another as they are.
+fn separator(options: &PrintOptions) -> &'static [u8] {
+    use kw_output::output::printer::format::OutputFormat;
+    match &options.format {
+        format if format.is_table() && !options.no_headers => b"\n",
+        OutputFormat::Yaml | OutputFormat::Kyaml => b"---\n",
+        _ => b"",
     }
 }
 

@@ -59,6 +59,32 @@ fn runs(cluster: &Cluster) -> usize {
         .unwrap_or(0)
 }
 
+/// A kubeconfig `fleet` for the sim: a context per user given, named `c-0`, `c-1` ... in order,
+/// each with its own user (`c-N-user`), all in `default`.
+fn fleet_kubeconfig(cluster: &Cluster, users: &[serde_json::Value]) -> PathBuf {
+    use base64::Engine as _;
+    let names: Vec<String> = (0..users.len()).map(|i| format!("c-{i}")).collect();
+    let config = json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "c-0",
+        "clusters": [{"name": "sim", "cluster": {
+            "server": cluster.sim.url(),
+            "certificate-authority-data":
+                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
+        }}],
+        "contexts": names.iter().map(|name| json!({"name": name, "context": {
+            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
+            .collect::<Vec<_>>(),
+        "users": names.iter().zip(users).map(|(name, user)| json!({
+            "name": format!("{name}-user"), "user": user}))
+            .collect::<Vec<_>>(),
+    });
+    let path = cluster.dir.path().join("fleet");
+    std::fs::write(&path, config.to_string()).unwrap();
+    path
+}
+
 fn exec_user(api_version: &str, command: &Path) -> serde_json::Value {
     json!({"exec": {
         "apiVersion": api_version,
@@ -857,7 +883,6 @@ fn a_plugin_that_prints_without_end_is_stopped_at_one_mebibyte() {
 /// of them runs every plugin, a few at a time however many contexts start at once.
 #[test]
 fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
-    use base64::Engine as _;
     const CONTEXTS: usize = 12;
     let cluster = Cluster::seeded();
     let dir = cluster.dir.path().display();
@@ -877,25 +902,8 @@ fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
             cluster.sim.admin_token()
         ),
     );
-    let names: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}")).collect();
-    let config = json!({
-        "apiVersion": "v1",
-        "kind": "Config",
-        "current-context": "c-0",
-        "clusters": [{"name": "sim", "cluster": {
-            "server": cluster.sim.url(),
-            "certificate-authority-data":
-                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
-        }}],
-        "contexts": names.iter().map(|name| json!({"name": name, "context": {
-            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
-            .collect::<Vec<_>>(),
-        "users": names.iter().map(|name| json!({"name": format!("{name}-user"),
-            "user": exec_user("client.authentication.k8s.io/v1", &plugin)}))
-            .collect::<Vec<_>>(),
-    });
-    let path = cluster.dir.path().join("fleet");
-    std::fs::write(&path, config.to_string()).unwrap();
+    let user = exec_user("client.authentication.k8s.io/v1", &plugin);
+    let path = fleet_kubeconfig(&cluster, &vec![user; CONTEXTS]);
     let mut live = Live::spawn(&mut kw_get(
         &cluster,
         &path,
@@ -927,7 +935,6 @@ fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
 /// first context held up every other); the rows still come in the fleet's order.
 #[test]
 fn a_one_shot_fleet_runs_its_contexts_plugins_side_by_side_and_prints_in_order() {
-    use base64::Engine as _;
     const CONTEXTS: usize = 4;
     let cluster = Cluster::seeded();
     let dir = cluster.dir.path().display();
@@ -948,24 +955,8 @@ fn a_one_shot_fleet_runs_its_contexts_plugins_side_by_side_and_prints_in_order()
         ),
     );
     let names: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}")).collect();
-    let config = json!({
-        "apiVersion": "v1",
-        "kind": "Config",
-        "current-context": "c-0",
-        "clusters": [{"name": "sim", "cluster": {
-            "server": cluster.sim.url(),
-            "certificate-authority-data":
-                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
-        }}],
-        "contexts": names.iter().map(|name| json!({"name": name, "context": {
-            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
-            .collect::<Vec<_>>(),
-        "users": names.iter().map(|name| json!({"name": format!("{name}-user"),
-            "user": exec_user("client.authentication.k8s.io/v1", &plugin)}))
-            .collect::<Vec<_>>(),
-    });
-    let path = cluster.dir.path().join("fleet");
-    std::fs::write(&path, config.to_string()).unwrap();
+    let user = exec_user("client.authentication.k8s.io/v1", &plugin);
+    let path = fleet_kubeconfig(&cluster, &vec![user; CONTEXTS]);
     let out = run(
         kw_get(&cluster, &path, &["pods", "-o", "name", "--context", "c-*"]),
         LIMIT,
@@ -991,4 +982,119 @@ fn a_one_shot_fleet_runs_its_contexts_plugins_side_by_side_and_prints_in_order()
     let mut blocks = contexts.clone();
     blocks.dedup();
     assert_eq!(blocks, names, "{}", out.stdout);
+}
+
+/// A plugin that hangs (for `secs`, then fails, writing `exited` in the cluster's dir), its
+/// stderr apart from kw's so that a test reading kw's stderr to its end never waits for it.
+fn hung_plugin(cluster: &Cluster, secs: u32) -> PathBuf {
+    let dir = cluster.dir.path().display();
+    write_script(
+        cluster,
+        "hung",
+        &format!("sleep {secs} 2>/dev/null\necho $$ >> '{dir}/exited'\nexit 1\n"),
+    )
+}
+
+/// A plugin that answers at once with the sim's admin token.
+fn quick_plugin(cluster: &Cluster) -> PathBuf {
+    write_script(
+        cluster,
+        "quick",
+        &format!(
+            "cat <<EOF\n{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{}\"}}}}\nEOF\n",
+            cluster.sim.admin_token()
+        ),
+    )
+}
+
+/// The contexts that `-o name` lines (`CONTEXT/kind/name`) came from, each once, in order.
+fn contexts_of(lines: &[String]) -> Vec<String> {
+    let mut contexts: Vec<String> = lines
+        .iter()
+        .map(|line| line.split('/').next().unwrap_or_default().to_string())
+        .collect();
+    contexts.dedup();
+    contexts
+}
+
+/// A one-shot list over three contexts whose first one's plugin hangs, with no deadline
+/// (issue 61, point 4): the other two are printed after 5 s instead of waiting for it (before:
+/// nothing was printed until the plugin ended), kw says once which context is late, and the
+/// late context's error comes after them when its plugin gives up.
+#[test]
+fn a_hung_first_context_does_not_hold_up_a_one_shot_fleet() {
+    let cluster = Cluster::seeded();
+    let hung = exec_user(
+        "client.authentication.k8s.io/v1",
+        &hung_plugin(&cluster, 12),
+    );
+    let quick = exec_user("client.authentication.k8s.io/v1", &quick_plugin(&cluster));
+    let path = fleet_kubeconfig(&cluster, &[hung, quick.clone(), quick]);
+    let live = Live::spawn(&mut kw_get(
+        &cluster,
+        &path,
+        &["pods", "-o", "name", "--context", "c-*"],
+    ));
+    let lines = live.lines_until(LIMIT, |line| line.starts_with("c-2/"));
+    assert!(
+        !cluster.dir.path().join("exited").exists(),
+        "the others waited for the hung plugin: {lines:?}"
+    );
+    let (code, rest, stderr) = live.finish(LIMIT);
+    let all: Vec<String> = lines.into_iter().chain(rest).collect();
+    assert_eq!(contexts_of(&all), ["c-1", "c-2"], "{all:?}\n{stderr}");
+    assert_eq!(
+        stderr
+            .matches("context \"c-0\": no answer after 5s: the other contexts are printed")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    // The hung context fails when its plugin does: the run's exit says so.
+    assert!(stderr.contains("error: context \"c-0\""), "{stderr}");
+    assert_ne!(code, Some(0), "{stderr}");
+}
+
+/// A watch over a fleet where 8 contexts' plugins hang and 8 answer at once (issue 61, point
+/// 4): every healthy context's first rows come before any hung plugin ends (8 s). With 10 s of
+/// patience per plugin permit, the hung ones held the healthy ones' first rows for 10 and 20 s.
+#[test]
+fn hung_plugins_in_a_watched_fleet_cost_the_healthy_contexts_little() {
+    const HUNG: usize = 8;
+    let cluster = Cluster::seeded();
+    let hung = exec_user("client.authentication.k8s.io/v1", &hung_plugin(&cluster, 8));
+    let quick = exec_user("client.authentication.k8s.io/v1", &quick_plugin(&cluster));
+    // Each context's plugin its own (an argument apart): identical ones would run once.
+    let users: Vec<serde_json::Value> = (0..2 * HUNG)
+        .map(|i| {
+            let mut user = if i < HUNG {
+                hung.clone()
+            } else {
+                quick.clone()
+            };
+            user["exec"]["args"] = json!([format!("context-{i}")]);
+            user
+        })
+        .collect();
+    let path = fleet_kubeconfig(&cluster, &users);
+    let mut live = Live::spawn(&mut kw_get(
+        &cluster,
+        &path,
+        &["pods", "-w", "-o", "name", "--context", "c-*"],
+    ));
+    let listed = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    live.lines_until(LIMIT, |line| {
+        let mut listed = listed.borrow_mut();
+        listed.insert(line.split('/').next().unwrap_or_default().to_string());
+        listed.len() == HUNG
+    });
+    let exited = cluster.dir.path().join("exited").exists();
+    let stderr = live.kill();
+    assert!(
+        !exited,
+        "a hung plugin ended before the healthy contexts' first rows: {stderr}"
+    );
+    let healthy: std::collections::BTreeSet<String> =
+        (HUNG..2 * HUNG).map(|i| format!("c-{i}")).collect();
+    assert_eq!(*listed.borrow(), healthy, "{stderr}");
 }

@@ -34,6 +34,8 @@ enum Answer {
     /// 200 with a chunked body (a watch): these bytes in one chunk, then nothing more, the
     /// response held open until the server is dropped.
     Stream(Vec<u8>),
+    /// 200 with this body's length, the body sent a byte every 2 s (each read a timer resets).
+    Trickle(Vec<u8>),
 }
 
 impl Answer {
@@ -130,6 +132,7 @@ fn connection(
             Answer::Json { body, gzip } => ("200 OK", body, gzip),
             Answer::NotFound => ("404 Not Found", b"{}".to_vec(), false),
             Answer::Stall => return hold(),
+            Answer::Trickle(body) => return trickle(&stream, &body, stop),
             Answer::Stream(body) => {
                 let mut answer = format!(
                     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
@@ -159,6 +162,28 @@ fn connection(
         answer.extend_from_slice(&body);
         let mut writer = &stream;
         if writer.write_all(&answer).is_err() {
+            return;
+        }
+    }
+}
+
+/// `Answer::Trickle`: the head, then a byte of `body` every 2 s until the server is dropped.
+fn trickle(stream: &TcpStream, body: &[u8], stop: &(Mutex<bool>, Condvar)) {
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut writer = stream;
+    if writer.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    for byte in body {
+        let (lock, wake) = stop;
+        let stopped = lock.lock().unwrap();
+        let (stopped, _) = wake
+            .wait_timeout_while(stopped, Duration::from_secs(2), |stopped| !*stopped)
+            .unwrap();
+        if *stopped || writer.write_all(&[*byte]).is_err() {
             return;
         }
     }

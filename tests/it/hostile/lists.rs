@@ -1,7 +1,8 @@
 //! Lists a hostile server never finishes (issue #45 item 4): `--timeout` bounds the first LIST
 //! of `rollout status TYPE` and `rollout status -l` as it bounds every request, and a server
 //! that answers page after page, each with a new continue token, is read up to a bound
-//! (`MAX_LIST_PAGES`, 10,000) and then refused with an error naming it, never for ever.
+//! (`MAX_LIST_PAGES`, 10,000) and then refused with an error naming it, never for ever. A
+//! fleet's first context whose list trickles does not hold up the others' (issue 61, point 4).
 
 use std::time::{Duration, Instant};
 
@@ -72,4 +73,70 @@ fn a_list_that_pages_for_ever_is_refused_after_the_bound() {
     );
     let lists = server.asked().iter().filter(|p| is_pod_list(p)).count();
     assert_eq!(lists, 10_000, "pages asked");
+}
+
+/// `kw get pods` over three contexts, the first a server whose pod list trickles a byte every
+/// 2 s, the other two the sim (issue 61, point 4): the sim's contexts are printed after 5 s,
+/// and kw says the trickling one is late, instead of printing nothing for as long as the list
+/// takes (150 s with nothing printed, in the audit).
+#[test]
+fn a_first_context_whose_list_trickles_does_not_hold_up_a_one_shot_fleet() {
+    use base64::Engine as _;
+    let list =
+        r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[]}"#;
+    let server = Hostile::serve(move |path| match path {
+        p if is_pod_list(p) => Answer::Trickle(list.as_bytes().to_vec()),
+        "/api/v1" => core_discovery(),
+        _ => Answer::NotFound,
+    });
+    let cluster = crate::harness::Cluster::seeded();
+    let home = tempfile::tempdir().expect("temp dir");
+    let config = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "slow",
+        "clusters": [
+            {"name": "slow", "cluster": {"server": server.url}},
+            {"name": "sim", "cluster": {
+                "server": cluster.sim.url(),
+                "certificate-authority-data":
+                    base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
+            }},
+        ],
+        "contexts": [
+            {"name": "slow", "context": {"cluster": "slow", "user": "nobody", "namespace": "default"}},
+            {"name": "one", "context": {"cluster": "sim", "user": "admin", "namespace": "default"}},
+            {"name": "two", "context": {"cluster": "sim", "user": "admin", "namespace": "default"}},
+        ],
+        "users": [
+            {"name": "nobody", "user": {"token": "not-a-secret"}},
+            {"name": "admin", "user": {"token": cluster.sim.admin_token()}},
+        ],
+    });
+    let path = home.path().join("kubeconfig");
+    std::fs::write(&path, config.to_string()).expect("kubeconfig");
+    let mut cmd = kw_in(home.path());
+    cmd.args([
+        "get",
+        "pods",
+        "-o",
+        "name",
+        "--context",
+        "slow,one,two",
+        "--kubeconfig",
+    ])
+    .arg(&path);
+    let mut live = crate::harness::Live::spawn(&mut cmd);
+    let lines = live.lines_until(LIMIT, |line| line.starts_with("two/"));
+    assert!(
+        lines.iter().all(|line| !line.starts_with("slow/")),
+        "{lines:?}"
+    );
+    assert!(lines[0].starts_with("one/"), "the fleet's order: {lines:?}");
+    let stderr = live.kill();
+    assert!(
+        stderr.contains("context \"slow\": no answer after 5s"),
+        "{stderr}"
+    );
+    assert!(server.asked().iter().any(|p| is_pod_list(p)));
 }

@@ -10,9 +10,13 @@ use kw_base::permits::Permits;
 
 /// How many exec credential plugins run at once.
 const PLUGINS_AT_ONCE: usize = 4;
-/// How long a plugin run counts against that: one that waits longer (for a login in a browser)
-/// lets the next one start.
-const PLUGIN_PATIENCE: Duration = Duration::from_secs(10);
+/// How long a plugin run counts against that: about what a plugin takes to start and answer
+/// (gke-gcloud-auth-plugin and kubelogin with a cached token: a tenth of a second; `aws eks
+/// get-token`: under one). The limit is on plugins starting at once (a thousand interpreters
+/// starting together), not on plugins waiting: one that runs longer (for a login in a
+/// browser, or hung) lets the next one start, so N hung plugins hold the others up for N / 4
+/// seconds at most (10 s of patience held a healthy fleet's first rows for 20, issue 61).
+const PLUGIN_PATIENCE: Duration = Duration::from_secs(1);
 
 /// Shared by the clients of one run (`Client::sharing`).
 pub struct Shared {

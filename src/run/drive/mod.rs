@@ -1,7 +1,9 @@
 //! Running the members' watchers, and reading what they report. Without `--watch` the members
-//! get ready side by side (each on a thread), then are listed in turn on this thread, members in
-//! the kubeconfig's order and targets in the order given, so one-shot output is stable. With it, each member gets a thread (its own retries
-//! never hold up the others) and each target a thread of its own, merged into one stream.
+//! get ready and list side by side (each on a thread), and are printed on this thread, members
+//! in the kubeconfig's order and targets in the order given, so one-shot output is stable; a
+//! member that hangs is printed after the others instead of holding them up (`one_shot`). With
+//! it, each member gets a thread (its own retries never hold up the others) and each target a
+//! thread of its own, merged into one stream.
 //!
 //! Every watcher's sink is wrapped the same way (`run_wrapped`) and all `MemberNews` is read by
 //! the same `Collector`: this is the one place that knows what ends a run. One cluster never
@@ -32,9 +34,12 @@ use kw_output::output::writer::is_closed_pipe;
 use kw_wait::wait::{Expr, GroupResource, Judge, Key, SharedJudge, Trouble, Verdict};
 use kw_watcher::watcher::{Target, WatchError, Watcher, WatcherReport};
 
+mod one_shot;
+
 use super::evidence::Evidence;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
+use super::recording::Recording;
 use super::turns::TurnWatch;
 use kw_wait::cause::{Causes, SharedCauses, Tell};
 use kw_watcher::auxiliary::WatchSet;
@@ -263,30 +268,7 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         }
     } else {
         drop(reports);
-        // Every member gets ready side by side (under the readying permits), so that a context
-        // whose cluster or credential plugin is slow costs the run its own time, not its time
-        // added to every other's; the lists are then read and printed in the fleet's order, on
-        // this thread, so one-shot output stays as stable as when each waited its turn.
-        let preparations = prepare_side_by_side(&run, members, &scopes);
-        let mut verdict = None;
-        for ((context, readying), scope) in preparations.into_iter().zip(scopes.iter()) {
-            if let Some(scope) = scope {
-                scope.enter();
-            }
-            let preparation = readying.wait(&run);
-            run.list_member(context.as_ref(), preparation, &mut |report| {
-                verdict = verdict.take().or_else(|| collector.take(report));
-                verdict.is_none()
-            });
-            if verdict.is_some() {
-                break;
-            }
-            verdict = collector.take(MemberNews::Done);
-            if verdict.is_some() {
-                break;
-            }
-        }
-        verdict.unwrap_or_else(|| collector.all_done())
+        one_shot::list(&run, members, &scopes, &mut collector)
     };
     let Collector { failed, .. } = collector;
     // The verdict is in: no Pod's log line after it.
@@ -358,77 +340,6 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         sources: Vec::new(),
     };
     Ok((outcome, evidence))
-}
-
-type MemberSettings =
-    Result<kw_client::config::settings::Settings, kw_client::config::settings::SettingsError>;
-
-/// A member of a one-shot run on its way to ready.
-enum Readying {
-    /// To be readied on the listing thread when its turn comes (one context, or no thread
-    /// could be started for it).
-    InTurn(Box<MemberSettings>),
-    /// Being readied on a thread of its own.
-    Started(mpsc::Receiver<Result<Preparation, KwError>>),
-}
-
-impl Readying {
-    fn wait(self, run: &Run) -> Result<Preparation, KwError> {
-        match self {
-            Readying::InTurn(settings) => run.prepare(*settings),
-            Readying::Started(preparation) => preparation.recv().unwrap_or_else(|_| {
-                Err(KwError::Watch(WatchError::Output(io::Error::other(
-                    "the thread getting the context ready ended without a word",
-                ))))
-            }),
-        }
-    }
-}
-
-/// Each member's context and its readying: several each on a thread of their own, started
-/// now; kubectl's one context in turn.
-fn prepare_side_by_side(
-    run: &Arc<Run>,
-    members: Vec<Member>,
-    scopes: &[Option<ContextScope>],
-) -> Vec<(Option<Arc<str>>, Readying)> {
-    let several = members.len() > 1;
-    members
-        .into_iter()
-        .zip(scopes.iter().cloned())
-        .map(|(member, scope)| {
-            let context = member.context.clone();
-            if !several {
-                return (context, Readying::InTurn(Box::new(member.settings)));
-            }
-            // Taken back if the thread cannot be started.
-            let settings = Arc::new(Mutex::new(Some(member.settings)));
-            let (sender, receiver) = mpsc::channel();
-            let spawned = {
-                let run = Arc::clone(run);
-                let settings = Arc::clone(&settings);
-                std::thread::Builder::new()
-                    .stack_size(depth::STACK)
-                    .spawn(move || {
-                        if let Some(scope) = &scope {
-                            scope.enter();
-                        }
-                        let taken = kw_base::mutex::lock(&settings).take();
-                        if let Some(settings) = taken {
-                            let _ = sender.send(run.prepare(settings));
-                        }
-                    })
-            };
-            let taken_back = match spawned {
-                Ok(_) => None,
-                Err(_) => kw_base::mutex::lock(&settings).take(),
-            };
-            match taken_back {
-                Some(settings) => (context, Readying::InTurn(Box::new(settings))),
-                None => (context, Readying::Started(receiver)),
-            }
-        })
-        .collect()
 }
 
 /// The failure verdict worded once the causes are known: it may have come before their first
@@ -534,7 +445,7 @@ impl Run {
                 printed: 0,
                 watches: watches.as_ref(),
             };
-            let result = self.run_target(&prepared, target, with_kind, at);
+            let result = self.run_target(&prepared, target, with_kind, at, None);
             report(MemberNews::Watcher(context.cloned(), result));
         };
         // One target (a fleet's usual `get pods -w`) is watched on the member's own thread: a
@@ -675,6 +586,7 @@ impl Run {
         &self,
         context: Option<&Arc<str>>,
         preparation: Result<Preparation, KwError>,
+        lists: Vec<Recording>,
         report: &mut dyn FnMut(MemberNews) -> bool,
     ) {
         let Some(prepared) = self.ready(preparation, context, report) else {
@@ -687,6 +599,7 @@ impl Run {
         // (`get deploy/web ds/nope deploy/x`: the table, then both NotFound lines).
         let mut missing = Vec::new();
         let ignore_not_found = self.plan.ignore_not_found;
+        let mut lists = lists.into_iter();
         for (index, target) in prepared.targets.iter().enumerate() {
             let at = At {
                 index: first_index + index,
@@ -694,7 +607,7 @@ impl Run {
                 printed,
                 watches: None,
             };
-            let result = match self.run_target(&prepared, target, with_kind, at) {
+            let result = match self.run_target(&prepared, target, with_kind, at, lists.next()) {
                 Err(WatchError::NotFound(errors)) => {
                     missing.extend(errors);
                     continue;
@@ -792,13 +705,15 @@ impl Run {
         }
     }
 
-    /// Watch one target into the run's output; a type found gone is forgotten from the cache.
+    /// Watch one target into the run's output, or print its list read before (`listed`); a
+    /// type found gone is forgotten from the cache.
     fn run_target(
         &self,
         prepared: &Prepared,
         target: &Target,
         with_kind: bool,
         at: At<'_>,
+        listed: Option<Recording>,
     ) -> Result<WatcherReport, WatchError> {
         let At {
             index,
@@ -821,16 +736,13 @@ impl Run {
             gated: self.plan.prints_once(),
         };
         let mut sink = links.around(output);
-        let mut watcher = Watcher::new(
-            &prepared.client,
-            target.clone(),
-            self.plan.watcher_options(self.deadline),
-        )
-        .counting_reconnects_in(&self.reconnects);
-        if self.several && self.plan.watching {
-            watcher = watcher.first_list_under(Arc::clone(&self.readying));
-        }
-        let result = match watcher.run(&mut sink) {
+        let ended = match listed {
+            Some(listed) => listed.replay(&mut sink),
+            None => self
+                .watcher(prepared, target, self.several && self.plan.watching)
+                .run(&mut sink),
+        };
+        let result = match ended {
             // The table kubectl's sorter refused prints nothing, and kubectl says it found none.
             Err(WatchError::Output(e)) if e.get_ref().is_some_and(|e| e.is::<NothingSorted>()) => {
                 Ok(WatcherReport::default())
@@ -863,6 +775,23 @@ impl Run {
             }
         }
         result
+    }
+}
+
+impl Run {
+    /// A watcher of `target`, its first list read under the readying permits when `permitted`
+    /// (a fleet's: a thousand lists read at once would stay in malloc's arenas once freed).
+    fn watcher<'a>(&self, prepared: &'a Prepared, target: &Target, permitted: bool) -> Watcher<'a> {
+        let watcher = Watcher::new(
+            &prepared.client,
+            target.clone(),
+            self.plan.watcher_options(self.deadline),
+        )
+        .counting_reconnects_in(&self.reconnects);
+        match permitted {
+            true => watcher.first_list_under(Arc::clone(&self.readying)),
+            false => watcher,
+        }
     }
 }
 
