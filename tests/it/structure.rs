@@ -114,7 +114,9 @@ const HOUSE: House = House {
         ("kw", "passthrough", "kubectl_flags mod < refused"),
         // Where the lines go, one container's stream, the follower over them.
         ("kw", "run::following", "shown < stream < mod"),
-        ("kw", "run", "container_log evidence following manifest_files member ordered turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
+        // A one-shot fleet's members handed over in order, then the drive that prints them.
+        ("kw", "run::drive", "one_shot < mod"),
+        ("kw", "run", "container_log evidence following in_order manifest_files member ordered recording turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),

@@ -39,7 +39,7 @@ mod one_shot;
 use super::evidence::Evidence;
 use super::member::{Member, Preparation, Prepared, Preparer};
 use super::outputs::Outputs;
-use super::recording::Recording;
+use super::recording::{Recorder, Recording};
 use super::turns::TurnWatch;
 use kw_wait::cause::{Causes, SharedCauses, Tell};
 use kw_watcher::auxiliary::WatchSet;
@@ -169,6 +169,9 @@ impl Run {
     }
 }
 
+type MemberSettings =
+    Result<kw_client::config::settings::Settings, kw_client::config::settings::SettingsError>;
+
 /// What a member's thread tells the run.
 enum MemberNews {
     /// A watcher of a member ended.
@@ -268,7 +271,12 @@ pub(super) fn run(run: Run, members: Vec<Member>) -> Result<(Outcome, Evidence),
         }
     } else {
         drop(reports);
-        one_shot::list(&run, members, &scopes, &mut collector)
+        let work: one_shot::Work = {
+            let run = Arc::clone(&run);
+            Arc::new(move |settings| run.ready_and_list(settings))
+        };
+        let mut listing = one_shot::Listing::start(members, &scopes, &work);
+        run.list_in_order(&mut listing, &scopes, &mut collector)
     };
     let Collector { failed, .. } = collector;
     // The verdict is in: no Pod's log line after it.
@@ -578,6 +586,78 @@ impl Run {
             parking.park(job, parked);
         }
         Ok(())
+    }
+
+    /// A one-shot fleet printed in the order `listing` gives its members; the run's end.
+    fn list_in_order(
+        &self,
+        listing: &mut one_shot::Listing,
+        scopes: &[Option<ContextScope>],
+        collector: &mut Collector,
+    ) -> Result<End, KwError> {
+        loop {
+            let (member, handed, late) = match listing.next() {
+                one_shot::Next::Print {
+                    member,
+                    handed,
+                    late,
+                } => (member, handed, late),
+                one_shot::Next::Late(late) => {
+                    for member in late {
+                        one_shot::say_late(scopes[member].as_ref());
+                    }
+                    continue;
+                }
+                one_shot::Next::CloseOnTime => {
+                    self.outputs
+                        .start_block(collector.printed > 0)
+                        .map_err(KwError::Watch)?;
+                    continue;
+                }
+                one_shot::Next::Finished => return collector.all_done(),
+            };
+            let context = scopes[member].as_ref().map(|scope| {
+                scope.enter();
+                scope.name()
+            });
+            let (preparation, lists) = match handed {
+                one_shot::Handed::InTurn(settings) => (self.prepare(*settings), Vec::new()),
+                one_shot::Handed::Listed(handed) => (handed.preparation, handed.lists),
+            };
+            let mut verdict = None;
+            self.list_member(context.as_ref(), preparation, lists, &mut |report| {
+                verdict = verdict.take().or_else(|| collector.take(report));
+                verdict.is_none()
+            });
+            if let Some(verdict) = verdict.or_else(|| collector.take(MemberNews::Done)) {
+                return verdict;
+            }
+            // A late member's block is seen as soon as it is printed.
+            if late {
+                self.outputs
+                    .start_block(collector.printed > 0)
+                    .map_err(KwError::Watch)?;
+            }
+        }
+    }
+
+    /// A member got ready, and each of its targets' lists read into a recording, to be
+    /// printed in its turn (a one-shot fleet's, on the member's own thread).
+    fn ready_and_list(&self, settings: MemberSettings) -> one_shot::HandIn {
+        let preparation = self.prepare(settings);
+        let lists = match &preparation {
+            Ok(Preparation::Ready(prepared)) => prepared
+                .targets
+                .iter()
+                .map(|target| {
+                    let mut recorder = Recorder::default();
+                    let ended = self.watcher(prepared, target, true).run(&mut recorder);
+                    recorder.finished(ended)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        one_shot::HandIn { preparation, lists }
     }
 
     /// One member listed, once ready (`prepare`): its targets one after another. `report` says
