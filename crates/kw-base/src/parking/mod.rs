@@ -3,7 +3,7 @@
 //! that must wait for a socket parks the job with the poller (one thread for every parked
 //! socket), which hands it to the pool once the socket is readable or the job's time has come;
 //! the pool runs the next turn on a free thread, or a new one, so no job waits for another.
-//! No async runtime: `poll(2)`, channels and threads.
+//! No async runtime: an interest set (epoll, kqueue), channels and threads.
 
 mod job;
 mod poller;
@@ -47,6 +47,12 @@ impl Parking {
         if let Some(poller) = self.poller.get() {
             poller.park(job, parked);
         }
+    }
+
+    /// How many parked jobs the poller has looked at: its work, which grows with the jobs
+    /// that became ready, not with the jobs parked.
+    pub fn looked_at(&self) -> u64 {
+        self.poller.get().map_or(0, Poller::looked_at)
     }
 
     /// Run `job`'s turns from now on in the pool.
@@ -138,6 +144,26 @@ mod tests {
         for (at, (_, heard)) in jobs.iter_mut().enumerate().filter(|(at, _)| *at != 7) {
             assert!(heard.try_recv().is_err(), "job {at} resumed without data");
         }
+    }
+
+    #[test]
+    fn the_pollers_work_per_event_does_not_grow_with_the_jobs_parked() {
+        const EVENTS: u64 = 20;
+        let parking = Parking::start(256 << 10).unwrap();
+        let far = Duration::from_secs(3600);
+        let mut jobs: Vec<_> = (0..200).map(|_| parked(&parking, far)).collect();
+        let before = parking.looked_at();
+        for _ in 0..EVENTS {
+            jobs[7].0.write_all(b"x").unwrap();
+            assert_eq!(jobs[7].1.recv_timeout(LIMIT).unwrap().0, Some(b'x'));
+        }
+        // One look per event (fewer when a byte came before the job parked again); polling
+        // every parked socket on each wake-up looked at 200 per event.
+        let looked = parking.looked_at() - before;
+        assert!(
+            (1..=EVENTS).contains(&looked),
+            "{looked} looks for {EVENTS} events on one of 200 parked jobs"
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The threads that run jobs' turns: one free thread takes each job that is ready, and a new
 //! one starts when none is free, so a job never waits for another's turn (a turn may block: a
-//! reconnect to a dead cluster, a backoff). A thread idle for `RETIRE` ends, so the threads
-//! are as many as the turns that run at once, lately.
+//! reconnect to a dead cluster, a backoff). Up to `warm` threads wait for turns for as long as
+//! the run lasts (a thread started per turn cost a fleet of a thousand clusters 13 new threads
+//! a second, issue 59); one more than that, idle for `RETIRE`, ends. So the threads are the
+//! turns that run at once, lately, and at most `warm` more.
 
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -25,15 +27,19 @@ pub struct Pool {
     next_id: Mutex<u64>,
     stack_size: usize,
     park: Park,
+    /// How many idle threads stay: the cores (turns are short; more at once queue for a core).
+    warm: usize,
 }
 
 impl Pool {
     pub fn new(stack_size: usize, park: Park) -> Arc<Pool> {
+        let warm = std::thread::available_parallelism().map_or(2, |cores| cores.get().max(2));
         Arc::new(Pool {
             idle: Mutex::new(Vec::new()),
             next_id: Mutex::new(0),
             stack_size,
             park,
+            warm,
         })
     }
 
@@ -93,27 +99,33 @@ impl Pool {
                 Turn::Done => drop(job),
             }
             lock(&self.idle).push((id, me.clone()));
-            job = match jobs.recv_timeout(RETIRE) {
-                Ok(job) => job,
+            job = match self.next_job(id, jobs) {
+                Some(job) => job,
+                None => return,
+            };
+        }
+    }
+
+    /// The thread `id`'s next job, once one is handed to it; `None` when it is to end: one of
+    /// more than `warm` idle threads, idle for `RETIRE`.
+    fn next_job(&self, id: u64, jobs: &mpsc::Receiver<Box<dyn Job>>) -> Option<Box<dyn Job>> {
+        loop {
+            match jobs.recv_timeout(RETIRE) {
+                Ok(job) => return Some(job),
+                Err(RecvTimeoutError::Disconnected) => return None,
                 Err(RecvTimeoutError::Timeout) => {
                     let mut idle = lock(&self.idle);
-                    match idle.iter().position(|(free, _)| *free == id) {
-                        Some(at) => {
-                            idle.remove(at);
-                            return;
-                        }
+                    let Some(at) = idle.iter().position(|(free, _)| *free == id) else {
                         // Taken off the list just now: its job is on the way.
-                        None => {
-                            drop(idle);
-                            match jobs.recv() {
-                                Ok(job) => job,
-                                Err(_) => return,
-                            }
-                        }
+                        drop(idle);
+                        return jobs.recv().ok();
+                    };
+                    if idle.len() > self.warm {
+                        idle.remove(at);
+                        return None;
                     }
                 }
-                Err(RecvTimeoutError::Disconnected) => return,
-            };
+            }
         }
     }
 }
