@@ -84,12 +84,11 @@ pub(super) struct Run {
     logs: Option<Arc<super::following::Shown>>,
 }
 
-/// A fleet's watch whose stream has been silent this long parks (`parking`): long enough to
-/// read a burst (a rollout's events come milliseconds apart) on one thread, short enough that
-/// a turn holds a thread only while its stream is busy. Parking costs what a wake-up costs
-/// (`kw_base::parking`'s interest set); a second of lingering kept a thread per stream that
-/// had an event in the last second, 90 of them at 90 events a second (issue 59).
-const PARK_AFTER: Duration = Duration::from_millis(50);
+/// A fleet's watch whose stream has been silent this long parks (`parking`): at once, once
+/// nothing is buffered above its socket. Parking costs what a wake-up costs (the parking's
+/// interest set), and a turn that lingered held a pool thread while it did: a second of it
+/// kept a thread per stream with an event in the last second (issue 59).
+const PARK_AFTER: Duration = Duration::ZERO;
 
 /// How long a failure verdict waits for the first lists of the auxiliary watches (ReplicaSets,
 /// Pods, Events) before its summary is written: a verdict reached on the primary watch's first

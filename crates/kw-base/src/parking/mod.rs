@@ -55,6 +55,11 @@ impl Parking {
         self.poller.get().map_or(0, Poller::looked_at)
     }
 
+    /// How many threads the pool has ever started: at a steady rate of events, it stays put.
+    pub fn threads_started(&self) -> u64 {
+        self.pool.started()
+    }
+
     /// Run `job`'s turns from now on in the pool.
     pub fn run(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
         self.pool.run(job)
@@ -173,5 +178,56 @@ mod tests {
         let (byte, thread) = heard.recv_timeout(LIMIT).unwrap();
         assert_eq!(byte, None, "woken by time");
         assert_eq!(thread, "kw-turns");
+    }
+
+    /// A turn that blocks until `release` opens, then says it ran.
+    struct Blocker {
+        release: Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+        ran: mpsc::Sender<()>,
+    }
+
+    impl Job for Blocker {
+        fn resume(&mut self) -> Turn {
+            let (open, opened) = &*self.release;
+            let open = open.lock().unwrap();
+            let _ = opened.wait_timeout_while(open, LIMIT, |open| !*open);
+            let _ = self.ran.send(());
+            Turn::Done
+        }
+    }
+
+    /// Opens `release` when its turn runs.
+    struct Opener(Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>);
+
+    impl Job for Opener {
+        fn resume(&mut self) -> Turn {
+            *self.0 .0.lock().unwrap() = true;
+            self.0 .1.notify_all();
+            Turn::Done
+        }
+    }
+
+    #[test]
+    fn turns_that_block_every_warm_thread_do_not_hold_up_the_next_job() {
+        const BLOCKERS: usize = 16;
+        let parking = Parking::start(256 << 10).unwrap();
+        let release = Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+        let (ran, heard) = mpsc::channel();
+        for _ in 0..BLOCKERS {
+            let blocker = Blocker {
+                release: Arc::clone(&release),
+                ran: ran.clone(),
+            };
+            assert!(parking.run(Box::new(blocker)).is_ok());
+        }
+        // Only a thread beyond the blocked ones can run it, and only it opens their way.
+        assert!(parking.run(Box::new(Opener(Arc::clone(&release)))).is_ok());
+        for blocked in 0..BLOCKERS {
+            assert!(
+                heard.recv_timeout(LIMIT).is_ok(),
+                "{blocked} of {BLOCKERS} blocked turns ran: the job after them waited"
+            );
+        }
+        assert!(parking.threads_started() > BLOCKERS as u64);
     }
 }

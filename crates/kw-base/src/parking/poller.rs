@@ -38,11 +38,13 @@ impl Poller {
         let interest = Arc::new(polling::Poller::new()?);
         let looked_at = Arc::new(AtomicU64::new(0));
         let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::Builder::new().name("kw-poller".into()).spawn({
-            let interest = Arc::clone(&interest);
-            let looked_at = Arc::clone(&looked_at);
-            move || unix::Parked::new(&interest, &looked_at).watch(&receiver, &ready)
-        })?;
+        std::thread::Builder::new()
+            .name("kw-poller".into())
+            .spawn({
+                let interest = Arc::clone(&interest);
+                let looked_at = Arc::clone(&looked_at);
+                move || unix::Parked::new(&interest, &looked_at).watch(&receiver, &ready)
+            })?;
         Ok(Poller {
             parked: Mutex::new(sender),
             interest,
@@ -157,10 +159,7 @@ mod unix {
             if parked.fd >= 0 {
                 // SAFETY: the job owns the socket and keeps it open while parked; it is taken
                 // out of the set (`hand_over`) before the job runs again and may close it.
-                let added = unsafe {
-                    self.interest
-                        .add(parked.fd, polling::Event::readable(key))
-                };
+                let added = unsafe { self.interest.add(parked.fd, polling::Event::readable(key)) };
                 if added.is_err() {
                     // A socket the set refuses: the job reads it itself, now.
                     let later = job::Parked {
