@@ -59,7 +59,7 @@ const HOUSE: House = House {
     crates: &[
         ("kw-wire", "crate"),
         // The leaves, the diagnostics worded over the secrets they cut out, then the notices.
-        ("kw-base", "mutex spelling private_file process_group permits parking < stderr_fold secrets < log < notices < crate"),
+        ("kw-base", "mutex spelling private_file process_group permits parking descriptors < stderr_fold secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery pod_log < crate"),
@@ -114,7 +114,7 @@ const HOUSE: House = House {
         ("kw", "passthrough", "kubectl_flags mod < refused"),
         // Where the lines go, one container's stream, the follower over them.
         ("kw", "run::following", "shown < stream < mod"),
-        ("kw", "run", "container_log evidence following manifest_files member ordered turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
+        ("kw", "run", "container_log descriptors evidence following manifest_files member ordered turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),
