@@ -26,7 +26,8 @@
 # reference kubectl of .ci/reference-tools, else kubectl on PATH), RATE (the shared sim's churn,
 # events per second, default 5: every context sees every event), DRATE (each distinct sim's
 # churn, default 0.2: each event is seen by its sim's two contexts), SHAPES (default
-# "shared distinct"). Needs python3 (the reader that times each context's first line and writes
+# "shared distinct"), WARM (default 1: the distinct shape once more with the discovery its cold
+# run cached, row kw-warm; every other run starts with an empty cache). Needs python3 (the reader that times each context's first line and writes
 # the distinct kubeconfig) and /proc; nothing else (no farm-bench). The distinct shape starts
 # max(NS)/2 sims once, up front (about 10 MiB each). Nothing here asserts on time: it prints
 # numbers for BENCHMARKS.md.
@@ -38,6 +39,7 @@ SECS=${SECS:-20}
 RATE=${RATE:-5}
 DRATE=${DRATE:-0.2}
 SHAPES=${SHAPES:-shared distinct}
+WARM=${WARM:-1}
 KUBECTL_MAX=${KUBECTL_MAX:-50}
 if [[ -z "${KW:-}" ]]; then
     cargo build --release --quiet
@@ -172,8 +174,9 @@ cpu() {
     cpu_of_ticks "$(cat "${stats[@]}" 2>/dev/null | awk '{t += $14 + $15} END {print t + 0}')"
 }
 
-printf '%-12s %5s %4s %9s %8s %8s %7s %7s %7s %7s %9s %10s %9s %9s\n' client N S listed-s \
-    RSS-MiB peak-MiB threads sockets CPU-s events ms/event ms/ev-after srv-CPU-s srv-listed
+printf '%-12s %5s %4s %9s %8s %8s %7s %7s %7s %7s %9s %10s %10s %9s %10s\n' client N S \
+    listed-s RSS-MiB peak-MiB threads sockets CPU-s events ms/event ms/ev-after CPU-listed \
+    srv-CPU-s srv-listed
 # report CLIENT N S LISTED SAMPLE EVENTS [CPU-AT-LISTED LINES-AT-LISTED SERVER-CPU SERVER-AT-LISTED]
 report() {
     local client=$1 n=$2 s=$3 listed=$4 sample=$5 events=$6
@@ -183,22 +186,24 @@ report() {
         -v k="$sockets" -v cpu="$cpu_s" -v e="$events" -v ac="$at_cpu" -v al="$at_lines" \
         -v sv="$server" -v sl="$server_listed" 'BEGIN {
         after = (ac != "-" && e - al > 0) ? sprintf("%.3f", (cpu - ac) * 1000 / (e - al)) : "-"
-        printf "%-12s %5d %4s %9s %8.1f %8.1f %7d %7d %7.2f %7d %9s %10s %9s %9s\n", c, n, s, l,
-            r / 1024, p / 1024, t, k, cpu, e, (e > 0 ? sprintf("%.3f", cpu * 1000 / e) : "-"),
-            after, sv, sl }'
+        printf "%-12s %5d %4s %9s %8.1f %8.1f %7d %7d %7.2f %7d %9s %10s %10s %9s %10s\n", c, n, s,
+            l, r / 1024, p / 1024, t, k, cpu, e, (e > 0 ? sprintf("%.3f", cpu * 1000 / e) : "-"),
+            after, ac, sv, sl }'
 }
 
-# run_kw LABEL N S KUBECONFIG SERVER-PID...: one kw over the fleet for SECS, reported.
+# run_kw LABEL N S KUBECONFIG HOME SERVER-PID...: one kw over the fleet for SECS, reported. HOME
+# holds kw's discovery cache: a new one is a cold start (every context reads its discovery).
 run_kw() {
-    local label=$1 n=$2 s=$3 kubeconfig=$4
-    shift 4
+    local label=$1 n=$2 s=$3 kubeconfig=$4 home=$5
+    shift 5
+    mkdir -p "$home"
     local servers=("$@") listed="$WORK/listed-$label-$n"
     rm -f "$listed" "$listed.lines"
     local server_start
     server_start=$(cpu "${servers[@]}")
     local start
     start=$(date +%s.%N)
-    ( HOME=$WORK exec "$KW" --kubeconfig "$kubeconfig" --context 'c-*' get pods -A -w -o name \
+    ( HOME=$home exec "$KW" --kubeconfig "$kubeconfig" --context 'c-*' get pods -A -w -o name \
         2>"$WORK/kw-$label-$n.err" ) |
         python3 -c "$READER" "$n" "$listed" "$start" &
     local reader=$!
@@ -235,12 +240,18 @@ run_kw() {
 for n in $NS; do
     if ((${#shared_sim[@]})); then
         shared_kubeconfig "$n" "$WORK/fleet-$n.kc"
-        run_kw shared "$n" 1 "$WORK/fleet-$n.kc" "${shared_sim[@]}"
+        run_kw shared "$n" 1 "$WORK/fleet-$n.kc" "$WORK/home-shared-$n" "${shared_sim[@]}"
     fi
     if ((${#distinct_sims[@]})); then
         s=$(((n + 1) / 2))
         distinct_kubeconfig "$n" "$WORK/distinct-$n.kc"
-        run_kw distinct "$n" "$s" "$WORK/distinct-$n.kc" "${distinct_pids[@]:0:s}"
+        run_kw distinct "$n" "$s" "$WORK/distinct-$n.kc" "$WORK/home-distinct-$n" \
+            "${distinct_pids[@]:0:s}"
+        # Again with the discovery the cold run cached: what reading it cost the start.
+        if ((WARM)); then
+            run_kw warm "$n" "$s" "$WORK/distinct-$n.kc" "$WORK/home-distinct-$n" \
+                "${distinct_pids[@]:0:s}"
+        fi
     fi
 
     if ((${#shared_sim[@]})) && [[ -x "$KUBECTL" ]] && ((n <= KUBECTL_MAX)); then
@@ -267,5 +278,6 @@ done
 echo "(kw: one process; kubectl: N processes, summed, listed-s = how many had printed; S: servers;"
 echo " shared: one sim, churn $RATE/s, every context sees every event; distinct: S sims, churn $DRATE/s each,"
 echo " two contexts a sim; over TLS, one chunk per event; $SECS s each. ms/event: kw's CPU ms per line"
-echo " printed; ms/ev-after: over the lines after every first list; srv-CPU-s: the servers' CPU over"
-echo " the run, srv-listed: until every first list was printed; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo " printed; ms/ev-after: over the lines after every first list; CPU-listed: kw's CPU seconds until"
+echo " every first list was printed; srv-CPU-s: the servers' CPU seconds over the run, srv-listed: until"
+echo " every first list was printed; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
