@@ -51,8 +51,8 @@ mod tests {
         });
         assert!(check(192, 1, limits).is_ok());
         assert!(check(193, 1, limits).is_err());
-        assert!(check(100, 2, limits).is_ok());
-        assert!(check(100, 3, limits).is_err());
+        assert!(check(96, 2, limits).is_ok());
+        assert!(check(97, 2, limits).is_err());
         assert!(check(100_000, 1, None).is_ok(), "no limit to pass");
     }
 }

@@ -17,7 +17,7 @@ use crate::harness::{Cluster, Live};
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// The soft limit of the tests: macOS's default, and well under the fleet's contexts.
-const SOFT: u64 = 256;
+const SOFT: libc::rlim_t = 256;
 /// More contexts than `SOFT` descriptors can hold, a socket each.
 const CONTEXTS: usize = 300;
 
@@ -45,21 +45,21 @@ fn fleet(cluster: &Cluster, contexts: usize, user: serde_json::Value) -> PathBuf
 }
 
 /// The test process's hard limit, which a child may keep or lower but not raise.
-fn hard_limit() -> u64 {
+fn hard_limit() -> libc::rlim_t {
     let mut now = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit(2) fills the struct it is given.
     assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut now) }, 0);
-    now.rlim_max as u64
+    now.rlim_max
 }
 
 /// `cmd` runs with the soft limit `soft` and the hard limit `hard`, set between fork and exec.
-fn with_limits(cmd: &mut Command, soft: u64, hard: u64) {
+fn with_limits(cmd: &mut Command, soft: libc::rlim_t, hard: libc::rlim_t) {
     let limits = libc::rlimit {
-        rlim_cur: soft as libc::rlim_t,
-        rlim_max: hard as libc::rlim_t,
+        rlim_cur: soft,
+        rlim_max: hard,
     };
     // SAFETY: the child calls only setrlimit(2), async-signal-safe, on a copied struct.
     unsafe {
@@ -74,7 +74,7 @@ fn with_limits(cmd: &mut Command, soft: u64, hard: u64) {
 
 /// A hard limit above the soft one that holds the fleet with room to spare, kept below the
 /// test process's own (which a child cannot pass).
-fn roomy_hard() -> u64 {
+fn roomy_hard() -> libc::rlim_t {
     let hard = hard_limit();
     assert!(
         hard >= 1024,

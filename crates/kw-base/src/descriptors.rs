@@ -49,7 +49,7 @@ pub fn limits() -> Option<Limits> {
         let now = get()?;
         // rlim_t is u64 on most targets but not on all (32-bit Linux).
         #[allow(clippy::unnecessary_cast)]
-        (now.rlim_cur != libc::RLIM_INFINITY).then(|| Limits {
+        (now.rlim_cur != libc::RLIM_INFINITY).then_some(Limits {
             soft: now.rlim_cur as u64,
             hard: now.rlim_max as u64,
         })
