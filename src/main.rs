@@ -14,6 +14,9 @@ use kw::report::outcome::Ending;
 use kw::report::{self, Report};
 
 fn main() -> ExitCode {
+    // Before anything is opened: a fleet holds a socket per watch, past the soft limit a shell
+    // often starts with (kw_base::descriptors).
+    kw_base::descriptors::raise();
     // The completion scripts' TAB: its words are a half-typed command line, which completion
     // reads itself (clap would reject it, or answer with help).
     let args: Vec<String> = std::env::args_os()

@@ -50,6 +50,7 @@ pub fn answer(
     // No terminal is kubectl's here, so it may lead a group of its own: the exec plugin it
     // starts for the cluster, and that plugin's children, end with it at the budget.
     process_group::own_group(&mut command);
+    kw_base::descriptors::for_child(&mut command);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(_) => return Some(Handed::Candidates(Vec::new())),

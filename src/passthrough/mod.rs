@@ -116,11 +116,11 @@ pub fn run(verb: &str, args: &[OsString]) -> Result<i32, PassError> {
         path: kubectl.clone(),
         source,
     };
-    let mut child = Command::new(&kubectl)
-        .args(args)
-        .env(HANDED_ON, verb)
-        .spawn()
-        .map_err(spawn_error)?;
+    let mut command = Command::new(&kubectl);
+    command.args(args).env(HANDED_ON, verb);
+    // kubectl's soft limit on open files as the user set it, not the one kw raised.
+    kw_base::descriptors::for_child(&mut command);
+    let mut child = command.spawn().map_err(spawn_error)?;
     // A signal to kw reaches kubectl too, and kw ends with it (issue 61, point 1).
     kw_output::output::signals::forward_to_child(child.id());
     let status = child.wait();

@@ -98,6 +98,15 @@ pub enum UsageError {
     VersionOutput,
     #[error("creating a private directory in {dir}: {error}")]
     PrivateDirectory { dir: String, error: io::Error },
+    /// A fleet that needs more file descriptors than kw may open (`run::descriptors`).
+    #[error("{contexts} contexts need about {needed} file descriptors (a socket per context and type watched, and {own} of kw's own), but kw may open {soft} (ulimit -n; the hard limit, ulimit -Hn, is {hard}): raise the hard limit to {needed} or more (ulimit -Hn as root, or nofile in /etc/security/limits.conf), or name fewer contexts")]
+    TooFewDescriptors {
+        contexts: usize,
+        needed: u64,
+        own: u64,
+        soft: u64,
+        hard: u64,
+    },
 }
 
 impl KwError {

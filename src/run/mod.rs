@@ -13,6 +13,7 @@
 //!   goes on.
 
 mod container_log;
+mod descriptors;
 mod drive;
 mod evidence;
 mod following;
@@ -129,7 +130,6 @@ fn run_plan(
         }
     };
     let several = members.first().is_some_and(|m| m.context.is_some());
-    warn_insecure(&members);
     let environment = Environment::read()?;
     let plan = if several {
         plan.for_several_contexts()
@@ -145,6 +145,12 @@ fn run_plan(
     );
     let (requested, sources) = requested(&plan.request, kubectl_wait)?;
     let plan = plan.with_manifest_order(requested.iter().flat_map(|r| r.names.iter().cloned()));
+    // A fleet kw cannot hold open fails here, before any connection, in one line.
+    if several {
+        let limits = kw_base::descriptors::limits();
+        descriptors::check(members.len(), requested.len(), limits)?;
+    }
+    warn_insecure(&members);
     let (mut outcome, evidence) = drive::run(
         drive::Run::new(
             plan.clone(),

@@ -14,6 +14,7 @@ mod ci_reports;
 mod completion_terminal;
 mod completions;
 mod deploy_script;
+mod descriptors;
 mod discovery;
 mod fleet;
 mod fuzz_corpus;

@@ -59,7 +59,7 @@ const HOUSE: House = House {
     crates: &[
         ("kw-wire", "crate"),
         // The leaves, the diagnostics worded over the secrets they cut out, then the notices.
-        ("kw-base", "mutex spelling private_file process_group permits parking < stderr_fold secrets < log < notices < crate"),
+        ("kw-base", "mutex spelling private_file process_group permits parking descriptors < stderr_fold secrets < log < notices < crate"),
         ("kw-go", "goformat < jsonpath gotemplate < crate"),
         ("kw-events", "decode readiness < events < crate"),
         ("kw-client", "config < client < discovery pod_log < crate"),
@@ -116,7 +116,7 @@ const HOUSE: House = House {
         ("kw", "run::following", "shown < stream < mod"),
         // A one-shot fleet's members handed over in order, then the drive that prints them.
         ("kw", "run::drive", "one_shot < mod"),
-        ("kw", "run", "container_log evidence following in_order manifest_files member ordered recording turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
+        ("kw", "run", "container_log descriptors evidence following in_order manifest_files member ordered recording turns < outputs logs_watch < drive < mod < logs_until < logs rollout wait"),
         ("kw-sim", "http", "mod < compress"),
         ("kw-sim", "world", "catalog container_logs mod objects printers < churn store < controllers rollout"),
         ("kw-sim", "world::churn", "edits < mod"),

@@ -238,6 +238,8 @@ pub fn run(plugin: &ExecPlugin, limit: Option<Duration>) -> Result<ExecOutput, A
     if !interactive {
         kw_base::process_group::own_group(&mut command);
     }
+    // The plugin's soft limit on open files as the user set it, not the one kw raised.
+    kw_base::descriptors::for_child(&mut command);
     let mut child = command.spawn().map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
             not_found()
