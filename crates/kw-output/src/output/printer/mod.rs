@@ -22,6 +22,7 @@ mod json;
 mod jsonl;
 mod name;
 mod options;
+mod raw_widths;
 mod reencode;
 mod rollout_status;
 mod sort_keys;

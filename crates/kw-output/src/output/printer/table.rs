@@ -36,6 +36,7 @@ use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::{client_side_row, fallback_row};
 use super::go_sort::go_sort;
+use super::raw_widths::{raw_width, RawWidths};
 use super::sort_keys::{sort_key_less, NothingSorted};
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
@@ -97,6 +98,8 @@ pub struct TablePrinter {
     /// The terminal's width, when known: a diff line is cut to fit.
     width: Option<usize>,
     header: Vec<u8>,
+    /// The listed rows' raw cell widths, which pad the header as kubectl 1.37 pads it.
+    raw_widths: RawWidths,
 }
 
 /// Diff lines sit under their row, indented.
@@ -135,6 +138,7 @@ impl TablePrinter {
             }),
             width: options.width,
             header: Vec::new(),
+            raw_widths: RawWidths::default(),
         }
         .with_measure(options)
     }
@@ -446,6 +450,9 @@ impl TablePrinter {
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
         self.write_row(event, object, &columns, row.cells);
+        if event.origin == Origin::List && !self.color {
+            self.note_raw_widths(&columns, row.cells);
+        }
         let mut header_due = !suppress_header;
         if header_due && self.stable {
             self.reserve_status(&columns);
@@ -479,6 +486,36 @@ impl TablePrinter {
         self.line = line;
         result?;
         self.write_changes(event, object, out)
+    }
+
+    /// The row just written (`self.line`): each cell's printed and raw width, for kubectl's
+    /// header padding ([`RawWidths`]). A row whose cells hold tabs is left out.
+    fn note_raw_widths(&mut self, columns: &[TableColumnDefinition], cells: &[Value]) {
+        let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+        let printed: Vec<usize> = line
+            .split(|&b| b == b'\t')
+            .map(|cell| cell.iter().filter(|&&b| (b & 0xc0) != 0x80).count())
+            .collect();
+        let prefix = self.prefix_columns();
+        let server: Vec<&Value> = columns
+            .iter()
+            .zip(cells)
+            .filter(|(column, _)| self.visible(column))
+            .map(|(_, cell)| cell)
+            .collect();
+        let labels = self.label_columns.len() + usize::from(self.show_labels);
+        if printed.len() != prefix + server.len() + labels {
+            return;
+        }
+        let widths: Vec<(usize, usize)> = printed
+            .iter()
+            .enumerate()
+            .map(|(index, &width)| match index.checked_sub(prefix) {
+                Some(at) if at < server.len() => (width, raw_width(server[at], width)),
+                _ => (width, width),
+            })
+            .collect();
+        self.raw_widths.add(&widths);
     }
 
     /// `measure` with the event's one decoded object.
@@ -541,6 +578,9 @@ impl Printer for TablePrinter {
             for (_, line) in held {
                 self.tabwriter.write(&line, out)?;
             }
+        }
+        for (column, width) in self.raw_widths.take_minimums(!self.no_headers) {
+            self.tabwriter.reserve(column, width);
         }
         self.tabwriter.flush(out)
     }
