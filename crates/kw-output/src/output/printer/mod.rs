@@ -5,6 +5,7 @@
 //! kubectl v1.32 byte for byte (`kw_go::goformat` holds Go's encoders); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
+mod as_list;
 pub mod cell;
 pub mod changes;
 mod columns;
@@ -281,6 +282,7 @@ mod tests {
                 all_namespaces: false,
                 no_headers: false,
                 single_object: false,
+                named_object: false,
                 show_managed_fields: false,
                 ..PrintOptions::default()
             };
