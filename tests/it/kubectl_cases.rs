@@ -166,15 +166,26 @@ fn act(cluster: &Cluster, step: &Value) {
     }
 }
 
-/// kubectl's lines on stderr, without client-go's log lines (`E1128 07:10:23.510943 ...`).
+/// kubectl's lines on stderr, without client-go's log lines (`E1128 07:10:23.510943 ...`) but
+/// for a fatal one (`F1203 06:10:00.123456   4242 sorter.go:329] Field ...`, kubectl's
+/// `klog.Exitf`), whose header (severity, time, PID, Go file and line) is cut and `error: `
+/// put in its place: kw says the same message as an `error:` line.
 fn kubectl_errors(stderr: &str) -> Vec<String> {
     stderr
         .lines()
-        .filter(|line| {
+        .filter_map(|line| {
             let b = line.as_bytes();
-            !(b.len() > 5 && b"IWEF".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit))
+            let klog =
+                b.len() > 5 && b"IWEF".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit);
+            match klog {
+                false => Some(line.to_string()),
+                true if b[0] == b'F' => {
+                    let (_, message) = line.split_once("] ")?;
+                    Some(format!("error: {message}"))
+                }
+                true => None,
+            }
         })
-        .map(str::to_string)
         .collect()
 }
 

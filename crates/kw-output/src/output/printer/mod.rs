@@ -50,7 +50,7 @@ pub use name::NamePrinter;
 pub(crate) use options::ObjectLayout;
 pub use options::{PrintOptions, SortBy};
 pub use rollout_status::RolloutStatusPrinter;
-pub use sort_keys::{NothingSorted, SortFieldMissing};
+pub use sort_keys::{NothingSorted, SortFieldMissing, Unsortable};
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;

@@ -37,7 +37,7 @@ use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::{client_side_row, fallback_row};
 use super::go_sort::go_sort;
 use super::raw_widths::{raw_width, RawWidths};
-use super::sort_keys::{sort_key_less, NothingSorted};
+use super::sort_keys::{sort_key_order, NothingSorted, Unsortable, TABLE_SORTER};
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
@@ -79,6 +79,8 @@ pub struct TablePrinter {
     /// `--sort-by`: rows of the initial list wait here, with their sort key, until the list
     /// is complete.
     sort_by: Option<JsonPath>,
+    /// `--sort-by` as kubectl names it in its errors (`{.a.b}`).
+    sort_template: String,
     held: Vec<(Option<Value>, Vec<u8>)>,
     /// Not watching: a sorted list none of whose rows has the field is not printed at all
     /// (kubectl's `SortingPrinter` fails on it, and `get` ignores a printer's failure).
@@ -124,6 +126,11 @@ impl TablePrinter {
             label_columns: options.label_columns.clone(),
             show_labels: options.show_labels,
             sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            sort_template: options
+                .sort_by
+                .as_ref()
+                .map(|s| s.template.clone())
+                .unwrap_or_default(),
             drops_unsortable: !options.watching,
             fallback: (options.client_side_table, options.kind_in_names),
             held: Vec::new(),
@@ -573,8 +580,27 @@ impl Printer for TablePrinter {
                 self.printed_headers = false;
                 return Err(io::Error::new(io::ErrorKind::InvalidData, NothingSorted));
             }
-            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
-            go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
+            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them;
+            // the first pair isLess cannot compare stops it, and nothing is printed.
+            let refusal = std::cell::Cell::new(None);
+            go_sort(&mut held, |a, b| {
+                row_less(a.0.as_ref(), b.0.as_ref()).unwrap_or_else(|reason| {
+                    refusal.set(refusal.get().or(Some(reason)));
+                    false
+                })
+            });
+            if let Some(reason) = refusal.get() {
+                self.tabwriter.discard();
+                self.printed_headers = false;
+                let template = self.sort_template.clone();
+                let holder = TABLE_SORTER;
+                let error = Unsortable {
+                    template,
+                    holder,
+                    reason,
+                };
+                return Err(io::Error::new(io::ErrorKind::InvalidData, error));
+            }
             for (_, line) in held {
                 self.tabwriter.write(&line, out)?;
             }
@@ -631,11 +657,11 @@ fn with_fallback_row<T>(
 }
 
 /// kubectl's `TableSorter.Less`: a row without a value sorts first.
-fn row_less(a: Option<&Value>, b: Option<&Value>) -> bool {
+fn row_less(a: Option<&Value>, b: Option<&Value>) -> Result<bool, &'static str> {
     match (a, b) {
-        (None, _) => true,
-        (_, None) => false,
-        (Some(a), Some(b)) => sort_key_less(a, b),
+        (None, _) => Ok(true),
+        (_, None) => Ok(false),
+        (Some(a), Some(b)) => sort_key_order(a, b),
     }
 }
 
