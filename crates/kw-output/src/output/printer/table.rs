@@ -45,6 +45,10 @@ use super::tabwriter::TabWriter;
 use super::timestamp::{format_time_cell, TimestampFormat};
 use super::{PrintOptions, Printer};
 
+/// A row of a sorted list, held until the list is complete: its sort key, its line, and its
+/// cells' printed and raw widths ([`RawWidths`]).
+type HeldRow = (Option<Value>, Vec<u8>, Option<Vec<(usize, usize)>>);
+
 /// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
 fn event_type_cell(kind: EventType) -> &'static str {
     match kind {
@@ -81,7 +85,8 @@ pub struct TablePrinter {
     sort_by: Option<JsonPath>,
     /// `--sort-by` as kubectl names it in its errors (`{.a.b}`).
     sort_template: String,
-    held: Vec<(Option<Value>, Vec<u8>)>,
+    /// Each with its raw widths, noted once sorted (kubectl pads the first sorted row).
+    held: Vec<HeldRow>,
     /// Not watching: a sorted list none of whose rows has the field is not printed at all
     /// (kubectl's `SortingPrinter` fails on it, and `get` ignores a printer's failure).
     drops_unsortable: bool,
@@ -457,9 +462,10 @@ impl TablePrinter {
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
         self.write_row(event, object, &columns, row.cells);
-        if event.origin == Origin::List && !self.color {
-            self.note_raw_widths(&columns, row.cells);
-        }
+        let raw_widths = match event.origin == Origin::List && !self.color {
+            true => self.raw_widths_of(&columns, row.cells),
+            false => None,
+        };
         let mut header_due = !suppress_header;
         if header_due && self.stable {
             self.reserve_status(&columns);
@@ -482,12 +488,15 @@ impl TablePrinter {
         if self.sort_by.is_some() && event.origin == Origin::List {
             // The row waits for the rest of the list.
             let key = self.sort_key(object);
-            self.held.push((key, self.line.clone()));
+            self.held.push((key, self.line.clone(), raw_widths));
             result?;
             // Nothing to show for a listed object, but `--diff` remembers it.
             return self.write_changes(event, object, out);
         }
         result?;
+        if let Some(widths) = raw_widths {
+            self.raw_widths.add(&widths);
+        }
         let line = std::mem::take(&mut self.line);
         let result = self.tabwriter.write(&line, out);
         self.line = line;
@@ -496,8 +505,12 @@ impl TablePrinter {
     }
 
     /// The row just written (`self.line`): each cell's printed and raw width, for kubectl's
-    /// header padding ([`RawWidths`]). A row whose cells hold tabs is left out.
-    fn note_raw_widths(&mut self, columns: &[TableColumnDefinition], cells: &[Value]) {
+    /// header padding ([`RawWidths`]); none for a row whose cells hold tabs.
+    fn raw_widths_of(
+        &self,
+        columns: &[TableColumnDefinition],
+        cells: &[Value],
+    ) -> Option<Vec<(usize, usize)>> {
         let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
         let printed: Vec<usize> = line
             .split(|&b| b == b'\t')
@@ -512,7 +525,7 @@ impl TablePrinter {
             .collect();
         let labels = self.label_columns.len() + usize::from(self.show_labels);
         if printed.len() != prefix + server.len() + labels {
-            return;
+            return None;
         }
         let widths: Vec<(usize, usize)> = printed
             .iter()
@@ -522,7 +535,7 @@ impl TablePrinter {
                 _ => (width, width),
             })
             .collect();
-        self.raw_widths.add(&widths);
+        Some(widths)
     }
 
     /// `measure` with the event's one decoded object.
@@ -575,7 +588,7 @@ impl Printer for TablePrinter {
         self.list_done = true;
         if !self.held.is_empty() {
             let mut held = std::mem::take(&mut self.held);
-            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _)| k.is_none()) {
+            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _, _)| k.is_none()) {
                 self.tabwriter.discard();
                 self.printed_headers = false;
                 return Err(io::Error::new(io::ErrorKind::InvalidData, NothingSorted));
@@ -601,7 +614,10 @@ impl Printer for TablePrinter {
                 };
                 return Err(io::Error::new(io::ErrorKind::InvalidData, error));
             }
-            for (_, line) in held {
+            for (_, line, widths) in held {
+                if let Some(widths) = widths {
+                    self.raw_widths.add(&widths);
+                }
                 self.tabwriter.write(&line, out)?;
             }
         }
