@@ -24,7 +24,7 @@ pub struct SortFieldMissing(pub String);
 pub struct NothingSorted;
 
 /// kubectl's `klog.Exitf` when `isLess` cannot compare two values (sorter.go): `holder` is
-/// what Go's `%T` names there, [`RUNTIME_SORT`] or [`TABLE_SORTER`].
+/// what Go's `%T` names there, `RUNTIME_SORT` or `TABLE_SORTER`.
 #[derive(Debug, thiserror::Error)]
 #[error("Field {template} in {holder} is an unsortable type: interface, err: {reason}")]
 pub struct Unsortable {
