@@ -356,6 +356,7 @@ impl GetPlan {
             with_context: self.several_contexts,
             no_headers: output.no_headers,
             single_object: !self.watching && targets.len() == 1 && targets[0].names.len() == 1,
+            named_object: targets.len() == 1 && targets[0].names.len() == 1,
             show_managed_fields: output.show_managed_fields,
             show_labels: output.show_labels,
             label_columns: output.label_columns.clone(),

@@ -197,10 +197,13 @@ pub(super) fn out_of_time(error: &io::Error) -> bool {
 /// Whether writing an object failed in its template (Go or JSONPath, or `--sort-by`'s), not
 /// on stdout.
 pub(super) fn template_failed(error: &io::Error) -> bool {
-    use kw_output::output::printer::{GoTemplateError, SortFieldMissing, TemplateError};
+    use kw_output::output::printer::{
+        GoTemplateError, SortFieldMissing, TemplateError, Unsortable,
+    };
     error.get_ref().is_some_and(|inner| {
         inner.is::<GoTemplateError>()
             || inner.is::<TemplateError>()
             || inner.is::<SortFieldMissing>()
+            || inner.is::<Unsortable>()
     })
 }

@@ -166,15 +166,26 @@ fn act(cluster: &Cluster, step: &Value) {
     }
 }
 
-/// kubectl's lines on stderr, without client-go's log lines (`E1128 07:10:23.510943 ...`).
+/// kubectl's lines on stderr, without client-go's log lines (`E1128 07:10:23.510943 ...`) but
+/// for a fatal one (`F1203 06:10:00.123456   4242 sorter.go:329] Field ...`, kubectl's
+/// `klog.Exitf`), whose header (severity, time, PID, Go file and line) is cut and `error: `
+/// put in its place: kw says the same message as an `error:` line.
 fn kubectl_errors(stderr: &str) -> Vec<String> {
     stderr
         .lines()
-        .filter(|line| {
+        .filter_map(|line| {
             let b = line.as_bytes();
-            !(b.len() > 5 && b"IWEF".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit))
+            let klog =
+                b.len() > 5 && b"IWEF".contains(&b[0]) && b[1..5].iter().all(u8::is_ascii_digit);
+            match klog {
+                false => Some(line.to_string()),
+                true if b[0] == b'F' => {
+                    let (_, message) = line.split_once("] ")?;
+                    Some(format!("error: {message}"))
+                }
+                true => None,
+            }
         })
-        .map(str::to_string)
         .collect()
 }
 
@@ -273,6 +284,11 @@ fn run_case(
     if let Some(manifest) = case.get("manifest") {
         std::fs::write(dir.join("m.json"), manifest.to_string()).expect("manifest");
     }
+    // Files a flag names (`custom-columns-file=cols.txt`), written as given.
+    for (name, text) in case["files"].as_object().into_iter().flatten() {
+        let text = text.as_str().expect("a file's text is a string");
+        std::fs::write(dir.join(name), text).expect("a case's file");
+    }
     let mut command = if is_kw {
         cluster.kw()
     } else {
@@ -341,11 +357,25 @@ fn run_case(
     (result, outcome.code, outcome.stderr, missing)
 }
 
-/// Every case of `file` through kubectl and kw, a few at a time; a list of what differs.
+/// Every case of `file` through kubectl and kw, a few at a time; a list of what differs. The
+/// file is the cases, or an object of them (`cases`) and the Go cases left out with why
+/// (`skipped`: each with its `source` and `why`, never run).
 fn conform(file: &str) {
     let path = cases_path(file);
     let text = std::fs::read_to_string(&path).expect("cases");
-    let mut cases: Vec<Value> = serde_json::from_str(&text).expect("cases are JSON");
+    let mut document: Value = serde_json::from_str(&text).expect("cases are JSON");
+    if let Some(skipped) = document.get("skipped").and_then(Value::as_array) {
+        for left_out in skipped {
+            assert!(
+                left_out["source"].is_string() && left_out["why"].is_string(),
+                "{file}: a skipped case says where it comes from and why: {left_out}"
+            );
+        }
+    }
+    let mut cases: Vec<Value> = match document.get_mut("cases") {
+        Some(cases) => serde_json::from_value(cases.take()).expect("cases are a list"),
+        None => serde_json::from_value(document.take()).expect("cases are a list"),
+    };
     let kubectl = harness::kubectl();
     let record = std::env::var_os("KW_CONFORMANCE_RECORD").is_some();
     type Run = (Outcome, Outcome, Option<i32>, String, Vec<String>);
@@ -398,7 +428,14 @@ fn conform(file: &str) {
         }
     }
     if record {
-        let text = serde_json::to_string_pretty(&cases).expect("JSON") + "\n";
+        let written = match document.as_object_mut() {
+            Some(fields) => {
+                fields.insert("cases".into(), Value::Array(cases.clone()));
+                Value::Object(fields.clone())
+            }
+            None => Value::Array(cases.clone()),
+        };
+        let text = serde_json::to_string_pretty(&written).expect("JSON") + "\n";
         std::fs::write(&path, text).expect("cases written");
     }
     assert!(
@@ -453,4 +490,43 @@ fn public_scripts_expressions_give_kubectls_outcome_through_kw() {
 #[test]
 fn kubectls_sorter_test_go_cases_give_kubectls_outcome_through_kw() {
     conform("sorter_test_go.json");
+}
+
+/// kubectl's `pkg/cmd/get/customcolumn_test.go` as data: each spec, template file and column
+/// printed by `get -o custom-columns=`/`custom-columns-file=`; where the Go test compares the
+/// columns a spec makes, the case compares the table they print. `upstream` keeps the Go
+/// test's expectation.
+#[test]
+fn kubectls_customcolumn_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("customcolumn_test_go.json");
+}
+
+/// cli-runtime's `pkg/printers/template_test.go` as data: go-templates over Secrets, Events,
+/// Pods, lists and Endpoints served by the sim, `upstream` keeping the Go test's expectation.
+#[test]
+fn cli_runtimes_template_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("template_test_go.json");
+}
+
+/// cli-runtime's `pkg/printers/jsonpath_test.go` (`TestPrinters`) as data: `{.metadata.name}`
+/// through `-o jsonpath` and `-o jsonpath-as-json` over a Pod, lists and Endpoints.
+#[test]
+fn cli_runtimes_printers_jsonpath_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("printers_jsonpath_test_go.json");
+}
+
+/// cli-runtime's `pkg/printers/json_test.go` and `yaml_test.go` as data: `-o json`, `-o yaml`
+/// and `-o kyaml` of the Go tests' objects, byte for byte where the Go tests read them back.
+#[test]
+fn cli_runtimes_json_and_yaml_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("printers_json_yaml_test_go.json");
+}
+
+/// cli-runtime's `pkg/printers/tableprinter_test.go` as data: the Go test's Tables are served
+/// Pods and Widgets printed by `get` with the flag each `PrintOptions` stands for (`-o wide`,
+/// `--no-headers`, `-A`, `--show-kind`, `--show-labels`, `-L`, `--server-print=false`), the
+/// clock frozen so that AGE keeps; the cases with no command line are listed under `skipped`.
+#[test]
+fn cli_runtimes_tableprinter_test_go_cases_give_kubectls_outcome_through_kw() {
+    conform("tableprinter_test_go.json");
 }

@@ -98,7 +98,7 @@ const HOUSE: House = House {
         // Leaves, the printers, what draws or writes what they make, what a signal does.
         ("kw-output", "output", "escape mod sinks terminal < chain printer < live writer < signals"),
         // kubectl's formats: building blocks, the options, then formats made of simpler ones.
-        ("kw-output", "output::printer", "cell changes contract diff_lines fallback format go_sort reencode sort_keys style tabwriter timestamp < condition_met filter name rollout_status sorted_list < options < extras table < json jsonl < template yaml < columns go_template < mod"),
+        ("kw-output", "output::printer", "as_list cell changes contract diff_lines fallback format go_sort raw_widths reencode sort_keys style tabwriter timestamp < condition_met filter name rollout_status sorted_list < options < extras table < json jsonl < template yaml < columns go_template < mod"),
         ("kw-output", "output::live", "cells < clock screen < board < mod"),
         // Each verb's flags and kubectl's help pages, the verbs, then what reads the command.
         ("kw", "cli", "demo kubectl_help logs pflag rollout wait < get < verbs < help spaced < mod"),

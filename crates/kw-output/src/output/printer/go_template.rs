@@ -95,10 +95,10 @@ impl Printer for GoTemplatePrinter {
         object: DecodedObject<'_>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        match self.runs.input(event, object)? {
-            Some(input) => self.run(&input, out),
-            None => Ok(()),
+        for input in self.runs.input(event, object)? {
+            self.run(&input, out)?;
         }
+        Ok(())
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {

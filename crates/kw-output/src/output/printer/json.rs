@@ -16,13 +16,14 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use kw_events::events::Event;
+use kw_events::events::{Event, Origin};
 
+use super::as_list::{list_items, read_as_list, reads_as_list};
 use super::contract::DecodedObject;
 use super::extras::{append_kw_member, EventExtras};
 use super::reencode::{self, Edits, Reencoder, TypeFill};
 use super::{ObjectDecodeError, ObjectLayout as Layout, PrintOptions, Printer};
-use kw_go::goformat::json::{write_compact, write_newline_indent, write_string};
+use kw_go::goformat::json::{write_compact, write_indented, write_newline_indent, write_string};
 
 /// The opening of kubectl's `List`, up to the items.
 const LIST_OPENING: &[u8] = b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
@@ -44,6 +45,10 @@ pub struct JsonPrinter {
     buffer: Vec<u8>,
     extras: EventExtras,
     reencoder: Reencoder,
+    /// One named object, not watched: an `items` array makes it a `List` (`as_list`).
+    reads_as_list: bool,
+    /// One named object, watched: a listed one with an `items` array is its items.
+    flattens_list: bool,
 }
 
 impl JsonPrinter {
@@ -57,6 +62,8 @@ impl JsonPrinter {
             buffer: Vec::with_capacity(4096),
             extras: EventExtras::new(options),
             reencoder: Reencoder::default(),
+            reads_as_list: options.named_object && !options.watching && !options.watch_events,
+            flattens_list: options.named_object && options.watching && !options.watch_events,
         }
     }
 }
@@ -93,6 +100,13 @@ pub fn decode_object(event: &Event<'_>, object: DecodedObject<'_>) -> io::Result
 }
 
 impl JsonPrinter {
+    /// Whether the event's object may be a list to kubectl ([`reads_as_list`]): one named
+    /// object, not watched or listed at the watch's start, whose text names `items`.
+    fn may_read_as_list(&self, event: &Event<'_>) -> bool {
+        let asked = self.reads_as_list || (self.flattens_list && event.origin == Origin::List);
+        asked && event.object.get().contains("\"items\"")
+    }
+
     /// Append the event's object, re-encoded as Go prints it, to the buffer.
     fn write_object(&mut self, event: &Event<'_>, layout: reencode::Layout) -> io::Result<()> {
         let api_version;
@@ -151,6 +165,25 @@ impl Printer for JsonPrinter {
                 self.extras.append(&mut self.buffer, event, object.as_ref());
                 self.buffer.extend_from_slice(b"}\n");
             }
+            // Only an object whose text names `items` is worth decoding to find out.
+            Layout::Objects if self.may_read_as_list(event) => {
+                let object = decode_object(event, object)?;
+                let objects = match reads_as_list(&object) {
+                    // Watched, the listed holder is its items, each printed as an object.
+                    true if self.flattens_list => list_items(object),
+                    true => vec![read_as_list(object)],
+                    false => Vec::new(),
+                };
+                if objects.is_empty() {
+                    self.write_object(event, reencode::Layout::Indented { depth: 0 })?;
+                    self.buffer.push(b'\n');
+                }
+                for mut object in objects {
+                    embed_context(&mut object, event);
+                    write_indented(&mut self.buffer, &object, 0);
+                    self.buffer.push(b'\n');
+                }
+            }
             Layout::Objects => {
                 self.write_object(event, reencode::Layout::Indented { depth: 0 })?;
                 self.buffer.push(b'\n');
@@ -205,6 +238,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            named_object: false,
             show_managed_fields: false,
             ..PrintOptions::default()
         }

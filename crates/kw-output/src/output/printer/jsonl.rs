@@ -180,6 +180,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            named_object: false,
             show_managed_fields: false,
             ..PrintOptions::default()
         };

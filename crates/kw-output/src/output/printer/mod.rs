@@ -5,6 +5,7 @@
 //! kubectl v1.32 byte for byte (`kw_go::goformat` holds Go's encoders); `jsonl` and `name` are
 //! kw's own line formats. Printers write into the caller's buffered writer and never flush it.
 
+mod as_list;
 pub mod cell;
 pub mod changes;
 mod columns;
@@ -22,6 +23,7 @@ mod json;
 mod jsonl;
 mod name;
 mod options;
+mod raw_widths;
 mod reencode;
 mod rollout_status;
 mod sort_keys;
@@ -48,7 +50,7 @@ pub use name::NamePrinter;
 pub(crate) use options::ObjectLayout;
 pub use options::{PrintOptions, SortBy};
 pub use rollout_status::RolloutStatusPrinter;
-pub use sort_keys::{NothingSorted, SortFieldMissing};
+pub use sort_keys::{NothingSorted, SortFieldMissing, Unsortable};
 pub use table::TablePrinter;
 pub use template::{JsonPathPrinter, TemplateError};
 pub use timestamp::TimestampFormat;
@@ -280,6 +282,7 @@ mod tests {
                 all_namespaces: false,
                 no_headers: false,
                 single_object: false,
+                named_object: false,
                 show_managed_fields: false,
                 ..PrintOptions::default()
             };

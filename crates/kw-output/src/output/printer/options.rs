@@ -55,6 +55,8 @@ pub struct PrintOptions {
     /// One named object without `--watch` (`kw get pod nginx -o json`): kubectl prints it bare
     /// rather than inside a `List`.
     pub single_object: bool,
+    /// One named object, watched or not: kubectl reads one with an `items` array as a list.
+    pub named_object: bool,
     /// `--show-managed-fields`: keep `metadata.managedFields` in `-o json` (kubectl drops them).
     pub show_managed_fields: bool,
     /// `--show-labels`: a LABELS column in tables.

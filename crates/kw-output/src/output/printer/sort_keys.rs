@@ -2,8 +2,9 @@
 //! sorter.go`, `isLess`): numbers by value, strings that are both resource quantities (`100m`,
 //! `1Gi`) by quantity, other strings byte by byte (kubectl 1.37 compares Go strings with `<`:
 //! `pod-10` before `pod-2`, `10.0.0.10` before `10.0.0.9`; older kubectl ordered them
-//! "naturally"); values kubectl cannot sort (booleans, maps, arrays, mixed types) compare as
-//! "not less". The sort itself is Go's (`go_sort`).
+//! "naturally"); values kubectl cannot compare (booleans, maps, arrays, a number and a string, an
+//! integer and a float) stop it: `isLess` fails and kubectl exits through `klog.Exitf` with
+//! [`Unsortable`]'s words, printing nothing. The sort itself is Go's (`go_sort`).
 
 use serde_json::Value;
 
@@ -22,23 +23,44 @@ pub struct SortFieldMissing(pub String);
 #[error("no object has the --sort-by field")]
 pub struct NothingSorted;
 
-/// kubectl's `isLess` for values decoded from JSON.
-pub fn sort_key_less(a: &Value, b: &Value) -> bool {
-    match (a, b) {
+/// kubectl's `klog.Exitf` when `isLess` cannot compare two values (sorter.go): `holder` is
+/// what Go's `%T` names there, `RUNTIME_SORT` or `TABLE_SORTER`.
+#[derive(Debug, thiserror::Error)]
+#[error("Field {template} in {holder} is an unsortable type: interface, err: {reason}")]
+pub struct Unsortable {
+    pub template: String,
+    pub holder: &'static str,
+    pub reason: &'static str,
+}
+
+/// `RuntimeSort`'s objects (`-o name|json|yaml|...`), to Go's `%T`.
+pub const RUNTIME_SORT: &str = "*unstructured.Unstructured";
+/// `TableSorter`'s parsed rows (a table), to Go's `%T`.
+pub const TABLE_SORTER: &str = "[][][]reflect.Value";
+
+/// kubectl's `isLess` for values decoded from JSON, or why it fails (its `err`, by the type
+/// of `a`, as Go's type switch on `i` words it).
+pub fn sort_key_order(a: &Value, b: &Value) -> Result<bool, &'static str> {
+    const MIXED: &str = "unsortable interface: interface";
+    Ok(match (a, b) {
         (Value::Null, Value::Null) => false,
         (Value::Null, _) => true,
         (_, Value::Null) => false,
+        // An int64 and a float64 to Go (the JSON decoder's two kinds of number) do not compare.
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
             (Some(x), Some(y)) => x < y,
             (None, None) => x.as_f64() < y.as_f64(),
-            _ => false,
+            _ => return Err(MIXED),
         },
         (Value::String(x), Value::String(y)) => match (parse_quantity(x), parse_quantity(y)) {
             (Some(qx), Some(qy)) => qx < qy,
             _ => x < y,
         },
-        _ => false,
-    }
+        (Value::Number(_) | Value::String(_), _) => return Err(MIXED),
+        (Value::Bool(_), _) => return Err("unsortable type: bool"),
+        (Value::Object(_), _) => return Err("unsortable type: map[string]interface {}"),
+        (Value::Array(_), _) => return Err("unsortable type: []interface {}"),
+    })
 }
 
 /// A Kubernetes resource quantity (`1.5`, `100m`, `2Gi`, `1e3`) as a number, or `None` when
@@ -92,6 +114,11 @@ mod tests {
 
     use super::*;
 
+    /// `isLess` where it does not fail.
+    fn sort_key_less(a: &Value, b: &Value) -> bool {
+        sort_key_order(a, b).expect("comparable")
+    }
+
     #[test]
     fn strings_in_byte_order() {
         assert!(sort_key_less(&json!("pod-10"), &json!("pod-2")));
@@ -112,6 +139,26 @@ mod tests {
         assert!(sort_key_less(&json!("900Mi"), &json!("1Gi")));
         assert!(sort_key_less(&json!(2), &json!(10)));
         assert!(sort_key_less(&json!(null), &json!("a")));
-        assert!(!sort_key_less(&json!(true), &json!(false)));
+    }
+
+    #[test]
+    fn what_kubectl_cannot_compare_is_refused_in_its_words() {
+        assert_eq!(
+            sort_key_order(&json!(true), &json!(false)),
+            Err("unsortable type: bool")
+        );
+        assert_eq!(
+            sort_key_order(&json!({"a": 1}), &json!(1)),
+            Err("unsortable type: map[string]interface {}")
+        );
+        assert_eq!(
+            sort_key_order(&json!([1]), &json!([2])),
+            Err("unsortable type: []interface {}")
+        );
+        let mixed = Err("unsortable interface: interface");
+        assert_eq!(sort_key_order(&json!(1), &json!("x")), mixed);
+        assert_eq!(sort_key_order(&json!(1), &json!(2.5)), mixed);
+        assert_eq!(sort_key_order(&json!(2.5), &json!(1.5)), Ok(false));
+        assert_eq!(sort_key_order(&json!(null), &json!(true)), Ok(true));
     }
 }

@@ -20,7 +20,7 @@ use kw_wire::EventType;
 
 use super::contract::DecodedObject;
 use super::go_sort::go_sort;
-use super::sort_keys::{sort_key_less, SortFieldMissing};
+use super::sort_keys::{sort_key_order, SortFieldMissing, Unsortable, RUNTIME_SORT};
 use super::Printer;
 
 struct Held {
@@ -78,11 +78,27 @@ impl SortingPrinter {
                 SortFieldMissing(self.template.clone()),
             ));
         }
+        // kubectl stops at the first pair isLess cannot compare; so does this, printing nothing.
+        let refusal = std::cell::Cell::new(None);
         go_sort(&mut held, |a, b| match (&a.key, &b.key) {
             (None, _) => true,
             (_, None) => false,
-            (Some(a), Some(b)) => sort_key_less(a, b),
+            (Some(a), Some(b)) => sort_key_order(a, b).unwrap_or_else(|reason| {
+                refusal.set(refusal.get().or(Some(reason)));
+                false
+            }),
         });
+        if let Some(reason) = refusal.get() {
+            self.refused = true;
+            let template = self.template.clone();
+            let holder = RUNTIME_SORT;
+            let error = Unsortable {
+                template,
+                holder,
+                reason,
+            };
+            return Err(io::Error::new(io::ErrorKind::InvalidData, error));
+        }
         for item in &held {
             let event = Event {
                 kind: item.kind,

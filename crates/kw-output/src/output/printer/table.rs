@@ -36,13 +36,18 @@ use super::contract::DecodedObject;
 use super::diff_lines::{describe_field, field_changes, DiffDetail};
 use super::fallback::{client_side_row, fallback_row};
 use super::go_sort::go_sort;
-use super::sort_keys::{sort_key_less, NothingSorted};
+use super::raw_widths::{raw_width, RawWidths};
+use super::sort_keys::{sort_key_order, NothingSorted, Unsortable, TABLE_SORTER};
 use super::style::{
     event_color, is_status_column, status_color, write_bold, write_colored, write_dimmed,
 };
 use super::tabwriter::TabWriter;
 use super::timestamp::{format_time_cell, TimestampFormat};
 use super::{PrintOptions, Printer};
+
+/// A row of a sorted list, held until the list is complete: its sort key, its line, and its
+/// cells' printed and raw widths ([`RawWidths`]).
+type HeldRow = (Option<Value>, Vec<u8>, Option<Vec<(usize, usize)>>);
 
 /// kubectl's `formatEventType`: event types padded to the width of MODIFIED.
 fn event_type_cell(kind: EventType) -> &'static str {
@@ -78,7 +83,10 @@ pub struct TablePrinter {
     /// `--sort-by`: rows of the initial list wait here, with their sort key, until the list
     /// is complete.
     sort_by: Option<JsonPath>,
-    held: Vec<(Option<Value>, Vec<u8>)>,
+    /// `--sort-by` as kubectl names it in its errors (`{.a.b}`).
+    sort_template: String,
+    /// Each with its raw widths, noted once sorted (kubectl pads the first sorted row).
+    held: Vec<HeldRow>,
     /// Not watching: a sorted list none of whose rows has the field is not printed at all
     /// (kubectl's `SortingPrinter` fails on it, and `get` ignores a printer's failure).
     drops_unsortable: bool,
@@ -97,6 +105,8 @@ pub struct TablePrinter {
     /// The terminal's width, when known: a diff line is cut to fit.
     width: Option<usize>,
     header: Vec<u8>,
+    /// The listed rows' raw cell widths, which pad the header as kubectl 1.37 pads it.
+    raw_widths: RawWidths,
 }
 
 /// Diff lines sit under their row, indented.
@@ -121,6 +131,11 @@ impl TablePrinter {
             label_columns: options.label_columns.clone(),
             show_labels: options.show_labels,
             sort_by: options.sort_by.as_ref().map(|s| s.path.clone()),
+            sort_template: options
+                .sort_by
+                .as_ref()
+                .map(|s| s.template.clone())
+                .unwrap_or_default(),
             drops_unsortable: !options.watching,
             fallback: (options.client_side_table, options.kind_in_names),
             held: Vec::new(),
@@ -135,6 +150,7 @@ impl TablePrinter {
             }),
             width: options.width,
             header: Vec::new(),
+            raw_widths: RawWidths::default(),
         }
         .with_measure(options)
     }
@@ -446,6 +462,10 @@ impl TablePrinter {
         let columns = std::mem::take(&mut self.last_columns);
         self.line.clear();
         self.write_row(event, object, &columns, row.cells);
+        let raw_widths = match event.origin == Origin::List && !self.color {
+            true => self.raw_widths_of(&columns, row.cells),
+            false => None,
+        };
         let mut header_due = !suppress_header;
         if header_due && self.stable {
             self.reserve_status(&columns);
@@ -468,17 +488,54 @@ impl TablePrinter {
         if self.sort_by.is_some() && event.origin == Origin::List {
             // The row waits for the rest of the list.
             let key = self.sort_key(object);
-            self.held.push((key, self.line.clone()));
+            self.held.push((key, self.line.clone(), raw_widths));
             result?;
             // Nothing to show for a listed object, but `--diff` remembers it.
             return self.write_changes(event, object, out);
         }
         result?;
+        if let Some(widths) = raw_widths {
+            self.raw_widths.add(&widths);
+        }
         let line = std::mem::take(&mut self.line);
         let result = self.tabwriter.write(&line, out);
         self.line = line;
         result?;
         self.write_changes(event, object, out)
+    }
+
+    /// The row just written (`self.line`): each cell's printed and raw width, for kubectl's
+    /// header padding ([`RawWidths`]); none for a row whose cells hold tabs.
+    fn raw_widths_of(
+        &self,
+        columns: &[TableColumnDefinition],
+        cells: &[Value],
+    ) -> Option<Vec<(usize, usize)>> {
+        let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+        let printed: Vec<usize> = line
+            .split(|&b| b == b'\t')
+            .map(|cell| cell.iter().filter(|&&b| (b & 0xc0) != 0x80).count())
+            .collect();
+        let prefix = self.prefix_columns();
+        let server: Vec<&Value> = columns
+            .iter()
+            .zip(cells)
+            .filter(|(column, _)| self.visible(column))
+            .map(|(_, cell)| cell)
+            .collect();
+        let labels = self.label_columns.len() + usize::from(self.show_labels);
+        if printed.len() != prefix + server.len() + labels {
+            return None;
+        }
+        let widths: Vec<(usize, usize)> = printed
+            .iter()
+            .enumerate()
+            .map(|(index, &width)| match index.checked_sub(prefix) {
+                Some(at) if at < server.len() => (width, raw_width(server[at], width)),
+                _ => (width, width),
+            })
+            .collect();
+        Some(widths)
     }
 
     /// `measure` with the event's one decoded object.
@@ -531,16 +588,41 @@ impl Printer for TablePrinter {
         self.list_done = true;
         if !self.held.is_empty() {
             let mut held = std::mem::take(&mut self.held);
-            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _)| k.is_none()) {
+            if self.drops_unsortable && held.len() > 1 && held.iter().all(|(k, _, _)| k.is_none()) {
                 self.tabwriter.discard();
                 self.printed_headers = false;
                 return Err(io::Error::new(io::ErrorKind::InvalidData, NothingSorted));
             }
-            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them.
-            go_sort(&mut held, |a, b| row_less(a.0.as_ref(), b.0.as_ref()));
-            for (_, line) in held {
+            // Go's unstable sort, as kubectl: rows with equal keys land where kubectl puts them;
+            // the first pair isLess cannot compare stops it, and nothing is printed.
+            let refusal = std::cell::Cell::new(None);
+            go_sort(&mut held, |a, b| {
+                row_less(a.0.as_ref(), b.0.as_ref()).unwrap_or_else(|reason| {
+                    refusal.set(refusal.get().or(Some(reason)));
+                    false
+                })
+            });
+            if let Some(reason) = refusal.get() {
+                self.tabwriter.discard();
+                self.printed_headers = false;
+                let template = self.sort_template.clone();
+                let holder = TABLE_SORTER;
+                let error = Unsortable {
+                    template,
+                    holder,
+                    reason,
+                };
+                return Err(io::Error::new(io::ErrorKind::InvalidData, error));
+            }
+            for (_, line, widths) in held {
+                if let Some(widths) = widths {
+                    self.raw_widths.add(&widths);
+                }
                 self.tabwriter.write(&line, out)?;
             }
+        }
+        for (column, width) in self.raw_widths.take_minimums(!self.no_headers) {
+            self.tabwriter.reserve(column, width);
         }
         self.tabwriter.flush(out)
     }
@@ -591,11 +673,11 @@ fn with_fallback_row<T>(
 }
 
 /// kubectl's `TableSorter.Less`: a row without a value sorts first.
-fn row_less(a: Option<&Value>, b: Option<&Value>) -> bool {
+fn row_less(a: Option<&Value>, b: Option<&Value>) -> Result<bool, &'static str> {
     match (a, b) {
-        (None, _) => true,
-        (_, None) => false,
-        (Some(a), Some(b)) => sort_key_less(a, b),
+        (None, _) => Ok(true),
+        (_, None) => Ok(false),
+        (Some(a), Some(b)) => sort_key_order(a, b),
     }
 }
 
@@ -635,6 +717,7 @@ mod tests {
             all_namespaces: false,
             no_headers: false,
             single_object: false,
+            named_object: false,
             show_managed_fields: false,
             ..PrintOptions::default()
         }

@@ -14,11 +14,12 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use kw_events::events::Event;
+use kw_events::events::{Event, Origin};
 use kw_go::goformat::fmt::write_go_syntax;
 use kw_go::goformat::quote::quote;
 use kw_go::jsonpath::JsonPath;
 
+use super::as_list::{list_items, read_as_list, reads_as_list};
 use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::tabwriter::TabWriter;
@@ -89,6 +90,8 @@ pub struct TemplateRuns {
     finished: bool,
     /// Watching: output is aligned as kubectl's watch output is.
     tabwriter: Option<TabWriter>,
+    /// One named object (`PrintOptions::named_object`).
+    named_object: bool,
 }
 
 impl TemplateRuns {
@@ -100,27 +103,32 @@ impl TemplateRuns {
             items: Vec::new(),
             finished: false,
             tabwriter: options.watching.then(TabWriter::kubectl),
+            named_object: options.named_object,
         }
     }
 
-    /// What the template runs on for `event` now, or `None` while items are held for the List.
+    /// What the template runs on for `event` now, each in turn: nothing while items are held
+    /// for the List, and a watched named object's items when it reads as a list at the
+    /// watch's start (kubectl prints a list's items one by one).
     pub fn input(
         &mut self,
         event: &Event<'_>,
         object: DecodedObject<'_>,
-    ) -> io::Result<Option<Value>> {
+    ) -> io::Result<Vec<Value>> {
         let object = event_object(event, object, self.strip_managed_fields)?;
         if !self.per_object {
             self.items.push(object);
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        Ok(Some(if self.watch_events {
-            watch_event(event, object)
+        Ok(if self.watch_events {
+            vec![watch_event(event, object)]
         } else if self.tabwriter.is_none() {
-            read_as_list(object)
+            vec![read_as_list(object)]
+        } else if self.named_object && event.origin == Origin::List && reads_as_list(&object) {
+            list_items(object)
         } else {
-            object
-        }))
+            vec![object]
+        })
     }
 
     /// The `List` of the held items, the first time only; `None` when running per object.
@@ -214,31 +222,6 @@ pub fn event_object(
     Ok(object)
 }
 
-/// One named object as kubectl's `get` hands it to a template: apimachinery's unstructured
-/// decoder takes any object with an `items` array for a list (a custom resource's own `items`
-/// field included), and `get` prints a list as a `List` of its items, under the object's
-/// resourceVersion; its other fields are gone.
-fn read_as_list(object: Value) -> Value {
-    let Value::Object(mut fields) = object else {
-        return object;
-    };
-    if !fields.get("items").is_some_and(Value::is_array) {
-        return Value::Object(fields);
-    }
-    let resource_version = fields
-        .get("metadata")
-        .and_then(|m| m.get("resourceVersion"))
-        .cloned()
-        .unwrap_or_else(|| Value::String(String::new()));
-    let items = fields.remove("items").unwrap_or_default();
-    serde_json::json!({
-        "apiVersion": "v1",
-        "items": items,
-        "kind": "List",
-        "metadata": {"resourceVersion": resource_version},
-    })
-}
-
 /// kubectl's `WatchEvent` as printers see it: `{"type": .., "object": ..}`.
 pub fn watch_event(event: &Event<'_>, object: Value) -> Value {
     let mut envelope = Map::new();
@@ -255,10 +238,10 @@ impl Printer for JsonPathPrinter {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let listed = event.origin == kw_events::events::Origin::List;
-        match self.runs.input(event, object)? {
-            Some(input) => self.run(&input, listed, out),
-            None => Ok(()),
+        for input in self.runs.input(event, object)? {
+            self.run(&input, listed, out)?;
         }
+        Ok(())
     }
 
     fn checkpoint(&mut self, out: &mut dyn Write) -> io::Result<()> {

@@ -23,8 +23,9 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use kw_events::events::Event;
+use kw_events::events::{Event, Origin};
 
+use super::as_list::{list_items, read_as_list, reads_as_list};
 use super::contract::DecodedObject;
 use super::json::decode_object;
 use super::tabwriter::TabWriter;
@@ -50,6 +51,10 @@ pub struct YamlPrinter {
     printed: usize,
     list_closed: bool,
     buffer: Vec<u8>,
+    /// One named object, not watched: an `items` array makes it a `List` ([`read_as_list`]).
+    reads_as_list: bool,
+    /// One named object, watched: a listed one with an `items` array is its items.
+    flattens_list: bool,
 }
 
 impl YamlPrinter {
@@ -62,6 +67,8 @@ impl YamlPrinter {
             list: ListWriter::new(),
             kyaml_list: kyaml::ListWriter::new(),
             watch_tabs: (dialect == Dialect::Kyaml && options.watching).then(TabWriter::kubectl),
+            reads_as_list: options.named_object && !options.watching && !options.watch_events,
+            flattens_list: options.named_object && options.watching && !options.watch_events,
             printed: 0,
             list_closed: false,
             buffer: Vec::with_capacity(4096),
@@ -69,19 +76,14 @@ impl YamlPrinter {
     }
 }
 
-impl Printer for YamlPrinter {
-    fn print_decoded(
+impl YamlPrinter {
+    /// One object (or watch event) printed in the printer's layout.
+    fn print_object(
         &mut self,
         event: &Event<'_>,
-        object: DecodedObject<'_>,
+        mut object: Value,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        let mut object = decode_object(event, object)?;
-        if self.strip_managed_fields {
-            if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
-                metadata.remove("managedFields");
-            }
-        }
         if self.layout != Layout::Events {
             super::json::embed_context(&mut object, event);
         }
@@ -116,6 +118,32 @@ impl Printer for YamlPrinter {
         }
         self.printed += 1;
         out.write_all(&self.buffer)
+    }
+}
+
+impl Printer for YamlPrinter {
+    fn print_decoded(
+        &mut self,
+        event: &Event<'_>,
+        object: DecodedObject<'_>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let mut object = decode_object(event, object)?;
+        if self.strip_managed_fields {
+            if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                metadata.remove("managedFields");
+            }
+        }
+        if self.reads_as_list {
+            object = read_as_list(object);
+        } else if self.flattens_list && event.origin == Origin::List && reads_as_list(&object) {
+            // Watched, the listed holder is its items, each printed as an object.
+            for item in list_items(object) {
+                self.print_object(event, item, out)?;
+            }
+            return Ok(());
+        }
+        self.print_object(event, object, out)
     }
 
     fn checkpoint(&mut self, _out: &mut dyn Write) -> io::Result<()> {
