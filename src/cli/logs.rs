@@ -12,9 +12,22 @@ pub struct LogsArgs {
     #[arg(value_name = "POD | TYPE/NAME")]
     pub targets: Vec<String>,
 
-    /// Print the logs of this container.
+    /// Print the logs of this container (with -w: of each container whose name matches this
+    /// regex, unanchored, as stern's `--container`).
     #[arg(short = 'c', long, value_name = "CONTAINER")]
     pub container: Option<String>,
+
+    /// kw: with -w, leave out the containers whose name matches REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude_container: Vec<String>,
+
+    /// kw: with -w, show only the lines that match REGEX (any one, when repeated).
+    #[arg(long, value_name = "REGEX")]
+    pub include: Vec<String>,
+
+    /// kw: with -w, leave out the lines that match REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
 
     /// Get all containers' logs in the pod(s).
     #[arg(long)]

@@ -269,6 +269,9 @@ pub fn logs(
         ("--until", !args.until.is_empty()),
         ("--fail-on", !args.fail_on.is_empty()),
         ("--timeout", args.timeout.is_some()),
+        ("--exclude-container", !args.exclude_container.is_empty()),
+        ("--include", !args.include.is_empty()),
+        ("--exclude", !args.exclude.is_empty()),
     ] {
         if given {
             return Err(LogsError::Usage(format!("{flag} takes effect with -w: add -w")).into());
@@ -346,6 +349,7 @@ fn watch(
     environment: &Environment,
 ) -> Result<(), KwError> {
     super::logs_watch::refused_flags(args)?;
+    let filters = super::logs_watch::filters(args, plan.container.as_deref())?;
     let kubeconfig = settings::load_from_env(config)?;
     let chosen = kw_client::config::contexts::choose(
         config.context.as_deref(),
@@ -384,7 +388,7 @@ fn watch(
             namespace: namespace.to_string(),
             label_selector,
             field_selector,
-            container: plan.container.clone(),
+            container: filters.clone(),
             all_containers: args.all_containers,
         })
     };

@@ -17,7 +17,7 @@ use kw_watcher::watcher::{Options, Target, Watcher};
 use kw_wire::EventType;
 
 use super::following::{Follower, Setup, Shown};
-use crate::plan::Logs;
+use crate::plan::{LogFilters, Logs};
 use crate::report::error::{KwError, LogsError};
 use kw_base::notices::ContextScope;
 use kw_events::decode::depth;
@@ -28,7 +28,9 @@ pub struct Query {
     pub namespace: String,
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
-    pub container: Option<String>,
+    /// Only the containers and lines these choose (`-c`, `--exclude-container`, `--include`,
+    /// `--exclude`).
+    pub container: Option<LogFilters>,
     /// Init and ephemeral containers too (`--all-containers`).
     pub all_containers: bool,
 }
@@ -58,6 +60,29 @@ pub fn refused_flags(args: &crate::cli::LogsArgs) -> Result<(), LogsError> {
         ))),
         None => Ok(()),
     }
+}
+
+/// `-w`'s container and line patterns (`container`: `-c`'s, or the inline CONTAINER), compiled
+/// before any I/O; `None` when none is given.
+pub fn filters(
+    args: &crate::cli::LogsArgs,
+    container: Option<&str>,
+) -> Result<Option<LogFilters>, LogsError> {
+    let none = container.is_none()
+        && args.exclude_container.is_empty()
+        && args.include.is_empty()
+        && args.exclude.is_empty();
+    if none {
+        return Ok(None);
+    }
+    LogFilters::parse(
+        container,
+        &args.exclude_container,
+        &args.include,
+        &args.exclude,
+    )
+    .map(Some)
+    .map_err(|e| LogsError::Usage(e.to_string()))
 }
 
 /// How a member's query is read from its server.

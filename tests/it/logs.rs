@@ -473,3 +473,79 @@ fn a_jobs_logs_follow_it_until_it_completes_or_fails() {
     );
     assert!(stderr.contains("kw: summary of the wait:"), "{stderr}");
 }
+
+/// How many watches the sim has been asked for so far.
+fn watches(cluster: &Cluster) -> usize {
+    let requests = cluster.sim.requests();
+    requests
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+/// A Pod labelled `app=LABEL` in `namespace` whose containers (by name) each print `lines`
+/// lines (`NAME line N`) every `every`, then end.
+fn printing_pods_of(namespace: &str, name: &str, label: &str, containers: &[&str]) -> Value {
+    let containers: Vec<Value> = containers
+        .iter()
+        .map(|container| {
+            json!({"name": container, "image": "busybox", "env": [
+                {"name": "KW_SIM_LOG_EVERY", "value": "20ms"},
+                {"name": "KW_SIM_LOG_LINES", "value": "30"},
+            ]})
+        })
+        .collect();
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"app": label}},
+        "spec": {"restartPolicy": "Never", "containers": containers}
+    })
+}
+
+/// `kw logs -w -c REGEX --exclude-container REGEX --include REGEX --exclude REGEX`, as stern's:
+/// the containers whose name the pattern matches (unanchored) less the excluded ones, the lines
+/// that match any include and no exclude. A bad pattern is one line naming its flag; the
+/// patterns are refused without -w, where `-c` is kubectl's exact name.
+#[test]
+fn a_watched_querys_containers_and_lines_are_chosen_by_pattern() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=f", "-c", "app"])
+        .args(["--exclude-container", "sidecar$"])
+        .args(["--include", "[05]$", "--include", "^app line 1$"])
+        .args(["--exclude", "^app line 10$", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let before = watches(&cluster);
+    let live = Live::spawn(&mut cmd);
+    harness::wait_for("kw to watch", LIMIT, || watches(&cluster) > before);
+    let pod = printing_pods_of("default", "multi", "f", &["app", "app-sidecar", "db"]);
+    apply(&cluster, &pod);
+    let lines = live.lines_until(LIMIT, |line| line == "[pod/multi/app] app line 30");
+    let mut live = live;
+    live.kill();
+    let expected: Vec<String> = [1, 5, 15, 20, 25, 30]
+        .iter()
+        .map(|n| format!("[pod/multi/app] app line {n}"))
+        .collect();
+    assert_eq!(lines, expected);
+
+    let bad = kw(&cluster, &["-w", "-l", "app=f", "--exclude", "("]);
+    assert_eq!(bad.code, Some(1), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .starts_with("error: invalid --exclude pattern \"(\": "),
+        "{}",
+        bad.stderr
+    );
+    assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+    let without = kw(&cluster, &["multi", "-c", "app", "--include", "x"]);
+    assert_eq!(without.code, Some(1), "{}", without.stderr);
+    assert_eq!(
+        without.stderr,
+        "error: --include takes effect with -w: add -w\n"
+    );
+}

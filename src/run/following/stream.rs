@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::shown::Shown;
+use crate::plan::LogFilters;
 use kw_client::client::Client;
 use kw_client::pod_log::{self, LogRequest};
 
@@ -30,7 +31,7 @@ pub struct Resume {
     pub at_last: u32,
     /// Bytes shown of this container so far.
     pub shown: u64,
-    /// Lines shown by the last stream.
+    /// Lines read by the last stream (shown, or passed over by a line filter).
     pub lines: u64,
 }
 
@@ -61,6 +62,8 @@ pub struct Asked<'a> {
     pub let_go: &'a AtomicBool,
     /// Set while the container's lines are not to be shown (`--logs=failed`, healthy now).
     pub quiet: &'a AtomicBool,
+    /// The lines shown (`--include`, `--exclude`): the others are read and passed over.
+    pub filters: Option<&'a LogFilters>,
 }
 
 /// Follow one container's log from `resume` until the stream ends.
@@ -133,6 +136,11 @@ fn show(
     }
     if resume.shown >= TOTAL {
         return Some(Ended::Full);
+    }
+    // Passed over after its stamp is counted: a stream reopened resumes past it too.
+    if !asked.filters.is_none_or(|f| f.line(text)) {
+        resume.lines += 1;
+        return None;
     }
     let source = super::shown::Source {
         label: asked.label,

@@ -307,16 +307,16 @@ fn step(
                 &format!("Successfully pulled image \"{image}\""),
             );
             started(&mut say);
-            let printer = registry::printer(&container, &blueprint.restart_policy);
-            let printing_for = printer.as_ref().and_then(|p| p.duration());
-            if let Some(printer) = printer {
-                logs.print(
-                    &blueprint.namespace,
-                    &blueprint.name,
-                    &container_name,
-                    printer,
-                    now,
-                );
+            // Every container prints as its own environment says; the Pod runs while the
+            // longest of them prints.
+            let mut printing_for: Option<Duration> = None;
+            for container in &containers {
+                let Some(printer) = registry::printer(container, &blueprint.restart_policy) else {
+                    continue;
+                };
+                printing_for = printing_for.max(printer.duration());
+                let name = container["name"].as_str().unwrap_or("");
+                logs.print(&blueprint.namespace, &blueprint.name, name, printer, now);
             }
             let stage = PodStage::Running {
                 restarts: 0,
