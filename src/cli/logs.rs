@@ -91,6 +91,11 @@ pub struct LogsArgs {
     #[arg(short = 'w', long)]
     pub watch: bool,
 
+    /// kw: with -w and -l, the Pods of every namespace (`-n 'team-*'`, `-n a,b`: of those);
+    /// each line's source then names its namespace (`[team-a/pod/NAME/CONTAINER]`).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
     /// kw: with -w, how each line is written: `raw` (the default, kubectl's `--prefix` form)
     /// or `jsonl` (also `json`): one JSON object a line, with the context (over several),
     /// namespace, pod, container, timestamp and message.

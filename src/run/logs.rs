@@ -270,6 +270,7 @@ pub fn logs(
         ("--fail-on", !args.fail_on.is_empty()),
         ("--timeout", args.timeout.is_some()),
         ("--exclude-container", !args.exclude_container.is_empty()),
+        ("--all-namespaces", args.all_namespaces),
         ("--include", !args.include.is_empty()),
         ("--exclude", !args.exclude.is_empty()),
     ] {
@@ -378,6 +379,21 @@ fn watch(
             })
             .collect::<Result<_, _>>()?,
     };
+    let across = |namespace: &str| {
+        let namespaces = super::logs_watch::Namespaces::of(args.all_namespaces, namespace)?;
+        if !matches!(namespaces, super::logs_watch::Namespaces::One(_))
+            && !matches!(plan.target, Target::Selector(_))
+        {
+            return Err(LogsError::Usage(
+                "kw logs -w across namespaces (-A, or -n with a list or a glob) takes a selector (-l), not a name".into(),
+            ));
+        }
+        Ok(namespaces)
+    };
+    // Each member's namespaces checked before any of them connects.
+    for member in &members {
+        across(&member.namespace)?;
+    }
     let resolve = |client: &Client, namespace: &str| {
         let (label_selector, field_selector) = match &plan.target {
             Target::Selector(selector) => (Some(selector.clone()), None),
@@ -385,7 +401,7 @@ fn watch(
             workload => (Some(workload_selector(client, namespace, workload)?), None),
         };
         Ok(super::logs_watch::Query {
-            namespace: namespace.to_string(),
+            namespace: across(namespace)?,
             label_selector,
             field_selector,
             container: filters.clone(),

@@ -49,6 +49,9 @@ pub fn until(
             line.extend([flag.to_string(), value.clone()]);
         }
     }
+    if args.all_namespaces {
+        line.push("--all-namespaces".into());
+    }
     if let Some(timeout) = &args.timeout {
         line.extend(["--timeout".into(), timeout.clone()]);
     }

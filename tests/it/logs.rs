@@ -549,3 +549,73 @@ fn a_watched_querys_containers_and_lines_are_chosen_by_pattern() {
         "error: --include takes effect with -w: add -w\n"
     );
 }
+
+/// `kw logs -w -l SELECTOR` across namespaces: `-n 'team-*'` (a glob, as `kw get` takes it)
+/// follows the Pods of the namespaces it matches and no other, `-A` of every one; each line's
+/// source then names its namespace (`[team-a/pod/NAME/CONTAINER]`). A name across namespaces
+/// and `-A` without `-w` are refused.
+#[test]
+fn a_watched_query_follows_pods_across_namespaces() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    for (namespace, name) in [("default", "d1"), ("team-a", "a1"), ("team-b", "b1")] {
+        let mut pod = printing_pod(
+            name,
+            "Never",
+            &[("KW_SIM_LOG_EVERY", "10ms"), ("KW_SIM_LOG_LINES", "3")],
+        );
+        pod["metadata"]["namespace"] = json!(namespace);
+        pod["metadata"]["labels"] = json!({"app": "n"});
+        apply(&cluster, &pod);
+    }
+    // Every line of the Pods `args` follows, once each has shown its last.
+    let followed = |args: &[&str], pods: usize| -> Vec<String> {
+        let mut cmd = cluster.kw();
+        cmd.args(["logs", "-w", "-l", "app=n"])
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        let mut live = Live::spawn(&mut cmd);
+        let ended = std::cell::Cell::new(0);
+        let mut lines = live.lines_until(LIMIT, |line| {
+            ended.set(ended.get() + usize::from(line.ends_with(" main line 3")));
+            ended.get() == pods
+        });
+        live.kill();
+        lines.sort();
+        lines
+    };
+    let pattern = followed(&["-n", "team-*"], 2);
+    let expected: Vec<String> = ["team-a/pod/a1", "team-b/pod/b1"]
+        .iter()
+        .flat_map(|pod| (1..=3).map(move |n| format!("[{pod}/main] main line {n}")))
+        .collect();
+    assert_eq!(pattern, expected);
+    let all = followed(&["-A"], 3);
+    assert_eq!(all.len(), 9, "{all:#?}");
+    assert!(
+        all.contains(&"[default/pod/d1/main] main line 1".to_string()),
+        "{all:#?}"
+    );
+    // One namespace: the prefix as kubectl's --prefix writes it.
+    let one = followed(&["-n", "team-a"], 1);
+    assert_eq!(one[0], "[pod/a1/main] main line 1", "{one:#?}");
+
+    let named = kw(&cluster, &["-w", "a1", "-n", "team-*"]);
+    assert_eq!(named.code, Some(1), "{}", named.stderr);
+    assert!(
+        named
+            .stderr
+            .starts_with("error: kw logs -w across namespaces "),
+        "{}",
+        named.stderr
+    );
+    let once = kw(&cluster, &["-l", "app=n", "-A"]);
+    assert_eq!(once.code, Some(1), "{}", once.stderr);
+    assert_eq!(
+        once.stderr,
+        "error: --all-namespaces takes effect with -w: add -w\n"
+    );
+}
