@@ -619,3 +619,57 @@ fn a_watched_query_follows_pods_across_namespaces() {
         "error: --all-namespaces takes effect with -w: add -w\n"
     );
 }
+
+/// A followed log that stalls (the sim's `log_stall_after`: five lines, then nothing while the
+/// connection stays open longer than this test may run) while its container still prints is
+/// noticed by the idle rule (`KW_IDLE_TIMEOUT`, shortened here) and reopened from its last
+/// line: every line once, none lost, the reopening said once at `-v 4`.
+#[test]
+fn a_stalled_log_stream_is_reopened_from_its_last_line() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        faults: kw_sim::Faults {
+            log_stall_after: Some(5),
+            log_stall_secs: 120,
+            log_stall_times: Some(1),
+            ..kw_sim::Faults::default()
+        },
+        ..SimConfig::default()
+    });
+    let mut pod = printing_pod("quiet", "Always", &[("KW_SIM_LOG_EVERY", "50ms")]);
+    pod["metadata"]["labels"] = json!({"app": "s"});
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "quiet", "Running");
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=s", "-v", "4", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env("KW_IDLE_TIMEOUT", "1s");
+    let mut live = Live::spawn(&mut cmd);
+    let prefix = "[pod/quiet/main] main line ";
+    let number = |line: &str| -> u64 {
+        let n = line
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{line:?}"));
+        n.parse().expect("a number")
+    };
+    let first = live.lines_until(LIMIT, |_| true);
+    let from = number(&first[0]);
+    let lines = live.lines_until(LIMIT, |line| number(line) >= from + 40);
+    let stderr = live.kill();
+    let numbers: Vec<u64> = first.iter().chain(&lines).map(|l| number(l)).collect();
+    let expected: Vec<u64> = (from..=from + 40).collect();
+    assert_eq!(numbers, expected, "each line once, none lost");
+    assert_eq!(cluster.sim.faults_fired().logs_stalled, 1);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("pod/quiet main: no line for 1s; reopened from its last line"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    let reopened = cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("/pods/quiet/log?") && r.path.contains("sinceTime="))
+        .count();
+    assert!(reopened >= 1, "{:#?}", cluster.sim.requests());
+}

@@ -8,6 +8,8 @@
 //! - a stream that ends while its container still runs (rotation, a dropped connection, the
 //!   API server's timeout) or once it runs again (a restart) is reopened from its last line,
 //!   after a pause that grows while reopening finds nothing new (`PAUSE`..`MAX_PAUSE`);
+//! - a stream silent for the client's idle timeout (`stream::Ended::Idle`: stalled, or a quiet
+//!   container) is reopened from its last line at once, said at `-v 4` once per container;
 //! - a Pod deleted or no longer of the current revision is let go (its stream runs out);
 //! - with `--logs=failed`, only containers that crashed or are not ready;
 //! - with `kw logs -w`'s patterns (`LogFilters`), only the containers and lines they choose.
@@ -152,6 +154,8 @@ struct Container {
     read: Option<u64>,
     /// Not reopened before this.
     not_before: Option<Instant>,
+    /// A silent stream of it was reopened, and said so at `-v` (once).
+    said_idle: bool,
     pause: Duration,
     /// Set while its lines are not to be shown (`--logs=failed`, and it is healthy now): an
     /// open stream ends.
@@ -275,11 +279,11 @@ impl State {
     }
 
     fn ended(&mut self, uid: &str, name: &str, resume: Resume, ended: Ended) {
-        let Some(container) = self
-            .pods
-            .get_mut(uid)
-            .and_then(|f| f.containers.get_mut(name))
-        else {
+        let Some(followed) = self.pods.get_mut(uid) else {
+            return;
+        };
+        let label = &followed.pod.label;
+        let Some(container) = followed.containers.get_mut(name) else {
             return;
         };
         container.open = false;
@@ -297,6 +301,18 @@ impl State {
             _ => PAUSE,
         };
         container.not_before = Some(Instant::now() + container.pause);
+        if ended == Ended::Idle {
+            // Silent for the idle timeout already: no pause on top of it.
+            container.not_before = Some(Instant::now());
+            if !container.said_idle {
+                container.said_idle = true;
+                kw_base::vlog!(
+                    kw_base::log::REQUESTS,
+                    "{label} {name}: no line for {}s; reopened from its last line (said once)",
+                    self.client.idle_timeout().as_secs_f32()
+                );
+            }
+        }
         container.resume = resume;
     }
 

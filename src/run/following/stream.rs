@@ -4,6 +4,12 @@
 //! (`sinceTime`) and shows no line twice: lines older than it are skipped, and of the lines
 //! stamped with that very instant, as many as were shown already.
 //!
+//! Never silent: the kubelet sends nothing on a quiet container's log, so silence alone cannot
+//! tell a stalled stream from a quiet container. A followed stream that brings no byte for the
+//! client's idle timeout (75 s, `KW_IDLE_TIMEOUT`: the rule kw holds every watch to) ends
+//! `Idle` and is reopened from its last line: for a quiet container one request a minute or so,
+//! answered with nothing, no line twice; for a stalled one its lines at most that late.
+//!
 //! Bounded: a line is cut at `Shown::line_bytes` (with `…`), a stream shows at most `RATE` bytes a
 //! second (reading slower: the server holds the rest), a container at most `TOTAL` bytes in
 //! the whole run.
@@ -40,6 +46,8 @@ pub struct Resume {
 pub enum Ended {
     /// The server ended it, or it broke: it may be reopened.
     Closed,
+    /// No byte came for the client's idle timeout: stalled, or a quiet container; reopened.
+    Idle,
     /// The container showed `TOTAL`: it is followed no more.
     Full,
     /// The verdict is in, or the Pod was let go.
@@ -88,13 +96,18 @@ pub fn follow(asked: &Asked<'_>, resume: &mut Resume, shown: &Shown) -> Result<E
     // Lines stamped with the resumed-from instant skipped so far (`u32::MAX` once past them).
     let mut skipped = 0;
     let mut buffer = vec![0u8; 16 << 10];
+    let mut last_byte = Instant::now();
     loop {
         let read = match stream.read(&mut buffer) {
             Ok(0) => return Ok(Ended::Closed),
             Ok(read) => read,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // Failed after the idle timeout's silence: the client's per-read timeout (however
+            // the layers below word it).
+            Err(_) if last_byte.elapsed() >= asked.client.idle_timeout() => return Ok(Ended::Idle),
             Err(_) => return Ok(Ended::Closed),
         };
+        last_byte = Instant::now();
         for line in lines.push(&buffer[..read]) {
             if let Some(ended) = show(asked, &line, resume, shown, &mut rate, &mut skipped) {
                 return Ok(ended);
