@@ -673,3 +673,60 @@ fn a_stalled_log_stream_is_reopened_from_its_last_line() {
         .count();
     assert!(reopened >= 1, "{:#?}", cluster.sim.requests());
 }
+
+/// The sim's kubelet runs init containers as printers too: each one's lines are written before
+/// the Pod's containers start, so `--all-containers` shows them first, in order, from kw as
+/// from kubectl.
+#[test]
+fn init_containers_print_before_the_pods_containers() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let printing = |name: &str, lines: u64| {
+        json!({"name": name, "image": "busybox", "env": [
+            {"name": "KW_SIM_LOG_EVERY", "value": "10ms"},
+            {"name": "KW_SIM_LOG_LINES", "value": lines.to_string()},
+        ]})
+    };
+    let mut pod = printing_pod("inits", "Never", &[]);
+    pod["spec"]["initContainers"] = json!([printing("setup", 3), printing("migrate", 2)]);
+    pod["spec"]["containers"] = json!([printing("main", 2)]);
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "inits", "Succeeded");
+    let args = ["inits", "--all-containers", "--prefix", "--timestamps"];
+    let ours = kw(&cluster, &args);
+    let theirs = kubectl(&cluster, &args);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    assert_eq!(ours.stdout, theirs.stdout);
+    let sources: Vec<&str> = ours
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "[pod/inits/setup]",
+            "[pod/inits/setup]",
+            "[pod/inits/setup]",
+            "[pod/inits/migrate]",
+            "[pod/inits/migrate]",
+            "[pod/inits/main]",
+            "[pod/inits/main]",
+        ],
+        "{}",
+        ours.stdout
+    );
+    // Written one after the other: each line's time after the one before.
+    let times: Vec<&str> = ours
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap_or(""))
+        .collect();
+    assert!(
+        times.windows(2).all(|pair| pair[0] < pair[1]),
+        "{}",
+        ours.stdout
+    );
+}

@@ -148,6 +148,34 @@ impl PodLogs {
         });
     }
 
+    /// The container ran `printer` (of a bounded number of lines) to its end, from `at`: all
+    /// its lines written, none to come, as an init container that completed before the Pod's
+    /// containers started.
+    pub fn printed(
+        &self,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+        printer: Printer,
+        at: SystemTime,
+    ) {
+        let began = Instant::now();
+        let done = began + printer.duration().unwrap_or_default() + printer.every;
+        let running = Running {
+            printer,
+            stamped_from: at,
+            began,
+        };
+        let mut current = Vec::new();
+        written(&running, done, &mut current);
+        let kept = Kept {
+            current,
+            previous: None,
+            running: None,
+        };
+        self.lock().insert(key(namespace, pod, container), kept);
+    }
+
     pub fn get(&self, namespace: &str, pod: &str, container: &str) -> LogSnapshot {
         let Some(kept) = self.lock().get(&key(namespace, pod, container)).cloned() else {
             return LogSnapshot::default();
@@ -239,6 +267,24 @@ mod tests {
         assert_eq!(texts, ["line 1", "line 2", "line 3", "no newline"]);
         assert_eq!(read.current[2].at, at + Duration::from_millis(2));
         assert!(!read.current[3].newline);
+        assert!(!read.printing);
+    }
+
+    #[test]
+    fn a_printer_run_to_its_end_has_every_line_at_once() {
+        let logs = PodLogs::default();
+        let at = SystemTime::UNIX_EPOCH;
+        let printer = Printer {
+            every: Duration::from_secs(10),
+            lines: Some(3),
+            text: "init {n}".into(),
+            tail: None,
+        };
+        logs.printed("ns", "p", "init", printer, at);
+        let read = logs.get("ns", "p", "init");
+        let texts: Vec<&str> = read.current.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["init 1", "init 2", "init 3"]);
+        assert_eq!(read.current[2].at, at + Duration::from_secs(20));
         assert!(!read.printing);
     }
 }
