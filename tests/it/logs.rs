@@ -730,3 +730,40 @@ fn init_containers_print_before_the_pods_containers() {
         ours.stdout
     );
 }
+
+/// A fast container's followed log goes on past the lines the sim keeps at once (its kubelet
+/// keeps the last 10,000 of a printer's): `kw logs -f | head -n 30000` gets 30,000 lines, each
+/// once and in order, then ends (the stream stalled at 10,000 before).
+#[test]
+fn a_fast_containers_followed_log_goes_on_past_what_is_kept() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let pod = printing_pod("fast", "Always", &[("KW_SIM_LOG_EVERY", "50us")]);
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "fast", "Running");
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
+        .arg("\"$0\" \"$@\" | head -n 30000")
+        .arg(env!("CARGO_BIN_EXE_kw"))
+        .args(["logs", "-f", "fast", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(std::process::Stdio::null());
+    let outcome = run(sh, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    let numbers: Vec<u64> = outcome
+        .stdout
+        .lines()
+        .map(|l| l.strip_prefix("main line ").expect(l).parse().expect(l))
+        .collect();
+    assert_eq!(numbers.len(), 30_000);
+    // A reader slower than the printer loses what slid out of the kept lines, as a reader of a
+    // rotated file does: each line once and in order is what holds under any load.
+    assert!(
+        numbers.windows(2).all(|p| p[1] > p[0]),
+        "each line once, in order"
+    );
+}

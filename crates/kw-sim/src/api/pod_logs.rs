@@ -245,9 +245,10 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
     let mut left = query.limit_bytes.unwrap_or(u64::MAX);
     let first = shared
         .logs
-        .get(&request.namespace, &request.pod, &request.container)
-        .current;
-    let mut sent = first.len();
+        .get(&request.namespace, &request.pod, &request.container);
+    let (first, dropped) = (first.current, first.dropped);
+    // Lines counted from the instance's first: what is kept of a long log slides on.
+    let mut sent = dropped + first.len() as u64;
     let mut chunk = Vec::new();
     for line in selected(&first, query, shared.store.now()) {
         if stall.due() {
@@ -279,11 +280,16 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
         let log = shared
             .logs
             .get(&request.namespace, &request.pod, &request.container);
-        if log.current.len() < sent {
+        let written = log.dropped + log.current.len() as u64;
+        if written < sent {
             // A new instance: the old one's file is gone.
             return end(out);
         }
-        for line in &log.current[sent..] {
+        // Lines dropped before they were sent are lost, as a slow reader of a rotated file's.
+        let from = sent
+            .saturating_sub(log.dropped)
+            .min(log.current.len() as u64) as usize;
+        for line in &log.current[from..] {
             if stall.due() {
                 return stall.hold(shared, deadline);
             }
@@ -296,7 +302,7 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
                 return end(out);
             }
         }
-        sent = log.current.len();
+        sent = written;
         if !still {
             return end(out);
         }

@@ -73,6 +73,9 @@ pub struct LogSnapshot {
     pub previous: Option<Vec<LogLine>>,
     /// A printer is still writing lines into `current`.
     pub printing: bool,
+    /// Lines the printer wrote before `current`'s first, no longer kept (`KEPT_PRINTED`): a
+    /// follower counts lines from the instance's first, not from what is kept.
+    pub dropped: u64,
 }
 
 /// Every container's log, by (namespace, pod, container).
@@ -181,14 +184,15 @@ impl PodLogs {
             return LogSnapshot::default();
         };
         let mut current = kept.current;
-        let mut printing = false;
+        let (mut printing, mut dropped) = (false, 0);
         if let Some(running) = &kept.running {
-            printing = written(running, Instant::now(), &mut current);
+            (printing, dropped) = written(running, Instant::now(), &mut current);
         }
         LogSnapshot {
             current,
             previous: kept.previous,
             printing,
+            dropped,
         }
     }
 
@@ -197,10 +201,11 @@ impl PodLogs {
     }
 }
 
-/// Append what `running` has written by `now` to `lines`; whether it has more to write.
-fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
+/// Append what `running` has written by `now` to `lines` (the last `KEPT_PRINTED`); whether it
+/// has more to write, and how many lines it wrote before those.
+fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> (bool, u64) {
     let printer = &running.printer;
-    let every = printer.every.max(Duration::from_millis(1));
+    let every = printer.every.max(Duration::from_micros(1));
     let elapsed = now.saturating_duration_since(running.began);
     let due = (elapsed.as_nanos() / every.as_nanos()) as u64 + 1;
     let total = printer.lines.unwrap_or(u64::MAX);
@@ -215,7 +220,7 @@ fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
         });
     }
     if count < total {
-        return true;
+        return (true, first);
     }
     if let Some(tail) = &printer.tail {
         lines.push(LogLine {
@@ -224,7 +229,7 @@ fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
             newline: false,
         });
     }
-    false
+    (false, first)
 }
 
 #[cfg(test)]
@@ -268,6 +273,23 @@ mod tests {
         assert_eq!(read.current[2].at, at + Duration::from_millis(2));
         assert!(!read.current[3].newline);
         assert!(!read.printing);
+    }
+
+    #[test]
+    fn a_long_printer_keeps_its_last_lines_and_counts_the_others() {
+        let logs = PodLogs::default();
+        let printer = Printer {
+            every: Duration::from_micros(1),
+            lines: Some(KEPT_PRINTED + 5),
+            text: "{n}".into(),
+            tail: None,
+        };
+        logs.print("ns", "p", "c", printer, SystemTime::UNIX_EPOCH);
+        std::thread::sleep(Duration::from_millis(50));
+        let read = logs.get("ns", "p", "c");
+        assert_eq!(read.current.len() as u64, KEPT_PRINTED);
+        assert_eq!(read.dropped, 5);
+        assert_eq!(read.current[0].text, "6");
     }
 
     #[test]
