@@ -279,7 +279,7 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
             .is_some_and(|pod| running(pod, &request.container));
         let log = shared
             .logs
-            .get(&request.namespace, &request.pod, &request.container);
+            .get_from(&request.namespace, &request.pod, &request.container, sent);
         let written = log.dropped + log.current.len() as u64;
         if written < sent {
             // A new instance: the old one's file is gone.

@@ -170,7 +170,7 @@ impl PodLogs {
             began,
         };
         let mut current = Vec::new();
-        written(&running, done, &mut current);
+        written(&running, done, 0, &mut current);
         let kept = Kept {
             current,
             previous: None,
@@ -180,13 +180,19 @@ impl PodLogs {
     }
 
     pub fn get(&self, namespace: &str, pod: &str, container: &str) -> LogSnapshot {
+        self.get_from(namespace, pod, container, 0)
+    }
+
+    /// `get`, a printer's lines from its line `from` (counted from its first): a follower asks
+    /// only for what it has not sent, and a long log is not written out again at every look.
+    pub fn get_from(&self, namespace: &str, pod: &str, container: &str, from: u64) -> LogSnapshot {
         let Some(kept) = self.lock().get(&key(namespace, pod, container)).cloned() else {
             return LogSnapshot::default();
         };
         let mut current = kept.current;
         let (mut printing, mut dropped) = (false, 0);
         if let Some(running) = &kept.running {
-            (printing, dropped) = written(running, Instant::now(), &mut current);
+            (printing, dropped) = written(running, Instant::now(), from, &mut current);
         }
         LogSnapshot {
             current,
@@ -201,16 +207,16 @@ impl PodLogs {
     }
 }
 
-/// Append what `running` has written by `now` to `lines` (the last `KEPT_PRINTED`); whether it
-/// has more to write, and how many lines it wrote before those.
-fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> (bool, u64) {
+/// Append what `running` has written by `now` to `lines` (the last `KEPT_PRINTED`, from line
+/// `from` on); whether it has more to write, and how many lines it wrote before those appended.
+fn written(running: &Running, now: Instant, from: u64, lines: &mut Vec<LogLine>) -> (bool, u64) {
     let printer = &running.printer;
     let every = printer.every.max(Duration::from_micros(1));
     let elapsed = now.saturating_duration_since(running.began);
     let due = (elapsed.as_nanos() / every.as_nanos()) as u64 + 1;
     let total = printer.lines.unwrap_or(u64::MAX);
     let count = due.min(total);
-    let first = count.saturating_sub(KEPT_PRINTED);
+    let first = count.saturating_sub(KEPT_PRINTED).max(from.min(count));
     for index in first..count {
         let offset = every.saturating_mul(index.min(u32::MAX as u64) as u32);
         lines.push(LogLine {
