@@ -12,9 +12,22 @@ pub struct LogsArgs {
     #[arg(value_name = "POD | TYPE/NAME")]
     pub targets: Vec<String>,
 
-    /// Print the logs of this container.
+    /// Print the logs of this container (with -w: of each container whose name matches this
+    /// regex, unanchored, as stern's `--container`).
     #[arg(short = 'c', long, value_name = "CONTAINER")]
     pub container: Option<String>,
+
+    /// kw: with -w, leave out the containers whose name matches REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude_container: Vec<String>,
+
+    /// kw: with -w, show only the lines that match REGEX (any one, when repeated).
+    #[arg(long, value_name = "REGEX")]
+    pub include: Vec<String>,
+
+    /// kw: with -w, leave out the lines that match REGEX. Repeatable.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
 
     /// Get all containers' logs in the pod(s).
     #[arg(long)]
@@ -77,6 +90,11 @@ pub struct LogsArgs {
     /// Ctrl-C.
     #[arg(short = 'w', long)]
     pub watch: bool,
+
+    /// kw: with -w and -l, the Pods of every namespace (`-n 'team-*'`, `-n a,b`: of those);
+    /// each line's source then names its namespace (`[team-a/pod/NAME/CONTAINER]`).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
 
     /// kw: with -w, how each line is written: `raw` (the default, kubectl's `--prefix` form)
     /// or `jsonl` (also `json`): one JSON object a line, with the context (over several),

@@ -65,8 +65,8 @@ pub struct GetPlan {
     /// Where those logs go: `None`, stderr (a wait's diagnostics); `Some(jsonl)`, stdout
     /// (`kw logs -w --until`, where they are the output), as JSON lines or not.
     pub logs_on_stdout: Option<bool>,
-    /// Only the containers of this name (`kw logs -c NAME`).
-    pub logs_container: Option<String>,
+    /// Which containers and lines (`kw logs -w -c REGEX --exclude-container/--include/--exclude`).
+    pub logs_container: Option<super::LogFilters>,
     /// `--subresource` (`status`, `scale`) of a one-shot get of named objects; `None` under a
     /// watch, which kubectl reads without it.
     pub subresource: Option<String>,

@@ -10,6 +10,7 @@
 //! - `get`: `GetPlan` and what it makes of discovery's answer; `flags`: `FlagPlan`, the flags
 //!   checked and made a `GetPlan`.
 //! - `manifest`, `rollout`, `wait`: `-f`'s objects, and the other verbs' plans.
+//! - `log_filters`: `kw logs -w`'s container and line patterns, compiled.
 //!
 //! The tests below go through `FlagPlan` as a run does, so they stay here, over all of them.
 
@@ -17,6 +18,7 @@ pub mod deadlines;
 pub mod error;
 pub mod flags;
 pub mod get;
+pub mod log_filters;
 pub mod manifest;
 pub mod output;
 pub mod request;
@@ -27,6 +29,7 @@ pub use deadlines::Deadlines;
 pub use error::PlanError;
 pub use flags::{FlagPlan, ReadFile, DEFAULT_FAIL_GRACE};
 pub use get::{GetPlan, Logs};
+pub use log_filters::LogFilters;
 pub use output::OutputPlan;
 pub use request::{parse_targets, Request};
 

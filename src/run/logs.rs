@@ -269,6 +269,10 @@ pub fn logs(
         ("--until", !args.until.is_empty()),
         ("--fail-on", !args.fail_on.is_empty()),
         ("--timeout", args.timeout.is_some()),
+        ("--exclude-container", !args.exclude_container.is_empty()),
+        ("--all-namespaces", args.all_namespaces),
+        ("--include", !args.include.is_empty()),
+        ("--exclude", !args.exclude.is_empty()),
     ] {
         if given {
             return Err(LogsError::Usage(format!("{flag} takes effect with -w: add -w")).into());
@@ -346,6 +350,7 @@ fn watch(
     environment: &Environment,
 ) -> Result<(), KwError> {
     super::logs_watch::refused_flags(args)?;
+    let filters = super::logs_watch::filters(args, plan.container.as_deref())?;
     let kubeconfig = settings::load_from_env(config)?;
     let chosen = kw_client::config::contexts::choose(
         config.context.as_deref(),
@@ -374,6 +379,21 @@ fn watch(
             })
             .collect::<Result<_, _>>()?,
     };
+    let across = |namespace: &str| {
+        let namespaces = super::logs_watch::Namespaces::of(args.all_namespaces, namespace)?;
+        if !matches!(namespaces, super::logs_watch::Namespaces::One(_))
+            && !matches!(plan.target, Target::Selector(_))
+        {
+            return Err(LogsError::Usage(
+                "kw logs -w across namespaces (-A, or -n with a list or a glob) takes a selector (-l), not a name".into(),
+            ));
+        }
+        Ok(namespaces)
+    };
+    // Each member's namespaces checked before any of them connects.
+    for member in &members {
+        across(&member.namespace)?;
+    }
     let resolve = |client: &Client, namespace: &str| {
         let (label_selector, field_selector) = match &plan.target {
             Target::Selector(selector) => (Some(selector.clone()), None),
@@ -381,10 +401,10 @@ fn watch(
             workload => (Some(workload_selector(client, namespace, workload)?), None),
         };
         Ok(super::logs_watch::Query {
-            namespace: namespace.to_string(),
+            namespace: across(namespace)?,
             label_selector,
             field_selector,
-            container: plan.container.clone(),
+            container: filters.clone(),
             all_containers: args.all_containers,
         })
     };

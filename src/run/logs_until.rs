@@ -38,6 +38,7 @@ pub fn until(
     notices: &Notices,
 ) -> Result<Outcome, KwError> {
     logs_watch::refused_flags(args)?;
+    let filters = logs_watch::filters(args, args.container.as_deref())?;
     let mut line: Vec<String> = match of {
         Of::Pod(name) => vec![format!("pod/{name}")],
         Of::Selector(selector) => vec!["pods".into(), "-l".into(), selector],
@@ -47,6 +48,9 @@ pub fn until(
         for value in values {
             line.extend([flag.to_string(), value.clone()]);
         }
+    }
+    if args.all_namespaces {
+        line.push("--all-namespaces".into());
     }
     if let Some(timeout) = &args.timeout {
         line.extend(["--timeout".into(), timeout.clone()]);
@@ -60,6 +64,6 @@ pub fn until(
     super::get_shaped(&waiting.get, config, notices, |plan| {
         plan.logs = Some(Logs::All);
         plan.logs_on_stdout = Some(jsonl);
-        plan.logs_container = args.container.clone();
+        plan.logs_container = filters;
     })
 }

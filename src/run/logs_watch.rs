@@ -13,11 +13,12 @@ use kw_client::client::Client;
 use kw_events::events::DepthBound;
 use kw_events::events::{Event, Flow, ResourceInfo, Sink};
 use kw_wait::following::Following;
+use kw_watcher::watcher::namespaces::NamespaceSet;
 use kw_watcher::watcher::{Options, Target, Watcher};
 use kw_wire::EventType;
 
 use super::following::{Follower, Setup, Shown};
-use crate::plan::Logs;
+use crate::plan::{LogFilters, Logs};
 use crate::report::error::{KwError, LogsError};
 use kw_base::notices::ContextScope;
 use kw_events::decode::depth;
@@ -25,12 +26,41 @@ use kw_events::decode::depth;
 /// What `kw logs -w` follows in one context: Pods of `namespace` matching `label_selector` (or
 /// the one named by `field_selector`), their `container` only when given.
 pub struct Query {
-    pub namespace: String,
+    pub namespace: Namespaces,
     pub label_selector: Option<String>,
     pub field_selector: Option<String>,
-    pub container: Option<String>,
+    /// Only the containers and lines these choose (`-c`, `--exclude-container`, `--include`,
+    /// `--exclude`).
+    pub container: Option<LogFilters>,
     /// Init and ephemeral containers too (`--all-containers`).
     pub all_containers: bool,
+}
+
+/// Where a query's Pods are: one namespace, a set (`-n 'team-*'`, `-n a,b`), or all (`-A`).
+/// Across several, each line's source names its namespace.
+#[derive(Debug, Clone)]
+pub enum Namespaces {
+    One(String),
+    Set(Arc<NamespaceSet>),
+    All,
+}
+
+impl Namespaces {
+    /// What `-A` and `-n` (a name, a comma list or a glob) choose, or why not.
+    pub fn of(all: bool, namespace: &str) -> Result<Namespaces, LogsError> {
+        if all {
+            return Ok(Namespaces::All);
+        }
+        match NamespaceSet::parse(namespace) {
+            Ok(None) => Ok(Namespaces::One(namespace.to_string())),
+            Ok(Some(set)) => Ok(Namespaces::Set(Arc::new(set))),
+            Err(e) => Err(LogsError::Usage(e.to_string())),
+        }
+    }
+
+    fn several(&self) -> bool {
+        !matches!(self, Namespaces::One(_))
+    }
 }
 
 /// One context followed: its name (over several), its client, and what it follows (read from
@@ -58,6 +88,29 @@ pub fn refused_flags(args: &crate::cli::LogsArgs) -> Result<(), LogsError> {
         ))),
         None => Ok(()),
     }
+}
+
+/// `-w`'s container and line patterns (`container`: `-c`'s, or the inline CONTAINER), compiled
+/// before any I/O; `None` when none is given.
+pub fn filters(
+    args: &crate::cli::LogsArgs,
+    container: Option<&str>,
+) -> Result<Option<LogFilters>, LogsError> {
+    let none = container.is_none()
+        && args.exclude_container.is_empty()
+        && args.include.is_empty()
+        && args.exclude.is_empty();
+    if none {
+        return Ok(None);
+    }
+    LogFilters::parse(
+        container,
+        &args.exclude_container,
+        &args.include,
+        &args.exclude,
+    )
+    .map(Some)
+    .map_err(|e| LogsError::Usage(e.to_string()))
 }
 
 /// How a member's query is read from its server.
@@ -145,10 +198,15 @@ fn follow_one(
         shown,
         scope,
     });
+    let (namespace, namespace_set) = match &query.namespace {
+        Namespaces::One(namespace) => (Some(namespace.clone()), None),
+        Namespaces::Set(set) => (None, Some(Arc::clone(set))),
+        Namespaces::All => (None, None),
+    };
     let target = Target {
         resource: pods(),
-        namespace: Some(query.namespace.clone()),
-        namespace_set: None,
+        namespace,
+        namespace_set,
         names: Vec::new(),
         label_selector: query.label_selector.clone(),
         field_selector: query.field_selector.clone(),
@@ -171,6 +229,7 @@ fn follow_one(
     let mut feed = Feed {
         following: Following::new(follower.tell()),
         context: member.context,
+        namespaced: query.namespace.several(),
     };
     let mut watcher = Watcher::new(&client, target, options);
     watcher
@@ -184,6 +243,8 @@ struct Feed {
     following: Following,
     /// Over several contexts, each line's source names its context.
     context: Option<Arc<str>>,
+    /// Over several namespaces, each line's source names its namespace.
+    namespaced: bool,
 }
 
 impl Sink for Feed {
@@ -195,10 +256,13 @@ impl Sink for Feed {
             self.following.gone(&uid);
             return Ok(Flow::Continue);
         }
-        let label = match &self.context {
-            Some(context) => format!("{context}/pod/{}", event.name),
-            None => format!("pod/{}", event.name),
-        };
+        let mut label = format!("pod/{}", event.name);
+        if self.namespaced {
+            label = format!("{}/{label}", event.namespace);
+        }
+        if let Some(context) = &self.context {
+            label = format!("{context}/{label}");
+        }
         let json = event.object.get();
         if self
             .following

@@ -473,3 +473,297 @@ fn a_jobs_logs_follow_it_until_it_completes_or_fails() {
     );
     assert!(stderr.contains("kw: summary of the wait:"), "{stderr}");
 }
+
+/// How many watches the sim has been asked for so far.
+fn watches(cluster: &Cluster) -> usize {
+    let requests = cluster.sim.requests();
+    requests
+        .iter()
+        .filter(|r| r.path.contains("watch="))
+        .count()
+}
+
+/// A Pod labelled `app=LABEL` in `namespace` whose containers (by name) each print `lines`
+/// lines (`NAME line N`) every `every`, then end.
+fn printing_pods_of(namespace: &str, name: &str, label: &str, containers: &[&str]) -> Value {
+    let containers: Vec<Value> = containers
+        .iter()
+        .map(|container| {
+            json!({"name": container, "image": "busybox", "env": [
+                {"name": "KW_SIM_LOG_EVERY", "value": "20ms"},
+                {"name": "KW_SIM_LOG_LINES", "value": "30"},
+            ]})
+        })
+        .collect();
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"app": label}},
+        "spec": {"restartPolicy": "Never", "containers": containers}
+    })
+}
+
+/// `kw logs -w -c REGEX --exclude-container REGEX --include REGEX --exclude REGEX`, as stern's:
+/// the containers whose name the pattern matches (unanchored) less the excluded ones, the lines
+/// that match any include and no exclude. A bad pattern is one line naming its flag; the
+/// patterns are refused without -w, where `-c` is kubectl's exact name.
+#[test]
+fn a_watched_querys_containers_and_lines_are_chosen_by_pattern() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=f", "-c", "app"])
+        .args(["--exclude-container", "sidecar$"])
+        .args(["--include", "[05]$", "--include", "^app line 1$"])
+        .args(["--exclude", "^app line 10$", "--kubeconfig"])
+        .arg(&cluster.kubeconfig);
+    let before = watches(&cluster);
+    let live = Live::spawn(&mut cmd);
+    harness::wait_for("kw to watch", LIMIT, || watches(&cluster) > before);
+    let pod = printing_pods_of("default", "multi", "f", &["app", "app-sidecar", "db"]);
+    apply(&cluster, &pod);
+    let lines = live.lines_until(LIMIT, |line| line == "[pod/multi/app] app line 30");
+    let mut live = live;
+    live.kill();
+    let expected: Vec<String> = [1, 5, 15, 20, 25, 30]
+        .iter()
+        .map(|n| format!("[pod/multi/app] app line {n}"))
+        .collect();
+    assert_eq!(lines, expected);
+
+    let bad = kw(&cluster, &["-w", "-l", "app=f", "--exclude", "("]);
+    assert_eq!(bad.code, Some(1), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .starts_with("error: invalid --exclude pattern \"(\": "),
+        "{}",
+        bad.stderr
+    );
+    assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+    let without = kw(&cluster, &["multi", "-c", "app", "--include", "x"]);
+    assert_eq!(without.code, Some(1), "{}", without.stderr);
+    assert_eq!(
+        without.stderr,
+        "error: --include takes effect with -w: add -w\n"
+    );
+}
+
+/// `kw logs -w -l SELECTOR` across namespaces: `-n 'team-*'` (a glob, as `kw get` takes it)
+/// follows the Pods of the namespaces it matches and no other, `-A` of every one; each line's
+/// source then names its namespace (`[team-a/pod/NAME/CONTAINER]`). A name across namespaces
+/// and `-A` without `-w` are refused.
+#[test]
+fn a_watched_query_follows_pods_across_namespaces() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    for (namespace, name) in [("default", "d1"), ("team-a", "a1"), ("team-b", "b1")] {
+        let mut pod = printing_pod(
+            name,
+            "Never",
+            &[("KW_SIM_LOG_EVERY", "10ms"), ("KW_SIM_LOG_LINES", "3")],
+        );
+        pod["metadata"]["namespace"] = json!(namespace);
+        pod["metadata"]["labels"] = json!({"app": "n"});
+        apply(&cluster, &pod);
+    }
+    // Every line of the Pods `args` follows, once each has shown its last.
+    let followed = |args: &[&str], pods: usize| -> Vec<String> {
+        let mut cmd = cluster.kw();
+        cmd.args(["logs", "-w", "-l", "app=n"])
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&cluster.kubeconfig);
+        let mut live = Live::spawn(&mut cmd);
+        let ended = std::cell::Cell::new(0);
+        let mut lines = live.lines_until(LIMIT, |line| {
+            ended.set(ended.get() + usize::from(line.ends_with(" main line 3")));
+            ended.get() == pods
+        });
+        live.kill();
+        lines.sort();
+        lines
+    };
+    let pattern = followed(&["-n", "team-*"], 2);
+    let expected: Vec<String> = ["team-a/pod/a1", "team-b/pod/b1"]
+        .iter()
+        .flat_map(|pod| (1..=3).map(move |n| format!("[{pod}/main] main line {n}")))
+        .collect();
+    assert_eq!(pattern, expected);
+    let all = followed(&["-A"], 3);
+    assert_eq!(all.len(), 9, "{all:#?}");
+    assert!(
+        all.contains(&"[default/pod/d1/main] main line 1".to_string()),
+        "{all:#?}"
+    );
+    // One namespace: the prefix as kubectl's --prefix writes it.
+    let one = followed(&["-n", "team-a"], 1);
+    assert_eq!(one[0], "[pod/a1/main] main line 1", "{one:#?}");
+
+    let named = kw(&cluster, &["-w", "a1", "-n", "team-*"]);
+    assert_eq!(named.code, Some(1), "{}", named.stderr);
+    assert!(
+        named
+            .stderr
+            .starts_with("error: kw logs -w across namespaces "),
+        "{}",
+        named.stderr
+    );
+    let once = kw(&cluster, &["-l", "app=n", "-A"]);
+    assert_eq!(once.code, Some(1), "{}", once.stderr);
+    assert_eq!(
+        once.stderr,
+        "error: --all-namespaces takes effect with -w: add -w\n"
+    );
+}
+
+/// A followed log that stalls (the sim's `log_stall_after`: five lines, then nothing while the
+/// connection stays open longer than this test may run) while its container still prints is
+/// noticed by the idle rule (`KW_IDLE_TIMEOUT`, shortened here) and reopened from its last
+/// line: every line once, none lost, the reopening said once at `-v 4`.
+#[test]
+fn a_stalled_log_stream_is_reopened_from_its_last_line() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        faults: kw_sim::Faults {
+            log_stall_after: Some(5),
+            log_stall_secs: 120,
+            log_stall_times: Some(1),
+            ..kw_sim::Faults::default()
+        },
+        ..SimConfig::default()
+    });
+    let mut pod = printing_pod("quiet", "Always", &[("KW_SIM_LOG_EVERY", "50ms")]);
+    pod["metadata"]["labels"] = json!({"app": "s"});
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "quiet", "Running");
+    let mut cmd = cluster.kw();
+    cmd.args(["logs", "-w", "-l", "app=s", "-v", "4", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env("KW_IDLE_TIMEOUT", "1s");
+    let mut live = Live::spawn(&mut cmd);
+    let prefix = "[pod/quiet/main] main line ";
+    let number = |line: &str| -> u64 {
+        let n = line
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{line:?}"));
+        n.parse().expect("a number")
+    };
+    let first = live.lines_until(LIMIT, |_| true);
+    let from = number(&first[0]);
+    let lines = live.lines_until(LIMIT, |line| number(line) >= from + 40);
+    let stderr = live.kill();
+    let numbers: Vec<u64> = first.iter().chain(&lines).map(|l| number(l)).collect();
+    let expected: Vec<u64> = (from..=from + 40).collect();
+    assert_eq!(numbers, expected, "each line once, none lost");
+    assert_eq!(cluster.sim.faults_fired().logs_stalled, 1);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("pod/quiet main: no line for 1s; reopened from its last line"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    let reopened = cluster
+        .sim
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("/pods/quiet/log?") && r.path.contains("sinceTime="))
+        .count();
+    assert!(reopened >= 1, "{:#?}", cluster.sim.requests());
+}
+
+/// The sim's kubelet runs init containers as printers too: each one's lines are written before
+/// the Pod's containers start, so `--all-containers` shows them first, in order, from kw as
+/// from kubectl.
+#[test]
+fn init_containers_print_before_the_pods_containers() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let printing = |name: &str, lines: u64| {
+        json!({"name": name, "image": "busybox", "env": [
+            {"name": "KW_SIM_LOG_EVERY", "value": "10ms"},
+            {"name": "KW_SIM_LOG_LINES", "value": lines.to_string()},
+        ]})
+    };
+    let mut pod = printing_pod("inits", "Never", &[]);
+    pod["spec"]["initContainers"] = json!([printing("setup", 3), printing("migrate", 2)]);
+    pod["spec"]["containers"] = json!([printing("main", 2)]);
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "inits", "Succeeded");
+    let args = ["inits", "--all-containers", "--prefix", "--timestamps"];
+    let ours = kw(&cluster, &args);
+    let theirs = kubectl(&cluster, &args);
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    assert_eq!(ours.stdout, theirs.stdout);
+    let sources: Vec<&str> = ours
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "[pod/inits/setup]",
+            "[pod/inits/setup]",
+            "[pod/inits/setup]",
+            "[pod/inits/migrate]",
+            "[pod/inits/migrate]",
+            "[pod/inits/main]",
+            "[pod/inits/main]",
+        ],
+        "{}",
+        ours.stdout
+    );
+    // Written one after the other: each line's time after the one before.
+    let times: Vec<&str> = ours
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap_or(""))
+        .collect();
+    assert!(
+        times.windows(2).all(|pair| pair[0] < pair[1]),
+        "{}",
+        ours.stdout
+    );
+}
+
+/// A fast container's followed log goes on past the lines the sim keeps at once (its kubelet
+/// keeps the last 10,000 of a printer's): `kw logs -f | head -n 30000` gets 30,000 lines, each
+/// once and in order, then ends (the stream stalled at 10,000 before).
+#[test]
+fn a_fast_containers_followed_log_goes_on_past_what_is_kept() {
+    let cluster = Cluster::start(SimConfig {
+        controller_beat: Duration::from_millis(50),
+        ..SimConfig::default()
+    });
+    let pod = printing_pod("fast", "Always", &[("KW_SIM_LOG_EVERY", "50us")]);
+    apply(&cluster, &pod);
+    wait_for_phase(&cluster, "fast", "Running");
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
+        .arg("\"$0\" \"$@\" | head -n 30000")
+        .arg(env!("CARGO_BIN_EXE_kw"))
+        .args(["logs", "-f", "fast", "--kubeconfig"])
+        .arg(&cluster.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .env("HOME", cluster.dir.path())
+        .stdin(std::process::Stdio::null());
+    let outcome = run(sh, LIMIT);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    let numbers: Vec<u64> = outcome
+        .stdout
+        .lines()
+        .map(|l| l.strip_prefix("main line ").expect(l).parse().expect(l))
+        .collect();
+    assert_eq!(numbers.len(), 30_000);
+    // A reader slower than the printer loses what slid out of the kept lines, as a reader of a
+    // rotated file does: each line once and in order is what holds under any load.
+    assert!(
+        numbers.windows(2).all(|p| p[1] > p[0]),
+        "each line once, in order"
+    );
+}

@@ -105,7 +105,7 @@ const HOUSE: House = House {
         // Where it is and what it says, checked, then applied to a command line.
         ("kw", "kuberc", "error preferences < file location < mod < apply"),
         ("kw", "completion", "candidate words < vocabulary < question < answers handed < serve < kubectl mod"),
-        ("kw", "plan", "deadlines error manifest output < request < get < flags < rollout wait < mod"),
+        ("kw", "plan", "deadlines error log_filters manifest output < request < get < flags < rollout wait < mod"),
         // A line and the codes, the one error, how a run ended, the words of each verb.
         ("kw", "report", "exit line < error < outcome panic < mod < rollout wait ci < ending"),
         ("kw", "report::ci", "model < github gitlab junit json < mod < interrupted"),

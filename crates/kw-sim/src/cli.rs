@@ -271,6 +271,9 @@ impl SimArgs {
                 list_message: None,
                 list_retry_after: None,
                 watch_resources: Vec::new(),
+                log_stall_after: None,
+                log_stall_secs: 0,
+                log_stall_times: None,
             },
             flood,
             ..SimConfig::default()

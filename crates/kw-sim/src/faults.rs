@@ -50,6 +50,13 @@ pub struct Faults {
     /// order (a Pod's list before its ReplicaSet's, or after).
     pub slow_lists: Vec<String>,
     pub slow_list_ms: u64,
+    /// A followed container log (`follow=true`) sends this many lines, then nothing more while
+    /// it holds the connection open `log_stall_secs` (then drops it): a stream that stalls while
+    /// its container still runs, which only a client's idle rule notices. For the first
+    /// `log_stall_times` followed logs only (`None`: every one).
+    pub log_stall_after: Option<u64>,
+    pub log_stall_secs: u64,
+    pub log_stall_times: Option<u64>,
     /// Pad the head of every answer with a body (lists, objects, discovery) with a header of
     /// this many bytes: a response head larger than a client's buffer.
     pub head_padding_bytes: Option<usize>,
@@ -108,6 +115,8 @@ pub struct FaultsFired {
     pub invalid_json: u64,
     /// Events padded by `huge_object_bytes`.
     pub padded: u64,
+    /// Followed logs stalled by `log_stall_after`.
+    pub logs_stalled: u64,
 }
 
 /// One fault that fired, for [`FaultState::fired`].
@@ -120,6 +129,7 @@ pub enum Fired {
     Trickled,
     InvalidJson,
     Padded,
+    LogStalled,
 }
 
 struct Counters {
@@ -127,6 +137,7 @@ struct Counters {
     lists_failed: u64,
     watches_seen: u64,
     gets_seen: u64,
+    log_follows_seen: u64,
 }
 
 /// The configured faults and how many times each has fired; shared by all connections.
@@ -143,6 +154,7 @@ impl FaultState {
                 lists_failed: 0,
                 watches_seen: 0,
                 gets_seen: 0,
+                log_follows_seen: 0,
             }),
             fired: Mutex::new(FaultsFired::default()),
         }
@@ -163,6 +175,7 @@ impl FaultState {
             Fired::Trickled => &mut fired.trickled,
             Fired::InvalidJson => &mut fired.invalid_json,
             Fired::Padded => &mut fired.padded,
+            Fired::LogStalled => &mut fired.logs_stalled,
         };
         *count += 1;
     }
@@ -184,6 +197,7 @@ impl FaultState {
             lists_failed: 0,
             watches_seen: 0,
             gets_seen: 0,
+            log_follows_seen: 0,
         };
     }
 
@@ -225,6 +239,19 @@ impl FaultState {
         counters.gets_seen += 1;
         let stall = counters.faults.first_get_stall_ms?;
         (counters.gets_seen == 1).then(|| std::time::Duration::from_millis(stall))
+    }
+
+    /// Count a new followed log and say whether it stalls: after how many lines, held how long.
+    pub fn start_log_follow(&self) -> Option<(u64, std::time::Duration)> {
+        let mut counters = self.lock();
+        let index = counters.log_follows_seen;
+        counters.log_follows_seen += 1;
+        let faults = &counters.faults;
+        let after = faults.log_stall_after?;
+        if faults.log_stall_times.is_some_and(|times| index >= times) {
+            return None;
+        }
+        Some((after, std::time::Duration::from_secs(faults.log_stall_secs)))
     }
 
     /// Count a new watch connection and say what it gets.
@@ -304,6 +331,21 @@ mod tests {
         let second = state.start_watch("pods");
         assert!(matches!(first, WatchStart::Stream(f) if f.close_after == Some(3)));
         assert_eq!(second, WatchStart::Stream(WatchFaults::default()));
+    }
+
+    #[test]
+    fn a_log_stall_fires_for_the_first_follows_only() {
+        let state = FaultState::new(Faults {
+            log_stall_after: Some(4),
+            log_stall_secs: 30,
+            log_stall_times: Some(1),
+            ..Faults::default()
+        });
+        let thirty = std::time::Duration::from_secs(30);
+        assert_eq!(state.start_log_follow(), Some((4, thirty)));
+        assert_eq!(state.start_log_follow(), None);
+        state.set(Faults::default());
+        assert_eq!(state.start_log_follow(), None);
     }
 
     #[test]

@@ -8,8 +8,11 @@
 //! - a stream that ends while its container still runs (rotation, a dropped connection, the
 //!   API server's timeout) or once it runs again (a restart) is reopened from its last line,
 //!   after a pause that grows while reopening finds nothing new (`PAUSE`..`MAX_PAUSE`);
+//! - a stream silent for the client's idle timeout (`stream::Ended::Idle`: stalled, or a quiet
+//!   container) is reopened from its last line at once, said at `-v 4` once per container;
 //! - a Pod deleted or no longer of the current revision is let go (its stream runs out);
-//! - with `--logs=failed`, only containers that crashed or are not ready.
+//! - with `--logs=failed`, only containers that crashed or are not ready;
+//! - with `kw logs -w`'s patterns (`LogFilters`), only the containers and lines they choose.
 //!
 //! Every stream ends at the verdict (`Shown::stop`).
 
@@ -25,7 +28,7 @@ use kw_base::notices::{self, ContextScope};
 use kw_client::client::Client;
 use kw_wait::following::{ContainerKind, ContainerRun, FollowedPod, PodNews, TellPods};
 
-use crate::plan::Logs;
+use crate::plan::{LogFilters, Logs};
 pub use shown::Shown;
 use stream::{Asked, Ended, Resume};
 
@@ -51,8 +54,8 @@ enum Heard {
 pub struct Setup {
     pub client: Arc<Client>,
     pub which: Logs,
-    /// Only the containers of this name (`kw logs -w -c NAME`).
-    pub container: Option<String>,
+    /// Only the containers and lines these choose (`kw logs -w -c REGEX`, `--include`...).
+    pub container: Option<LogFilters>,
     /// Init and ephemeral containers too (`kw logs -w --all-containers`).
     pub all_containers: bool,
     pub deadline: Option<Instant>,
@@ -84,7 +87,7 @@ impl Follower {
             client,
             choice: Choice {
                 which,
-                container,
+                filters: container.map(Arc::new),
                 all_containers,
             },
             deadline,
@@ -151,6 +154,8 @@ struct Container {
     read: Option<u64>,
     /// Not reopened before this.
     not_before: Option<Instant>,
+    /// A silent stream of it was reopened, and said so at `-v` (once).
+    said_idle: bool,
     pause: Duration,
     /// Set while its lines are not to be shown (`--logs=failed`, and it is healthy now): an
     /// open stream ends.
@@ -160,8 +165,8 @@ struct Container {
 /// Which containers are followed.
 struct Choice {
     which: Logs,
-    /// Only the containers of this name.
-    container: Option<String>,
+    /// Only the containers and lines these choose.
+    filters: Option<Arc<LogFilters>>,
     /// Init and ephemeral containers too.
     all_containers: bool,
 }
@@ -172,9 +177,9 @@ impl Choice {
         let shown = match self.which {
             Logs::All => true,
             Logs::Failed => run.troubled,
-        } && self.container.as_ref().is_none_or(|name| *name == run.name)
+        } && self.filters.as_ref().is_none_or(|f| f.container(&run.name))
             && (self.all_containers
-                || self.container.is_some()
+                || self.filters.as_ref().is_some_and(|f| f.names_containers())
                 || run.kind == ContainerKind::Regular);
         let unread = container.read != Some(run.restarts);
         // A new instance is read at once: the kubelet keeps only the one before it.
@@ -274,11 +279,11 @@ impl State {
     }
 
     fn ended(&mut self, uid: &str, name: &str, resume: Resume, ended: Ended) {
-        let Some(container) = self
-            .pods
-            .get_mut(uid)
-            .and_then(|f| f.containers.get_mut(name))
-        else {
+        let Some(followed) = self.pods.get_mut(uid) else {
+            return;
+        };
+        let label = &followed.pod.label;
+        let Some(container) = followed.containers.get_mut(name) else {
             return;
         };
         container.open = false;
@@ -296,6 +301,18 @@ impl State {
             _ => PAUSE,
         };
         container.not_before = Some(Instant::now() + container.pause);
+        if ended == Ended::Idle {
+            // Silent for the idle timeout already: no pause on top of it.
+            container.not_before = Some(Instant::now());
+            if !container.said_idle {
+                container.said_idle = true;
+                kw_base::vlog!(
+                    kw_base::log::REQUESTS,
+                    "{label} {name}: no line for {}s; reopened from its last line (said once)",
+                    self.client.idle_timeout().as_secs_f32()
+                );
+            }
+        }
         container.resume = resume;
     }
 
@@ -332,6 +349,7 @@ impl State {
         let pod = followed.pod.clone();
         let let_go = Arc::clone(&followed.let_go);
         let quiet = Arc::clone(&container.quiet);
+        let filters = self.choice.filters.clone();
         let (client, shown, deadline) = (
             Arc::clone(&self.client),
             Arc::clone(&self.shown),
@@ -357,6 +375,7 @@ impl State {
                     deadline,
                     let_go: &let_go,
                     quiet: &quiet,
+                    filters: filters.as_deref(),
                 };
                 let ended = match stream::follow(&asked, &mut resume, &shown) {
                     Ok(ended) => ended,
@@ -420,7 +439,7 @@ mod tests {
     fn only_a_container_that_would_be_reopened_sets_a_time_to_wake() {
         let choice = Choice {
             which: Logs::All,
-            container: None,
+            filters: None,
             all_containers: false,
         };
         let now = Instant::now();

@@ -4,6 +4,12 @@
 //! (`sinceTime`) and shows no line twice: lines older than it are skipped, and of the lines
 //! stamped with that very instant, as many as were shown already.
 //!
+//! Never silent: the kubelet sends nothing on a quiet container's log, so silence alone cannot
+//! tell a stalled stream from a quiet container. A followed stream that brings no byte for the
+//! client's idle timeout (75 s, `KW_IDLE_TIMEOUT`: the rule kw holds every watch to) ends
+//! `Idle` and is reopened from its last line: for a quiet container one request a minute or so,
+//! answered with nothing, no line twice; for a stalled one its lines at most that late.
+//!
 //! Bounded: a line is cut at `Shown::line_bytes` (with `…`), a stream shows at most `RATE` bytes a
 //! second (reading slower: the server holds the rest), a container at most `TOTAL` bytes in
 //! the whole run.
@@ -13,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::shown::Shown;
+use crate::plan::LogFilters;
 use kw_client::client::Client;
 use kw_client::pod_log::{self, LogRequest};
 
@@ -30,7 +37,7 @@ pub struct Resume {
     pub at_last: u32,
     /// Bytes shown of this container so far.
     pub shown: u64,
-    /// Lines shown by the last stream.
+    /// Lines read by the last stream (shown, or passed over by a line filter).
     pub lines: u64,
 }
 
@@ -39,6 +46,8 @@ pub struct Resume {
 pub enum Ended {
     /// The server ended it, or it broke: it may be reopened.
     Closed,
+    /// No byte came for the client's idle timeout: stalled, or a quiet container; reopened.
+    Idle,
     /// The container showed `TOTAL`: it is followed no more.
     Full,
     /// The verdict is in, or the Pod was let go.
@@ -61,6 +70,8 @@ pub struct Asked<'a> {
     pub let_go: &'a AtomicBool,
     /// Set while the container's lines are not to be shown (`--logs=failed`, healthy now).
     pub quiet: &'a AtomicBool,
+    /// The lines shown (`--include`, `--exclude`): the others are read and passed over.
+    pub filters: Option<&'a LogFilters>,
 }
 
 /// Follow one container's log from `resume` until the stream ends.
@@ -85,13 +96,18 @@ pub fn follow(asked: &Asked<'_>, resume: &mut Resume, shown: &Shown) -> Result<E
     // Lines stamped with the resumed-from instant skipped so far (`u32::MAX` once past them).
     let mut skipped = 0;
     let mut buffer = vec![0u8; 16 << 10];
+    let mut last_byte = Instant::now();
     loop {
         let read = match stream.read(&mut buffer) {
             Ok(0) => return Ok(Ended::Closed),
             Ok(read) => read,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            // Failed after the idle timeout's silence: the client's per-read timeout (however
+            // the layers below word it).
+            Err(_) if last_byte.elapsed() >= asked.client.idle_timeout() => return Ok(Ended::Idle),
             Err(_) => return Ok(Ended::Closed),
         };
+        last_byte = Instant::now();
         for line in lines.push(&buffer[..read]) {
             if let Some(ended) = show(asked, &line, resume, shown, &mut rate, &mut skipped) {
                 return Ok(ended);
@@ -133,6 +149,11 @@ fn show(
     }
     if resume.shown >= TOTAL {
         return Some(Ended::Full);
+    }
+    // Passed over after its stamp is counted: a stream reopened resumes past it too.
+    if !asked.filters.is_none_or(|f| f.line(text)) {
+        resume.lines += 1;
+        return None;
     }
     let source = super::shown::Source {
         label: asked.label,

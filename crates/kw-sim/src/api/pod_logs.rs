@@ -8,7 +8,8 @@
 //! RFC 3339 with nine fractional digits (the kubelet's fixed-width form). `follow=true` answers
 //! chunked, one chunk a line, while the container runs: the stream ends when it stops, when
 //! the Pod goes, or after the sim's `--max-watch` (as a rotated or dropped stream ends, for a
-//! client to reopen).
+//! client to reopen). The `log_stall_after` fault stops a followed stream's lines while it
+//! holds the connection (a stall only a client's idle rule notices).
 //!
 //! A container waiting to start again after a crash answers with the log of the instance that
 //! terminated, as the kubelet reads `lastState.terminated`'s container.
@@ -236,15 +237,23 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
         return StreamEnd::Drop;
     }
     let deadline = Instant::now() + shared.max_watch.unwrap_or(FOLLOW_LIMIT);
+    let mut stall = Stall {
+        at: shared.faults.start_log_follow(),
+        sent: 0,
+    };
     let query = &request.query;
     let mut left = query.limit_bytes.unwrap_or(u64::MAX);
     let first = shared
         .logs
-        .get(&request.namespace, &request.pod, &request.container)
-        .current;
-    let mut sent = first.len();
+        .get(&request.namespace, &request.pod, &request.container);
+    let (first, dropped) = (first.current, first.dropped);
+    // Lines counted from the instance's first: what is kept of a long log slides on.
+    let mut sent = dropped + first.len() as u64;
     let mut chunk = Vec::new();
     for line in selected(&first, query, shared.store.now()) {
+        if stall.due() {
+            return stall.hold(shared, deadline);
+        }
         chunk.clear();
         let more = put(&mut chunk, line, query.timestamps, &mut left);
         if http::write_chunk(out, &chunk).is_err() {
@@ -270,12 +279,20 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
             .is_some_and(|pod| running(pod, &request.container));
         let log = shared
             .logs
-            .get(&request.namespace, &request.pod, &request.container);
-        if log.current.len() < sent {
+            .get_from(&request.namespace, &request.pod, &request.container, sent);
+        let written = log.dropped + log.current.len() as u64;
+        if written < sent {
             // A new instance: the old one's file is gone.
             return end(out);
         }
-        for line in &log.current[sent..] {
+        // Lines dropped before they were sent are lost, as a slow reader of a rotated file's.
+        let from = sent
+            .saturating_sub(log.dropped)
+            .min(log.current.len() as u64) as usize;
+        for line in &log.current[from..] {
+            if stall.due() {
+                return stall.hold(shared, deadline);
+            }
             chunk.clear();
             let more = put(&mut chunk, line, query.timestamps, &mut left);
             if http::write_chunk(out, &chunk).is_err() {
@@ -285,10 +302,37 @@ pub fn follow(shared: &Shared, request: &LogFollow, out: &mut dyn Write) -> Stre
                 return end(out);
             }
         }
-        sent = log.current.len();
+        sent = written;
         if !still {
             return end(out);
         }
+    }
+}
+
+/// A followed log's `log_stall_after` fault: after how many lines it stalls, and for how long.
+struct Stall {
+    at: Option<(u64, Duration)>,
+    sent: u64,
+}
+
+impl Stall {
+    /// Count the line about to be sent; true when the stream stalls instead.
+    fn due(&mut self) -> bool {
+        let due = self.at.is_some_and(|(after, _)| self.sent >= after);
+        self.sent += 1;
+        due
+    }
+
+    /// Send nothing more, the connection held open for the stall (within the stream's time),
+    /// then dropped.
+    fn hold(&self, shared: &Shared, deadline: Instant) -> StreamEnd {
+        shared.faults.fired(crate::faults::Fired::LogStalled);
+        let held = self.at.map_or(Duration::ZERO, |(_, secs)| secs);
+        let until = (Instant::now() + held).min(deadline);
+        while Instant::now() < until && !shared.shutdown.load(Ordering::SeqCst) {
+            std::thread::sleep(POLL);
+        }
+        StreamEnd::Drop
     }
 }
 

@@ -36,8 +36,9 @@ enum Op {
     Rv,
     Compact,
     Faults {
+        // Boxed: the fault set is the largest variant by far.
         #[serde(default)]
-        faults: Faults,
+        faults: Box<Faults>,
     },
     /// Act out a rollout (`rollout`): `{"op":"rollout","plot":"image-pull","name":"web"}`.
     Rollout {
@@ -113,7 +114,7 @@ pub fn answer(handle: &SimHandle, line: &str) -> (Value, bool) {
             Ok(json!({"ok": true}))
         }
         Op::Faults { faults } => {
-            handle.set_faults(faults);
+            handle.set_faults(*faults);
             Ok(json!({"ok": true}))
         }
         Op::Rollout {

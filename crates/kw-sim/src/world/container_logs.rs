@@ -73,6 +73,9 @@ pub struct LogSnapshot {
     pub previous: Option<Vec<LogLine>>,
     /// A printer is still writing lines into `current`.
     pub printing: bool,
+    /// Lines the printer wrote before `current`'s first, no longer kept (`KEPT_PRINTED`): a
+    /// follower counts lines from the instance's first, not from what is kept.
+    pub dropped: u64,
 }
 
 /// Every container's log, by (namespace, pod, container).
@@ -148,19 +151,54 @@ impl PodLogs {
         });
     }
 
+    /// The container ran `printer` (of a bounded number of lines) to its end, from `at`: all
+    /// its lines written, none to come, as an init container that completed before the Pod's
+    /// containers started.
+    pub fn printed(
+        &self,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+        printer: Printer,
+        at: SystemTime,
+    ) {
+        let began = Instant::now();
+        let done = began + printer.duration().unwrap_or_default() + printer.every;
+        let running = Running {
+            printer,
+            stamped_from: at,
+            began,
+        };
+        let mut current = Vec::new();
+        written(&running, done, 0, &mut current);
+        let kept = Kept {
+            current,
+            previous: None,
+            running: None,
+        };
+        self.lock().insert(key(namespace, pod, container), kept);
+    }
+
     pub fn get(&self, namespace: &str, pod: &str, container: &str) -> LogSnapshot {
+        self.get_from(namespace, pod, container, 0)
+    }
+
+    /// `get`, a printer's lines from its line `from` (counted from its first): a follower asks
+    /// only for what it has not sent, and a long log is not written out again at every look.
+    pub fn get_from(&self, namespace: &str, pod: &str, container: &str, from: u64) -> LogSnapshot {
         let Some(kept) = self.lock().get(&key(namespace, pod, container)).cloned() else {
             return LogSnapshot::default();
         };
         let mut current = kept.current;
-        let mut printing = false;
+        let (mut printing, mut dropped) = (false, 0);
         if let Some(running) = &kept.running {
-            printing = written(running, Instant::now(), &mut current);
+            (printing, dropped) = written(running, Instant::now(), from, &mut current);
         }
         LogSnapshot {
             current,
             previous: kept.previous,
             printing,
+            dropped,
         }
     }
 
@@ -169,15 +207,16 @@ impl PodLogs {
     }
 }
 
-/// Append what `running` has written by `now` to `lines`; whether it has more to write.
-fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
+/// Append what `running` has written by `now` to `lines` (the last `KEPT_PRINTED`, from line
+/// `from` on); whether it has more to write, and how many lines it wrote before those appended.
+fn written(running: &Running, now: Instant, from: u64, lines: &mut Vec<LogLine>) -> (bool, u64) {
     let printer = &running.printer;
-    let every = printer.every.max(Duration::from_millis(1));
+    let every = printer.every.max(Duration::from_micros(1));
     let elapsed = now.saturating_duration_since(running.began);
     let due = (elapsed.as_nanos() / every.as_nanos()) as u64 + 1;
     let total = printer.lines.unwrap_or(u64::MAX);
     let count = due.min(total);
-    let first = count.saturating_sub(KEPT_PRINTED);
+    let first = count.saturating_sub(KEPT_PRINTED).max(from.min(count));
     for index in first..count {
         let offset = every.saturating_mul(index.min(u32::MAX as u64) as u32);
         lines.push(LogLine {
@@ -187,7 +226,7 @@ fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
         });
     }
     if count < total {
-        return true;
+        return (true, first);
     }
     if let Some(tail) = &printer.tail {
         lines.push(LogLine {
@@ -196,7 +235,7 @@ fn written(running: &Running, now: Instant, lines: &mut Vec<LogLine>) -> bool {
             newline: false,
         });
     }
-    false
+    (false, first)
 }
 
 #[cfg(test)]
@@ -239,6 +278,41 @@ mod tests {
         assert_eq!(texts, ["line 1", "line 2", "line 3", "no newline"]);
         assert_eq!(read.current[2].at, at + Duration::from_millis(2));
         assert!(!read.current[3].newline);
+        assert!(!read.printing);
+    }
+
+    #[test]
+    fn a_long_printer_keeps_its_last_lines_and_counts_the_others() {
+        let logs = PodLogs::default();
+        let printer = Printer {
+            every: Duration::from_micros(1),
+            lines: Some(KEPT_PRINTED + 5),
+            text: "{n}".into(),
+            tail: None,
+        };
+        logs.print("ns", "p", "c", printer, SystemTime::UNIX_EPOCH);
+        std::thread::sleep(Duration::from_millis(50));
+        let read = logs.get("ns", "p", "c");
+        assert_eq!(read.current.len() as u64, KEPT_PRINTED);
+        assert_eq!(read.dropped, 5);
+        assert_eq!(read.current[0].text, "6");
+    }
+
+    #[test]
+    fn a_printer_run_to_its_end_has_every_line_at_once() {
+        let logs = PodLogs::default();
+        let at = SystemTime::UNIX_EPOCH;
+        let printer = Printer {
+            every: Duration::from_secs(10),
+            lines: Some(3),
+            text: "init {n}".into(),
+            tail: None,
+        };
+        logs.printed("ns", "p", "init", printer, at);
+        let read = logs.get("ns", "p", "init");
+        let texts: Vec<&str> = read.current.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["init 1", "init 2", "init 3"]);
+        assert_eq!(read.current[2].at, at + Duration::from_secs(20));
         assert!(!read.printing);
     }
 }

@@ -307,16 +307,17 @@ fn step(
                 &format!("Successfully pulled image \"{image}\""),
             );
             started(&mut say);
-            let printer = registry::printer(&container, &blueprint.restart_policy);
-            let printing_for = printer.as_ref().and_then(|p| p.duration());
-            if let Some(printer) = printer {
-                logs.print(
-                    &blueprint.namespace,
-                    &blueprint.name,
-                    &container_name,
-                    printer,
-                    now,
-                );
+            init_printed(logs, blueprint, now);
+            // Every container prints as its own environment says; the Pod runs while the
+            // longest of them prints.
+            let mut printing_for: Option<Duration> = None;
+            for container in &containers {
+                let Some(printer) = registry::printer(container, &blueprint.restart_policy) else {
+                    continue;
+                };
+                printing_for = printing_for.max(printer.duration());
+                let name = container["name"].as_str().unwrap_or("");
+                logs.print(&blueprint.namespace, &blueprint.name, name, printer, now);
             }
             let stage = PodStage::Running {
                 restarts: 0,
@@ -403,4 +404,28 @@ fn waiting(
     status["state"] = json!({"waiting": {"reason": reason, "message": message}});
     status["imageID"] = json!("");
     pod
+}
+
+/// The init containers ran one after the other, each to its end, before the Pod's containers
+/// start at `now`: each one's printer (of a bounded number of lines) is written whole, stamped
+/// back from `now` so that their lines come in order before the Pod's. A sidecar (an init
+/// container that restarts `Always`) prints from `now` beside the Pod's containers.
+fn init_printed(logs: &PodLogs, blueprint: &PodBlueprint, now: SystemTime) {
+    let mut ends = now;
+    for container in blueprint.init_containers.iter().rev() {
+        let name = container["name"].as_str().unwrap_or("");
+        let Some(printer) = registry::printer(container, "Never") else {
+            continue;
+        };
+        if container["restartPolicy"] == "Always" {
+            logs.print(&blueprint.namespace, &blueprint.name, name, printer, now);
+            continue;
+        }
+        let Some(took) = printer.duration() else {
+            continue;
+        };
+        let began = ends.checked_sub(took + printer.every).unwrap_or(ends);
+        logs.printed(&blueprint.namespace, &blueprint.name, name, printer, began);
+        ends = began;
+    }
 }

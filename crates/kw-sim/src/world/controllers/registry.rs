@@ -9,7 +9,7 @@
 //! - Otherwise it pulls, starts and is ready; a Job's container runs and exits 0.
 //! - What a started container **prints** (`printer`): a Deployment's (`restartPolicy: Always`)
 //!   writes `CONTAINER line N` once a second while it runs; its environment can say otherwise,
-//!   for any container: `KW_SIM_LOG_EVERY` (`100ms`, `2s`), `KW_SIM_LOG_LINES` (then it stops,
+//!   for any container: `KW_SIM_LOG_EVERY` (`100ms`, `2s`, `10us`), `KW_SIM_LOG_LINES` (then it stops,
 //!   and a Job's container exits 0 once they are written), `KW_SIM_LOG_TEXT` (`{n}` is the
 //!   line's number) and `KW_SIM_LOG_TAIL_BYTES` (a last write of that many `x` with no newline).
 
@@ -127,6 +127,8 @@ pub fn printer(container: &Value, restart_policy: &str) -> Option<Printer> {
             let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit())?);
             let number: u64 = number.parse().ok()?;
             match unit {
+                // Microseconds: a printer fast enough for a benchmark to saturate its reader.
+                "us" => Some(Duration::from_micros(number)),
                 "ms" => Some(Duration::from_millis(number)),
                 "s" => Some(Duration::from_secs(number)),
                 _ => None,
