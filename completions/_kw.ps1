@@ -225,8 +225,11 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             break
         }
         'kw;logs' {
-            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print the logs of this container')
-            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'Print the logs of this container')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print the logs of this container (with -w: of each container whose name matches this regex, unanchored, as stern''s `--container`)')
+            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'Print the logs of this container (with -w: of each container whose name matches this regex, unanchored, as stern''s `--container`)')
+            [CompletionResult]::new('--exclude-container', '--exclude-container', [CompletionResultType]::ParameterName, 'kw: with -w, leave out the containers whose name matches REGEX. Repeatable')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'kw: with -w, show only the lines that match REGEX (any one, when repeated)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'kw: with -w, leave out the lines that match REGEX. Repeatable')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on (`app=web,tier!=db`)')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Selector (label query) to filter on (`app=web,tier!=db`)')
             [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Lines of recent log file to display. Defaults to -1 with no selector, showing all log lines otherwise 10, if a selector is provided')
@@ -272,6 +275,8 @@ Register-ArgumentCompleter -Native -CommandName 'kw' -ScriptBlock {
             [CompletionResult]::new('--ignore-errors', '--ignore-errors', [CompletionResultType]::ParameterName, 'If watching / following pod logs, allow for any errors that occur to be non-fatal')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'kw: with -w and -l, the Pods of every namespace (`-n ''team-*''`, `-n a,b`: of those); each line''s source then names its namespace (`[team-a/pod/NAME/CONTAINER]`)')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'kw: with -w and -l, the Pods of every namespace (`-n ''team-*''`, `-n a,b`: of those); each line''s source then names its namespace (`[team-a/pod/NAME/CONTAINER]`)')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig at once (as --context with all their names)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -217,8 +217,11 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --version 'Print version'
         }
         &'kw;logs'= {
-            cand -c 'Print the logs of this container'
-            cand --container 'Print the logs of this container'
+            cand -c 'Print the logs of this container (with -w: of each container whose name matches this regex, unanchored, as stern''s `--container`)'
+            cand --container 'Print the logs of this container (with -w: of each container whose name matches this regex, unanchored, as stern''s `--container`)'
+            cand --exclude-container 'kw: with -w, leave out the containers whose name matches REGEX. Repeatable'
+            cand --include 'kw: with -w, show only the lines that match REGEX (any one, when repeated)'
+            cand --exclude 'kw: with -w, leave out the lines that match REGEX. Repeatable'
             cand -l 'Selector (label query) to filter on (`app=web,tier!=db`)'
             cand --selector 'Selector (label query) to filter on (`app=web,tier!=db`)'
             cand --tail 'Lines of recent log file to display. Defaults to -1 with no selector, showing all log lines otherwise 10, if a selector is provided'
@@ -264,6 +267,8 @@ set edit:completion:arg-completer[kw] = {|@words|
             cand --ignore-errors 'If watching / following pod logs, allow for any errors that occur to be non-fatal'
             cand -w 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C'
             cand --watch 'kw: follow the query, as stern does: every container of every Pod the selector (or the workload''s, or the Pod''s name) matches, Pods that start later too, each stream reopened from its last line when it ends; each line after `[pod/NAME/CONTAINER] `. Runs until Ctrl-C'
+            cand -A 'kw: with -w and -l, the Pods of every namespace (`-n ''team-*''`, `-n a,b`: of those); each line''s source then names its namespace (`[team-a/pod/NAME/CONTAINER]`)'
+            cand --all-namespaces 'kw: with -w and -l, the Pods of every namespace (`-n ''team-*''`, `-n a,b`: of those); each line''s source then names its namespace (`[team-a/pod/NAME/CONTAINER]`)'
             cand --all-contexts 'Run in every context of the kubeconfig at once (as --context with all their names)'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -59,32 +59,6 @@ fn runs(cluster: &Cluster) -> usize {
         .unwrap_or(0)
 }
 
-/// A kubeconfig `fleet` for the sim: a context per user given, named `c-0`, `c-1` ... in order,
-/// each with its own user (`c-N-user`), all in `default`.
-fn fleet_kubeconfig(cluster: &Cluster, users: &[serde_json::Value]) -> PathBuf {
-    use base64::Engine as _;
-    let names: Vec<String> = (0..users.len()).map(|i| format!("c-{i}")).collect();
-    let config = json!({
-        "apiVersion": "v1",
-        "kind": "Config",
-        "current-context": "c-0",
-        "clusters": [{"name": "sim", "cluster": {
-            "server": cluster.sim.url(),
-            "certificate-authority-data":
-                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
-        }}],
-        "contexts": names.iter().map(|name| json!({"name": name, "context": {
-            "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
-            .collect::<Vec<_>>(),
-        "users": names.iter().zip(users).map(|(name, user)| json!({
-            "name": format!("{name}-user"), "user": user}))
-            .collect::<Vec<_>>(),
-    });
-    let path = cluster.dir.path().join("fleet");
-    std::fs::write(&path, config.to_string()).unwrap();
-    path
-}
-
 fn exec_user(api_version: &str, command: &Path) -> serde_json::Value {
     json!({"exec": {
         "apiVersion": api_version,
@@ -903,7 +877,7 @@ fn a_fleet_runs_its_exec_plugins_a_few_at_a_time() {
         ),
     );
     let user = exec_user("client.authentication.k8s.io/v1", &plugin);
-    let path = fleet_kubeconfig(&cluster, &vec![user; CONTEXTS]);
+    let path = cluster.fleet_kubeconfig(&vec![user; CONTEXTS]);
     let mut live = Live::spawn(&mut kw_get(
         &cluster,
         &path,
@@ -956,7 +930,7 @@ fn a_one_shot_fleet_runs_its_contexts_plugins_side_by_side_and_prints_in_order()
     );
     let names: Vec<String> = (0..CONTEXTS).map(|i| format!("c-{i}")).collect();
     let user = exec_user("client.authentication.k8s.io/v1", &plugin);
-    let path = fleet_kubeconfig(&cluster, &vec![user; CONTEXTS]);
+    let path = cluster.fleet_kubeconfig(&vec![user; CONTEXTS]);
     let out = run(
         kw_get(&cluster, &path, &["pods", "-o", "name", "--context", "c-*"]),
         LIMIT,
@@ -1029,7 +1003,7 @@ fn a_hung_first_context_does_not_hold_up_a_one_shot_fleet() {
         &hung_plugin(&cluster, 12),
     );
     let quick = exec_user("client.authentication.k8s.io/v1", &quick_plugin(&cluster));
-    let path = fleet_kubeconfig(&cluster, &[hung, quick.clone(), quick]);
+    let path = cluster.fleet_kubeconfig(&[hung, quick.clone(), quick]);
     let live = Live::spawn(&mut kw_get(
         &cluster,
         &path,
@@ -1076,7 +1050,7 @@ fn hung_plugins_in_a_watched_fleet_cost_the_healthy_contexts_little() {
             user
         })
         .collect();
-    let path = fleet_kubeconfig(&cluster, &users);
+    let path = cluster.fleet_kubeconfig(&users);
     let mut live = Live::spawn(&mut kw_get(
         &cluster,
         &path,

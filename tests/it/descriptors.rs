@@ -21,27 +21,9 @@ const SOFT: libc::rlim_t = 256;
 /// More contexts than `SOFT` descriptors can hold, a socket each.
 const CONTEXTS: usize = 300;
 
-/// A kubeconfig of `CONTEXTS` contexts `c-0`, `c-1` ... on the sim, each with `user`.
+/// A kubeconfig of `contexts` contexts `c-0`, `c-1` ... on the sim, each with `user`.
 fn fleet(cluster: &Cluster, contexts: usize, user: serde_json::Value) -> PathBuf {
-    use base64::Engine as _;
-    let names: Vec<String> = (0..contexts).map(|i| format!("c-{i}")).collect();
-    let config = json!({
-        "apiVersion": "v1",
-        "kind": "Config",
-        "current-context": "c-0",
-        "clusters": [{"name": "sim", "cluster": {
-            "server": cluster.sim.url(),
-            "certificate-authority-data":
-                base64::engine::general_purpose::STANDARD.encode(cluster.sim.ca_pem()),
-        }}],
-        "contexts": names.iter().map(|name| json!({"name": name, "context": {
-            "cluster": "sim", "user": "fleet-user"}}))
-            .collect::<Vec<_>>(),
-        "users": [{"name": "fleet-user", "user": user}],
-    });
-    let path = cluster.dir.path().join("fleet");
-    std::fs::write(&path, config.to_string()).unwrap();
-    path
+    cluster.fleet_kubeconfig(&vec![user; contexts])
 }
 
 /// The test process's hard limit, which a child may keep or lower but not raise.

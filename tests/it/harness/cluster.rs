@@ -80,6 +80,32 @@ impl Cluster {
 
     /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir (no kuberc there), no
     /// KUBECONFIG and no KUBERC or KUBECTL_KUBERC of the developer's.
+    /// A kubeconfig `fleet` for this sim: a context per user given, `c-0`, `c-1` ... in order,
+    /// each with its own user (`c-N-user`), all in `default`.
+    pub fn fleet_kubeconfig(&self, users: &[serde_json::Value]) -> PathBuf {
+        use base64::Engine as _;
+        let names: Vec<String> = (0..users.len()).map(|i| format!("c-{i}")).collect();
+        let config = serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": "c-0",
+            "clusters": [{"name": "sim", "cluster": {
+                "server": self.sim.url(),
+                "certificate-authority-data":
+                    base64::engine::general_purpose::STANDARD.encode(self.sim.ca_pem()),
+            }}],
+            "contexts": names.iter().map(|name| serde_json::json!({"name": name, "context": {
+                "cluster": "sim", "user": format!("{name}-user"), "namespace": "default"}}))
+                .collect::<Vec<_>>(),
+            "users": names.iter().zip(users).map(|(name, user)| serde_json::json!({
+                "name": format!("{name}-user"), "user": user}))
+                .collect::<Vec<_>>(),
+        });
+        let path = self.dir.path().join("fleet");
+        std::fs::write(&path, config.to_string()).expect("the fleet's kubeconfig");
+        path
+    }
+
     pub fn kw(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
         cmd.env_remove("KUBECONFIG")
