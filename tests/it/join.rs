@@ -18,6 +18,18 @@ const LIMIT: Duration = Duration::from_secs(20);
 const STEP_LIMIT: Duration = Duration::from_secs(15);
 const BEAT: Duration = Duration::from_millis(100);
 
+/// The beat and `--fail-grace` a story is played at. The two that come good (issue 55) look
+/// stuck for 10 and 12 beats and tell why a beat in (the throttled pull's message, the
+/// autoscaler's event): at 300 ms a beat their trouble outlasts a 2 s grace by a second or
+/// more, so a kw that judged them stuck would fail them, while the autoscaler's event may come
+/// 1.7 s late on a loaded machine before the grace could run out on it.
+fn pace(plot: Plot) -> (Duration, &'static str) {
+    match plot {
+        Plot::ScaleUp | Plot::ThrottledPull => (Duration::from_millis(300), "2s"),
+        _ => (BEAT, "1s"),
+    }
+}
+
 /// Where in the story kw starts.
 #[derive(Debug, Clone, Copy)]
 enum Join {
@@ -221,6 +233,7 @@ fn run_with(plot: Plot, join: Join, slow: &[&str], more: &[&str]) -> (Facts, Str
     }
     let (kind, name) = kind_and_name(plot);
     let target = format!("{kind}/{name}");
+    let (beat, grace) = pace(plot);
     let args = [
         target.as_str(),
         "--until",
@@ -228,7 +241,7 @@ fn run_with(plot: Plot, join: Join, slow: &[&str], more: &[&str]) -> (Facts, Str
         "--fail-on",
         "failed",
         "--fail-grace",
-        "1s",
+        grace,
         "--timeout",
         "15s",
         "-o",
@@ -236,7 +249,7 @@ fn run_with(plot: Plot, join: Join, slow: &[&str], more: &[&str]) -> (Facts, Str
     ];
     let args: Vec<&str> = args.iter().chain(more).copied().collect();
     let mut rollout = Rollout::new(plot, "default", name);
-    rollout.beat = BEAT;
+    rollout.beat = beat;
     let live = match join {
         Join::Start => {
             let live = Live::spawn(&mut cluster.get(&args));
@@ -288,10 +301,15 @@ fn a_rollout_that_completes_is_ready_wherever_kw_joins() {
 }
 
 /// Pods that look stuck while the cluster works on them (issue 55) are progress wherever kw
-/// joins: the rollout is ready, never failed by the 1 s grace.
+/// joins: the rollout is ready, never failed by the grace its trouble outlasts (`pace`).
 #[test]
-fn a_scale_up_and_a_throttled_pull_come_good_wherever_kw_joins() {
+fn a_scale_up_comes_good_wherever_kw_joins() {
     matrix(Plot::ScaleUp, 0);
+}
+
+/// The registry's 429s, read from the Pods' own messages, outlast the grace as well.
+#[test]
+fn a_throttled_pull_comes_good_wherever_kw_joins() {
     matrix(Plot::ThrottledPull, 0);
 }
 
