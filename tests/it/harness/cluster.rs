@@ -92,8 +92,6 @@ impl Cluster {
         })
     }
 
-    /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir (no kuberc there), no
-    /// KUBECONFIG and no KUBERC or KUBECTL_KUBERC of the developer's.
     /// A kubeconfig `fleet` for this sim: a context per user given, `c-0`, `c-1` ... in order,
     /// each with its own user (`c-N-user`), all in `default`.
     pub fn fleet_kubeconfig(&self, users: &[serde_json::Value]) -> PathBuf {
@@ -120,6 +118,8 @@ impl Cluster {
         path
     }
 
+    /// `kw` with `--kubeconfig` set, HOME pointing into the temp dir (no kuberc there), no
+    /// KUBECONFIG and no KUBERC or KUBECTL_KUBERC of the developer's.
     pub fn kw(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kw"));
         cmd.env_remove("KUBECONFIG")
